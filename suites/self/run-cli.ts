@@ -1,0 +1,64 @@
+// Runs the conformance command as a user would, in a child process, and collects what it left:
+// exit code, output and results.json. Our own tests of the suite's verdicts are built on it.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { RunResults } from '../support/results.ts';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  reportDir: string;
+  results?: RunResults;
+  /** Every report file's text, for the searches for leaked secrets. */
+  reports: Record<string, string>;
+  ms: number;
+}
+
+/** Environment of a clean run: nothing from the developer's shell reaches the suite's settings. */
+function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('CONFORMANCE_') && !k.startsWith('VITEST')) env[k] = v;
+  return { ...env, ...extra };
+}
+
+export async function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 120_000): Promise<CliRun> {
+  const reportDir = mkdtempSync(join(tmpdir(), 'conformance-'));
+  const started = performance.now();
+  const child = spawn(process.execPath, [join(ROOT, 'suites/support/bin.mjs'), ...args], {
+    cwd: ROOT,
+    env: cleanEnv({ CONFORMANCE_REPORT_DIR: reportDir, ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const code = await new Promise<number | null>((done) => child.on('close', done));
+  clearTimeout(timer);
+  const reports: Record<string, string> = {};
+  for (const name of existsSync(reportDir) ? readdirSync(reportDir) : []) {
+    if (!name.endsWith('.png')) reports[name] = readFileSync(join(reportDir, name), 'utf8');
+  }
+  const results = reports['results.json'] ? (JSON.parse(reports['results.json']) as RunResults) : undefined;
+  return { code, stdout, stderr, reportDir, results, reports, ms: Math.round(performance.now() - started) };
+}
+
+/** Runs `task` over `items`, at most `limit` at a time. */
+export async function inParallel<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await task(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

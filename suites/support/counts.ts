@@ -1,0 +1,55 @@
+// The request counter of one worker: total, per account, per rate-limit bucket, and the writes the
+// contract's budgets care about. Each suite file hands its counts to the reporter, which adds them up.
+import { bucketsOf } from './pacing.ts';
+
+export interface Counts {
+  total: number;
+  perAccount: Record<string, number>;
+  perBucket: Record<string, number>;
+  statusCreations: number;
+  deletions: number;
+  uploads: number;
+  streamConnections: number;
+}
+
+export const emptyCounts = (): Counts => ({
+  total: 0,
+  perAccount: {},
+  perBucket: {},
+  statusCreations: 0,
+  deletions: 0,
+  uploads: 0,
+  streamConnections: 0,
+});
+
+const counts = emptyCounts();
+
+export function countRequest(actor: string, method: string, path: string): void {
+  counts.total += 1;
+  counts.perAccount[actor] = (counts.perAccount[actor] ?? 0) + 1;
+  const buckets = bucketsOf(method, path);
+  for (const bucket of buckets) counts.perBucket[bucket] = (counts.perBucket[bucket] ?? 0) + 1;
+  const p = path.split('?')[0];
+  if (method === 'POST' && p === '/api/v1/statuses') counts.statusCreations += 1;
+  if (buckets.includes('Deletion')) counts.deletions += 1;
+  if (buckets.includes('Uploading')) counts.uploads += 1;
+}
+
+export function countStreamConnection(): void {
+  counts.streamConnections += 1;
+}
+
+export function countsSnapshot(): Counts {
+  return structuredClone(counts);
+}
+
+export function addCounts(into: Counts, from: Counts): Counts {
+  into.total += from.total;
+  for (const [k, v] of Object.entries(from.perAccount)) into.perAccount[k] = (into.perAccount[k] ?? 0) + v;
+  for (const [k, v] of Object.entries(from.perBucket)) into.perBucket[k] = (into.perBucket[k] ?? 0) + v;
+  into.statusCreations += from.statusCreations;
+  into.deletions += from.deletions;
+  into.uploads += from.uploads;
+  into.streamConnections += from.streamConnections;
+  return into;
+}

@@ -1,0 +1,196 @@
+// The one HTTP client of the suite (undici): bearer auth, form/JSON/multipart bodies, a deadline on every
+// request, a cap on body size, request counting and pacing. It never throws for an HTTP answer or a
+// network failure: both come back as an Exchange, which checks judge and failure messages describe.
+import { FormData as UndiciFormData, request } from 'undici';
+import { countRequest } from './counts.ts';
+import { formPairs, multipart, urlEncoded, type FormParams, type Upload } from './form.ts';
+import { paceAfter, paceBefore } from './pacing.ts';
+import { redact } from './redact.ts';
+
+/** Larger answers are cut here: no answer of this contract comes near it, and a hostile server cannot fill memory. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const EXCERPT_CHARS = 600;
+
+export interface RequestOptions {
+  /** Sent as application/x-www-form-urlencoded, the contract's wire convention. */
+  form?: FormParams;
+  /** Sent as application/json, as many client libraries do. */
+  json?: unknown;
+  /** Sent as multipart/form-data with these files. */
+  uploads?: readonly Upload[];
+  query?: FormParams;
+  headers?: Record<string, string>;
+  /** Overrides the actor's token for this request; null sends no Authorization header. */
+  token?: string | null;
+}
+
+export interface Exchange {
+  method: string;
+  url: string;
+  /** Path and query, as a reader of the contract would write it. */
+  path: string;
+  actor: string;
+  requestHeaders: Record<string, string>;
+  /** The request body as name/value pairs (form and multipart) or JSON text. */
+  requestBody?: string;
+  uploads?: string[];
+  status?: number;
+  headers: Record<string, string>;
+  text: string;
+  truncated: boolean;
+  /** Why no answer came: timeout, refused connection, reset... */
+  error?: string;
+  ms: number;
+}
+
+type Observer = (exchange: Exchange) => void;
+const observers: Observer[] = [];
+
+/** Registered checks and pacing see every exchange of the run. */
+export function onExchange(observer: Observer): void {
+  observers.push(observer);
+}
+
+function describeError(error: unknown, timeoutMs: number): string {
+  const e = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT') {
+    return `no complete answer within CONFORMANCE_TIMEOUT_MS (${timeoutMs} ms)`;
+  }
+  const code = e.cause?.code ?? e.code;
+  const message = e.cause?.message ?? e.message ?? String(error);
+  return code ? `${code}: ${message}` : message;
+}
+
+export class HttpClient {
+  constructor(
+    readonly baseUrl: string,
+    readonly actor: string,
+    private readonly token: string | undefined,
+    private readonly timeoutMs: number,
+  ) {}
+
+  async send(method: string, path: string, options: RequestOptions = {}): Promise<Exchange> {
+    const query = options.query ? `?${urlEncoded(options.query)}` : '';
+    const fullPath = `${path}${query}`;
+    const url = `${this.baseUrl}${fullPath}`;
+    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    const token = options.token === undefined ? this.token : options.token;
+    if (token) headers.authorization = `Bearer ${token}`;
+    let body: string | UndiciFormData | undefined;
+    let requestBody: string | undefined;
+    if (options.uploads) {
+      body = multipart(options.form ?? {}, options.uploads) as unknown as UndiciFormData;
+      requestBody = formPairs(options.form ?? {}).map(([k, v]) => `${k}=${v}`).join('&');
+    } else if (options.json !== undefined) {
+      body = JSON.stringify(options.json);
+      requestBody = body;
+      headers['content-type'] = 'application/json';
+    } else if (options.form) {
+      body = urlEncoded(options.form);
+      requestBody = body;
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+    }
+    const exchange: Exchange = {
+      method,
+      url,
+      path: fullPath,
+      actor: this.actor,
+      requestHeaders: headers,
+      requestBody,
+      uploads: options.uploads?.map((u) => `${u.field}=@${u.filename};type=${u.contentType}`),
+      headers: {},
+      text: '',
+      truncated: false,
+      ms: 0,
+    };
+    await paceBefore(this.actor, method, path);
+    countRequest(this.actor, method, path);
+    const started = performance.now();
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    try {
+      const response = await request(url, { method: method as 'GET', headers, body, signal, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
+      exchange.status = response.statusCode;
+      for (const [name, value] of Object.entries(response.headers)) {
+        if (value !== undefined) exchange.headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of response.body) {
+        size += (chunk as Buffer).length;
+        if (size > MAX_BODY_BYTES) {
+          exchange.truncated = true;
+          response.body.destroy();
+          break;
+        }
+        chunks.push(chunk as Buffer);
+      }
+      exchange.text = Buffer.concat(chunks).toString('utf8');
+    } catch (error) {
+      exchange.error = describeError(error, this.timeoutMs);
+    }
+    exchange.ms = Math.round(performance.now() - started);
+    if (exchange.status !== undefined) paceAfter(this.actor, method, path, exchange.headers);
+    for (const observer of observers) observer(exchange);
+    return exchange;
+  }
+}
+
+export type JsonResult = { ok: true; value: unknown } | { ok: false; reason: string };
+
+/** The answer's body as JSON, or why it is not JSON. */
+export function jsonOf(exchange: Exchange): JsonResult {
+  if (exchange.error) return { ok: false, reason: `no answer: ${exchange.error}` };
+  if (exchange.truncated) return { ok: false, reason: `the body exceeded ${MAX_BODY_BYTES} bytes` };
+  try {
+    return { ok: true, value: JSON.parse(exchange.text) };
+  } catch {
+    return { ok: false, reason: `the body is not JSON: ${excerpt(exchange.text) || '(empty)'}` };
+  }
+}
+
+export function excerpt(text: string, max = EXCERPT_CHARS): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}… (${text.length} chars)` : flat;
+}
+
+const SHOWN_RESPONSE_HEADERS = ['content-type', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'location'];
+
+/** The exchange as a failure message shows it: request, response and a curl line, all redacted. */
+export function describeExchange(exchange: Exchange): string {
+  const lines = [`  request:  ${exchange.method} ${exchange.path}  (as ${exchange.actor})`];
+  for (const [name, value] of Object.entries(exchange.requestHeaders)) lines.push(`            ${name}: ${value}`);
+  if (exchange.requestBody) lines.push(`            body: ${excerpt(exchange.requestBody)}`);
+  for (const upload of exchange.uploads ?? []) lines.push(`            file: ${upload}`);
+  if (exchange.error) {
+    lines.push(`  response: none (${exchange.error})`);
+  } else {
+    lines.push(`  response: ${exchange.status} after ${exchange.ms} ms`);
+    for (const name of SHOWN_RESPONSE_HEADERS) if (exchange.headers[name]) lines.push(`            ${name}: ${exchange.headers[name]}`);
+    lines.push(`            body: ${excerpt(exchange.text) || '(empty)'}`);
+  }
+  lines.push(`  reproduce: ${curlOf(exchange)}`);
+  return redact(lines.join('\n'));
+}
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * A ready-to-paste curl command. Secrets become the names of the environment variables that hold them
+ * (redact() does that), so the command is quoted with double quotes where a variable must expand.
+ */
+export function curlOf(exchange: Exchange): string {
+  const parts = ['curl -sS -i', `-X ${exchange.method}`, `"$CONFORMANCE_BASE_URL"${shellQuote(exchange.path)}`];
+  for (const [name, value] of Object.entries(exchange.requestHeaders)) {
+    if (name === 'accept') continue;
+    const header = `${name}: ${redact(value)}`;
+    parts.push(`-H ${header.includes('$') ? `"${header}"` : shellQuote(header)}`);
+  }
+  if (exchange.uploads) {
+    for (const pair of (exchange.requestBody ?? '').split('&').filter(Boolean)) parts.push(`-F ${shellQuote(pair)}`);
+    for (const upload of exchange.uploads) parts.push(`-F ${shellQuote(upload)}`);
+  } else if (exchange.requestBody) {
+    const body = redact(exchange.requestBody);
+    parts.push(`--data-raw ${body.includes('$') ? `"${body.replace(/"/g, '\\"')}"` : shellQuote(body)}`);
+  }
+  return parts.join(' ');
+}

@@ -1,0 +1,22 @@
+// Preconditions: a check whose inputs are not configured, or that concerns a later release than the server
+// under test, is skipped with its reason, never failed.
+import type { TestContext } from 'vitest';
+import { releaseAtLeast, type Config } from './config.ts';
+
+export function needs(context: TestContext, present: unknown, reason: string): void {
+  if (!present) context.skip(reason);
+}
+
+/** Skips a check for a clause that came with a later release than CONFORMANCE_SERVER_VERSION. */
+export function since(context: TestContext, config: Config, release: string): void {
+  if (!releaseAtLeast(config.serverVersion, release)) {
+    context.skip(`needs release ${release} or later (CONFORMANCE_SERVER_VERSION=${config.serverVersion})`);
+  }
+}
+
+/** Skips a check for behaviour that a later release removed. */
+export function before(context: TestContext, config: Config, release: string): void {
+  if (releaseAtLeast(config.serverVersion, release)) {
+    context.skip(`removed in release ${release} (CONFORMANCE_SERVER_VERSION=${config.serverVersion})`);
+  }
+}
