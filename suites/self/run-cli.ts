@@ -1,10 +1,11 @@
 // Runs the conformance command as a user would, in a child process, and collects what it left:
 // exit code, output and results.json. Our own tests of the suite's verdicts are built on it.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { RunResults } from '../support/results.ts';
+import type { SuiteOutcome, SuiteRun } from './suite-runner.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -20,20 +21,23 @@ export interface CliRun {
 }
 
 /** Environment of a clean run: nothing from the developer's shell reaches the suite's settings. */
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('CONFORMANCE_') && !k.startsWith('VITEST')) env[k] = v;
   return { ...env, ...extra };
 }
 
-export async function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 120_000): Promise<CliRun> {
-  const reportDir = mkdtempSync(join(tmpdir(), 'conformance-'));
+interface ChildRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/** Runs node with these arguments in a clean environment; killed after timeoutMs (code null). */
+async function runNode(args: string[], env: Record<string, string>, timeoutMs: number): Promise<ChildRun> {
   const started = performance.now();
-  const child = spawn(process.execPath, [join(ROOT, 'suites/support/bin.mjs'), ...args], {
-    cwd: ROOT,
-    env: cleanEnv({ CONFORMANCE_REPORT_DIR: reportDir, ...env }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -41,12 +45,34 @@ export async function runCli(args: string[], env: Record<string, string> = {}, t
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   const code = await new Promise<number | null>((done) => child.on('close', done));
   clearTimeout(timer);
+  return { code, stdout, stderr, ms: Math.round(performance.now() - started) };
+}
+
+export async function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 120_000): Promise<CliRun> {
+  const reportDir = mkdtempSync(join(tmpdir(), 'conformance-'));
+  const run = await runNode([join(ROOT, 'suites/support/bin.mjs'), ...args], { CONFORMANCE_REPORT_DIR: reportDir, ...env }, timeoutMs);
   const reports: Record<string, string> = {};
   for (const name of existsSync(reportDir) ? readdirSync(reportDir) : []) {
     if (!name.endsWith('.png')) reports[name] = readFileSync(join(reportDir, name), 'utf8');
   }
   const results = reports['results.json'] ? (JSON.parse(reports['results.json']) as RunResults) : undefined;
-  return { code, stdout, stderr, reportDir, results, reports, ms: Math.round(performance.now() - started) };
+  return { ...run, reportDir, results, reports };
+}
+
+export interface SuiteRuns extends ChildRun {
+  /** One per run that the runner reported on; missing when the runner did not finish. */
+  outcomes: SuiteOutcome[];
+}
+
+/** Runs the conformance suites once per run, all in one vitest process (suite-runner.ts). */
+export async function runSuites(runs: readonly SuiteRun[], timeoutMs = 600_000): Promise<SuiteRuns> {
+  const dir = mkdtempSync(join(tmpdir(), 'conformance-runs-'));
+  const planFile = join(dir, 'plan.json');
+  const outcomesFile = join(dir, 'outcomes.json');
+  writeFileSync(planFile, JSON.stringify(runs));
+  const run = await runNode(['--import', 'tsx', join(ROOT, 'suites/self/suite-runner.ts'), planFile, outcomesFile], {}, timeoutMs);
+  const outcomes = existsSync(outcomesFile) ? (JSON.parse(readFileSync(outcomesFile, 'utf8')) as SuiteOutcome[]) : [];
+  return { ...run, outcomes };
 }
 
 /** Runs `task` over `items`, at most `limit` at a time. */

@@ -1,6 +1,7 @@
 // The actors of a run: account A, account B (the "other user"), anyone without a token, and the
 // applications and tokens the run makes. Every suite gets them the same way: `const { config, a, b, anon } = actors()`.
 import { inject } from 'vitest';
+import { uploadOf, type MediaFixture } from '../../fixtures/media/index.ts';
 import { remember } from './cleanup.ts';
 import type { Config } from './config.ts';
 import type { FormParams } from './form.ts';
@@ -16,6 +17,24 @@ export interface Status {
   reblog: Status | null;
   [field: string]: unknown;
 }
+
+export interface Attachment {
+  id: string;
+  type: string;
+  url: string | null;
+  preview_url: string;
+  description: string;
+  blurhash: string | null;
+  meta: {
+    original?: { width: number; height: number; size: string; aspect: number };
+    small?: { width: number; height: number; size: string; aspect: number };
+    focus?: { x: number; y: number };
+  };
+  [field: string]: unknown;
+}
+
+/** v1 answers when the attachment is ready; v2 (since 3.1.3) answers at once and processes in the background. */
+export type UploadApi = 'v1' | 'v2';
 
 export class Actor {
   readonly http: HttpClient;
@@ -46,6 +65,25 @@ export class Actor {
     const status = expectOk<Status>(exchange, 'Status');
     const entry = remember(`status ${status.id} of ${this.name}`, () => this.delete(`/api/v1/statuses/${status.id}`));
     return { status, exchange, settle: entry.settle };
+  }
+
+  /**
+   * Uploads a media fixture (Mastodon's form field `file`; the contract does not name it) and judges nothing.
+   * An attachment it creates goes on the ledger: the contract offers no delete, so the ledger tries Mastodon's
+   * DELETE /api/v1/media/:id, which removes attachments no status uses; what it cannot remove is reported left behind.
+   */
+  async sendUpload(fixture: MediaFixture, params: FormParams = {}, api: UploadApi = 'v1'): Promise<Exchange> {
+    const exchange = await this.post(`/api/${api}/media`, params, { uploads: [uploadOf(fixture)] });
+    const json = jsonOf(exchange);
+    const id = exchange.status !== undefined && exchange.status < 300 && json.ok ? (json.value as { id?: unknown } | null)?.id : undefined;
+    if (typeof id === 'string') remember(`attachment ${id} of ${this.name}`, () => this.delete(`/api/v1/media/${id}`));
+    return exchange;
+  }
+
+  /** Uploads a media fixture; fails the running check unless the answer is the contract's (v1: 200, v2: 202) Attachment. */
+  async upload(fixture: MediaFixture, params: FormParams = {}, api: UploadApi = 'v1'): Promise<{ attachment: Attachment; exchange: Exchange }> {
+    const exchange = await this.sendUpload(fixture, params, api);
+    return { attachment: expectOk<Attachment>(exchange, 'Attachment', api === 'v1' ? 200 : 202), exchange };
   }
 
   /** An interaction that the ledger undoes at the end (favourite -> unfavourite, ...). */

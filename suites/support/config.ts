@@ -23,6 +23,8 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'CONFORMANCE_TIMEOUT_MS', flag: '--timeout-ms', kind: 'integer', description: 'longest wait for one response or stream event, in milliseconds (default 10000)' },
   { env: 'CONFORMANCE_REPORT_DIR', flag: '--report-dir', kind: 'text', description: 'where reports go (default reports/)' },
   { env: 'CONFORMANCE_LIST_ID', flag: '--list-id', kind: 'text', description: "id of a list owned by account A, for the list stream (the embedded server provides one)" },
+  { env: 'CONFORMANCE_EXPECTATIONS', flag: '--expectations', kind: 'text', description: 'JSON file of checks known to fail (or to skip), each with a reason; expected failures do not fail the run (see README)' },
+  { env: 'CONFORMANCE_ALLOW_UNEXPECTED_PASS', flag: '--allow-unexpected-pass', kind: 'boolean', description: 'an expected failure that now passes is reported but does not fail the run' },
   { env: 'CONFORMANCE_FAULTS', flag: '--fault', kind: 'text', description: 'embedded server only: comma-separated reference-server faults to switch on (our own tests use it)' },
 ];
 
@@ -45,6 +47,8 @@ export interface Config {
   timeoutMs: number;
   reportDir: string;
   listId?: string;
+  expectationsFile?: string;
+  allowUnexpectedPass: boolean;
   /** True when the suite started its own reference server. */
   embedded: boolean;
   faults: string[];
@@ -117,6 +121,8 @@ export function configFromEnv(env: Env): Config {
     timeoutMs,
     reportDir: value(env, 'CONFORMANCE_REPORT_DIR') ?? 'reports',
     listId: value(env, 'CONFORMANCE_LIST_ID'),
+    expectationsFile: value(env, 'CONFORMANCE_EXPECTATIONS'),
+    allowUnexpectedPass: booleanOf(env, 'CONFORMANCE_ALLOW_UNEXPECTED_PASS'),
     embedded,
     faults,
   };

@@ -1,15 +1,20 @@
 // The request counter of one worker: total, per account, per rate-limit bucket, and the writes the
 // contract's budgets care about. Each suite file hands its counts to the reporter, which adds them up.
-import { bucketsOf } from './pacing.ts';
+import { budgetKeysOf, bucketsOf, pacingWaitedMs } from './pacing.ts';
 
 export interface Counts {
   total: number;
   perAccount: Record<string, number>;
+  /** Per rate-limit counter as the server keeps it: "Deletion of A", "IP access" (see budgetKeysOf). */
   perBucket: Record<string, number>;
   statusCreations: number;
   deletions: number;
   uploads: number;
   streamConnections: number;
+  /** Calls refused (429) outside the check that exhausts a bucket on purpose: pacing should prevent every one. */
+  refusals: number;
+  /** Time pacing waited for a reset instead of being refused. */
+  pacedMs: number;
 }
 
 export const emptyCounts = (): Counts => ({
@@ -20,6 +25,8 @@ export const emptyCounts = (): Counts => ({
   deletions: 0,
   uploads: 0,
   streamConnections: 0,
+  refusals: 0,
+  pacedMs: 0,
 });
 
 const counts = emptyCounts();
@@ -28,11 +35,15 @@ export function countRequest(actor: string, method: string, path: string): void 
   counts.total += 1;
   counts.perAccount[actor] = (counts.perAccount[actor] ?? 0) + 1;
   const buckets = bucketsOf(method, path);
-  for (const bucket of buckets) counts.perBucket[bucket] = (counts.perBucket[bucket] ?? 0) + 1;
+  for (const key of budgetKeysOf(actor, method, path)) counts.perBucket[key] = (counts.perBucket[key] ?? 0) + 1;
   const p = path.split('?')[0];
   if (method === 'POST' && p === '/api/v1/statuses') counts.statusCreations += 1;
   if (buckets.includes('Deletion')) counts.deletions += 1;
   if (buckets.includes('Uploading')) counts.uploads += 1;
+}
+
+export function countRefusal(): void {
+  counts.refusals += 1;
 }
 
 export function countStreamConnection(): void {
@@ -40,7 +51,7 @@ export function countStreamConnection(): void {
 }
 
 export function countsSnapshot(): Counts {
-  return structuredClone(counts);
+  return { ...structuredClone(counts), pacedMs: pacingWaitedMs() };
 }
 
 export function addCounts(into: Counts, from: Counts): Counts {
@@ -51,5 +62,7 @@ export function addCounts(into: Counts, from: Counts): Counts {
   into.deletions += from.deletions;
   into.uploads += from.uploads;
   into.streamConnections += from.streamConnections;
+  into.refusals += from.refusals;
+  into.pacedMs += from.pacedMs;
   return into;
 }

@@ -1,5 +1,7 @@
 // The contract's wire convention: parameters as form data, arrays as `name[]`, nested values as bracket
 // names such as `poll[options][]`. Uploads go as multipart with the same names.
+// undici's own FormData: its request() encodes only that class as multipart, not Node's global one.
+import { FormData } from 'undici';
 
 export type FormValue = string | number | boolean | undefined | FormValue[] | { [key: string]: FormValue };
 export type FormParams = { [key: string]: FormValue };

@@ -1,8 +1,10 @@
 // Runs once per conformance run, before any suite: reads the configuration and, when no server URL is
-// configured, starts the embedded reference server and points the run at it.
+// configured, starts the embedded reference server (with CONFORMANCE_FAULTS and CONFORMANCE_VARIATIONS
+// switched on) and points the run at it.
 import type { TestProject } from 'vitest/node';
 import { isFault } from '../../fixtures/reference-server/faults.ts';
 import { startReferenceServer } from '../../fixtures/reference-server/server.ts';
+import { variationsOf } from '../../fixtures/reference-server/variations.ts';
 import { configFromEnv, type Config } from './config.ts';
 
 declare module 'vitest' {
@@ -11,16 +13,15 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject): Promise<(() => Promise<void>) | void> {
-  const config = configFromEnv(process.env);
-  if (!config.embedded) {
-    project.provide('config', config);
-    return;
-  }
+/** The run's configuration; with no server URL, it points at an embedded reference server started here. */
+export async function prepareRun(env: Record<string, string | undefined>): Promise<{ config: Config; close?: () => Promise<void> }> {
+  const config = configFromEnv(env);
+  if (!config.embedded) return { config };
   const unknown = config.faults.filter((f) => !isFault(f));
   if (unknown.length) throw new Error(`unknown reference-server fault ${unknown.join(', ')}`);
   const server = await startReferenceServer({
     faults: config.faults.filter(isFault),
+    variations: variationsOf(env.CONFORMANCE_VARIATIONS),
     release: config.serverVersion,
     whitelistMode: config.whitelistMode,
   });
@@ -34,9 +35,16 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     passwordA: server.users.a.password,
     usernameB: server.users.b.account.username,
     passwordB: server.users.b.password,
+    listId: server.listId,
   };
+  return { config: resolved, close: () => server.close() };
+}
+
+export default async function setup(project: TestProject): Promise<(() => Promise<void>) | void> {
+  // A project's own env (our self tests run many projects in one process, each with its fault) wins.
+  const { config, close } = await prepareRun({ ...process.env, ...project.config.env });
   // The reporter runs in this process and names the server in the reports.
-  process.env.CONFORMANCE_RESOLVED_BASE_URL = server.url;
-  project.provide('config', resolved);
-  return () => server.close();
+  if (config.embedded) process.env.CONFORMANCE_RESOLVED_BASE_URL = config.baseUrl;
+  project.provide('config', config);
+  return close;
 }

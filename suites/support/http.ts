@@ -179,7 +179,10 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
  * (redact() does that), so the command is quoted with double quotes where a variable must expand.
  */
 export function curlOf(exchange: Exchange): string {
-  const parts = ['curl -sS -i', `-X ${exchange.method}`, `"$CONFORMANCE_BASE_URL"${shellQuote(exchange.path)}`];
+  const path = redact(exchange.path);
+  // A secret in the query (access_token) is a variable that must expand: double quotes then.
+  const quotedPath = path.includes('$') ? `"${path}"` : shellQuote(path);
+  const parts = ['curl -sS -i', `-X ${exchange.method}`, `"$CONFORMANCE_BASE_URL"${quotedPath}`];
   for (const [name, value] of Object.entries(exchange.requestHeaders)) {
     if (name === 'accept') continue;
     const header = `${name}: ${redact(value)}`;

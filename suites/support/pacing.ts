@@ -1,15 +1,37 @@
 // Pacing: stay inside the contract's rate-limit budgets by reading the X-RateLimit headers of every
 // response, and wait for the reset instead of being refused when a bucket is about to run out.
+// The contract's Limits table lives here too, in one home: the suite counts and paces by it, and the
+// reference server enforces it.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** The contract's Limits table: every /api/* call spends the Account and IP access buckets; some spend one more. */
 export type Bucket = 'Account access' | 'IP access' | 'App sign-up' | 'Uploading' | 'Deletion';
 
+export interface BucketRule {
+  periodMs: number;
+  limit: number;
+  /** Whose calls share one counter. */
+  per: 'account' | 'IP';
+}
+
+const MINUTE = 60_000;
+
+/** The contract's Limits table, row by row (the two Deletion rows are one bucket). */
+export const LIMITS: Readonly<Record<Bucket, BucketRule>> = {
+  'Account access': { periodMs: 5 * MINUTE, limit: 300, per: 'account' },
+  'IP access': { periodMs: 5 * MINUTE, limit: 300, per: 'IP' },
+  'App sign-up': { periodMs: 30 * MINUTE, limit: 5, per: 'IP' },
+  Uploading: { periodMs: 30 * MINUTE, limit: 30, per: 'account' },
+  Deletion: { periodMs: 30 * MINUTE, limit: 30, per: 'account' },
+};
+
+/** The buckets a call spends: every /api/* call spends the Account and IP access buckets; some spend one more. */
 export function bucketsOf(method: string, path: string): Bucket[] {
   const p = path.split('?')[0] ?? '';
   if (!p.startsWith('/api/')) return [];
   const buckets: Bucket[] = ['Account access', 'IP access'];
   if (method === 'POST' && p === '/api/v1/accounts') buckets.push('App sign-up');
+  // "The v2 upload is equal to v1 in all other aspects": it is an upload for the Uploading bucket too.
   if (method === 'POST' && (p === '/api/v1/media' || p === '/api/v2/media')) buckets.push('Uploading');
   if ((method === 'DELETE' && /^\/api\/v1\/statuses\/[^/]+$/.test(p)) || (method === 'POST' && /^\/api\/v1\/statuses\/[^/]+\/unreblog$/.test(p))) {
     buckets.push('Deletion');
@@ -17,41 +39,124 @@ export function bucketsOf(method: string, path: string): Bucket[] {
   return buckets;
 }
 
-/** The narrowest bucket a call spends: the one its headers are most likely to report. */
-function keyOf(actor: string, method: string, path: string): string {
-  return `${actor} ${bucketsOf(method, path).at(-1) ?? 'none'}`;
+/**
+ * The counters a call spends, as the server keeps them: a per-account bucket once for each actor (the suite's
+ * accounts, or an application for its tokens), a per-IP bucket once for the whole run, which calls from one address.
+ */
+export function budgetKeysOf(actor: string, method: string, path: string): string[] {
+  return bucketsOf(method, path).map((bucket) => (LIMITS[bucket].per === 'account' ? `${bucket} of ${actor}` : bucket));
 }
 
-interface Budget {
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
+const HTTP_DATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+const UNIX_SECONDS = /^\d{10}(\.\d+)?$/;
+
+/**
+ * The time (ms since the epoch) an X-RateLimit-Reset value names. The contract does not show its format, so
+ * the timestamp forms servers use are all read: ISO 8601 (Mastodon), HTTP-date and Unix seconds. A count of
+ * seconds until the reset is not a timestamp and gives undefined.
+ */
+export function resetTimeOf(value: string | undefined): number | undefined {
+  const v = value?.trim() ?? '';
+  if (UNIX_SECONDS.test(v)) return Number(v) * 1000;
+  if (!ISO_8601.test(v) && !HTTP_DATE.test(v)) return undefined;
+  const ms = Date.parse(v);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** A whole number of requests as the Limit and Remaining headers carry it, or undefined. */
+export function countOf(value: string | undefined): number | undefined {
+  return value !== undefined && /^\s*\d+\s*$/.test(value) ? Number(value) : undefined;
+}
+
+/** Time as pacing sees it; our own tests substitute a clock they move instead of waiting. */
+export interface PacingClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const realClock: PacingClock = { now: () => Date.now(), sleep: async (ms) => void (await sleep(ms)) };
+let clock = realClock;
+
+export function usePacingClock(next: PacingClock | undefined): void {
+  clock = next ?? realClock;
+}
+
+interface Estimate {
   remaining: number;
+  /** On our clock: the server's Reset corrected by the difference between its clock and ours. */
   resetAt: number;
 }
 
-// Keep a few calls in hand for cleanup, which must run even when a budget is nearly spent.
-const RESERVE = 3;
-// Never wait longer than the contract's longest period for one reset.
-const LONGEST_WAIT_MS = 30 * 60 * 1000;
-const budgets = new Map<string, Budget>();
+// Never wait longer than the contract's longest period (and a little) for one reset.
+const LONGEST_WAIT_MS = 31 * MINUTE;
+// The server's Date header has whole seconds: wait that much past the reset so the new period has begun.
+const CLOCK_SLACK_MS = 1000;
+const estimates = new Map<string, Estimate>();
 let waitedMs = 0;
 
-/** Waits for the reset when the last response of this bucket said it was nearly spent. */
+/**
+ * Calls kept in hand: other workers of the run spend the same buckets between our look at the headers and our
+ * next call, so pacing waits once Remaining is down to this. A run's budget is the limit less the reserve
+ * (suites/self/budget.test.ts). The access buckets keep 5%; the narrow ones (30 or 5 per 30 minutes) keep
+ * none: a run within its budget cannot be refused there, and a reserve would cut that budget below the limit.
+ */
+export function reserveOf(bucket: Bucket): number {
+  const { limit } = LIMITS[bucket];
+  return limit >= 100 ? Math.ceil(limit / 20) : 0;
+}
+
+const exhausting = new AsyncLocalStorage<true>();
+
+/** Runs a check that sets out to exhaust a bucket: its calls are neither paced nor counted as refusals. */
+export function unpaced<T>(check: () => Promise<T>): Promise<T> {
+  return exhausting.run(true, check);
+}
+
+export function isUnpaced(): boolean {
+  return exhausting.getStore() === true;
+}
+
+/** Waits for the reset when a bucket this call spends is nearly spent, then counts the call against it. */
 export async function paceBefore(actor: string, method: string, path: string): Promise<void> {
-  const budget = budgets.get(keyOf(actor, method, path));
-  if (!budget || budget.remaining > RESERVE) return;
-  const wait = budget.resetAt - Date.now();
-  if (wait <= 0 || wait > LONGEST_WAIT_MS) return;
-  waitedMs += wait;
-  await sleep(wait);
+  if (isUnpaced()) return;
+  const buckets = bucketsOf(method, path);
+  const keys = budgetKeysOf(actor, method, path);
+  const spent = keys.filter((key, i) => {
+    const estimate = estimates.get(key);
+    return estimate !== undefined && estimate.remaining <= reserveOf(buckets[i] as Bucket) && estimate.resetAt > clock.now();
+  });
+  const wait = Math.max(0, ...spent.map((key) => (estimates.get(key) as Estimate).resetAt - clock.now()));
+  if (wait > 0 && wait <= LONGEST_WAIT_MS) {
+    waitedMs += wait;
+    await clock.sleep(wait);
+    for (const key of spent) estimates.delete(key);
+  }
+  for (const key of keys) {
+    const estimate = estimates.get(key);
+    if (estimate) estimate.remaining -= 1;
+  }
 }
 
-/** Notes what the headers of a response say about the bucket the call spent. */
+/**
+ * Notes what the headers of a response say. They report the bucket closest to exhaustion: it is the one of
+ * this call's buckets whose contract limit is the reported Limit (both access buckets when it is 300), or,
+ * when none matches, every one of them, since each has at least the reported Remaining left.
+ */
 export function paceAfter(actor: string, method: string, path: string, headers: Record<string, string>): void {
-  const remaining = Number(headers['x-ratelimit-remaining']);
-  const resetAt = Date.parse(headers['x-ratelimit-reset'] ?? '');
-  if (!Number.isFinite(remaining) || Number.isNaN(resetAt)) return;
-  budgets.set(keyOf(actor, method, path), { remaining, resetAt });
+  const limit = countOf(headers['x-ratelimit-limit']);
+  const remaining = countOf(headers['x-ratelimit-remaining']);
+  const reset = resetTimeOf(headers['x-ratelimit-reset']);
+  if (limit === undefined || remaining === undefined || reset === undefined) return;
+  const serverNow = Date.parse(headers.date ?? '');
+  const resetAt = clock.now() + reset - (Number.isNaN(serverNow) ? clock.now() : serverNow) + CLOCK_SLACK_MS;
+  const buckets = bucketsOf(method, path);
+  const keys = budgetKeysOf(actor, method, path);
+  const matching = keys.filter((_, i) => LIMITS[buckets[i] as Bucket].limit === limit);
+  for (const key of matching.length ? matching : keys) estimates.set(key, { remaining, resetAt });
 }
 
+/** How long pacing waited for resets in this suite file: a run within its budget never waits. */
 export function pacingWaitedMs(): number {
   return waitedMs;
 }

@@ -1,18 +1,28 @@
 // The conformance reporter: a progress line per group as it finishes, the summary at the end, and the
 // report files in CONFORMANCE_REPORT_DIR. Every text it writes passes through redact().
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
 import { configFromEnv } from './config.ts';
 import { addCounts, emptyCounts } from './counts.ts';
+import { judgeRun, type Expectation } from './expectations.ts';
 import { redact } from './redact.ts';
+import { reportHtml } from './report-html.ts';
+import { registeredCheckResults } from './registered-checks.ts';
 import {
   clauseOfTitle,
   failedClauseOf,
+  githubAnnotations,
   junitXml,
+  reproduceOf,
+  runVerdict,
+  severityOf,
   summaryMarkdown,
+  terminalSummary,
+  totalsLine,
   totalsOf,
   type CheckResult,
+  type CheckStatus,
   type GroupResult,
   type RunResults,
 } from './results.ts';
@@ -31,27 +41,80 @@ function groupName(module: TestModule): string {
   return module.moduleId.split('/').pop() ?? module.moduleId;
 }
 
-function checkOf(test: TestCase, group: string, file: string): CheckResult {
+/**
+ * A check's verdict and the errors behind it. vitest marks the checks of a group whose beforeAll threw as
+ * skipped; they could not be judged on a server that broke their preparation, so they fail with that error.
+ */
+export function verdictOf(test: TestCase): { status: CheckStatus; errors: ReadonlyArray<SerializedError> } {
   const result = test.result();
-  const status = result.state === 'failed' ? 'failed' : result.state === 'passed' ? 'passed' : 'skipped';
-  const message = status === 'failed' ? result.errors?.map(errorText).join('\n\n') : undefined;
+  if (result.state === 'passed') return { status: 'passed', errors: [] };
+  if (result.state === 'failed') return { status: 'failed', errors: result.errors };
+  const setupErrors: SerializedError[] = [];
+  for (let parent = test.parent; ; parent = parent.parent) {
+    setupErrors.push(...parent.errors());
+    if (parent.type === 'module') break;
+  }
+  return setupErrors.length ? { status: 'failed', errors: setupErrors } : { status: 'skipped', errors: [] };
+}
+
+/** The names vitest matches a testNamePattern against: the describe titles and the check's, joined by spaces. */
+function fullNameOf(test: TestCase): string {
+  const names = [test.name];
+  for (let parent = test.parent; parent.type === 'suite'; parent = parent.parent) names.unshift(parent.name);
+  return names.join(' ');
+}
+
+function checkOf(test: TestCase, group: string, file: string, pattern: RegExp | undefined): CheckResult {
+  const result = test.result();
+  const { status, errors } = verdictOf(test);
+  const message = status === 'failed' ? errors.map(errorText).join('\n\n') : undefined;
+  const clause = clauseOfTitle(test.name);
+  const failedClause = message ? (failedClauseOf(message) ?? clause) : undefined;
+  const reproduce = message ? reproduceOf(message) : undefined;
   return {
-    clause: clauseOfTitle(test.name),
+    clause,
     title: test.name,
     group,
     file,
+    ...(test.location ? { line: test.location.line } : {}),
     status,
+    outcome: status,
+    severity: severityOf(failedClause ?? clause),
     durationMs: Math.round(test.diagnostic()?.duration ?? 0),
-    ...(message ? { message, failedClause: failedClauseOf(message) ?? clauseOfTitle(test.name) } : {}),
-    ...(status === 'skipped' ? { skipReason: (result.state === 'skipped' && result.note) || 'skipped' } : {}),
+    ...(message ? { message, failedClause } : {}),
+    ...(reproduce ? { reproduce } : {}),
+    ...(status === 'skipped' ? { skipReason: (result.state === 'skipped' && result.note) || (pattern && !pattern.test(fullNameOf(test)) ? 'not selected (--only)' : 'skipped') } : {}),
     observations: test.annotations().filter((a) => a.type === 'observation').map((a) => redact(a.message)),
   };
+}
+
+/** The four report files of a run (or of merged shards) in `dir`. */
+export function writeReports(dir: string, results: RunResults): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'results.json'), redact(JSON.stringify(results, null, 2)));
+  writeFileSync(join(dir, 'junit.xml'), junitXml(results));
+  writeFileSync(join(dir, 'summary.md'), summaryMarkdown(results));
+  writeFileSync(join(dir, 'report.html'), reportHtml(results));
+}
+
+export interface ReporterOptions {
+  /** The entries of the expectations file (the CLI has validated it); none: every failure counts. */
+  expectations?: readonly Expectation[];
+  /** The selection the CLI gave vitest: checks it leaves out are reported as not selected. */
+  testNamePattern?: RegExp;
 }
 
 export default class ConformanceReporter implements Reporter {
   private startedAt = new Date();
   private readonly groups: GroupResult[] = [];
   private readonly checks: CheckResult[] = [];
+  private readonly expectations: readonly Expectation[];
+  private readonly testNamePattern?: RegExp;
+
+  constructor(options: ReporterOptions = {}) {
+    this.expectations = options.expectations ?? [];
+    this.testNamePattern = options.testNamePattern;
+  }
 
   onInit(): void {
     this.startedAt = new Date();
@@ -60,7 +123,9 @@ export default class ConformanceReporter implements Reporter {
   onTestModuleEnd(module: TestModule): void {
     const file = relative(process.cwd(), module.moduleId);
     const name = groupName(module);
-    const checks = [...module.children.allTests()].map((t) => checkOf(t, name, file));
+    const checks = [...module.children.allTests()].map((t) => checkOf(t, name, file, this.testNamePattern));
+    // Judged within the group for its progress line; onTestRunEnd judges again over the whole run.
+    judgeRun(checks, this.expectations);
     const errors = module.errors().map(errorText);
     const group: GroupResult = {
       name,
@@ -71,9 +136,9 @@ export default class ConformanceReporter implements Reporter {
     };
     this.groups.push(group);
     this.checks.push(...checks);
-    const mark = group.failed > 0 || errors.length > 0 ? '✗' : '✓';
+    const mark = group.failed > 0 || group.unexpectedPasses > 0 || errors.length > 0 ? '✗' : '✓';
     const extra = errors.length ? `, ${errors.length} error${errors.length > 1 ? 's' : ''}` : '';
-    process.stdout.write(`${mark} ${name}: ${group.passed} passed, ${group.failed} failed, ${group.skipped} skipped${extra} (${(group.durationMs / 1000).toFixed(1)} s)\n`);
+    process.stdout.write(`${mark} ${name}: ${totalsLine(group)}${extra} (${(group.durationMs / 1000).toFixed(1)} s)\n`);
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, _reason: TestRunEndReason): void {
@@ -85,7 +150,15 @@ export default class ConformanceReporter implements Reporter {
       if (meta.counts) addCounts(counts, meta.counts);
       leftovers.push(...(meta.leftovers ?? []));
     }
-    const results: RunResults = {
+    // The rules every /api/* response of the run must follow, judged over all groups (registered-checks.ts).
+    this.checks.push(...registeredCheckResults(modules.map((m) => m.meta()), this.checks, this.expectations));
+    const checks = [...this.checks].sort((x, y) => x.file.localeCompare(y.file));
+    // Judged over the whole run: an expected failure is unexpectedly passing only when none of its checks failed.
+    const entries = judgeRun(checks, this.expectations);
+    const groups = [...this.groups]
+      .map((g) => ({ ...g, ...totalsOf(checks.filter((c) => c.file === g.file)) }))
+      .sort((x, y) => x.file.localeCompare(y.file));
+    const unverdicted: Omit<RunResults, 'verdict'> = {
       server: {
         baseUrl: config.baseUrl || process.env.CONFORMANCE_RESOLVED_BASE_URL || '',
         embedded: config.embedded,
@@ -94,21 +167,24 @@ export default class ConformanceReporter implements Reporter {
       },
       startedAt: this.startedAt.toISOString(),
       durationMs: Date.now() - this.startedAt.getTime(),
-      totals: totalsOf(this.checks),
-      groups: [...this.groups].sort((x, y) => x.file.localeCompare(y.file)),
-      checks: [...this.checks].sort((x, y) => x.file.localeCompare(y.file)),
+      totals: totalsOf(checks),
+      groups,
+      checks,
+      expectations: { ...(config.expectationsFile ? { file: config.expectationsFile } : {}), allowUnexpectedPass: config.allowUnexpectedPass, entries },
       counts,
       leftovers,
       errors: unhandledErrors.map(errorText),
     };
-    mkdirSync(config.reportDir, { recursive: true });
-    writeFileSync(join(config.reportDir, 'results.json'), redact(JSON.stringify(results, null, 2)));
-    writeFileSync(join(config.reportDir, 'junit.xml'), junitXml(results));
-    const summary = summaryMarkdown(results);
-    writeFileSync(join(config.reportDir, 'summary.md'), summary);
-    for (const check of results.checks.filter((c) => c.status === 'failed')) {
-      process.stdout.write(`\n✗ ${check.title}\n${check.message}\n`);
+    const results: RunResults = { verdict: runVerdict(unverdicted), ...unverdicted };
+    writeReports(config.reportDir, results);
+    if (process.env.GITHUB_ACTIONS === 'true') {
+      for (const line of githubAnnotations(results)) process.stdout.write(`${line}\n`);
+      // The job summary is a file the runner names; appending keeps what earlier steps wrote.
+      if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, `${summaryMarkdown(results)}\n`);
     }
-    process.stdout.write(`\n${summary}\nReports: ${config.reportDir}/ (results.json, junit.xml, summary.md)\n`);
+    for (const check of results.checks.filter((c) => c.outcome === 'failed' || c.outcome === 'warning')) {
+      process.stdout.write(`\n${check.outcome === 'failed' ? '✗' : '⚠ warning:'} ${check.title}\n${check.message}\n`);
+    }
+    process.stdout.write(`\n${terminalSummary(results)}\nReports: ${config.reportDir}/ (report.html, results.json, junit.xml, summary.md)\n`);
   }
 }

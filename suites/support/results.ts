@@ -1,7 +1,8 @@
-// The results of one run, as the reporter collects them, and the report files made from them:
+// The results of one run, as the reporter collects them, and the text reports made from them:
 // results.json (everything), junit.xml (CI systems) and summary.md (a CI job summary).
-import { CLAUSE_ID } from './clauses.ts';
+import { CLAUSE_ID, findClause, type Severity } from './clauses.ts';
 import type { Counts } from './counts.ts';
+import type { Expectation, JudgedExpectation, Outcome } from './expectations.ts';
 import { redact } from './redact.ts';
 
 export type CheckStatus = 'passed' | 'failed' | 'skipped';
@@ -12,33 +13,56 @@ export interface CheckResult {
   title: string;
   group: string;
   file: string;
+  /** Line of the check in its file, for CI annotations. */
+  line?: number;
+  /** What the check itself did. */
   status: CheckStatus;
+  /** What that means for the run, after severity and the expectations file. */
+  outcome: Outcome;
+  /** Severity of the clause the check (or its failure) names: a SHOULD failure is a warning. */
+  severity: Severity;
   durationMs: number;
   /** The clause the failure names (a schema mismatch found in another check names its resource's clause). */
   failedClause?: string;
   message?: string;
+  /** The curl command of the failure message, ready to paste (secrets are environment variable names). */
+  reproduce?: string;
   skipReason?: string;
+  /** The entry of the expectations file about this check. */
+  expectation?: Expectation;
   observations: string[];
 }
 
-export interface GroupResult {
+export interface Totals {
+  checks: number;
+  passed: number;
+  /** Failures that fail the run: MUST clauses, not expected. */
+  failed: number;
+  /** SHOULD clauses that failed: reported, the run still passes. */
+  warnings: number;
+  expectedFailures: number;
+  unexpectedPasses: number;
+  skipped: number;
+}
+
+export interface GroupResult extends Totals {
   name: string;
   file: string;
   durationMs: number;
-  passed: number;
-  failed: number;
-  skipped: number;
   /** Errors that are no check's: a suite file that could not load, a hook that threw. */
   errors: string[];
 }
 
 export interface RunResults {
+  /** PASS or FAIL: what the CLI's exit code says. */
+  verdict: 'PASS' | 'FAIL';
   server: { baseUrl: string; embedded: boolean; version: string; faults: string[] };
   startedAt: string;
   durationMs: number;
-  totals: { checks: number; passed: number; failed: number; skipped: number };
+  totals: Totals;
   groups: GroupResult[];
   checks: CheckResult[];
+  expectations: { file?: string; allowUnexpectedPass: boolean; entries: JudgedExpectation[] };
   counts: Counts;
   leftovers: string[];
   /** Errors outside any check (unhandled rejections...): each fails the run. */
@@ -53,66 +77,165 @@ export function failedClauseOf(message: string): string | undefined {
   return CLAUSE_ID.exec(message)?.[0];
 }
 
-export function totalsOf(checks: readonly CheckResult[]): RunResults['totals'] {
+/** The curl line that describeExchange (http.ts) puts in a failure message. */
+export function reproduceOf(message: string): string | undefined {
+  return /^\s*reproduce: (curl .*)$/m.exec(message)?.[1];
+}
+
+/** Severity of the clause a check (or its failure) names; checks of unknown clauses count as MUST. */
+export function severityOf(clauseId: string): Severity {
+  return findClause(clauseId)?.severity ?? 'MUST';
+}
+
+export function totalsOf(checks: readonly Pick<CheckResult, 'outcome'>[]): Totals {
+  const count = (outcome: Outcome) => checks.filter((c) => c.outcome === outcome).length;
   return {
     checks: checks.length,
-    passed: checks.filter((c) => c.status === 'passed').length,
-    failed: checks.filter((c) => c.status === 'failed').length,
-    skipped: checks.filter((c) => c.status === 'skipped').length,
+    passed: count('passed'),
+    failed: count('failed'),
+    warnings: count('warning'),
+    expectedFailures: count('expected-failure'),
+    unexpectedPasses: count('unexpectedly-passing'),
+    skipped: count('skipped'),
   };
+}
+
+export function runVerdict(results: Pick<RunResults, 'totals' | 'errors' | 'groups' | 'expectations'>): RunResults['verdict'] {
+  const failed =
+    results.totals.failed > 0 ||
+    results.errors.length > 0 ||
+    results.groups.some((g) => g.errors.length > 0) ||
+    (results.totals.unexpectedPasses > 0 && !results.expectations.allowUnexpectedPass);
+  return failed ? 'FAIL' : 'PASS';
+}
+
+/** One line of totals, in the order of the report: "12 passed, 1 failed, 2 skipped". */
+export function totalsLine(t: Totals): string {
+  const parts: Array<[number, string]> = [
+    [t.passed, 'passed'],
+    [t.failed, 'failed'],
+    [t.warnings, t.warnings === 1 ? 'warning' : 'warnings'],
+    [t.expectedFailures, t.expectedFailures === 1 ? 'expected failure' : 'expected failures'],
+    [t.unexpectedPasses, 'unexpectedly passing'],
+    [t.skipped, 'skipped'],
+  ];
+  // passed, failed and skipped always show, so a glance finds them in the same place.
+  return parts.filter(([n, label], i) => n > 0 || i === 0 || i === 1 || label === 'skipped').map(([n, label]) => `${n} ${label}`).join(', ');
+}
+
+/** Result of one clause over the checks that name it; the worst one wins. */
+export type ClauseResult = Outcome | 'not run';
+const WORST_FIRST: readonly ClauseResult[] = ['failed', 'unexpectedly-passing', 'warning', 'expected-failure', 'passed', 'skipped'];
+
+/**
+ * Each clause's result and the checks behind it. A failing check counts for its own clause and for the
+ * clause its failure names, when they differ: its own clause could not be confirmed either.
+ */
+export function clauseResults(checks: readonly CheckResult[]): Map<string, { result: ClauseResult; checks: CheckResult[] }> {
+  const byClause = new Map<string, CheckResult[]>();
+  for (const check of checks) {
+    const ids = new Set([check.clause, ...(check.status === 'failed' && check.failedClause ? [check.failedClause] : [])]);
+    for (const id of ids) byClause.set(id, [...(byClause.get(id) ?? []), check]);
+  }
+  const results = new Map<string, { result: ClauseResult; checks: CheckResult[] }>();
+  for (const [id, list] of byClause) {
+    const result = WORST_FIRST.find((outcome) => list.some((c) => c.outcome === outcome)) ?? 'not run';
+    results.set(id, { result, checks: list });
+  }
+  return results;
 }
 
 const xml = (s: string) =>
   s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
+/** A check as a JUnit testcase: only what fails the run is a <failure>; expected failures are <skipped>. */
+function junitCase(c: CheckResult, group: string, allowUnexpectedPass: boolean): string {
+  const open = `    <testcase classname="${xml(group)}" name="${xml(c.title)}" time="${(c.durationMs / 1000).toFixed(3)}"`;
+  const firstLine = (c.message ?? '').split('\n')[0] ?? '';
+  switch (c.outcome) {
+    case 'failed':
+      return `${open}>\n      <failure message="${xml(firstLine)}" type="${xml(c.failedClause ?? c.clause)}">${xml(c.message ?? '')}</failure>\n    </testcase>`;
+    case 'unexpectedly-passing': {
+      const why = `unexpectedly passing: the expectations file says it fails (${c.expectation?.reason ?? ''})`;
+      return allowUnexpectedPass
+        ? `${open}>\n      <system-out>${xml(why)}</system-out>\n    </testcase>`
+        : `${open}>\n      <failure message="${xml(why)}" type="unexpectedly-passing">${xml(why)}</failure>\n    </testcase>`;
+    }
+    case 'expected-failure':
+      return `${open}>\n      <skipped message="${xml(`expected failure: ${c.expectation?.reason ?? ''}`)}"/>\n      <system-out>${xml(c.message ?? '')}</system-out>\n    </testcase>`;
+    case 'warning':
+      return `${open}>\n      <system-out>${xml(`WARNING (SHOULD clause ${c.failedClause ?? c.clause}): ${c.message ?? ''}`)}</system-out>\n    </testcase>`;
+    case 'skipped':
+      return `${open}>\n      <skipped message="${xml(c.skipReason ?? '')}"/>\n    </testcase>`;
+    default:
+      return `${open}/>`;
+  }
+}
+
 export function junitXml(results: RunResults): string {
+  const allow = results.expectations.allowUnexpectedPass;
+  const failing = (g: Totals) => g.failed + (allow ? 0 : g.unexpectedPasses);
   const suites = results.groups.map((group) => {
     const checks = results.checks.filter((c) => c.file === group.file);
-    const cases = checks.map((c) => {
-      const open = `    <testcase classname="${xml(group.name)}" name="${xml(c.title)}" time="${(c.durationMs / 1000).toFixed(3)}"`;
-      if (c.status === 'failed') {
-        const first = (c.message ?? '').split('\n')[0] ?? '';
-        return `${open}>\n      <failure message="${xml(first)}" type="${xml(c.failedClause ?? c.clause)}">${xml(c.message ?? '')}</failure>\n    </testcase>`;
-      }
-      if (c.status === 'skipped') return `${open}>\n      <skipped message="${xml(c.skipReason ?? '')}"/>\n    </testcase>`;
-      return `${open}/>`;
-    });
+    const cases = checks.map((c) => junitCase(c, group.name, allow));
     const errors = group.errors.map((e, i) => `    <testcase classname="${xml(group.name)}" name="${xml(`${group.name} could not run (${i + 1})`)}">\n      <error message="${xml(e.split('\n')[0] ?? '')}">${xml(e)}</error>\n    </testcase>`);
-    return `  <testsuite name="${xml(group.name)}" tests="${checks.length + errors.length}" failures="${group.failed}" errors="${group.errors.length}" skipped="${group.skipped}" time="${(group.durationMs / 1000).toFixed(3)}">\n${[...cases, ...errors].join('\n')}\n  </testsuite>`;
+    const skipped = group.skipped + group.expectedFailures;
+    return `  <testsuite name="${xml(group.name)}" tests="${checks.length + errors.length}" failures="${failing(group)}" errors="${group.errors.length}" skipped="${skipped}" time="${(group.durationMs / 1000).toFixed(3)}">\n${[...cases, ...errors].join('\n')}\n  </testsuite>`;
   });
   const t = results.totals;
-  return redact(`<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="social-api-conformance" tests="${t.checks}" failures="${t.failed}" skipped="${t.skipped}" time="${(results.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`);
+  return redact(`<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="social-api-conformance" tests="${t.checks}" failures="${failing(t)}" skipped="${t.skipped + t.expectedFailures}" time="${(results.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`);
+}
+
+/** Checks grouped by the clause their failure names, sorted by clause id. */
+function byFailedClause(checks: readonly CheckResult[]): Array<[string, CheckResult[]]> {
+  const byClause = new Map<string, CheckResult[]>();
+  for (const c of checks) byClause.set(c.failedClause ?? c.clause, [...(byClause.get(c.failedClause ?? c.clause) ?? []), c]);
+  return [...byClause].sort(([x], [y]) => x.localeCompare(y));
+}
+
+const fence = (text: string) => `\`\`\`\n${text.replace(/```/g, "'''")}\n\`\`\``;
+
+function failureSection(heading: string, checks: readonly CheckResult[], note: (c: CheckResult) => string): string[] {
+  if (checks.length === 0) return [];
+  const lines = [`## ${heading}`, ''];
+  for (const [id, list] of byFailedClause(checks)) {
+    const words = findClause(id)?.words;
+    lines.push(`### ${id}${words ? `: ${words}` : ''}`, '');
+    for (const c of list) {
+      lines.push(`<details><summary>${c.title.replace(/</g, '&lt;')}${note(c)}</summary>`, '', fence(c.message ?? ''), '', '</details>', '');
+    }
+  }
+  return lines;
 }
 
 export function summaryMarkdown(results: RunResults): string {
   const t = results.totals;
-  const verdict = t.failed > 0 || results.errors.length > 0 ? 'FAIL' : 'PASS';
   const lines = [
-    `# Conformance: ${verdict}`,
+    `# Conformance: ${results.verdict}`,
     '',
-    `Server: ${results.server.baseUrl}${results.server.embedded ? ' (embedded reference server)' : ''}, release ${results.server.version}`,
+    `Server: ${results.server.baseUrl}${results.server.embedded ? ' (embedded reference server)' : ''}, release ${results.server.version}${results.server.faults.length ? `, faults ${results.server.faults.join(', ')}` : ''}`,
     '',
-    '| checks | passed | failed | skipped | requests | duration |',
-    '|---|---|---|---|---|---|',
-    `| ${t.checks} | ${t.passed} | ${t.failed} | ${t.skipped} | ${results.counts.total} | ${(results.durationMs / 1000).toFixed(1)} s |`,
+    '| checks | passed | failed | warnings | expected failures | unexpectedly passing | skipped | requests | duration |',
+    '|---|---|---|---|---|---|---|---|---|',
+    `| ${t.checks} | ${t.passed} | ${t.failed} | ${t.warnings} | ${t.expectedFailures} | ${t.unexpectedPasses} | ${t.skipped} | ${results.counts.total} | ${(results.durationMs / 1000).toFixed(1)} s |`,
     '',
   ];
-  const failed = results.checks.filter((c) => c.status === 'failed');
-  if (failed.length > 0) {
-    lines.push('## Failures by clause', '');
-    const byClause = new Map<string, CheckResult[]>();
-    for (const c of failed) byClause.set(c.failedClause ?? c.clause, [...(byClause.get(c.failedClause ?? c.clause) ?? []), c]);
-    for (const [id, checks] of [...byClause].sort()) {
-      lines.push(`- **${id}**: ${checks.map((c) => c.title).join('; ')}`);
-    }
+  lines.push(...failureSection('Failures by clause', results.checks.filter((c) => c.outcome === 'failed'), () => ''));
+  const unexpected = results.expectations.entries.filter((e) => e.state === 'unexpectedly passing');
+  if (unexpected.length > 0) {
+    const consequence = results.expectations.allowUnexpectedPass ? 'allowed by --allow-unexpected-pass' : 'this fails the run: remove them from the expectations file';
+    lines.push('## Unexpectedly passing', '', `Listed as failing in the expectations file, but they pass (${consequence}):`, '');
+    for (const e of unexpected) lines.push(`- **${e.check}**: ${e.reason}`);
     lines.push('');
   }
+  lines.push(...failureSection('Warnings (SHOULD clauses)', results.checks.filter((c) => c.outcome === 'warning'), () => ''));
+  lines.push(...failureSection('Expected failures', results.checks.filter((c) => c.outcome === 'expected-failure'), (c) => ` (expected: ${c.expectation?.reason ?? ''})`));
   if (results.errors.length > 0 || results.groups.some((g) => g.errors.length > 0)) {
     lines.push('## Errors outside checks', '');
     for (const e of [...results.errors, ...results.groups.flatMap((g) => g.errors)]) lines.push(`- ${e.split('\n')[0]}`);
     lines.push('');
   }
-  const skipped = results.checks.filter((c) => c.status === 'skipped');
+  const skipped = results.checks.filter((c) => c.outcome === 'skipped');
   if (skipped.length > 0) {
     lines.push('## Skipped', '');
     for (const c of skipped) lines.push(`- ${c.title}: ${c.skipReason ?? 'skipped'}`);
@@ -128,4 +251,49 @@ export function summaryMarkdown(results: RunResults): string {
     '',
   );
   return redact(lines.join('\n'));
+}
+
+/** The end of the terminal output (and of a CI log): verdict, totals, and what to look at. */
+export function terminalSummary(results: RunResults): string {
+  const lines = [`Conformance: ${results.verdict}: ${results.totals.checks} checks, ${totalsLine(results.totals)}; ${results.counts.total} requests in ${(results.durationMs / 1000).toFixed(1)} s`];
+  const list = (heading: string, checks: readonly CheckResult[]) => {
+    if (checks.length === 0) return;
+    lines.push(`${heading}:`);
+    for (const [id, group] of byFailedClause(checks)) lines.push(`  ${id}: ${group.map((c) => c.title).join('; ')}`);
+  };
+  list('Failures by clause', results.checks.filter((c) => c.outcome === 'failed'));
+  list('Warnings (SHOULD clauses)', results.checks.filter((c) => c.outcome === 'warning'));
+  list('Expected failures', results.checks.filter((c) => c.outcome === 'expected-failure'));
+  for (const e of results.expectations.entries.filter((e) => e.state === 'unexpectedly passing')) {
+    lines.push(`Unexpectedly passing${results.expectations.allowUnexpectedPass ? ' (allowed)' : ''}: ${e.check}: the expectations file says it fails (${e.reason})`);
+  }
+  for (const e of [...results.errors, ...results.groups.flatMap((g) => g.errors)]) lines.push(`Error outside checks: ${e.split('\n')[0]}`);
+  const skipped = results.checks.filter((c) => c.outcome === 'skipped');
+  if (skipped.length) {
+    const reasons = new Map<string, number>();
+    for (const c of skipped) reasons.set(c.skipReason ?? 'skipped', (reasons.get(c.skipReason ?? 'skipped') ?? 0) + 1);
+    lines.push(`Skipped: ${[...reasons].map(([reason, n]) => `${n} × ${reason}`).join('; ')}`);
+  }
+  return redact(lines.join('\n'));
+}
+
+/** GitHub Actions workflow commands escape %, CR and LF in messages, and also , and : in properties. */
+const ghData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+const ghProperty = (s: string) => ghData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+
+/** One ::error (or ::warning) line per check that needs a person's eye, for GitHub Actions. */
+export function githubAnnotations(results: RunResults): string[] {
+  const annotate = (level: 'error' | 'warning', c: CheckResult, message: string) =>
+    `::${level} file=${ghProperty(c.file)}${c.line ? `,line=${c.line}` : ''},title=${ghProperty(c.failedClause ?? c.clause)}::${ghData(message)}`;
+  const lines: string[] = [];
+  for (const c of results.checks) {
+    if (c.outcome === 'failed') lines.push(annotate('error', c, `${c.title}\n${c.message ?? ''}`));
+    if (c.outcome === 'warning') lines.push(annotate('warning', c, `SHOULD: ${c.title}\n${c.message ?? ''}`));
+    if (c.outcome === 'unexpectedly-passing') {
+      const level = results.expectations.allowUnexpectedPass ? 'warning' : 'error';
+      lines.push(annotate(level, c, `unexpectedly passing: ${c.title}; the expectations file says it fails (${c.expectation?.reason ?? ''}): remove the entry`));
+    }
+  }
+  for (const e of [...results.errors, ...results.groups.flatMap((g) => g.errors)]) lines.push(`::error title=conformance::${ghData(e)}`);
+  return lines.map(redact);
 }

@@ -1,8 +1,9 @@
-// Runs around every suite file: undoes what the file created, and hands its request counts and
-// leftovers to the reporter through the file's task meta.
+// Runs around every suite file: undoes what the file created, and hands its request counts, leftovers and
+// registered-check observations to the reporter through the file's task meta.
 import { afterAll } from 'vitest';
 import { undoAll, leftovers } from './cleanup.ts';
 import { countsSnapshot, type Counts } from './counts.ts';
+import { registeredSnapshot } from './registered-checks.ts';
 
 declare module 'vitest' {
   interface TaskMeta {
@@ -15,4 +16,5 @@ afterAll(async (file) => {
   await undoAll();
   file.meta.counts = countsSnapshot();
   file.meta.leftovers = leftovers();
+  file.meta.registered = registeredSnapshot();
 });

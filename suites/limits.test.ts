@@ -1,0 +1,194 @@
+// The contract's "Limits" section: the rate-limit headers and the buckets of the Limits table. The probes spend
+// buckets without creating anything: reads, deletions and unreblogs of a status that does not exist, uploads
+// without a file. Servers count a call against its buckets whatever it answers, so a 404 or a 422 spends them.
+// The rules for every response are registered checks (support/registered-checks.ts) that the reporter judges
+// over the whole run; the LIMITS-HEADERS checks here judge this group's own responses with the same functions.
+import { beforeAll, describe, it, type TestContext } from 'vitest';
+import { actors, type Actor } from './support/actors.ts';
+import type { Exchange } from './support/http.ts';
+import { LIMITS, resetTimeOf, unpaced } from './support/pacing.ts';
+import { needs } from './support/preconditions.ts';
+import { expectNoViolation } from './support/registered-checks.ts';
+import { check, expectRefusal, fail } from './support/verify.ts';
+
+const { config, a, b, anon } = actors();
+// An id no server has given out: far above any snowflake of this century.
+const MISSING_ID = '999999999999999999';
+const ACCESS = LIMITS['Account access'];
+const DELETION = LIMITS.Deletion;
+const SIGN_UP = LIMITS['App sign-up'];
+// Every probe here stays far from the 300 of the access buckets while this many calls are left in them.
+const ACCESS_HEADROOM = 60;
+// Resets within this of each other are one period: servers with whole-second timestamps round them.
+const SAME_PERIOD_MS = 2000;
+
+interface Reading {
+  limit?: number;
+  remaining?: number;
+  reset?: number;
+  exchange: Exchange;
+}
+
+// Lenient on purpose: whether the values are whole numbers is LIMITS-HEADERS-2's to judge, not these checks'.
+const numberOf = (value: string | undefined) => (value !== undefined && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : undefined);
+
+function readingOf(exchange: Exchange): Reading {
+  const { headers } = exchange;
+  return {
+    limit: numberOf(headers['x-ratelimit-limit']),
+    remaining: numberOf(headers['x-ratelimit-remaining']),
+    reset: resetTimeOf(headers['x-ratelimit-reset']),
+    exchange,
+  };
+}
+
+const shown = (r: Reading) => `X-RateLimit-Limit ${r.exchange.headers['x-ratelimit-limit'] ?? '(none)'}, X-RateLimit-Remaining ${r.exchange.headers['x-ratelimit-remaining'] ?? '(none)'}`;
+const remainings = (readings: readonly Reading[]) => readings.map((r) => r.remaining ?? '(none)').join(' -> ');
+
+/** A period that ends between two calls refills the bucket: nothing can be judged from that pair. */
+function inOnePeriod(context: TestContext, readings: readonly Reading[]): void {
+  const resets = readings.map((r) => r.reset).filter((t): t is number => t !== undefined);
+  if (resets.length > 0 && Math.max(...resets) - Math.min(...resets) > SAME_PERIOD_MS) {
+    context.skip('a rate-limit period ended between the calls; the next run judges this again');
+  }
+}
+
+/** The narrow buckets (limit 30) are the closest to exhaustion only while the access buckets have headroom. */
+function accessHasHeadroom(context: TestContext, reading: Reading): void {
+  needs(context, (reading.remaining ?? 0) >= ACCESS_HEADROOM, `the access buckets are nearly spent (${shown(reading)}): they, not the bucket under test, are the closest to exhaustion`);
+}
+
+describe('Limits', () => {
+  let first: Reading;
+  let second: Reading;
+  // A's uploads (v1, v2) and, between and after them, B's (when B is configured).
+  let uploads: Reading[];
+  let uploadsOfB: Reading[];
+  // A deletion, an unreblog and a deletion of one account.
+  let triple: [deletion: Reading, unreblog: Reading, deletion: Reading];
+  let refusal: Exchange | undefined;
+  let withinBudget: Exchange | undefined;
+
+  beforeAll(async () => {
+    first = readingOf(await a.get('/api/v1/apps/verify_credentials'));
+    second = readingOf(await a.get(`/api/v1/statuses/${MISSING_ID}`));
+    // A call without a token: the headers are the IP access bucket's.
+    await anon.get(`/api/v1/statuses/${MISSING_ID}`);
+    // The accounts take turns, so that each one's two readings have the other's call between them.
+    const upload = async (actor: Actor, path: string) => readingOf(await actor.post(path));
+    uploads = [await upload(a, '/api/v1/media')];
+    uploadsOfB = b ? [await upload(b, '/api/v1/media')] : [];
+    uploads.push(await upload(a, '/api/v2/media'));
+    if (b) uploadsOfB.push(await upload(b, '/api/v2/media'));
+    // B's Deletion bucket when B is configured: the other groups spend A's nearly to the end of its budget.
+    const deleter = b ?? a;
+    const deletion = async () => readingOf(await deleter.delete(`/api/v1/statuses/${MISSING_ID}`));
+    triple = [await deletion(), readingOf(await deleter.post(`/api/v1/statuses/${MISSING_ID}/unreblog`)), await deletion()];
+  });
+
+  it('LIMITS-REMAINING-1 X-RateLimit-Remaining decreases from one call of the caller to the next within a period', (context) => {
+    inOnePeriod(context, [first, second]);
+    const decreased = first.remaining !== undefined && second.remaining !== undefined && second.remaining < first.remaining;
+    check(decreased, 'X-RateLimit-Remaining lower on the second of two calls', `X-RateLimit-Remaining ${remainings([first, second])}`, second.exchange);
+  });
+
+  it('LIMITS-ACCESS-1 an ordinary /api/* call reports limit 300 and a reset within 5 minutes', () => {
+    check(first.limit === ACCESS.limit, `X-RateLimit-Limit ${ACCESS.limit} (Account access and IP access)`, shown(first), first.exchange);
+    // By the server's own clock when it sends its Date header; its whole seconds are allowed for.
+    const date = Date.parse(first.exchange.headers.date ?? '');
+    const answeredAt = Number.isNaN(date) ? Date.now() : date;
+    const within = first.reset !== undefined && first.reset - answeredAt <= ACCESS.periodMs + SAME_PERIOD_MS;
+    check(within, 'X-RateLimit-Reset at most 5 minutes after the response', `X-RateLimit-Reset ${first.exchange.headers['x-ratelimit-reset'] ?? '(none)'}, Date ${first.exchange.headers.date ?? '(none)'}`, first.exchange);
+  });
+
+  it('LIMITS-ACCOUNT-1 the Uploading bucket of one account is not spent by the calls of another', (context) => {
+    needs(context, uploadsOfB.length === 2, 'needs a second account: CONFORMANCE_TOKEN_B');
+    const turns = [uploads[0], uploadsOfB[0], uploads[1], uploadsOfB[1]] as Reading[];
+    // The Account access bucket cannot show it: both accounts call from one address, so the headers report IP access.
+    needs(context, turns.every((r) => r.limit === LIMITS.Uploading.limit), `the headers do not report the Uploading bucket on every upload (${turns.map(shown).join('; ')}): see LIMITS-UPLOAD-1`);
+    inOnePeriod(context, turns);
+    const [a1, b1, a2, b2] = turns.map((r) => r.remaining ?? Number.NaN) as [number, number, number, number];
+    // Shared, each count would drop by 2 from one call of an account to its next. Other groups of the run may
+    // upload as A meanwhile, so one account counting down by exactly 1 is enough.
+    check(
+      a1 - a2 === 1 || b1 - b2 === 1,
+      "each account's Uploading Remaining down by 1 per own call, whatever the other account does",
+      `A ${remainings(uploads)}, B ${remainings(uploadsOfB)}, taking turns A B A B`,
+      uploadsOfB[1]?.exchange,
+    );
+  });
+
+  it('LIMITS-UPLOAD-1 the headers of an upload (v1 and v2) report the Uploading bucket: limit 30, Remaining below 30', (context) => {
+    accessHasHeadroom(context, second);
+    const limit = LIMITS.Uploading.limit;
+    for (const upload of uploads) {
+      const reported = upload.limit === limit && upload.remaining !== undefined && upload.remaining < limit;
+      check(reported, `X-RateLimit-Limit ${limit} and X-RateLimit-Remaining below ${limit} (Uploading, the bucket closest to exhaustion)`, shown(upload), upload.exchange);
+    }
+  });
+
+  it('LIMITS-DELETION-1 the headers of DELETE /api/v1/statuses/:id report the Deletion bucket: limit 30, Remaining below 30', (context) => {
+    accessHasHeadroom(context, second);
+    const [deletion] = triple;
+    const reported = deletion.limit === DELETION.limit && deletion.remaining !== undefined && deletion.remaining < DELETION.limit;
+    check(reported, `X-RateLimit-Limit ${DELETION.limit} and X-RateLimit-Remaining below ${DELETION.limit} (Deletion, the bucket closest to exhaustion)`, shown(deletion), deletion.exchange);
+  });
+
+  it('LIMITS-DELETION-2 a deletion, an unreblog and a deletion count down one Deletion bucket', (context) => {
+    accessHasHeadroom(context, second);
+    const offBucket = triple.find((r) => r.limit !== DELETION.limit);
+    if (offBucket) fail(`X-RateLimit-Limit ${DELETION.limit} on the deletions and on the unreblog`, shown(offBucket), offBucket.exchange);
+    inOnePeriod(context, triple);
+    const [d1, u, d2] = triple.map((r) => r.remaining ?? Number.NaN) as [number, number, number];
+    // Two buckets could not put the unreblog's count strictly between the two deletions' counts.
+    check(d1 > u && u > d2, 'the unreblog Remaining strictly between the Remaining of the deletion before it and after it', `Remaining ${remainings(triple)}`, triple[1].exchange);
+  });
+
+  it('LIMITS-SIGNUP-1 POST /api/v1/accounts, 5 calls per 30 minutes per IP: Remaining reaches 0, then the call is refused', async (context) => {
+    needs(context, config.destructive, 'spends the App sign-up bucket of this address for 30 minutes: set CONFORMANCE_DESTRUCTIVE');
+    // The App sign-up bucket is the one to exhaust: no other check of the run calls POST /api/v1/accounts, so
+    // the groups running beside this one are not refused, whatever the order of the groups.
+    await unpaced(async () => {
+      let last = readingOf(await anon.post('/api/v1/accounts'));
+      // Unless an earlier run spent the bucket, this first answer is the operation's own, for the observation.
+      if ((last.remaining ?? 0) > 0) withinBudget = last.exchange;
+      for (let calls = 1; calls < SIGN_UP.limit && last.remaining !== 0; calls++) last = readingOf(await anon.post('/api/v1/accounts'));
+      check(last.remaining === 0, `X-RateLimit-Remaining 0 within ${SIGN_UP.limit} calls (App sign-up: ${SIGN_UP.limit} per 30 minutes)`, shown(last), last.exchange);
+      refusal = await anon.post('/api/v1/accounts');
+    });
+    const refused = refusal as Exchange;
+    expectRefusal(refused);
+    check(readingOf(refused).remaining === 0, 'X-RateLimit-Remaining 0 on the refusal', shown(readingOf(refused)), refused);
+  });
+
+  it('LIMITS-REFUSAL-1 the response when a rate limit is exceeded is not shown: observed', async (context) => {
+    needs(context, refusal, 'the App sign-up bucket was not exhausted (LIMITS-SIGNUP-1 did not run)');
+    const refused = refusal as Exchange;
+    const usual = refused.status === 429 && /^\s*\{\s*"error"\s*:/.test(refused.text) ? ', what real servers answer' : '';
+    const before = withinBudget ? `; within the budget the same call was answered HTTP ${withinBudget.status}` : '';
+    await context.annotate(`the refusal: HTTP ${refused.status} ${refused.text.slice(0, 200)}${usual}${before}`, 'observation');
+  });
+
+  it('LIMITS-RESET-FORMAT-1 the format of X-RateLimit-Reset is not shown: observed', async (context) => {
+    const value = first.exchange.headers['x-ratelimit-reset'];
+    needs(context, value, 'the ordinary call had no X-RateLimit-Reset');
+    const read = first.reset === undefined ? 'not read as a timestamp' : `read as ${new Date(first.reset).toISOString()}`;
+    await context.annotate(`X-RateLimit-Reset: ${value} (${read})`, 'observation');
+  });
+
+  it('LIMITS-HEADERS-1 every /api/* response of this group carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset', () => {
+    expectNoViolation('LIMITS-HEADERS-1');
+  });
+
+  it('LIMITS-HEADERS-2 on every /api/* response of this group X-RateLimit-Limit and X-RateLimit-Remaining are non-negative whole numbers', () => {
+    expectNoViolation('LIMITS-HEADERS-2');
+  });
+
+  it('LIMITS-HEADERS-3 on every /api/* response of this group X-RateLimit-Remaining does not exceed X-RateLimit-Limit', () => {
+    expectNoViolation('LIMITS-HEADERS-3');
+  });
+
+  it('LIMITS-HEADERS-4 on every /api/* response of this group X-RateLimit-Reset is a timestamp in the future', () => {
+    expectNoViolation('LIMITS-HEADERS-4');
+  });
+});

@@ -1,0 +1,38 @@
+// The suite's own budget: a full run, the destructive check aside, stays within one period of every bucket of
+// the contract's Limits table, short of the calls pacing keeps in hand, so that pacing never has to wait and a
+// server enforcing the limits never refuses it. All the run's calls come from one address, so the IP access
+// bucket carries every group's calls.
+import { describe, expect, it } from 'vitest';
+import { LIMITS, reserveOf, type Bucket } from '../support/pacing.ts';
+import { runCli } from './run-cli.ts';
+
+const RUN_TIMEOUT_MS = 300_000;
+
+/** The most calls a run may make in one period of the bucket before pacing waits for the reset. */
+const budgetOf = (bucket: Bucket) => LIMITS[bucket].limit - reserveOf(bucket);
+
+describe('the budget of a full run', () => {
+  it('should stay within every bucket of the Limits table, never wait for a reset and receive no refusal', { timeout: RUN_TIMEOUT_MS + 30_000 }, async () => {
+    const run = await runCli([], {}, RUN_TIMEOUT_MS);
+    const results = run.results;
+    expect(results, `the run left no results.json: ${run.stderr.slice(-2000)}`).toBeDefined();
+    if (!results) return;
+    const { counts } = results;
+    console.log(`requests of a full run: ${JSON.stringify(counts)}`);
+    // A group whose cleanup did not finish handed in no counts: the totals would be short.
+    expect(results.groups.flatMap((g) => g.errors.map((e) => `${g.name}: ${e.split('\n')[0]}`)), 'groups that could not hand in their counts').toEqual([]);
+    const over: string[] = [];
+    // Event streams are /api/* calls too: the IP access bucket counts their connections.
+    const ipCalls = (counts.perBucket['IP access'] ?? 0) + counts.streamConnections;
+    if (ipCalls > budgetOf('IP access')) over.push(`IP access: ${ipCalls} calls, budget ${budgetOf('IP access')}`);
+    for (const [key, calls] of Object.entries(counts.perBucket)) {
+      // The destructive check spends App sign-up on purpose (no other check calls it); IP access is judged above.
+      if (key === 'App sign-up' || key === 'IP access') continue;
+      const bucket = key.replace(/ of .*$/, '') as Bucket;
+      if (calls > budgetOf(bucket)) over.push(`${key}: ${calls} calls, budget ${budgetOf(bucket)} (limit ${LIMITS[bucket].limit})`);
+    }
+    expect(over).toEqual([]);
+    expect(counts.pacedMs, 'time pacing waited for a reset').toBe(0);
+    expect(counts.refusals, 'calls refused (429) outside the destructive check').toBe(0);
+  });
+});

@@ -1,0 +1,221 @@
+// The reports and the CI gate, as a user meets them: runs of the real command against the reference server
+// with a fault, the four report files, report.html in a real browser (Debian's chromium through
+// playwright-core), the expectations file, GitHub Actions output, the matrix and the merge of shards.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mergeShards } from '../support/matrix.ts';
+import type { RunResults } from '../support/results.ts';
+import { ROOT, runCli, type CliRun } from './run-cli.ts';
+
+const FAULT = 'APPS-VERIFY-2';
+const GROUP = 'client-registration';
+const SKIPPED = 'APPS-REGISTER-2';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// Flags that let Debian's chromium run as root in a container without reaching the network; playwright adds
+// --headless and the --user-data-dir of the fresh profile itself.
+const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+// Only the GitHub run of these tests may write GitHub output, and never into the job summary of a real workflow.
+const NOT_GITHUB = { GITHUB_ACTIONS: '', GITHUB_STEP_SUMMARY: '' };
+
+const work = mkdtempSync(join(tmpdir(), 'conformance-report-test-'));
+const expectationsFile = join(work, 'expectations.json');
+const stepSummary = join(work, 'step-summary.md');
+
+let faulty: CliRun;
+let expected: CliRun;
+let fixed: CliRun;
+let allowed: CliRun;
+
+function results(run: CliRun): RunResults {
+  if (!run.results) throw new Error(`the run wrote no results.json (exit ${run.code}): ${run.stderr.slice(0, 500)}`);
+  return run.results;
+}
+
+const checkOf = (run: CliRun, clause: string) => results(run).checks.find((c) => c.clause === clause);
+
+beforeAll(async () => {
+  writeFileSync(
+    expectationsFile,
+    JSON.stringify({
+      expectations: [
+        { check: FAULT, expect: 'fail', reason: 'known defect (issue 12)' },
+        { check: SKIPPED, expect: 'skip', reason: 'websites are not stored by this server' },
+      ],
+    }),
+  );
+  writeFileSync(stepSummary, '# earlier step\n');
+  [faulty, expected, fixed, allowed] = await Promise.all([
+    runCli(['--group', GROUP, '--fault', FAULT], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: stepSummary }),
+    runCli(['--group', GROUP, '--fault', FAULT, '--expectations', expectationsFile], NOT_GITHUB),
+    runCli(['--group', GROUP, '--expectations', expectationsFile], NOT_GITHUB),
+    runCli(['--group', GROUP, '--expectations', expectationsFile, '--allow-unexpected-pass'], NOT_GITHUB),
+  ]);
+});
+
+afterAll(() => {
+  for (const run of [faulty, expected, fixed, allowed]) if (run) rmSync(run.reportDir, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('reports', () => {
+  it('should write report.html, results.json, junit.xml and summary.md for a run with a fault', () => {
+    expect(faulty.code).toBe(1);
+    expect(Object.keys(faulty.reports).sort()).toEqual(expect.arrayContaining(['junit.xml', 'report.html', 'results.json', 'summary.md']));
+    const check = checkOf(faulty, FAULT);
+    expect(check).toMatchObject({ status: 'failed', outcome: 'failed', failedClause: FAULT, severity: 'MUST', file: `suites/${GROUP}.test.ts` });
+    expect(check?.line).toBeGreaterThan(0);
+    expect(results(faulty)).toMatchObject({ verdict: 'FAIL', server: { embedded: true, version: '3.2.0', faults: [FAULT] } });
+    expect(results(faulty).counts.total).toBeGreaterThan(0);
+  });
+
+  it('should give every failure a request, a response and a ready-to-paste curl line without secrets', () => {
+    const check = checkOf(faulty, FAULT);
+    expect(check?.message).toMatch(/request: {2}GET \/api\/v1\/apps\/verify_credentials/);
+    expect(check?.message).toMatch(/response: 200/);
+    expect(check?.reproduce).toMatch(/^curl .*"\$CONFORMANCE_BASE_URL"'\/api\/v1\/apps\/verify_credentials'/);
+    for (const [name, text] of Object.entries(faulty.reports)) expect(text, name).not.toMatch(/Bearer (?!\$)[A-Za-z0-9_-]{16,}/);
+  });
+
+  it('should name the clause in every JUnit testcase, in one testsuite per endpoint group', () => {
+    const junit = faulty.reports['junit.xml'] ?? '';
+    expect(junit).toMatch(new RegExp(`<testsuite name="Client registration" tests="${results(faulty).totals.checks}" failures="1"`));
+    expect(junit).toMatch(new RegExp(`<testcase classname="Client registration" name="${FAULT} [^"]*"[^>]*>\\s*<failure [^>]*type="${FAULT}"`));
+  });
+
+  it('should sum up the run in Markdown: totals, failures by clause, skipped with reasons', () => {
+    const summary = faulty.reports['summary.md'] ?? '';
+    expect(summary).toMatch(/^# Conformance: FAIL/);
+    const t = results(faulty).totals;
+    expect(summary).toContain(`| ${t.checks} | ${t.checks - 1} | 1 | 0 | 0 | 0 | 0 |`);
+    expect(summary).toMatch(new RegExp(`## Failures by clause[\\s\\S]*### ${FAULT}: `));
+    expect(expected.reports['summary.md']).toMatch(new RegExp(`## Skipped\\s+- ${SKIPPED} [^\\n]*: expectations file: websites are not stored`));
+  });
+
+  it('should print a progress line per group and the summary at the end', () => {
+    const t = results(faulty).totals;
+    expect(faulty.stdout).toMatch(new RegExp(`^✗ Client registration: ${t.passed} passed, 1 failed, 0 skipped \\(\\d+\\.\\d s\\)$`, 'm'));
+    expect(faulty.stdout).toMatch(new RegExp(`^Conformance: FAIL: ${t.checks} checks, ${t.passed} passed, 1 failed, 0 skipped; \\d+ requests`, 'm'));
+  });
+
+  it('should annotate failures and append the summary to the job summary under GitHub Actions', () => {
+    expect(faulty.stdout).toMatch(new RegExp(`^::error file=suites/${GROUP}\\.test\\.ts,line=\\d+,title=${FAULT}::${FAULT} .*%0A.*reproduce: curl`, 'm'));
+    expect(readFileSync(stepSummary, 'utf8')).toMatch(/^# earlier step\n# Conformance: FAIL\n/);
+    expect(expected.stdout).not.toMatch(/^::/m);
+  });
+});
+
+describe('report.html in headless Chromium', () => {
+  it('should show the totals and the failing clause in red, each failure expandable to its exchange, and save a screenshot', async (context) => {
+    if (!existsSync(CHROMIUM)) {
+      // CI installs Debian's chromium (.ci/run); elsewhere a missing browser skips rather than fails.
+      if (process.env.CI) throw new Error(`no browser at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH`);
+      context.skip(`no browser at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+    }
+    const html = faulty.reports['report.html'] ?? '';
+    expect(html, 'self-contained: nothing to fetch').not.toMatch(/(?:src|href)=["']?(?:https?:)?\/\//i);
+    const profile = mkdtempSync(join(tmpdir(), 'conformance-chromium-'));
+    const browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+    try {
+      const page = await browser.newPage();
+      const fetched: string[] = [];
+      page.on('request', (request) => fetched.push(request.url()));
+      const reportUrl = pathToFileURL(join(faulty.reportDir, 'report.html')).href;
+      await page.goto(reportUrl);
+      expect(await page.textContent('#verdict')).toBe('FAIL');
+      const t = results(faulty).totals;
+      expect(await page.textContent('[data-total="checks"] .n')).toBe(String(t.checks));
+      expect(await page.textContent('[data-total="failed"] .n')).toBe('1');
+      expect(await page.textContent('[data-total="passed"] .n')).toBe(String(t.passed));
+        // Expressions, not functions: the project's TypeScript has no DOM library.
+      const background = (clause: string) => page.evaluate<string>(`getComputedStyle(document.querySelector('#matrix a.tile[data-clause="${clause}"]')).backgroundColor`);
+      const [r = 0, g = 0, b = 0] = ((await background(FAULT)).match(/\d+/g) ?? []).map(Number);
+      expect(r > 150 && g < 90 && b < 90, `the failing clause's tile is red, got rgb(${r}, ${g}, ${b})`).toBe(true);
+      expect(await background('APPS-VERIFY-1'), 'a passing clause is not red').not.toBe(await background(FAULT));
+      const failure = page.locator(`details.failure[data-clause="${FAULT}"]`);
+      expect(await failure.getAttribute('open')).toBeNull();
+      await page.locator(`#matrix a.tile[data-clause="${FAULT}"]`).click();
+      expect(await failure.getAttribute('open')).not.toBeNull();
+      const shown = await failure.innerText();
+      expect(shown).toMatch(/request: {2}GET \/api\/v1\/apps\/verify_credentials/);
+      expect(shown).toMatch(/response: 200/);
+      expect(shown).toMatch(/curl -sS -i -X GET/);
+      const screenshot = join(faulty.reportDir, 'report.png');
+      await page.screenshot({ path: screenshot, fullPage: false });
+      expect(statSync(screenshot).size).toBeGreaterThan(10_000);
+      expect(fetched.filter((url) => url !== reportUrl)).toEqual([]);
+    } finally {
+      await browser.close();
+      rmSync(profile, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('expectations file', () => {
+  it('should turn the run green when it lists the failing clause', () => {
+    expect(expected.code).toBe(0);
+    expect(checkOf(expected, FAULT)).toMatchObject({ status: 'failed', outcome: 'expected-failure', expectation: { reason: 'known defect (issue 12)' } });
+    expect(results(expected).expectations.entries).toContainEqual(expect.objectContaining({ check: FAULT, state: 'failing as expected' }));
+    expect(expected.reports['junit.xml']).toMatch(/failures="0"/);
+  });
+
+  it('should skip the checks it skips, with its reason', () => {
+    expect(checkOf(expected, SKIPPED)).toMatchObject({ status: 'skipped', outcome: 'skipped', skipReason: 'expectations file: websites are not stored by this server' });
+  });
+
+  it('should fail a run whose expected failure now passes, as unexpectedly passing', () => {
+    expect(fixed.code).toBe(1);
+    expect(checkOf(fixed, FAULT)).toMatchObject({ status: 'passed', outcome: 'unexpectedly-passing' });
+    expect(results(fixed)).toMatchObject({ verdict: 'FAIL', totals: { failed: 0, unexpectedPasses: 1 } });
+    expect(fixed.stdout).toMatch(new RegExp(`Unexpectedly passing: ${FAULT}: the expectations file says it fails`));
+  });
+
+  it('should let --allow-unexpected-pass keep such a run green, still reporting it', () => {
+    expect(allowed.code).toBe(0);
+    expect(results(allowed)).toMatchObject({ verdict: 'PASS', totals: { unexpectedPasses: 1 }, expectations: { allowUnexpectedPass: true } });
+    expect(allowed.stdout).toMatch(new RegExp(`Unexpectedly passing \\(allowed\\): ${FAULT}`));
+  });
+
+  it('should refuse a malformed file before running anything, with exit code 2', async () => {
+    const bad = join(work, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ expectations: [{ check: 'NO-SUCH-CLAUSE-1', expect: 'fail', reason: 'x' }] }));
+    const run = await runCli(['--expectations', bad], NOT_GITHUB);
+    rmSync(run.reportDir, { recursive: true, force: true });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/NO-SUCH-CLAUSE-1" names no clause of the catalogue/);
+  });
+});
+
+const runMatrix = promisify(execFile);
+
+describe('matrix and shards', () => {
+  it('should merge the results of several servers into one self-contained page, clauses as rows and servers as columns', async () => {
+    const out = join(work, 'matrix.html');
+    await runMatrix(process.execPath, ['--import', 'tsx', 'suites/support/matrix.ts', '--out', out, `faulty=${join(faulty.reportDir, 'results.json')}`, `fixed=${join(fixed.reportDir, 'results.json')}`], { cwd: ROOT });
+    const html = readFileSync(out, 'utf8');
+    expect(html).toMatch(/<span class="verdict FAIL">faulty<\/span>/);
+    expect(html).toMatch(/<span class="verdict FAIL">fixed<\/span>/);
+    expect(html).toMatch(new RegExp(`data-column="0" data-clause="${FAULT}" data-result="failed"`));
+    expect(html).toMatch(new RegExp(`data-column="1" data-clause="${FAULT}" data-result="unexpectedly-passing"`));
+    expect(html).toMatch(/data-column="1" data-clause="APPS-VERIFY-1" data-result="passed"/);
+    expect(html).not.toMatch(/(?:src|href)=["']?(?:https?:)?\/\//i);
+  });
+
+  it('should run one slice of the suite per --shard and merge the slices into one run', async () => {
+    const groups = ['--group', GROUP, '--group', 'account-relations'];
+    const shards = await Promise.all(['1/2', '2/2'].map((shard) => runCli([...groups, '--shard', shard], NOT_GITHUB)));
+    const files = shards.map((run) => results(run).groups.map((g) => g.file));
+    expect(files.map((f) => f.length)).toEqual([1, 1]);
+    const merged = mergeShards(shards.map(results));
+    expect(merged.groups.map((g) => g.file).sort()).toEqual(['suites/account-relations.test.ts', `suites/${GROUP}.test.ts`]);
+    expect(merged.totals.checks).toBe(shards.reduce((n, run) => n + results(run).totals.checks, 0));
+    expect(merged.counts.total).toBe(shards.reduce((n, run) => n + results(run).counts.total, 0));
+    expect(merged.verdict).toBe(shards.every((run) => results(run).verdict === 'PASS') ? 'PASS' : 'FAIL');
+    for (const run of shards) rmSync(run.reportDir, { recursive: true, force: true });
+  });
+});

@@ -1,0 +1,141 @@
+// Runs the conformance suites many times over in ONE vitest process: one vitest project per run, each with
+// its own settings and so its own embedded reference server (with its own fault or variation). Starting
+// vitest once instead of once per run is what keeps the fault coverage test fast. Used as a script (tsx)
+// by runSuites() in run-cli.ts:
+//   node --import tsx suites/self/suite-runner.ts <plan.json> <outcomes.json>
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { TestProjectInlineConfiguration } from 'vitest/config';
+import { startVitest, type Reporter, type SerializedError, type TestModule } from 'vitest/node';
+import rootConfig from '../../vitest.config.ts';
+import { prepareRun } from '../support/global-setup.ts';
+import { verdictOf } from '../support/reporter.ts';
+import { clauseOfTitle } from '../support/results.ts';
+
+export interface SuiteRun {
+  /** Unique; becomes the vitest project name (a fault id, a variation name). */
+  name: string;
+  /** Suite files relative to the repository root. */
+  files: string[];
+  /** Settings of this run, as the CLI would read them from the environment (CONFORMANCE_FAULTS...). */
+  env: Record<string, string>;
+  /** Runs only the checks whose title matches (vitest testNamePattern source). */
+  testNamePattern?: string;
+}
+
+export interface RunCheck {
+  file: string;
+  title: string;
+  clause: string;
+  status: 'passed' | 'failed' | 'skipped';
+  message?: string;
+}
+
+export interface SuiteOutcome {
+  name: string;
+  checks: RunCheck[];
+  /** Errors outside checks: a file that could not load, a hook that threw. */
+  errors: string[];
+  /** Time its files took, preparation included. */
+  ms: number;
+}
+
+const ROOT = resolve(import.meta.dirname, '../..');
+/** Two forks keep this 2-core machine busy without starving the reference servers, which live in this process. */
+const WORKERS = 3;
+
+const firstLine = (error: SerializedError) => `${error.name ?? 'Error'}: ${(error.message ?? '').split('\n')[0]}`;
+
+/** The conformance project of vitest.config.ts: each run uses its setup and timeouts. */
+function conformanceProject(): NonNullable<TestProjectInlineConfiguration['test']> {
+  for (const project of rootConfig.test?.projects ?? []) {
+    if (typeof project === 'object' && 'test' in project && project.test?.name === 'conformance') return project.test;
+  }
+  throw new Error('vitest.config.ts has no inline project named conformance');
+}
+
+class OutcomeCollector implements Reporter {
+  readonly outcomes = new Map<string, SuiteOutcome>();
+
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
+    for (const module of modules) {
+      const outcome = this.outcomeOf(module.project.name);
+      const file = module.moduleId.slice(ROOT.length + 1);
+      for (const test of module.children.allTests()) {
+        const { status, errors } = verdictOf(test);
+        const message = errors.map((e) => e.message).join('\n');
+        outcome.checks.push({ file, title: test.name, clause: clauseOfTitle(test.name), status, ...(message ? { message } : {}) });
+      }
+      outcome.errors.push(...module.errors().map(firstLine));
+      const d = module.diagnostic();
+      outcome.ms += Math.round(d.environmentSetupDuration + d.prepareDuration + d.collectDuration + d.setupDuration + d.duration);
+    }
+    // An unhandled error cannot be told apart by run: every run hears of it.
+    for (const outcome of this.outcomes.values()) outcome.errors.push(...unhandledErrors.map(firstLine));
+  }
+
+  outcomeOf(name: string): SuiteOutcome {
+    let outcome = this.outcomes.get(name);
+    if (!outcome) this.outcomes.set(name, (outcome = { name, checks: [], errors: [], ms: 0 }));
+    return outcome;
+  }
+}
+
+/**
+ * Each run's server is started here, as the conformance global setup would start it, and its configuration
+ * handed to the run's project: loading the global setup once per project would cost more than the run itself.
+ */
+async function prepare(run: SuiteRun, collector: OutcomeCollector): Promise<{ project?: TestProjectInlineConfiguration; close?: () => Promise<void> }> {
+  const base = conformanceProject();
+  try {
+    const { config, close } = await prepareRun({ ...process.env, ...run.env });
+    const project: TestProjectInlineConfiguration = {
+      test: {
+        name: run.name,
+        include: run.files,
+        setupFiles: base.setupFiles,
+        testTimeout: base.testTimeout,
+        hookTimeout: base.hookTimeout,
+        provide: { config },
+        ...(run.testNamePattern ? { testNamePattern: new RegExp(run.testNamePattern) } : {}),
+      },
+    };
+    return { project, close };
+  } catch (error) {
+    collector.outcomeOf(run.name).errors.push(`the run could not be prepared: ${(error as Error).message}`);
+    return {};
+  }
+}
+
+async function main(planFile: string, outcomesFile: string): Promise<void> {
+  const runs = JSON.parse(readFileSync(planFile, 'utf8')) as SuiteRun[];
+  const collector = new OutcomeCollector();
+  for (const run of runs) collector.outcomeOf(run.name);
+  const prepared = [];
+  for (const run of runs) prepared.push(await prepare(run, collector));
+  const projects = prepared.flatMap((p) => (p.project ? [p.project] : []));
+  const vitest = await startVitest('test', [], {
+    root: ROOT,
+    config: false,
+    watch: false,
+    reporters: [collector],
+    // A fork per file costs about twice the CPU of a fresh VM context in a reused fork (measured on the fault runs);
+    // each file still gets its own module graph, so no state passes from one run to the next.
+    pool: 'vmForks',
+    maxWorkers: WORKERS,
+    minWorkers: 1,
+    projects,
+  });
+  await vitest?.close();
+  await Promise.all(prepared.map((p) => p.close?.()));
+  writeFileSync(outcomesFile, JSON.stringify([...collector.outcomes.values()]));
+}
+
+const [planFile, outcomesFile] = process.argv.slice(2);
+if (!planFile || !outcomesFile) {
+  process.stderr.write('usage: suite-runner.ts <plan.json> <outcomes.json>\n');
+  process.exit(2);
+}
+await main(planFile, outcomesFile);
+// Servers and forks are closed; anything still pending is a leak that must not keep the test waiting.
+process.exit(0);

@@ -1,0 +1,72 @@
+// The contract's "Streaming (server-sent events)" section, with the Events rules the HTTP stream obeys. Every stream
+// is opened once, the scenario of support/stream-checks.ts posts while they listen, and each check judges what
+// arrived. suites/streaming-websocket.test.ts plays the same scenario over WebSocket.
+import { beforeAll, describe, it } from 'vitest';
+import { Actor, actors } from './support/actors.ts';
+import { excerpt } from './support/http.ts';
+import { since } from './support/preconditions.ts';
+import { StreamingScenario } from './support/stream-checks.ts';
+import { describeEvent, openSse } from './support/streams.ts';
+import { check, fail } from './support/verify.ts';
+
+const { config } = actors();
+
+describe('Streaming (server-sent events)', () => {
+  it('STREAM-HEALTH-1 GET /api/v1/streaming/health answers OK', async (context) => {
+    since(context, config, '2.5.0');
+    // The health check belongs to the streaming service, which may have an address of its own.
+    const anyone = new Actor('anonymous', { ...config, baseUrl: config.streamingUrl });
+    const exchange = await anyone.get('/api/v1/streaming/health', { headers: { accept: 'text/plain' } });
+    check(exchange.status === 200 && exchange.text.trim() === 'OK', 'HTTP 200 with the body OK', `HTTP ${exchange.status ?? exchange.error} ${excerpt(exchange.text, 200)}`, exchange);
+  });
+
+  describe('events on the streams', () => {
+    let scenario: StreamingScenario;
+
+    beforeAll(async () => {
+      scenario = await StreamingScenario.play(openSse);
+    });
+
+    it('STREAM-SSE-1 every stream answers with Content-Type text/event-stream', () => {
+      const streams = scenario.all().filter((s) => s.exchange.status === 200);
+      if (streams.length === 0) fail('at least one stream answered 200', scenario.streams.public.lastSeen(), scenario.streams.public.exchange);
+      for (const stream of streams) {
+        const type = stream.exchange.headers['content-type'] ?? '(none)';
+        // Parameters such as charset may follow the media type.
+        if (type.split(';')[0]?.trim().toLowerCase() !== 'text/event-stream') stream.fail('Content-Type text/event-stream', `Content-Type ${type}`);
+      }
+    });
+
+    it('EVENTS-COMMENT-1 the HTTP stream carries heartbeat comments (lines that begin with a colon)', async () => {
+      await scenario.streams.public.waitForComment('a comment line (a heartbeat)');
+    });
+
+    it('EVENTS-FRAME-1 an event is an event: line with its name and a data: line with its JSON-encoded payload', async () => {
+      const { publicStatus, at } = scenario.posted;
+      const stream = scenario.streams.public;
+      const event = await stream.waitFor(`an event whose data names status ${publicStatus.id}`, (e) => e.data.includes(publicStatus.id), at.public);
+      if (event.event !== 'update') stream.fail('an event: line naming update before the data: line', `event name ${describeEvent(event)}`);
+      try {
+        JSON.parse(event.data);
+      } catch {
+        stream.fail('a data: payload that is JSON-encoded', describeEvent(event));
+      }
+    });
+
+    it('EVENTS-UPDATE-1 an update event carries the new Status (SSE)', () => scenario.updateCarriesStatus());
+    it('EVENTS-DELETE-1 a delete event carries the id of the deleted status (SSE)', () => scenario.deleteNamesStatusId());
+    it('EVENTS-NOTIFICATION-1 a notification event carries a JSON object (SSE)', (context) => scenario.notificationIsObject(context));
+    it('STREAM-PUBLIC-1 a public status produces update on the public stream (SSE)', () => scenario.publicCarriesPublicStatus());
+    it('STREAM-PUBLIC-2 a private status produces no update on the public stream (SSE)', () => scenario.publicLeavesOutPrivateStatus());
+    it('STREAM-LOCAL-1 a public status of this server produces update on the local stream (SSE)', () => scenario.localCarriesPublicStatus());
+    it('STREAM-HASHTAG-1 a public status produces update on the hashtag stream of its tag (SSE)', () => scenario.hashtagCarriesTaggedStatus());
+    it('STREAM-HASHTAG-2 a public status produces update on the local hashtag stream of its tag (SSE)', () => scenario.localHashtagCarriesTaggedStatus());
+    it('STREAM-HASHTAG-3 a public status produces no update on the hashtag stream of another tag (SSE)', (context) => scenario.otherHashtagLeavesOutStatus(context));
+    it('STREAM-LIST-1 a status of a list member produces update on the list stream (SSE)', (context) => scenario.listCarriesMemberStatus(context));
+    it('STREAM-DIRECT-1 a direct message reaches the direct stream (SSE)', () => scenario.directCarriesDirectMessage());
+    it("STREAM-USER-1 a new status produces update on its author's user stream (SSE)", () => scenario.userCarriesOwnStatus());
+    it("STREAM-USER-2 another user's mention produces notification on the user stream (SSE)", (context) => scenario.userCarriesNotification(context));
+    it('STREAM-USER-3 after mute, a reply in the muted thread produces no notification (SSE)', (context) => scenario.mutedThreadStaysQuiet(context));
+    it('STREAM-USER-4 after unmute, a reply in the thread produces notification again (SSE)', (context) => scenario.unmutedThreadNotifies(context));
+  });
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { judgeRun, parseExpectations, selectionPattern, type Expectation, type Judgeable } from './expectations.ts';
+
+const check = (title: string, status: Judgeable['status'], extra: Partial<Judgeable> = {}): Judgeable => ({
+  clause: title.split(' ')[0] ?? '',
+  title,
+  status,
+  outcome: status,
+  severity: 'MUST',
+  ...extra,
+});
+
+const fail = (id: string): Expectation => ({ check: id, expect: 'fail', reason: 'known' });
+
+describe('parseExpectations', () => {
+  it('should read clause ids and full check titles with their reasons', () => {
+    const text = JSON.stringify({ expectations: [fail('STATUS-READ-1'), { check: 'APPS-VERIFY-2 verify_credentials without a token', expect: 'skip', reason: 'x' }] });
+    expect(parseExpectations(text, 'e.json').map((e) => e.check)).toEqual(['STATUS-READ-1', 'APPS-VERIFY-2 verify_credentials without a token']);
+  });
+
+  it.each([
+    ['not JSON', '{', /is not JSON/],
+    ['no array', '{"expectations": {}}', /"expectations" array/],
+    ['an unknown clause', '{"expectations": [{"check": "NOPE-1", "expect": "fail", "reason": "r"}]}', /names no clause/],
+    ['a bad expect', '{"expectations": [{"check": "STATUS-READ-1", "expect": "pass", "reason": "r"}]}', /"fail" or "skip"/],
+    ['no reason', '{"expectations": [{"check": "STATUS-READ-1", "expect": "fail", "reason": ""}]}', /reason must say why/],
+    ['a misspelt key', '{"expectations": [{"check": "STATUS-READ-1", "expected": "fail", "reason": "r"}]}', /unknown key expected/],
+    ['a duplicate', `{"expectations": [${JSON.stringify(fail('STATUS-READ-1'))}, ${JSON.stringify(fail('STATUS-READ-1'))}]}`, /listed twice/],
+  ])('should refuse %s, naming the entry', (_what, text, message) => {
+    expect(() => parseExpectations(text, 'e.json')).toThrow(message);
+  });
+});
+
+describe('selectionPattern', () => {
+  const select = (prefixes: string[], expectations: Expectation[]) => {
+    const source = selectionPattern(prefixes, expectations);
+    return (name: string) => (source ? new RegExp(source).test(name) : true);
+  };
+
+  it('should select by clause id prefix and leave out the checks the file skips', () => {
+    const selected = select(['STATUS-READ'], [{ check: 'STATUS-READ-2', expect: 'skip', reason: 'r' }]);
+    expect(selected('Statuses STATUS-READ-1 a public status is readable')).toBe(true);
+    expect(selected('Statuses STATUS-READ-2 the owner reads')).toBe(false);
+    expect(selected('Statuses STATUS-READ-22 another')).toBe(true);
+    expect(selected('Statuses STATUS-CREATE-1 creating')).toBe(false);
+  });
+
+  it('should skip one check by its full title', () => {
+    const selected = select([], [{ check: 'STATUS-READ-1 a (public) status', expect: 'skip', reason: 'r' }]);
+    expect(selected('Statuses STATUS-READ-1 a (public) status')).toBe(false);
+    expect(selected('Statuses STATUS-READ-1 another check')).toBe(true);
+  });
+
+  it('should select everything when there is nothing to select or skip', () => {
+    expect(selectionPattern([], [fail('STATUS-READ-1')])).toBeUndefined();
+  });
+});
+
+describe('judgeRun', () => {
+  it('should make an expected failure harmless and a SHOULD failure a warning', () => {
+    const checks = [check('STATUS-READ-1 x', 'failed'), check('STATUS-READ-2 y', 'failed', { severity: 'SHOULD' }), check('STATUS-READ-3 z', 'failed')];
+    const entries = judgeRun(checks, [fail('STATUS-READ-1')]);
+    expect(checks.map((c) => c.outcome)).toEqual(['expected-failure', 'warning', 'failed']);
+    expect(entries[0]?.state).toBe('failing as expected');
+  });
+
+  it('should count a failure that names the expected clause from another check as expected', () => {
+    const checks = [check('STATUS-CREATE-1 x', 'failed', { failedClause: 'RESOURCE-STATUS-1' }), check('RESOURCE-STATUS-1 y', 'passed')];
+    const entries = judgeRun(checks, [fail('RESOURCE-STATUS-1')]);
+    expect(checks.map((c) => c.outcome)).toEqual(['expected-failure', 'passed']);
+    expect(entries[0]?.state).toBe('failing as expected');
+  });
+
+  it('should report an expected failure none of whose checks fails as unexpectedly passing', () => {
+    const checks = [check('STATUS-READ-1 x', 'passed'), check('STATUS-READ-1 y', 'skipped')];
+    const entries = judgeRun(checks, [fail('STATUS-READ-1'), fail('STATUS-READ-4')]);
+    expect(checks.map((c) => c.outcome)).toEqual(['unexpectedly-passing', 'skipped']);
+    expect(entries.map((e) => e.state)).toEqual(['unexpectedly passing', 'not run']);
+  });
+});

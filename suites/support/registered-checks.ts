@@ -1,0 +1,158 @@
+// Registered checks (schemathesis's registry): the rules that hold for every /api/* response, one function per
+// clause, keyed by the clause id. An onExchange observer runs them on every exchange of every suite file and
+// keeps the first exchange that showed each violation; setup.ts hands them to the reporter in the file's task
+// meta, and the reporter turns them into one check result per clause for the whole run (registeredCheckResults).
+// The Limits group judges its own exchanges with the same functions (expectNoViolation), which proves each
+// against its reference-server fault.
+import type { TaskMeta } from 'vitest';
+import { clause, ClauseFailure } from './clauses.ts';
+import { countRefusal } from './counts.ts';
+import { judgeCheck, type Expectation } from './expectations.ts';
+import { describeExchange, onExchange, type Exchange } from './http.ts';
+import { countOf, isUnpaced, resetTimeOf } from './pacing.ts';
+import { reproduceOf, severityOf, type CheckResult } from './results.ts';
+
+/** One clause's rule for one response: a description of the violation, or undefined. */
+export type RegisteredCheck = (exchange: Exchange) => string | undefined;
+
+interface Registration {
+  /** What the run's check result says it judged. */
+  sentence: string;
+  expected: string;
+  check: RegisteredCheck;
+}
+
+export interface Violation {
+  expected: string;
+  actual: string;
+  /** The redacted exchange and its curl line. */
+  exchange: string;
+}
+
+export interface RegisteredObservations {
+  /** How many /api/* responses the checks judged. */
+  responses: number;
+  /** Clause id -> the first violation seen. */
+  violations: Record<string, Violation>;
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    registered?: RegisteredObservations;
+  }
+}
+
+const REGISTRY = new Map<string, Registration>();
+
+/** Registers the check of a clause of the catalogue; a clause has one registered check. */
+function register(id: string, sentence: string, expected: string, check: RegisteredCheck): void {
+  clause(id); // throws for an id the catalogue does not have
+  if (REGISTRY.has(id)) throw new Error(`${id} has a registered check already`);
+  REGISTRY.set(id, { sentence, expected, check });
+}
+
+const HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+// Unix-seconds resets are rounded to the second by the servers that send them.
+const RESET_TOLERANCE_MS = 1000;
+
+register('LIMITS-HEADERS-1', 'every /api/* response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset', 'the three X-RateLimit headers', (ex) => {
+  const missing = HEADERS.filter((name) => ex.headers[name] === undefined);
+  return missing.length ? `no ${missing.join(', ')}` : undefined;
+});
+
+register('LIMITS-HEADERS-2', 'X-RateLimit-Limit and X-RateLimit-Remaining are non-negative whole numbers', 'X-RateLimit-Limit and X-RateLimit-Remaining as non-negative whole numbers', (ex) => {
+  const bad = HEADERS.slice(0, 2).filter((name) => ex.headers[name] !== undefined && countOf(ex.headers[name]) === undefined);
+  return bad.length ? bad.map((name) => `${name}: "${ex.headers[name]}"`).join(', ') : undefined;
+});
+
+register('LIMITS-HEADERS-3', 'X-RateLimit-Remaining never exceeds X-RateLimit-Limit', 'X-RateLimit-Remaining <= X-RateLimit-Limit', (ex) => {
+  const limit = countOf(ex.headers['x-ratelimit-limit']);
+  const remaining = countOf(ex.headers['x-ratelimit-remaining']);
+  // Values that are not numbers are LIMITS-HEADERS-2's to report.
+  if (limit === undefined || remaining === undefined || remaining <= limit) return undefined;
+  return `X-RateLimit-Remaining ${remaining} > X-RateLimit-Limit ${limit}`;
+});
+
+register('LIMITS-HEADERS-4', 'X-RateLimit-Reset is a timestamp in the future', 'X-RateLimit-Reset: a timestamp (ISO 8601, HTTP-date or Unix seconds) not before the response', (ex) => {
+  const value = ex.headers['x-ratelimit-reset'];
+  if (value === undefined) return undefined;
+  const reset = resetTimeOf(value);
+  if (reset === undefined) return `X-RateLimit-Reset: "${value}" is not a timestamp`;
+  // "In the future" by the server's own clock (its Date header) when it tells it, else by ours.
+  const date = Date.parse(ex.headers.date ?? '');
+  const answeredAt = Number.isNaN(date) ? Date.now() : date;
+  if (reset + RESET_TOLERANCE_MS >= answeredAt) return undefined;
+  return `X-RateLimit-Reset: "${value}", ${Math.round((answeredAt - reset) / 1000)} s before the response${Number.isNaN(date) ? '' : ` (Date: ${ex.headers.date})`}`;
+});
+
+const violations = new Map<string, Violation>();
+let responses = 0;
+
+const isApi = (exchange: Exchange) => (exchange.path.split('?')[0] ?? '').startsWith('/api/');
+
+/** Every registered check on one response: clause id -> what it showed instead of what the clause expects. */
+export function violationsOf(exchange: Exchange): Map<string, Violation> {
+  const found = new Map<string, Violation>();
+  for (const [id, { expected, check }] of REGISTRY) {
+    const actual = check(exchange);
+    if (actual !== undefined) found.set(id, { expected, actual, exchange: describeExchange(exchange) });
+  }
+  return found;
+}
+
+function observe(exchange: Exchange): void {
+  if (exchange.status === undefined || !isApi(exchange)) return;
+  responses += 1;
+  // Every response passes here, so refusals are counted here too: pacing should have prevented each one.
+  if (exchange.status === 429 && !isUnpaced()) countRefusal();
+  for (const [id, violation] of violationsOf(exchange)) if (!violations.has(id)) violations.set(id, violation);
+}
+
+onExchange(observe);
+
+/** What this suite file's exchanges showed, for its task meta. */
+export function registeredSnapshot(): RegisteredObservations {
+  return { responses, violations: Object.fromEntries(violations) };
+}
+
+/** Fails the running check with the first violation of the clause among this file's exchanges so far. */
+export function expectNoViolation(id: string): void {
+  const found = violations.get(id);
+  if (found) throw new ClauseFailure(clause(id), found.expected, found.actual, found.exchange);
+  if (responses === 0) throw new ClauseFailure(clause(id), 'at least one /api/* response to judge', 'none was received');
+}
+
+const LIMITS_FILE = /(^|\/)suites\/limits\.test\.ts$/;
+
+/**
+ * One check result per registered clause, judged over every suite file of the run. Only for the clauses
+ * whose check in the Limits group ran: a run of other groups (--group oauth), or of other clauses (--only),
+ * is reported on what it selected and nothing else.
+ */
+export function registeredCheckResults(metas: readonly TaskMeta[], checks: readonly CheckResult[], expectations: readonly Expectation[]): CheckResult[] {
+  const observed = metas.flatMap((meta) => (meta.registered ? [meta.registered] : []));
+  const judged = observed.reduce((sum, o) => sum + o.responses, 0);
+  return [...REGISTRY].flatMap(([id, { sentence }]) => {
+    const own = checks.find((c) => LIMITS_FILE.test(c.file) && c.clause === id && c.status !== 'skipped');
+    if (!own) return [];
+    const first = observed.map((o) => o.violations[id]).find((v) => v !== undefined);
+    const message = first ? new ClauseFailure(clause(id), first.expected, first.actual, first.exchange).message : undefined;
+    const reproduce = message ? reproduceOf(message) : undefined;
+    const result: CheckResult = {
+      clause: id,
+      title: `${id} ${sentence}: every response of the run (registered check)`,
+      group: own.group,
+      file: own.file,
+      ...(own.line ? { line: own.line } : {}),
+      status: first ? 'failed' : 'passed',
+      outcome: first ? 'failed' : 'passed',
+      severity: severityOf(id),
+      durationMs: 0,
+      ...(message ? { message, failedClause: id } : {}),
+      ...(reproduce ? { reproduce } : {}),
+      observations: [`${judged} /api/* responses judged across the run`],
+    };
+    judgeCheck(result, expectations);
+    return [result];
+  });
+}
