@@ -24,6 +24,10 @@ describe('Client registration', () => {
     }
   });
 
+  it('RESOURCE-APPLICATION-1 the registration answer has the Application fields and types of the contract', () => {
+    expectOk(registration, 'Application');
+  });
+
   it('APPS-REGISTER-2 the Application carries the client name and website given at registration', () => {
     expectEqual(app.name, 'conformance registration', 'name', registration);
     expectEqual(app.website, website, 'website', registration);

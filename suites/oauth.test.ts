@@ -6,21 +6,31 @@ import { needs } from './support/preconditions.ts';
 import { check, expectError, expectJson, expectOk, expectRefusal, fail } from './support/verify.ts';
 
 const { config, a, anon } = actors();
+const CALLBACK = 'https://conformance.invalid/callback';
 
 describe('OAuth', () => {
   // Registered with read and write only, so that follow is outside its scopes.
   let app: Application;
   let accountId: string;
+  // One client_credentials token serves the Token checks; one out-of-band approval serves the code checks.
+  let tokenRun: ReturnType<typeof requestToken>;
+  let oobApproval: ReturnType<typeof authorizationCode>;
 
   beforeAll(async () => {
-    ({ app } = await registerApp(anon, { client_name: 'conformance oauth', scopes: 'read write' }));
+    ({ app } = await registerApp(anon, { client_name: 'conformance oauth', scopes: 'read write', redirect_uris: `${OOB}\n${CALLBACK}` }));
     accountId = await accountIdOf(a);
+    tokenRun = requestToken(anon, app, { grant_type: 'client_credentials', scope: 'read' });
+    oobApproval = authorizationCode(anon, app, 'read');
   });
 
   it('OAUTH-TOKEN-1 the token operation returns a Token with access_token', async () => {
-    const { exchange } = await requestToken(anon, app, { grant_type: 'client_credentials', scope: 'read' });
+    const { exchange } = await tokenRun;
     const token = expectOk(exchange, 'Token');
     check(typeof token.access_token === 'string' && token.access_token !== '', 'access_token: a non-empty string', `access_token: ${JSON.stringify(token.access_token)}`, exchange);
+  });
+
+  it('RESOURCE-TOKEN-1 the token operation answers a Token whose access_token is a string', async () => {
+    expectOk((await tokenRun).exchange, 'Token');
   });
 
   it('OAUTH-CLIENTCRED-1 client_credentials without scope gives a token with the read scope', async () => {
@@ -39,7 +49,7 @@ describe('OAuth', () => {
   });
 
   it('OAUTH-REDIRECT-1 a redirect_uri that was not registered is refused', async (context) => {
-    const { code, reason } = await authorizationCode(anon, app, 'read');
+    const { code, reason } = await oobApproval;
     needs(context, code, reason);
     const { token, exchange } = await requestToken(anon, app, { grant_type: 'authorization_code', code, redirect_uri: 'https://conformance.invalid/not-registered' });
     if (token) fail('a refusal: the redirect_uri was not registered', `a token was issued (HTTP ${exchange.status})`, exchange);
@@ -72,5 +82,21 @@ describe('OAuth', () => {
     expectJson(revoke, 200);
     const use = await anon.get('/api/v1/apps/verify_credentials', { token });
     expectError(use, 401, 'The access token is invalid');
+  });
+
+  it('OAUTH-AUTHORIZE-2 on approval the user is redirected to the registered redirect_uri with the code', async (context) => {
+    const { approval, reason } = await authorizationCode(anon, app, 'read', CALLBACK);
+    needs(context, approval && approval.status !== 401, reason);
+    const exchange = approval as NonNullable<typeof approval>;
+    const location = exchange.headers.location ?? '';
+    const redirected = exchange.status !== undefined && exchange.status >= 300 && exchange.status < 400;
+    check(redirected && location.startsWith(CALLBACK) && /[?&]code=/.test(location), `a redirect to ${CALLBACK}?code=...`, `HTTP ${exchange.status} location: ${location || 'none'}`, exchange);
+  });
+
+  it('OAUTH-AUTHORIZE-3 on approval with the out-of-band URI the code is displayed, not redirected', async (context) => {
+    const { approval, code, reason } = await oobApproval;
+    needs(context, approval && approval.status !== 401, reason);
+    const exchange = approval as NonNullable<typeof approval>;
+    check(exchange.status === 200 && code !== undefined, 'HTTP 200 with the code on the page', `HTTP ${exchange.status}, ${code ? 'a code' : 'no code'} on the page`, exchange);
   });
 });

@@ -8,6 +8,7 @@ import { actors, type Actor, type Status } from './support/actors.ts';
 import { releaseAtLeast } from './support/config.ts';
 import type { Exchange } from './support/http.ts';
 import { before, needs, since } from './support/preconditions.ts';
+import { expectNoViolation } from './support/registered-checks.ts';
 import {
   check,
   expectEqual,
@@ -134,6 +135,20 @@ describe('Statuses', () => {
 
   it('STATUS-READ-5 reading a status that does not exist gets 404 "Record not found"', () => {
     expectError(missingRead, 404, 'Record not found');
+  });
+
+  it('RESOURCE-STATUS-2 spoiler_text is the empty string when a status has none', () => {
+    expectEqual(reply.spoiler_text, '', 'spoiler_text of a status without one');
+  });
+
+  it('WIRE-FORM-1 form parameters with [] and bracket names (poll[options][]) are understood', (context) => {
+    since(context, config, '2.8.0');
+    const poll = direct.poll as { options?: { title: string }[] } | null;
+    expectEqual(poll?.options?.map((o) => o.title), DIRECT_POLL.options, 'poll options sent as poll[options][]');
+  });
+
+  it('WIRE-JSON-1 every /api/* answer of this group is JSON', () => {
+    expectNoViolation('WIRE-JSON-1');
   });
 
   it('ERRORS-BODY-1 an error answer carries a JSON body {error: string}', () => {

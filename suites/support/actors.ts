@@ -164,7 +164,7 @@ export function actors(): { config: Config; a: Actor; b?: Actor; anon: Actor } {
  * An authorization code for account A, by driving the server's authorization form. Only the reference
  * server's form (username and password fields, no session) can be driven; elsewhere the reason is returned.
  */
-export async function authorizationCode(anon: Actor, app: Application, scope: string, redirectUri = OOB): Promise<{ code?: string; reason: string }> {
+export async function authorizationCode(anon: Actor, app: Application, scope: string, redirectUri = OOB): Promise<{ code?: string; reason: string; approval?: Exchange }> {
   const { usernameA, passwordA } = anon.config;
   if (!usernameA || !passwordA) return { reason: 'needs CONFORMANCE_USERNAME_A and CONFORMANCE_PASSWORD_A to drive the authorization form' };
   const params = { client_id: app.client_id, redirect_uri: redirectUri, response_type: 'code', scope };
@@ -176,7 +176,7 @@ export async function authorizationCode(anon: Actor, app: Application, scope: st
   const location = approval.headers.location;
   const code = location ? (new URL(location).searchParams.get('code') ?? undefined) : /id="authorization-code">([^<]+)</.exec(approval.text)?.[1];
   if (code) registerSecret(code, 'AUTHORIZATION_CODE');
-  return code ? { code, reason: '' } : { reason: `the authorization form did not give a code (HTTP ${approval.status ?? 'none'})` };
+  return code ? { code, reason: '', approval } : { reason: `the authorization form did not give a code (HTTP ${approval.status ?? 'none'})`, approval };
 }
 
 /** The id of the account a user token belongs to (Mastodon's verify_credentials; else from a status it posts). */

@@ -85,10 +85,25 @@ register('LIMITS-HEADERS-4', 'X-RateLimit-Reset is a timestamp in the future', '
   return `X-RateLimit-Reset: "${value}", ${Math.round((answeredAt - reset) / 1000)} s before the response${Number.isNaN(date) ? '' : ` (Date: ${ex.headers.date})`}`;
 });
 
+register('WIRE-JSON-1', 'every /api/* answer is JSON (the streaming interface aside)', 'a JSON body', (ex) => {
+  // 206 has no body given; an empty body says nothing about the format.
+  if (ex.status === 206 || ex.text.trim() === '' || ex.truncated) return undefined;
+  try {
+    JSON.parse(ex.text);
+    return undefined;
+  } catch {
+    return `HTTP ${ex.status} content-type ${ex.headers['content-type'] ?? 'none'}: ${ex.text.slice(0, 120)}`;
+  }
+});
+
 const violations = new Map<string, Violation>();
 let responses = 0;
 
-const isApi = (exchange: Exchange) => (exchange.path.split('?')[0] ?? '').startsWith('/api/');
+// The streaming interface is not JSON and, on Mastodon, a separate service without rate-limit headers.
+const isApi = (exchange: Exchange) => {
+  const path = exchange.path.split('?')[0] ?? '';
+  return path.startsWith('/api/') && !path.startsWith('/api/v1/streaming');
+};
 
 /** Every registered check on one response: clause id -> what it showed instead of what the clause expects. */
 export function violationsOf(exchange: Exchange): Map<string, Violation> {
@@ -122,18 +137,16 @@ export function expectNoViolation(id: string): void {
   if (responses === 0) throw new ClauseFailure(clause(id), 'at least one /api/* response to judge', 'none was received');
 }
 
-const LIMITS_FILE = /(^|\/)suites\/limits\.test\.ts$/;
-
 /**
  * One check result per registered clause, judged over every suite file of the run. Only for the clauses
- * whose check in the Limits group ran: a run of other groups (--group oauth), or of other clauses (--only),
+ * whose own check (in the Limits group, or WIRE-JSON-1 in Statuses) ran: a run of other groups (--group oauth), or of other clauses (--only),
  * is reported on what it selected and nothing else.
  */
 export function registeredCheckResults(metas: readonly TaskMeta[], checks: readonly CheckResult[], expectations: readonly Expectation[]): CheckResult[] {
   const observed = metas.flatMap((meta) => (meta.registered ? [meta.registered] : []));
   const judged = observed.reduce((sum, o) => sum + o.responses, 0);
   return [...REGISTRY].flatMap(([id, { sentence }]) => {
-    const own = checks.find((c) => LIMITS_FILE.test(c.file) && c.clause === id && c.status !== 'skipped');
+    const own = checks.find((c) => c.clause === id && c.status !== 'skipped');
     if (!own) return [];
     const first = observed.map((o) => o.violations[id]).find((v) => v !== undefined);
     const message = first ? new ClauseFailure(clause(id), first.expected, first.actual, first.exchange).message : undefined;
