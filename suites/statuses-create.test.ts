@@ -23,7 +23,7 @@ const SOURCE_ON_DELETE = '2.9.0';
 // Poll bounds are not shown: an hour is inside every server's range, and the option counts stay at 2 or 3.
 const POLL_SECONDS = 3600;
 // Each run of the delete-and-redraft property costs two creations and two deletions (the Deletion bucket).
-const REDRAFT_RUNS = 4;
+const REDRAFT_RUNS = 3;
 
 interface Poll {
   expires_at: string;

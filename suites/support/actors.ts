@@ -36,6 +36,13 @@ export interface Attachment {
 /** v1 answers when the attachment is ready; v2 (since 3.1.3) answers at once and processes in the background. */
 export type UploadApi = 'v1' | 'v2';
 
+/** The id of the object a successful (2xx) answer carries, whatever else is wrong with it. */
+function createdId(exchange: Exchange): string | undefined {
+  const json = jsonOf(exchange);
+  const id = exchange.status !== undefined && exchange.status >= 200 && exchange.status < 300 && json.ok ? (json.value as { id?: unknown } | null)?.id : undefined;
+  return typeof id === 'string' ? id : undefined;
+}
+
 export class Actor {
   readonly http: HttpClient;
   constructor(
@@ -62,9 +69,11 @@ export class Actor {
   /** Posts a status that the ledger deletes at the end; fails the running check unless it answers a Status. */
   async createStatus(params: FormParams, options?: RequestOptions): Promise<{ status: Status; exchange: Exchange; settle: () => void }> {
     const exchange = await this.post('/api/v1/statuses', params, options);
+    // On the ledger before it is judged: what the server created goes, also when its answer fails the check.
+    const id = createdId(exchange);
+    const entry = id ? remember(`status ${id} of ${this.name}`, () => this.delete(`/api/v1/statuses/${id}`)) : undefined;
     const status = expectOk<Status>(exchange, 'Status');
-    const entry = remember(`status ${status.id} of ${this.name}`, () => this.delete(`/api/v1/statuses/${status.id}`));
-    return { status, exchange, settle: entry.settle };
+    return { status, exchange, settle: () => entry?.settle() };
   }
 
   /**
@@ -74,9 +83,8 @@ export class Actor {
    */
   async sendUpload(fixture: MediaFixture, params: FormParams = {}, api: UploadApi = 'v1'): Promise<Exchange> {
     const exchange = await this.post(`/api/${api}/media`, params, { uploads: [uploadOf(fixture)] });
-    const json = jsonOf(exchange);
-    const id = exchange.status !== undefined && exchange.status < 300 && json.ok ? (json.value as { id?: unknown } | null)?.id : undefined;
-    if (typeof id === 'string') remember(`attachment ${id} of ${this.name}`, () => this.delete(`/api/v1/media/${id}`));
+    const id = createdId(exchange);
+    if (id) remember(`attachment ${id} of ${this.name}`, () => this.delete(`/api/v1/media/${id}`));
     return exchange;
   }
 

@@ -231,6 +231,17 @@ export const CLAUSES: readonly Clause[] = [
     ['AUTH-BEARER-1', 'Authenticated calls send the header Authorization: Bearer <ACCESS_TOKEN>'],
     ['AUTH-SCOPE-IMPLY-1', 'Which broader scopes imply which narrower ones: not shown', { kind: 'not-shown' }],
     ['AUTH-SSE-TOKEN-1', 'How a server-sent-events request carries its token: not shown', { kind: 'not-shown' }],
+    ['ACCESS-SCOPE-STATUSES-1', 'POST /api/v1/statuses, DELETE /api/v1/statuses/:id, .../reblog and .../unreblog need a user token + write:statuses: a user token without it is refused, and nothing changes'],
+    ['ACCESS-SCOPE-FAVOURITES-1', '.../favourite and .../unfavourite need a user token + write:favourites: a user token without it is refused, and nothing changes'],
+    ['ACCESS-SCOPE-BOOKMARKS-1', '.../bookmark and .../unbookmark need a user token + write:bookmarks: a user token without it is refused, and nothing changes', { since: '3.1.0' }],
+    ['ACCESS-SCOPE-MUTES-1', '.../mute and .../unmute need a user token + write:mutes: a user token without it is refused, and nothing changes', { since: '1.4.2' }],
+    ['ACCESS-SCOPE-ACCOUNTS-1', '.../pin and .../unpin need a user token + write:accounts: a user token without it is refused, and nothing changes', { since: '1.6.0' }],
+    ['ACCESS-SCOPE-MEDIA-1', 'The media upload, read and update need a user token + write:media: a user token without it is refused, and nothing changes'],
+    // Rule 12 leaves open which scopes imply which, so this is a warning; yet rules 5 and 6 let a client register
+    // only read, write, follow and push, so only if write grants write:* can any token use the write operations.
+    ['ACCESS-BROAD-1', 'Scopes registered at application creation are from read, write, follow, push; operations name fine-grained scopes: a token with the broad write scope is accepted where write:statuses or write:bookmarks is named', { severity: 'SHOULD' }],
+    ['ACCESS-APPTOKEN-1', 'Access kinds per operation: public, user token, user token with a named scope: an application token (client credentials, acting for no user) is refused on POST /api/v1/statuses, a user-token operation'],
+    ['ACCESS-READ-1', 'A private status needs a user token + read:statuses: a token of its owner without read:statuses cannot see it'],
   ]),
   ...section('Errors', [
     ['ERRORS-BODY-1', 'Error responses carry a JSON body {error: string}'],

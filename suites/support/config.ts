@@ -22,7 +22,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'CONFORMANCE_DESTRUCTIVE', flag: '--destructive', kind: 'boolean', description: 'allow checks that exhaust rate-limit buckets (the embedded default run sets it)' },
   { env: 'CONFORMANCE_TIMEOUT_MS', flag: '--timeout-ms', kind: 'integer', description: 'longest wait for one response or stream event, in milliseconds (default 10000)' },
   { env: 'CONFORMANCE_REPORT_DIR', flag: '--report-dir', kind: 'text', description: 'where reports go (default reports/)' },
-  { env: 'CONFORMANCE_LIST_ID', flag: '--list-id', kind: 'text', description: "id of a list owned by account A, for the list stream (the embedded server provides one)" },
+  { env: 'CONFORMANCE_LIST_ID', flag: '--list-id', kind: 'text', description: 'id of a list of account A that includes account B, for the list stream (the embedded server provides one)' },
   { env: 'CONFORMANCE_EXPECTATIONS', flag: '--expectations', kind: 'text', description: 'JSON file of checks known to fail (or to skip), each with a reason; expected failures do not fail the run (see README)' },
   { env: 'CONFORMANCE_ALLOW_UNEXPECTED_PASS', flag: '--allow-unexpected-pass', kind: 'boolean', description: 'an expected failure that now passes is reported but does not fail the run' },
   { env: 'CONFORMANCE_FAULTS', flag: '--fault', kind: 'text', description: 'embedded server only: comma-separated reference-server faults to switch on (our own tests use it)' },

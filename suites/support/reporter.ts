@@ -132,6 +132,7 @@ export default class ConformanceReporter implements Reporter {
       file,
       durationMs: Math.round(module.diagnostic().duration),
       ...totalsOf(checks),
+      ...(module.meta().counts ? { counts: module.meta().counts } : {}),
       errors,
     };
     this.groups.push(group);

@@ -49,6 +49,8 @@ export interface GroupResult extends Totals {
   name: string;
   file: string;
   durationMs: number;
+  /** The group's own requests, cleanup included: where a run's budget goes. */
+  counts?: Counts;
   /** Errors that are no check's: a suite file that could not load, a hook that threw. */
   errors: string[];
 }

@@ -1,0 +1,79 @@
+// The command as a user meets it: usage errors, a server that is not there, and the walk from
+// `npm run reference-server` to a passing run with the lines it prints.
+import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { cleanEnv, ROOT, runCli } from './run-cli.ts';
+
+const STACK_FRAME = /^\s+at .*:\d+:\d+\)?$/m;
+
+/** A loopback port where nothing listens: bound by the system, then released. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Starts `npm run reference-server -- --port N` and resolves with its KEY=VALUE lines once it prints READY. */
+async function startStandaloneServer(port: number): Promise<{ lines: Record<string, string>; stop: () => void }> {
+  // Its own process group, so that npm, the shell and the server all stop together.
+  const child = spawn('npm', ['run', '--silent', 'reference-server', '--', '--port', String(port)], { cwd: ROOT, env: cleanEnv({}), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const stop = () => {
+    if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGTERM');
+  };
+  let output = '';
+  const lines = await new Promise<Record<string, string>>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no READY within 30 s; output: ${output}`)), 30_000);
+    child.stdout.on('data', (d: Buffer) => {
+      output += d.toString();
+      if (!/^READY$/m.test(output)) return;
+      clearTimeout(timer);
+      resolve(Object.fromEntries(output.split('\n').flatMap((line) => (/^[A-Z_]+=/.test(line) ? [line.split(/=(.*)/s).slice(0, 2) as [string, string]] : []))));
+    });
+    child.once('exit', (code) => reject(new Error(`the reference server exited with ${code}; output: ${output}`)));
+  }).catch((error: unknown) => {
+    stop();
+    throw error;
+  });
+  return { lines, stop };
+}
+
+describe('the command', () => {
+  const usageErrors: [string, string[], Record<string, string>][] = [
+    ['an unknown flag', ['--no-such-flag'], {}],
+    ['a malformed URL', ['--base-url', 'not a url', '--token-a', 'token-of-a'], {}],
+    ['token A equal to token B', ['--base-url', 'http://127.0.0.1:9', '--token-a', 'the-same-token', '--token-b', 'the-same-token'], {}],
+    ['a base URL without a token', [], { CONFORMANCE_BASE_URL: 'http://127.0.0.1:9' }],
+  ];
+
+  it.each(usageErrors)('should refuse %s with one line on stderr and exit code 2', async (_what, args, env) => {
+    const run = await runCli(args, env, 30_000);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  it('should end within 30 s with exit code 1 and no stack trace when nothing listens at the base URL', async () => {
+    const port = await freePort();
+    const run = await runCli([], { CONFORMANCE_BASE_URL: `http://127.0.0.1:${port}`, CONFORMANCE_TOKEN_A: 'token-of-a', CONFORMANCE_TOKEN_B: 'token-of-b' }, 60_000);
+    console.log(`nothing listening: exit ${run.code} after ${(run.ms / 1000).toFixed(1)} s`);
+    expect(run.code).toBe(1);
+    expect(run.ms).toBeLessThan(30_000);
+    expect(run.stdout + run.stderr).not.toMatch(STACK_FRAME);
+    expect(run.results?.totals.failed).toBeGreaterThan(0);
+  });
+
+  it('should pass against `npm run reference-server` with the KEY=VALUE lines it prints as the environment', async () => {
+    const { lines, stop } = await startStandaloneServer(await freePort());
+    try {
+      expect(Object.keys(lines)).toEqual(expect.arrayContaining(['CONFORMANCE_BASE_URL', 'CONFORMANCE_TOKEN_A', 'CONFORMANCE_TOKEN_B']));
+      const run = await runCli([], lines);
+      console.log(`standalone reference server: exit ${run.code}, ${run.results?.totals.passed} of ${run.results?.totals.checks} checks passed`);
+      expect(run.code, run.stdout.slice(-3000)).toBe(0);
+    } finally {
+      stop();
+    }
+  });
+});

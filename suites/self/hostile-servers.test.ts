@@ -1,0 +1,64 @@
+// Robustness: against a hostile server the suite must still finish, within a bound that follows from
+// CONFORMANCE_TIMEOUT_MS, with a complete report, failed checks that say why, exit code 1, and no stack trace
+// or unhandled error. Each server of hostile-servers.ts gets one full run of the command.
+import { describe, expect, it } from 'vitest';
+import { HOSTILE_SERVERS, startHostileServer, type HostileKind } from './hostile-servers.ts';
+import { inParallel, runCli, type CliRun } from './run-cli.ts';
+
+const TIMEOUT_MS = 1000;
+/**
+ * The longest a run may take. Every wait of the suite is bounded by the timeout: a request, a stream event, a
+ * handshake. A group whose preparation fails stops there, so a run against a server that answers nothing makes
+ * a few dozen waits in sequence; 90 of them, plus the command's own start, leave room without hiding a hang.
+ */
+const BOUND_MS = 20_000 + 90 * TIMEOUT_MS;
+const REPORT_FILES = ['results.json', 'junit.xml', 'summary.md'];
+/** A frame of a JavaScript stack trace: "    at fn (file:line:col)". */
+const STACK_FRAME = /^\s+at .*:\d+:\d+\)?$/m;
+
+function problemsOf(run: CliRun): string[] {
+  const problems: string[] = [];
+  if (run.code === null) problems.push(`no end within ${BOUND_MS} ms: the run was killed`);
+  else if (run.code !== 1) problems.push(`exit code ${run.code}, expected 1`);
+  if (run.ms > BOUND_MS) problems.push(`took ${run.ms} ms, more than ${BOUND_MS} ms`);
+  for (const name of REPORT_FILES) if (!run.reports[name]) problems.push(`no ${name} in the report directory`);
+  const results = run.results;
+  if (results) {
+    if (results.totals.failed === 0) problems.push('no check failed');
+    if (results.errors.length) problems.push(`unhandled errors: ${results.errors.join('; ')}`);
+    const unexplained = results.checks.filter((c) => c.status === 'failed' && !c.message?.trim());
+    if (unexplained.length) problems.push(`failed without a reason: ${unexplained.map((c) => c.title).join('; ')}`);
+  }
+  for (const [name, text] of [['stdout', run.stdout], ['stderr', run.stderr], ...Object.entries(run.reports)] as const) {
+    const frame = STACK_FRAME.exec(text);
+    if (frame) problems.push(`a stack trace in ${name}: ${text.slice(Math.max(0, frame.index - 300), frame.index + 200)}`);
+  }
+  return problems;
+}
+
+describe('hostile servers', () => {
+  it(`should end every run with a report, failed checks and exit code 1, within ${BOUND_MS} ms`, async () => {
+    const kinds = Object.keys(HOSTILE_SERVERS) as HostileKind[];
+    // Three at a time: the first two mostly wait, so a third run keeps the cores busy.
+    const outcomes = await inParallel(kinds, 3, async (kind) => {
+      const server = await startHostileServer(kind);
+      try {
+        const run = await runCli([], {
+          CONFORMANCE_BASE_URL: server.url,
+          CONFORMANCE_TOKEN_A: 'hostile-test-token-a',
+          CONFORMANCE_TOKEN_B: 'hostile-test-token-b',
+          CONFORMANCE_TIMEOUT_MS: String(TIMEOUT_MS),
+        }, BOUND_MS + 10_000);
+        return { kind, run, problems: problemsOf(run) };
+      } finally {
+        await server.close();
+      }
+    });
+    for (const { kind, run } of outcomes) {
+      console.log(`${kind}: exit ${run.code}, ${run.results?.totals.failed ?? '?'} of ${run.results?.totals.checks ?? '?'} checks failed, ${(run.ms / 1000).toFixed(1)} s`);
+    }
+    const survived = outcomes.filter((o) => o.problems.length === 0).length;
+    console.log(`hostile servers survived ${survived}/${kinds.length}`);
+    expect(outcomes.flatMap((o) => o.problems.map((p) => `${o.kind} (${HOSTILE_SERVERS[o.kind]}): ${p}`))).toEqual([]);
+  }, 4 * (BOUND_MS + 10_000));
+});

@@ -1,0 +1,146 @@
+// Safety on a live instance: the reference server is started here and the command runs against its URL with its
+// tokens, as against a production server. Afterwards the server's own state must show that the run left nothing
+// behind, touched nothing it did not create, and that no secret reached the output or the reports; in a run that
+// passes and in one where checks fail.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MEDIA_FIXTURES } from '../../fixtures/media/index.ts';
+import type { Fault } from '../../fixtures/reference-server/faults.ts';
+import { startReferenceServer, type ReferenceServer } from '../../fixtures/reference-server/server.ts';
+import type { Store } from '../../fixtures/reference-server/store.ts';
+import { inParallel, runCli, type CliRun } from './run-cli.ts';
+
+/** Sends one request as a client of the instance would; the seeds are made through the API, like anyone's posts. */
+async function api(server: ReferenceServer, token: string, method: string, path: string, body?: Record<string, string> | FormData): Promise<{ id: string }> {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}` },
+    ...(body ? { body: body instanceof FormData ? body : new URLSearchParams(body) } : {}),
+  });
+  if (!response.ok) throw new Error(`seeding: ${method} ${path} answered ${response.status}`);
+  return (await response.json()) as { id: string };
+}
+
+/** What A and B own before the run: statuses, a boost, every kind of flag, and an unattached attachment. */
+async function seed(server: ReferenceServer): Promise<void> {
+  const { a, b } = server.users;
+  const post = (token: string, status: string) => api(server, token, 'POST', '/api/v1/statuses', { status, visibility: 'public' });
+  const ofA = await post(a.token, 'a status of A from before the run');
+  const pinnedOfA = await post(a.token, 'a pinned status of A from before the run');
+  const ofB = await post(b.token, 'a status of B from before the run');
+  await api(server, a.token, 'POST', `/api/v1/statuses/${pinnedOfA.id}/pin`);
+  await api(server, a.token, 'POST', `/api/v1/statuses/${ofA.id}/bookmark`);
+  await api(server, a.token, 'POST', `/api/v1/statuses/${ofA.id}/mute`);
+  await api(server, a.token, 'POST', `/api/v1/statuses/${ofB.id}/favourite`);
+  await api(server, b.token, 'POST', `/api/v1/statuses/${ofA.id}/favourite`);
+  await api(server, b.token, 'POST', `/api/v1/statuses/${ofA.id}/reblog`);
+  await api(server, b.token, 'POST', `/api/v1/statuses/${ofB.id}/bookmark`);
+  const upload = new FormData();
+  const png = MEDIA_FIXTURES.png;
+  upload.append('file', new Blob([readFileSync(png.path)], { type: png.contentType }), png.file);
+  await api(server, a.token, 'POST', '/api/v1/media', upload);
+}
+
+/** The objects a run may create, each as "kind id" (flags as "kind account status"), with its record as JSON. */
+function objectsOf(store: Store): Map<string, string> {
+  const objects = new Map<string, string>();
+  for (const s of store.statuses.values()) objects.set(`${s.reblogOfId ? 'boost' : 'status'} ${s.id}`, JSON.stringify(s));
+  for (const m of store.media.values()) objects.set(`attachment ${m.id}`, JSON.stringify(m));
+  for (const s of store.scheduled.values()) objects.set(`scheduled status ${s.id}`, JSON.stringify(s));
+  const flags = { favourite: store.favourites, bookmark: store.bookmarks, pin: store.pins, mute: store.mutes };
+  for (const [kind, map] of Object.entries(flags)) {
+    for (const [account, ids] of map) for (const id of ids) objects.set(`${kind} by ${account} of ${id}`, '');
+  }
+  return objects;
+}
+
+interface Verdict {
+  run: CliRun;
+  leftBehind: string[];
+  touched: string[];
+  leaked: string[];
+}
+
+/** Runs the command against a fresh server (with faults, for a run where checks fail) and judges what it did. */
+async function liveRun(faults: Fault[]): Promise<Verdict> {
+  const server = await startReferenceServer({ faults });
+  try {
+    await seed(server);
+    const { store } = server.context;
+    const before = objectsOf(store);
+    const seededIds = new Set([...store.statuses.keys(), ...store.media.keys(), ...store.scheduled.keys()]);
+    const writesBefore = store.writes.length;
+    const appsBefore = new Set(store.apps.keys());
+    const tokensBefore = new Set(store.tokens.keys());
+    const { a, b } = server.users;
+    const run = await runCli([], {
+      CONFORMANCE_BASE_URL: server.url,
+      CONFORMANCE_TOKEN_A: a.token,
+      CONFORMANCE_TOKEN_B: b.token,
+      CONFORMANCE_USERNAME_A: a.account.username,
+      CONFORMANCE_PASSWORD_A: a.password,
+      CONFORMANCE_USERNAME_B: b.account.username,
+      CONFORMANCE_PASSWORD_B: b.password,
+      CONFORMANCE_LIST_ID: server.listId,
+    });
+    const after = objectsOf(store);
+    const leftBehind = [...after.keys()].filter((key) => !before.has(key));
+    const touched = [
+      ...[...before].filter(([key, record]) => after.get(key) !== record).map(([key]) => `${key} ${after.has(key) ? 'was changed' : 'is gone'}`),
+      ...store.writes
+        .slice(writesBefore)
+        .filter((w) => w.objectIds.some((id) => seededIds.has(id)))
+        .map((w) => `${w.method} ${w.path} by account ${w.accountId} wrote to an object from before the run`),
+    ];
+    // Every secret the run knew or obtained: the configured ones, and the client secrets and tokens it was given.
+    const secrets = [
+      a.token,
+      b.token,
+      a.password,
+      b.password,
+      ...[...store.apps.values()].filter((app) => !appsBefore.has(app.id)).map((app) => app.clientSecret),
+      ...[...store.tokens.keys()].filter((token) => !tokensBefore.has(token)),
+    ];
+    const outputs = { stdout: run.stdout, stderr: run.stderr, ...run.reports };
+    const leaked = Object.entries(outputs).flatMap(([name, text]) => secrets.filter((s) => text.includes(s)).map((s) => `a secret (${s.slice(0, 3)}…) in ${name}`));
+    return { run, leftBehind, touched, leaked };
+  } finally {
+    await server.close();
+  }
+}
+
+describe('safety on a live instance', () => {
+  const verdicts = new Map<string, Verdict>();
+  // RESOURCE-STATUS-1 makes every created Status mismatch its schema: checks fail right after creating objects.
+  const RUNS: Record<string, Fault[]> = { 'a passing run': [], 'a failing run': ['RESOURCE-STATUS-1', 'STATUS-FAV-2'] };
+
+  beforeAll(async () => {
+    const names = Object.keys(RUNS);
+    const results = await inParallel(names, 2, (name) => liveRun(RUNS[name] ?? []));
+    names.forEach((name, i) => verdicts.set(name, results[i] as Verdict));
+  }, 300_000);
+
+  afterAll(() => {
+    const all = [...verdicts.values()];
+    console.log(`objects left behind: ${all.reduce((n, v) => n + v.leftBehind.length, 0)}, objects from before the run touched: ${all.reduce((n, v) => n + v.touched.length, 0)}, secrets leaked: ${all.reduce((n, v) => n + v.leaked.length, 0)}`);
+  });
+
+  for (const name of ['a passing run', 'a failing run']) {
+    it(`${name} should end as its checks say (exit 0 when all pass, 1 when some fail)`, () => {
+      const { run } = verdicts.get(name) as Verdict;
+      expect(run.code, run.stdout.slice(-2000) + run.stderr).toBe(name === 'a passing run' ? 0 : 1);
+    });
+
+    it(`${name} should leave no status, boost, favourite, bookmark, pin, mute or attachment behind`, () => {
+      expect(verdicts.get(name)?.leftBehind).toEqual([]);
+    });
+
+    it(`${name} should not touch anything the run did not create`, () => {
+      expect(verdicts.get(name)?.touched).toEqual([]);
+    });
+
+    it(`${name} should not show a token, password or client secret in its output or reports`, () => {
+      expect(verdicts.get(name)?.leaked).toEqual([]);
+    });
+  }
+});

@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, configFromEnv, SETTINGS } from './config.ts';
+
+describe('configuration', () => {
+  it('should start the embedded server, destructive checks allowed, when no base URL is set', () => {
+    const config = configFromEnv({});
+    expect(config.embedded).toBe(true);
+    expect(config.destructive).toBe(true);
+    expect(config.serverVersion).toBe('3.2.0');
+  });
+
+  it('should refuse bad input with one clear sentence', () => {
+    const refusals: [Record<string, string>, RegExp][] = [
+      [{ CONFORMANCE_BASE_URL: 'not a url' }, /CONFORMANCE_BASE_URL is not a URL/],
+      [{ CONFORMANCE_BASE_URL: 'ftp://x.example' }, /http or https/],
+      [{ CONFORMANCE_BASE_URL: 'https://x.example' }, /missing token: CONFORMANCE_TOKEN_A/],
+      [{ CONFORMANCE_TOKEN_A: 'same-token', CONFORMANCE_TOKEN_B: 'same-token' }, /the same token/],
+      [{ CONFORMANCE_TIMEOUT_MS: 'soon' }, /CONFORMANCE_TIMEOUT_MS/],
+      [{ CONFORMANCE_SERVER_VERSION: 'latest' }, /release number/],
+      [{ CONFORMANCE_DESTRUCTIVE: 'maybe' }, /true or false/],
+    ];
+    for (const [env, message] of refusals) {
+      expect(() => configFromEnv(env)).toThrow(ConfigError);
+      expect(() => configFromEnv(env)).toThrow(message);
+    }
+  });
+
+  it('should leave destructive checks off for a live server unless asked', () => {
+    const live = { CONFORMANCE_BASE_URL: 'https://x.example/', CONFORMANCE_TOKEN_A: 'token-a-123456' };
+    expect(configFromEnv(live)).toMatchObject({ embedded: false, destructive: false, baseUrl: 'https://x.example' });
+    expect(configFromEnv({ ...live, CONFORMANCE_DESTRUCTIVE: 'yes' }).destructive).toBe(true);
+  });
+
+  it('should document every setting in .env.example', () => {
+    const example = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8');
+    for (const setting of SETTINGS) expect(example).toMatch(new RegExp(`^${setting.env}=`, 'm'));
+  });
+});
