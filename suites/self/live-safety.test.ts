@@ -93,16 +93,16 @@ async function liveRun(faults: Fault[]): Promise<Verdict> {
         .map((w) => `${w.method} ${w.path} by account ${w.accountId} wrote to an object from before the run`),
     ];
     // Every secret the run knew or obtained: the configured ones, and the client secrets and tokens it was given.
-    const secrets = [
-      a.token,
-      b.token,
-      a.password,
-      b.password,
-      ...[...store.apps.values()].filter((app) => !appsBefore.has(app.id)).map((app) => app.clientSecret),
-      ...[...store.tokens.keys()].filter((token) => !tokensBefore.has(token)),
+    const secrets: [string, string][] = [
+      ['CONFORMANCE_TOKEN_A', a.token],
+      ['CONFORMANCE_TOKEN_B', b.token],
+      ['CONFORMANCE_PASSWORD_A', a.password],
+      ['CONFORMANCE_PASSWORD_B', b.password],
+      ...[...store.apps.values()].filter((app) => !appsBefore.has(app.id)).map((app): [string, string] => [`the client secret of application ${app.id}`, app.clientSecret]),
+      ...[...store.tokens.keys()].filter((token) => !tokensBefore.has(token)).map((token): [string, string] => ['a token the run obtained', token]),
     ];
     const outputs = { stdout: run.stdout, stderr: run.stderr, ...run.reports };
-    const leaked = Object.entries(outputs).flatMap(([name, text]) => secrets.filter((s) => text.includes(s)).map((s) => `a secret (${s.slice(0, 3)}…) in ${name}`));
+    const leaked = Object.entries(outputs).flatMap(([file, text]) => secrets.filter(([, value]) => text.includes(value)).map(([name]) => `${name} in ${file}`));
     return { run, leftBehind, touched, leaked };
   } finally {
     await server.close();

@@ -41,13 +41,18 @@ export interface SuiteOutcome {
 }
 
 const ROOT = resolve(import.meta.dirname, '../..');
-/** Two forks keep this 2-core machine busy without starving the reference servers, which live in this process. */
+/**
+ * Workers beside this process, which serves every run's reference server. On 2 cores a third worker pays off:
+ * a run whose fault silences a stream spends its time waiting, not computing.
+ */
 const WORKERS = 3;
 
 const firstLine = (error: SerializedError) => `${error.name ?? 'Error'}: ${(error.message ?? '').split('\n')[0]}`;
 
+type ProjectTest = NonNullable<TestProjectInlineConfiguration['test']>;
+
 /** The conformance project of vitest.config.ts: each run uses its setup and timeouts. */
-function conformanceProject(): NonNullable<TestProjectInlineConfiguration['test']> {
+function conformanceProject(): ProjectTest {
   for (const project of rootConfig.test?.projects ?? []) {
     if (typeof project === 'object' && 'test' in project && project.test?.name === 'conformance') return project.test;
   }
@@ -85,8 +90,7 @@ class OutcomeCollector implements Reporter {
  * Each run's server is started here, as the conformance global setup would start it, and its configuration
  * handed to the run's project: loading the global setup once per project would cost more than the run itself.
  */
-async function prepare(run: SuiteRun, collector: OutcomeCollector): Promise<{ project?: TestProjectInlineConfiguration; close?: () => Promise<void> }> {
-  const base = conformanceProject();
+async function prepare(run: SuiteRun, base: ProjectTest, collector: OutcomeCollector): Promise<{ project?: TestProjectInlineConfiguration; close?: () => Promise<void> }> {
   try {
     const { config, close } = await prepareRun({ ...process.env, ...run.env });
     const project: TestProjectInlineConfiguration = {
@@ -112,7 +116,8 @@ async function main(planFile: string, outcomesFile: string): Promise<void> {
   const collector = new OutcomeCollector();
   for (const run of runs) collector.outcomeOf(run.name);
   const prepared = [];
-  for (const run of runs) prepared.push(await prepare(run, collector));
+  const base = conformanceProject();
+  for (const run of runs) prepared.push(await prepare(run, base, collector));
   const projects = prepared.flatMap((p) => (p.project ? [p.project] : []));
   const vitest = await startVitest('test', [], {
     root: ROOT,

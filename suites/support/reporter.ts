@@ -44,11 +44,13 @@ function groupName(module: TestModule): string {
 /**
  * A check's verdict and the errors behind it. vitest marks the checks of a group whose beforeAll threw as
  * skipped; they could not be judged on a server that broke their preparation, so they fail with that error.
+ * Such a check was selected to run (not filtered out by --only) and never started (unlike one that skipped itself).
  */
 export function verdictOf(test: TestCase): { status: CheckStatus; errors: ReadonlyArray<SerializedError> } {
   const result = test.result();
   if (result.state === 'passed') return { status: 'passed', errors: [] };
   if (result.state === 'failed') return { status: 'failed', errors: result.errors };
+  if (test.options.mode !== 'run' || test.diagnostic() !== undefined) return { status: 'skipped', errors: [] };
   const setupErrors: SerializedError[] = [];
   for (let parent = test.parent; ; parent = parent.parent) {
     setupErrors.push(...parent.errors());

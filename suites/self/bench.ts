@@ -1,0 +1,330 @@
+// The benchmark (`npm run bench -- [--runs N] [--out FILE]`): runs the conformance command against the
+// embedded reference server several times, plainly and with 150 ms of latency per response, and reports
+// how fast and how frugal a whole run is: wall time, time per group, requests and writes, peak memory.
+// A script, not a timed test: its figures depend on the machine, so it reports them and gates nothing.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { emptyCounts, type Counts } from '../support/counts.ts';
+import { SETTINGS } from '../support/config.ts';
+import type { RunResults } from '../support/results.ts';
+import { cleanEnv, ROOT } from './run-cli.ts';
+
+const HELP = `Usage: npm run bench -- [--runs N] [--out FILE]
+
+Runs the conformance command (node suites/support/bin.mjs, what \`npm run conformance\` runs) N times against
+the embedded reference server and N times against it with CONFORMANCE_VARIATIONS=latency (150 ms added to every
+response), one run at a time, alternating. Prints the figures as a Markdown table and writes them as JSON.
+
+  --runs N     runs per scenario (default 5, at least 1)
+  --out FILE   the JSON report (default reports/bench.json)`;
+
+interface Scenario {
+  name: string;
+  /** CONFORMANCE_VARIATIONS of the embedded server. */
+  variations: string;
+  /** What this machine (2 cores) should achieve: the median wall time of a run. */
+  targetWallMs: number;
+}
+
+const SCENARIOS: readonly Scenario[] = [
+  { name: 'embedded', variations: '', targetWallMs: 8_000 },
+  { name: 'latency 150 ms', variations: 'latency', targetWallMs: 20_000 },
+];
+
+// The group that exhausts a bucket on purpose (LIMITS-SIGNUP-1): the request budget leaves it aside.
+const DESTRUCTIVE_GROUP_FILE = 'suites/limits.test.ts';
+const BUDGET = { requests: 250, statusCreations: 40, deletionsPerAccount: 30, uploads: 10 } as const;
+const RUN_TIMEOUT_MS = 300_000;
+const MEMORY_POLL_MS = 100;
+
+interface Memory {
+  /** Peak resident set of the conformance command's own process (VmHWM): vitest, reporter, embedded server. */
+  runnerKiB: number;
+  /** The largest sum of resident sets of the command and all its descendants (the test workers) at one poll. */
+  treeKiB: number;
+}
+
+interface RunFigures {
+  scenario: string;
+  wallMs: number;
+  /** From the reporter's start to its end: the wall time less the start-up of node, tsx and vitest. */
+  reportedMs: number;
+  verdict: RunResults['verdict'] | 'NO RESULTS';
+  exitCode: number | null;
+  groups: Array<{ name: string; file: string; durationMs: number; requests: number }>;
+  counts: Counts;
+  memory?: Memory;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Peak memory, read from /proc (Linux); elsewhere the figures are left out.
+
+function statusKiB(pid: number, field: 'VmHWM' | 'VmRSS'): number {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0; // the process ended between the listing and the read
+  }
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+    );
+  } catch {
+    return [];
+  }
+}
+
+function treeOf(pid: number): number[] {
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) tree.push(...childrenOf(tree[i] as number));
+  return tree;
+}
+
+/** Polls the memory of a process and its descendants until stopped; undefined where /proc is missing. */
+function watchMemory(pid: number): () => Memory | undefined {
+  if (!existsSync(`/proc/${pid}/task`)) return () => undefined;
+  const peak: Memory = { runnerKiB: 0, treeKiB: 0 };
+  const poll = () => {
+    const runner = statusKiB(pid, 'VmHWM');
+    // The last reading before the process exits is its peak: keep the highest seen.
+    if (runner > 0) peak.runnerKiB = Math.max(peak.runnerKiB, runner);
+    peak.treeKiB = Math.max(peak.treeKiB, treeOf(pid).reduce((sum, p) => sum + statusKiB(p, 'VmRSS'), 0));
+  };
+  const timer = setInterval(poll, MEMORY_POLL_MS);
+  return () => {
+    clearInterval(timer);
+    return peak.runnerKiB > 0 ? peak : undefined;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// One run of the conformance command.
+
+/**
+ * The environment of a default run: every setting blank, so neither the developer's shell nor a .env file
+ * (dotenv does not override what is set) points the run at a live server or switches faults on.
+ */
+function benchEnv(scenario: Scenario, reportDir: string): NodeJS.ProcessEnv {
+  const blank = Object.fromEntries(SETTINGS.map((s) => [s.env, '']));
+  return cleanEnv({
+    ...blank,
+    // What the embedded default run does when the setting is unset; blank would switch it off.
+    CONFORMANCE_DESTRUCTIVE: 'true',
+    CONFORMANCE_REPORT_DIR: reportDir,
+    CONFORMANCE_VARIATIONS: scenario.variations,
+    // Ten runs in a CI job must not write ten job summaries.
+    GITHUB_ACTIONS: '',
+  });
+}
+
+async function runOnce(scenario: Scenario): Promise<RunFigures> {
+  const reportDir = mkdtempSync(join(tmpdir(), 'conformance-bench-'));
+  const started = performance.now();
+  const child = spawn(process.execPath, [join(ROOT, 'suites/support/bin.mjs')], { cwd: ROOT, env: benchEnv(scenario, reportDir), stdio: ['ignore', 'ignore', 'pipe'] });
+  const stopWatching = child.pid === undefined ? () => undefined : watchMemory(child.pid);
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
+  const exitCode = await new Promise<number | null>((done) => child.on('close', done));
+  clearTimeout(timer);
+  const wallMs = Math.round(performance.now() - started);
+  const memory = stopWatching();
+  const resultsFile = join(reportDir, 'results.json');
+  const results = existsSync(resultsFile) ? (JSON.parse(readFileSync(resultsFile, 'utf8')) as RunResults) : undefined;
+  rmSync(reportDir, { recursive: true, force: true });
+  if (!results) process.stderr.write(`bench: a run left no results.json (exit ${exitCode}):\n${stderr.slice(-2000)}\n`);
+  return {
+    scenario: scenario.name,
+    wallMs,
+    reportedMs: results?.durationMs ?? 0,
+    verdict: results?.verdict ?? 'NO RESULTS',
+    exitCode,
+    groups: (results?.groups ?? []).map((g) => ({ name: g.name, file: g.file, durationMs: g.durationMs, requests: g.counts?.total ?? 0 })),
+    counts: results?.counts ?? emptyCounts(),
+    ...(memory ? { memory } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Summaries.
+
+interface Spread {
+  median: number;
+  min: number;
+  max: number;
+}
+
+function spread(values: readonly number[]): Spread {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return { median: Math.round(median), min: sorted[0] ?? 0, max: sorted[sorted.length - 1] ?? 0 };
+}
+
+/** Median of each key over the runs; a key missing from a run counts 0 there. */
+function medianRecord(records: ReadonlyArray<Record<string, number>>): Record<string, number> {
+  const keys = [...new Set(records.flatMap((r) => Object.keys(r)))].sort();
+  return Object.fromEntries(keys.map((k) => [k, spread(records.map((r) => r[k] ?? 0)).median]));
+}
+
+interface ScenarioSummary {
+  scenario: string;
+  variations: string;
+  runs: number;
+  passedRuns: number;
+  wallMs: Spread;
+  reportedMs: Spread;
+  /** Per group, in the order of the report: median duration and requests. */
+  groups: Array<{ name: string; file: string; durationMs: number; requests: number }>;
+  requests: {
+    total: Spread;
+    /** The run's requests less those of the destructive group. */
+    withoutDestructiveGroup: Spread;
+    perAccount: Record<string, number>;
+    perBucket: Record<string, number>;
+  };
+  statusCreations: Spread;
+  deletionsAndUnreblogs: Spread;
+  uploads: Spread;
+  streamConnections: Spread;
+  refusals: Spread;
+  pacedMs: Spread;
+  memory?: { runnerKiB: Spread; treeKiB: Spread };
+  targets: Record<string, { target: string; met: boolean }>;
+}
+
+function summarize(scenario: Scenario, runs: readonly RunFigures[]): ScenarioSummary {
+  const of = (pick: (r: RunFigures) => number) => spread(runs.map(pick));
+  const files = [...new Set(runs.flatMap((r) => r.groups.map((g) => g.file)))].sort();
+  const groups = files.map((file) => {
+    const seen = runs.flatMap((r) => r.groups.filter((g) => g.file === file));
+    return { name: seen[0]?.name ?? file, file, durationMs: spread(seen.map((g) => g.durationMs)).median, requests: spread(seen.map((g) => g.requests)).median };
+  });
+  const destructive = (r: RunFigures) => r.groups.find((g) => g.file === DESTRUCTIVE_GROUP_FILE)?.requests ?? 0;
+  const perBucket = medianRecord(runs.map((r) => r.counts.perBucket));
+  const deletionsPerAccount = Object.entries(perBucket).filter(([k]) => k.startsWith('Deletion of ')).map(([, v]) => v);
+  const memories = runs.map((r) => r.memory).filter((m): m is Memory => m !== undefined);
+  const summary: Omit<ScenarioSummary, 'targets'> = {
+    scenario: scenario.name,
+    variations: scenario.variations,
+    runs: runs.length,
+    passedRuns: runs.filter((r) => r.verdict === 'PASS').length,
+    wallMs: of((r) => r.wallMs),
+    reportedMs: of((r) => r.reportedMs),
+    groups,
+    requests: {
+      total: of((r) => r.counts.total),
+      withoutDestructiveGroup: of((r) => r.counts.total - destructive(r)),
+      perAccount: medianRecord(runs.map((r) => r.counts.perAccount)),
+      perBucket,
+    },
+    statusCreations: of((r) => r.counts.statusCreations),
+    deletionsAndUnreblogs: of((r) => r.counts.deletions),
+    uploads: of((r) => r.counts.uploads),
+    streamConnections: of((r) => r.counts.streamConnections),
+    refusals: of((r) => r.counts.refusals),
+    pacedMs: of((r) => r.counts.pacedMs),
+    ...(memories.length ? { memory: { runnerKiB: spread(memories.map((m) => m.runnerKiB)), treeKiB: spread(memories.map((m) => m.treeKiB)) } } : {}),
+  };
+  const maxDeletions = Math.max(0, ...deletionsPerAccount);
+  return {
+    ...summary,
+    targets: {
+      wall: { target: `median < ${scenario.targetWallMs / 1000} s`, met: summary.wallMs.median < scenario.targetWallMs },
+      requests: { target: `< ${BUDGET.requests} requests, destructive group aside`, met: summary.requests.withoutDestructiveGroup.max < BUDGET.requests },
+      statusCreations: { target: `< ${BUDGET.statusCreations} status creations`, met: summary.statusCreations.max < BUDGET.statusCreations },
+      deletions: { target: `<= ${BUDGET.deletionsPerAccount} deletions and unreblogs per account`, met: maxDeletions <= BUDGET.deletionsPerAccount },
+      uploads: { target: `<= ${BUDGET.uploads} uploads`, met: summary.uploads.max <= BUDGET.uploads },
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The table (Markdown, so that README can show it as printed).
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const mib = (kib: number) => `${Math.round(kib / 1024)} MiB`;
+const mark = (met: boolean) => (met ? '✓' : '✗');
+/** One figure, with its range when the runs differ. */
+const figure = (s: Spread, unit: (n: number) => string = String) => (s.min === s.max ? unit(s.median) : `${unit(s.median)} (${unit(s.min)}–${unit(s.max)})`);
+const listed = (record: Record<string, number>) => Object.entries(record).map(([k, v]) => `${k} ${v}`).join(', ');
+
+function markdownTable(summaries: readonly ScenarioSummary[]): string {
+  const row = (label: string, cell: (s: ScenarioSummary) => string) => `| ${label} | ${summaries.map(cell).join(' | ')} |`;
+  const lines = [
+    `| | ${summaries.map((s) => s.scenario).join(' | ')} |`,
+    `|---|${summaries.map(() => '---').join('|')}|`,
+    row('runs (passed)', (s) => `${s.runs} (${s.passedRuns})`),
+    row('wall time, median (min–max)', (s) => `**${seconds(s.wallMs.median)}** (${seconds(s.wallMs.min)}–${seconds(s.wallMs.max)}) ${mark(s.targets.wall?.met ?? false)} ${s.targets.wall?.target ?? ''}`),
+    row('of which the reporter saw, median', (s) => seconds(s.reportedMs.median)),
+  ];
+  const files = [...new Set(summaries.flatMap((s) => s.groups.map((g) => g.file)))].sort();
+  for (const file of files) {
+    const name = summaries.flatMap((s) => s.groups).find((g) => g.file === file)?.name ?? file;
+    lines.push(row(`group "${name}", median`, (s) => {
+      const g = s.groups.find((x) => x.file === file);
+      return g ? `${seconds(g.durationMs)}, ${g.requests} requests` : '–';
+    }));
+  }
+  lines.push(
+    row('requests per run', (s) => `${figure(s.requests.total)}; ${figure(s.requests.withoutDestructiveGroup)} without the Limits group ${mark(s.targets.requests?.met ?? false)} < ${BUDGET.requests}`),
+    row('requests per account', (s) => listed(s.requests.perAccount)),
+    row('requests per rate-limit bucket', (s) => listed(s.requests.perBucket)),
+    row('status creations', (s) => `${figure(s.statusCreations)} ${mark(s.targets.statusCreations?.met ?? false)} < ${BUDGET.statusCreations}`),
+    row('deletions and unreblogs', (s) => `${figure(s.deletionsAndUnreblogs)} (${listed(Object.fromEntries(Object.entries(s.requests.perBucket).filter(([k]) => k.startsWith('Deletion of '))))}) ${mark(s.targets.deletions?.met ?? false)} <= ${BUDGET.deletionsPerAccount} per account`),
+    row('uploads', (s) => `${figure(s.uploads)} ${mark(s.targets.uploads?.met ?? false)} <= ${BUDGET.uploads}`),
+    row('stream connections', (s) => figure(s.streamConnections)),
+    row('refused (429) / paced', (s) => `${figure(s.refusals)} / ${figure(s.pacedMs, seconds)}`),
+    row('peak memory, runner process', (s) => (s.memory ? figure(s.memory.runnerKiB, mib) : 'n/a (needs /proc)')),
+    row('peak memory, runner and workers', (s) => (s.memory ? figure(s.memory.treeKiB, mib) : 'n/a (needs /proc)')),
+  );
+  return lines.join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+function options(): { runs: number; out: string } {
+  const { values } = parseArgs({ options: { runs: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true });
+  if (values.help) {
+    process.stdout.write(`${HELP}\n`);
+    process.exit(0);
+  }
+  const runs = Number(values.runs ?? 5);
+  if (!Number.isInteger(runs) || runs < 1) {
+    process.stderr.write(`bench: --runs must be a whole number from 1, got "${values.runs}"\n`);
+    process.exit(2);
+  }
+  return { runs, out: resolve(ROOT, values.out ?? 'reports/bench.json') };
+}
+
+async function main(): Promise<number> {
+  const { runs, out } = options();
+  const loadBefore = loadavg();
+  const figures: RunFigures[] = [];
+  // Alternating the scenarios spreads whatever else the machine does over both alike.
+  for (let i = 1; i <= runs; i++) {
+    for (const scenario of SCENARIOS) {
+      const run = await runOnce(scenario);
+      figures.push(run);
+      process.stdout.write(`run ${i}/${runs}, ${scenario.name}: ${seconds(run.wallMs)}, ${run.verdict}, ${run.counts.total} requests\n`);
+    }
+  }
+  const summaries = SCENARIOS.map((s) => summarize(s, figures.filter((r) => r.scenario === s.name)));
+  const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', node: process.version, platform: process.platform, loadAverageBefore: loadBefore, loadAverageAfter: loadavg() };
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), command: 'node suites/support/bin.mjs', machine, scenarios: summaries, runs: figures }, null, 2)}\n`);
+  const load = (l: number[]) => l.map((n) => n.toFixed(1)).join(' ');
+  process.stdout.write(`\n${markdownTable(summaries)}\n\n${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}; load average ${load(loadBefore)} before, ${load(machine.loadAverageAfter)} after.\nWritten: ${out}\n`);
+  const failed = figures.filter((r) => r.verdict !== 'PASS').length;
+  if (failed) process.stderr.write(`bench: ${failed} of ${figures.length} runs did not pass: their figures are not those of a full run\n`);
+  return failed ? 1 : 0;
+}
+
+process.exitCode = await main();
