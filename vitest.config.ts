@@ -10,6 +10,9 @@ const checkTimeoutMs = Math.max(30_000, timeoutMs * 6);
 
 export default defineConfig({
   test: {
+    // Most of our own tests wait on child processes and timeouts, not on the CPU: three at a time keep both cores busy.
+    maxWorkers: 3,
+    minWorkers: 1,
     projects: [
       {
         test: {

@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { config as loadDotenv } from 'dotenv';
+import { request } from 'undici';
 import { startVitest } from 'vitest/node';
 import { ConfigError, configFromEnv, SETTINGS } from './config.ts';
 import { ExpectationsError, loadExpectations, selectionPattern, type Expectation } from './expectations.ts';
@@ -73,6 +74,27 @@ function expectationsOf(file: string | undefined): Expectation[] {
   }
 }
 
+// Errors that mean the address is wrong (nothing listens, no such host), not that the server misbehaves:
+// a server that answers badly, slowly or not at all still gets a full run and a report.
+const UNREACHABLE: Record<string, string> = {
+  ECONNREFUSED: 'connection refused (nothing listens there)',
+  ENOTFOUND: 'no such host',
+  EAI_AGAIN: 'the host name could not be resolved',
+  EHOSTUNREACH: 'no route to the host',
+  ENETUNREACH: 'the network is unreachable',
+};
+
+async function unreachableReason(baseUrl: string, timeoutMs: number): Promise<string | undefined> {
+  try {
+    const response = await request(`${baseUrl}/`, { method: 'HEAD', signal: AbortSignal.timeout(timeoutMs) });
+    await response.body.dump();
+    return undefined;
+  } catch (error) {
+    const e = error as { code?: string; cause?: { code?: string } };
+    return UNREACHABLE[e.cause?.code ?? e.code ?? ''];
+  }
+}
+
 async function main(): Promise<number> {
   const flags = parseCommandLine(process.argv.slice(2));
   if (flags.help) {
@@ -91,6 +113,10 @@ async function main(): Promise<number> {
   } catch (error) {
     if (error instanceof ConfigError) usageError(error.message);
     throw error;
+  }
+  if (!config.embedded) {
+    const unreachable = await unreachableReason(config.baseUrl, config.timeoutMs);
+    if (unreachable) usageError(`cannot reach CONFORMANCE_BASE_URL ${config.baseUrl}: ${unreachable}`);
   }
   process.env.CONFORMANCE_REPORT_DIR = resolve(config.reportDir);
   if (config.expectationsFile) process.env.CONFORMANCE_EXPECTATIONS = resolve(config.expectationsFile);
