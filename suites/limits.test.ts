@@ -106,7 +106,9 @@ describe('Limits', () => {
     const turns = [uploads[0], uploadsOfB[0], uploads[1], uploadsOfB[1]] as Reading[];
     // The Account access bucket cannot show it: both accounts call from one address, so the headers report IP access.
     needs(context, turns.every((r) => r.limit === LIMITS.Uploading.limit), `the headers do not report the Uploading bucket on every upload (${turns.map(shown).join('; ')}): see LIMITS-UPLOAD-1`);
-    inOnePeriod(context, turns);
+    // Each account's bucket has its own period: A's started with the run's first upload, B's with B's.
+    inOnePeriod(context, uploads);
+    inOnePeriod(context, uploadsOfB);
     const [a1, b1, a2, b2] = turns.map((r) => r.remaining ?? Number.NaN) as [number, number, number, number];
     // Shared, each count would drop by 2 from one call of an account to its next. Other groups of the run may
     // upload as A meanwhile, so one account counting down by exactly 1 is enough.
