@@ -6,8 +6,9 @@ import { remember } from './cleanup.ts';
 import type { Config } from './config.ts';
 import type { FormParams } from './form.ts';
 import { HttpClient, jsonOf, type Exchange, type RequestOptions } from './http.ts';
+import { answerOf, causeOf, failed, succeeded, type Step } from './preconditions.ts';
 import { registerSecret } from './redact.ts';
-import { expectJson, expectOk } from './verify.ts';
+import { observeResource } from './resources.ts';
 
 export interface Status {
   id: string;
@@ -36,11 +37,45 @@ export interface Attachment {
 /** v1 answers when the attachment is ready; v2 (since 3.1.3) answers at once and processes in the background. */
 export type UploadApi = 'v1' | 'v2';
 
-/** The id of the object a successful (2xx) answer carries, whatever else is wrong with it. */
-function createdId(exchange: Exchange): string | undefined {
+/** The object a successful (2xx) answer carries, whatever else is wrong with it. */
+export function createdObject(exchange: Exchange): Record<string, unknown> | undefined {
   const json = jsonOf(exchange);
-  const id = exchange.status !== undefined && exchange.status >= 200 && exchange.status < 300 && json.ok ? (json.value as { id?: unknown } | null)?.id : undefined;
+  const ok = exchange.status !== undefined && exchange.status >= 200 && exchange.status < 300 && json.ok;
+  return ok && typeof json.value === 'object' && json.value !== null && !Array.isArray(json.value) ? (json.value as Record<string, unknown>) : undefined;
+}
+
+/** The id of the object a successful (2xx) answer carries, whatever else is wrong with it. */
+export function createdId(exchange: Exchange): string | undefined {
+  const id = createdObject(exchange)?.id;
   return typeof id === 'string' ? id : undefined;
+}
+
+/** A step of preparation that made something; the ledger undoes it unless a check undid it and settled it. */
+export type Created<T> = Step<T> & { settle: () => void };
+
+/**
+ * Lenient: an answer that is 2xx with an object carrying a string id is enough to go on (its schema is observed for
+ * the resource's clause, not judged); otherwise the step fails with `clause` as its cause.
+ */
+export function createdStep<T>(exchange: Exchange, resource: 'Status' | 'Attachment' | 'Application', clause: string, what: string): Step<T> {
+  const body = createdObject(exchange);
+  if (!body || typeof body.id !== 'string') return failed(causeOf(clause, `${what} answered ${answerOf(exchange)}${body ? ' without an id' : ''}`, exchange), exchange);
+  observeResource(resource, body, exchange);
+  return succeeded(body as T, exchange);
+}
+
+/** What a creation asked for that the status it answered must have, for the checks that rely on it (and the clause that says so). */
+function statusAsAsked(status: Status, params: FormParams): { clause: string; summary: string } | undefined {
+  if (typeof params.visibility === 'string' && status.visibility !== params.visibility) {
+    return { clause: 'STATUS-CREATE-4', summary: `a status created with visibility ${params.visibility} answered visibility ${JSON.stringify(status.visibility)}` };
+  }
+  if (typeof params.in_reply_to_id === 'string' && status.in_reply_to_id !== params.in_reply_to_id) {
+    return { clause: 'STATUS-CREATE-6', summary: `a reply to ${params.in_reply_to_id} answered in_reply_to_id ${JSON.stringify(status.in_reply_to_id)}` };
+  }
+  if (params.poll !== undefined && (typeof status.poll !== 'object' || status.poll === null)) {
+    return { clause: 'STATUS-POLL-1', summary: `a status created with poll[options][] answered poll ${JSON.stringify(status.poll)}` };
+  }
+  return undefined;
 }
 
 export class Actor {
@@ -66,14 +101,73 @@ export class Actor {
     return this.http.send('DELETE', path, options);
   }
 
-  /** Posts a status that the ledger deletes at the end; fails the running check unless it answers a Status. */
-  async createStatus(params: FormParams, options?: RequestOptions): Promise<{ status: Status; exchange: Exchange; settle: () => void }> {
-    const exchange = await this.post('/api/v1/statuses', params, options);
-    // On the ledger before it is judged: what the server created goes, also when its answer fails the check.
+  /**
+   * How this actor sends POST /api/v1/statuses: form data, the contract's wire convention, until the server showed
+   * that it does not understand a form body there but does understand the same parameters as JSON (WIRE-FORM-2).
+   * From then on the actor talks JSON, as client libraries do, so that the other checks still judge their own clauses.
+   */
+  private statusesAsJson = false;
+  /**
+   * The form-encoded creation the server did not understand while it understood the same as JSON: the bracket
+   * names of a poll only (WIRE-FORM-1), or the form body as a whole (WIRE-FORM-2). For those clauses' checks.
+   */
+  formNotUnderstood?: { clause: 'WIRE-FORM-1' | 'WIRE-FORM-2'; exchange: Exchange };
+
+  /** POST /api/v1/statuses as this actor sends it (see statusesAsJson); nothing is put on the ledger. */
+  postStatus(params: FormParams, options?: RequestOptions): Promise<Exchange> {
+    return this.statusesAsJson ? this.http.send('POST', '/api/v1/statuses', { json: params, ...options }) : this.post('/api/v1/statuses', params, options);
+  }
+
+  /** Whatever a creation made goes on the ledger before anything is judged, also when its answer is wrong. */
+  private rememberStatus(exchange: Exchange): () => void {
     const id = createdId(exchange);
-    const entry = id ? remember(`status ${id} of ${this.name}`, () => this.delete(`/api/v1/statuses/${id}`)) : undefined;
-    const status = expectOk<Status>(exchange, 'Status');
-    return { status, exchange, settle: () => entry?.settle() };
+    const scheduled = id !== undefined && 'scheduled_at' in (createdObject(exchange) ?? {});
+    // The contract shows no way to cancel a scheduled status: Mastodon's DELETE /api/v1/scheduled_statuses/:id, best effort.
+    const path = scheduled ? `/api/v1/scheduled_statuses/${id}` : `/api/v1/statuses/${id}`;
+    const entry = id ? remember(`${scheduled ? 'scheduled status' : 'status'} ${id} of ${this.name}`, () => this.delete(path)) : undefined;
+    return () => entry?.settle();
+  }
+
+  /** A creation the check judges, refusal included: what the server makes anyway goes on the ledger. */
+  async attemptStatus(params: FormParams, options?: RequestOptions): Promise<Exchange> {
+    const exchange = await this.postStatus(params, options);
+    this.rememberStatus(exchange);
+    return exchange;
+  }
+
+  /**
+   * A status for the checks to judge, made as a preparation step: lenient (2xx with an id, and what the creation
+   * asked for of visibility, reply and poll), never judged. A form-encoded creation that fails is tried once as
+   * JSON: if that works, the server does not understand the contract's form bodies (WIRE-FORM-2), the form attempt's
+   * leftovers are undone at once, and the actor talks JSON from then on.
+   */
+  async createStatus(params: FormParams, options?: RequestOptions): Promise<Created<Status>> {
+    const asJson = this.statusesAsJson;
+    const exchange = await this.postStatus(params, options);
+    const settle = this.rememberStatus(exchange);
+    const step = this.statusStep(exchange, params);
+    if (step.ok || asJson) return { ...step, settle };
+    const retry = await this.http.send('POST', '/api/v1/statuses', { json: params, ...options });
+    const settleRetry = this.rememberStatus(retry);
+    const retried = this.statusStep(retry, params);
+    if (!retried.ok) return { ...step, settle };
+    this.statusesAsJson = true;
+    // A status made without its poll understood the body but not the bracket names.
+    const onlyPoll = !step.ok && step.cause.clause === 'STATUS-POLL-1';
+    this.formNotUnderstood = { clause: onlyPoll ? 'WIRE-FORM-1' : 'WIRE-FORM-2', exchange };
+    const leftover = createdId(exchange);
+    if (leftover) {
+      const undo = await this.delete(`/api/v1/statuses/${leftover}`);
+      if (undo.status !== undefined && undo.status < 300) settle();
+    }
+    return { ...retried, settle: settleRetry };
+  }
+
+  private statusStep(exchange: Exchange, params: FormParams): Step<Status> {
+    const step = createdStep<Status>(exchange, 'Status', 'STATUS-CREATE-1', 'creating a status');
+    if (!step.ok) return step;
+    const off = statusAsAsked(step.value, params);
+    return off ? failed(causeOf(off.clause, off.summary, exchange), exchange) : step;
   }
 
   /**
@@ -88,10 +182,10 @@ export class Actor {
     return exchange;
   }
 
-  /** Uploads a media fixture; fails the running check unless the answer is the contract's (v1: 200, v2: 202) Attachment. */
-  async upload(fixture: MediaFixture, params: FormParams = {}, api: UploadApi = 'v1'): Promise<{ attachment: Attachment; exchange: Exchange }> {
+  /** Uploads a media fixture as a preparation step: an answer 2xx with an id is enough to go on. */
+  async upload(fixture: MediaFixture, params: FormParams = {}, api: UploadApi = 'v1'): Promise<Step<Attachment>> {
     const exchange = await this.sendUpload(fixture, params, api);
-    return { attachment: expectOk<Attachment>(exchange, 'Attachment', api === 'v1' ? 200 : 202), exchange };
+    return createdStep<Attachment>(exchange, 'Attachment', api === 'v1' ? 'MEDIA-UPLOAD-1' : 'MEDIA-V2-1', `uploading ${fixture.file}`);
   }
 
   /** An interaction that the ledger undoes at the end (favourite -> unfavourite, ...). */
@@ -119,10 +213,10 @@ export interface Application {
 export const OOB = 'urn:ietf:wg:oauth:2.0:oob';
 
 /**
- * Registers an application. Applications cannot be deleted through this contract; their tokens are
- * revoked by the ledger. Fails the running check unless the answer is an Application.
+ * Registers an application, as a preparation step: an answer 2xx with client_id and client_secret is enough to go
+ * on. Applications cannot be deleted through this contract; their tokens are revoked by the ledger.
  */
-export async function registerApp(anon: Actor, params: FormParams = {}): Promise<{ app: Application; exchange: Exchange }> {
+export async function registerApp(anon: Actor, params: FormParams = {}): Promise<Step<Application>> {
   const exchange = await anon.post('/api/v1/apps', {
     client_name: 'conformance suite',
     redirect_uris: OOB,
@@ -130,25 +224,34 @@ export async function registerApp(anon: Actor, params: FormParams = {}): Promise
     website: 'https://conformance.invalid/suite',
     ...params,
   });
-  const app = expectOk<Application>(exchange, 'Application');
+  const app = createdObject(exchange);
+  if (typeof app?.client_id !== 'string' || typeof app.client_secret !== 'string') {
+    return failed(causeOf('APPS-REGISTER-1', `registering an application answered ${answerOf(exchange)}${app ? ' without client_id and client_secret' : ''}`, exchange), exchange);
+  }
   registerSecret(app.client_secret, 'CLIENT_SECRET');
-  return { app, exchange };
+  observeResource('Application', app, exchange);
+  return succeeded(app as unknown as Application, exchange);
 }
 
-/** Asks the token operation for a token; the ledger revokes it at the end. Returns the raw exchange too. */
-export async function requestToken(anon: Actor, app: Application, params: FormParams): Promise<{ token?: string; exchange: Exchange; settle: () => void }> {
+/**
+ * Asks the token operation for a token; the ledger revokes it at the end. Returns the raw exchange, and the token
+ * as a step for the checks that only need one (its cause: OAUTH-TOKEN-1).
+ */
+export async function requestToken(anon: Actor, app: Application, params: FormParams): Promise<{ token?: string; exchange: Exchange; settle: () => void; step: Step<string> }> {
   const exchange = await anon.post('/oauth/token', { client_id: app.client_id, client_secret: app.client_secret, ...params });
   let settle = () => {};
-  if (exchange.status !== 200) return { exchange, settle };
-  const body = expectJson(exchange) as { access_token?: unknown };
-  const token = typeof body.access_token === 'string' ? body.access_token : undefined;
+  const body = exchange.status === 200 ? createdObject(exchange) : undefined;
+  const token = typeof body?.access_token === 'string' ? body.access_token : undefined;
+  const grant = typeof params.grant_type === 'string' ? params.grant_type : 'a';
+  const step: Step<string> = token ? succeeded(token, exchange) : failed(causeOf('OAUTH-TOKEN-1', `the ${grant} grant answered ${answerOf(exchange)}${body ? ' without an access_token string' : ''}`, exchange), exchange);
+  if (body) observeResource('Token', body, exchange);
   if (token) {
     registerSecret(token, 'APP_TOKEN');
     ({ settle } = remember('token of the suite application', () =>
       anon.post('/oauth/revoke', { client_id: app.client_id, client_secret: app.client_secret, token }),
     ));
   }
-  return { token, exchange, settle };
+  return { token, exchange, settle, step };
 }
 
 let cached: { config: Config; a: Actor; b?: Actor; anon: Actor } | undefined;
@@ -189,13 +292,14 @@ export async function authorizationCode(anon: Actor, app: Application, scope: st
 }
 
 /** The id of the account a user token belongs to (Mastodon's verify_credentials; else from a status it posts). */
-export async function accountIdOf(actor: Actor): Promise<string> {
+export async function accountIdOf(actor: Actor): Promise<Step<string>> {
   const exchange = await actor.get('/api/v1/accounts/verify_credentials');
-  const json = jsonOf(exchange);
-  const id = exchange.status === 200 && json.ok ? (json.value as { id?: unknown } | null)?.id : undefined;
-  if (typeof id === 'string') return id;
-  const { status, settle } = await actor.createStatus({ status: 'conformance probe: which account am I', visibility: 'direct' });
-  await actor.delete(`/api/v1/statuses/${status.id}`);
-  settle();
-  return status.account.id;
+  const id = exchange.status === 200 ? createdId(exchange) : undefined;
+  if (id) return succeeded(id, exchange);
+  const created = await actor.createStatus({ status: 'conformance probe: which account am I', visibility: 'direct' });
+  if (!created.ok) return created;
+  const deletion = await actor.delete(`/api/v1/statuses/${created.value.id}`);
+  if (deletion.status === 200) created.settle();
+  const accountId = created.value.account?.id;
+  return typeof accountId === 'string' ? succeeded(accountId, created.exchange) : failed(causeOf('RESOURCE-STATUS-1', 'a created status carries no account id', created.exchange), created.exchange);
 }

@@ -24,7 +24,8 @@ function section(name: string, entries: Entry[]): Clause[] {
 
 export const CLAUSES: readonly Clause[] = [
   ...section('What the service does', [
-    ['WIRE-FORM-1', 'Wire conventions: request parameters are sent as form data; array parameters use the name suffix [], nested parameters bracket names such as poll[options][]'],
+    ['WIRE-FORM-1', 'Wire conventions: array parameters use the name suffix [], nested parameters bracket names such as poll[options][]'],
+    ['WIRE-FORM-2', 'Wire conventions: request parameters are sent as form data'],
     ['WIRE-JSON-1', 'Wire conventions: responses are JSON, except the streaming interface'],
     ['WIRE-OTHER-1', 'Other endpoint groups (accounts, timelines, lists, notifications, search, instance information, administration and similar): not shown', { kind: 'not-shown' }],
   ]),
@@ -245,6 +246,7 @@ export const CLAUSES: readonly Clause[] = [
   ]),
   ...section('Errors', [
     ['ERRORS-BODY-1', 'Error responses carry a JSON body {error: string}'],
+    ['ERRORS-TEXT-1', 'Each row of the Errors table gives the error text of its answer ("Record not found", "The access token is invalid", ...): an answer to that condition carries that text'],
     ['ERRORS-TOKEN-1', 'A missing Authorization header on a token operation answers 401 "The access token is invalid"'],
     ['ERRORS-TOKEN-2', 'An invalid Authorization header on a token operation answers 401 "The access token is invalid"'],
     ['ERRORS-OTHER-1', 'Status codes beyond those listed: not shown', { kind: 'not-shown' }],
@@ -271,14 +273,38 @@ export function findClause(id: string): Clause | undefined {
   return BY_ID.get(id);
 }
 
+/** A failure as data: what every report shows of it, without reading the message back. */
+export interface FailureData {
+  clause: string;
+  expected: string;
+  actual: string;
+  /** The redacted exchange that showed it, with its curl line. */
+  exchange?: string;
+  /** The curl command that reproduces it (secrets are environment variable names). */
+  reproduce?: string;
+}
+
+/** Why a check cannot be judged: it travels as data from the check to every report. */
+export interface RootCause {
+  /** The clause whose operation did not do what the check needs; absent when the cause is outside the contract. */
+  clause?: string;
+  /** One line: what happened ("mute answered HTTP 404"). */
+  summary: string;
+  /** The redacted exchange that showed it, with its curl line. */
+  exchange?: string;
+}
+
+/** "STATUS-MUTE-1 (mute answered HTTP 404)", or "outside the contract: ...". */
+export function causeLabel(cause: RootCause): string {
+  return cause.clause ? `${cause.clause} (${cause.summary})` : `outside the contract: ${cause.summary}`;
+}
+
 export class ClauseFailure extends Error {
-  constructor(
-    readonly clause: Clause,
-    expected: string,
-    actual: string,
-    exchange = '',
-  ) {
+  /** Own properties survive vitest's serialisation of errors, so the reporter reads the failure as data. */
+  readonly data: FailureData;
+  constructor(clause: Clause, expected: string, actual: string, exchange = '', reproduce?: string) {
     super(`${clause.id} ${clause.words}\n  expected: ${expected}\n  actual:   ${actual}${exchange ? `\n${exchange}` : ''}`);
     this.name = 'ClauseFailure';
+    this.data = { clause: clause.id, expected, actual, ...(exchange ? { exchange } : {}), ...(reproduce ? { reproduce } : {}) };
   }
 }

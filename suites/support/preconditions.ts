@@ -1,7 +1,13 @@
-// Preconditions: a check whose inputs are not configured, or that concerns a later release than the server
-// under test, is skipped with its reason, never failed.
+// Preconditions. A check whose inputs are not configured, or that concerns another release than the server under
+// test, is skipped with its reason. A check whose precondition did not hold on the server (the status it judges
+// could not be created, the stream it listens on did not open) is blocked: it cannot be judged, and it names the
+// root cause, the clause of the failed precondition or "outside the contract: ...", with the exchange that showed it.
 import type { TestContext } from 'vitest';
+import { getCurrentTest } from 'vitest/suite';
+import { causeLabel, type RootCause } from './clauses.ts';
 import { releaseAtLeast, type Config } from './config.ts';
+import { describeExchange, type Exchange } from './http.ts';
+import { redact } from './redact.ts';
 
 export function needs(context: TestContext, present: unknown, reason: string): void {
   if (!present) context.skip(reason);
@@ -19,4 +25,53 @@ export function before(context: TestContext, config: Config, release: string): v
   if (releaseAtLeast(config.serverVersion, release)) {
     context.skip(`removed in release ${release} (CONFORMANCE_SERVER_VERSION=${config.serverVersion})`);
   }
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    blocked?: RootCause;
+  }
+}
+
+/** A root cause from the exchange of a failed precondition. */
+export function causeOf(clause: string | undefined, summary: string, exchange?: Exchange): RootCause {
+  return { ...(clause ? { clause } : {}), summary: redact(summary), ...(exchange ? { exchange: describeExchange(exchange) } : {}) };
+}
+
+/** How an answer failed a precondition, in a few words: "HTTP 404", "no answer: ...". */
+export function answerOf(exchange: Exchange): string {
+  return exchange.error ? `no answer (${exchange.error})` : `HTTP ${exchange.status}`;
+}
+
+/** Ends the running check as blocked by `cause`: not a failure of its own clause. */
+export function block(cause: RootCause): never {
+  const test = getCurrentTest();
+  if (!test) throw new Error('block() was called outside a check');
+  test.meta.blocked = cause;
+  return test.context.skip(`blocked by ${causeLabel(cause)}`) as never;
+}
+
+/**
+ * The result of a preparation step: lenient (a creation that answered 2xx with an id is enough to go on), never
+ * judged, never thrown. A check that needs the value takes it with need(); a failed step blocks that check.
+ */
+export type Step<T> = { ok: true; value: T; exchange: Exchange } | { ok: false; cause: RootCause; exchange?: Exchange };
+
+export function succeeded<T>(value: T, exchange: Exchange): Step<T> {
+  return { ok: true, value, exchange };
+}
+
+export function failed<T>(cause: RootCause, exchange?: Exchange): Step<T> {
+  return { ok: false, cause, ...(exchange ? { exchange } : {}) };
+}
+
+/** The value of a step the running check needs; a failed step blocks the check with its cause. */
+export function need<T>(step: Step<T>): T {
+  if (!step.ok) block(step.cause);
+  return step.value;
+}
+
+/** A precondition the running check needs on the server's behaviour: when it does not hold, the check is blocked. */
+export function requireThat(condition: boolean, cause: () => RootCause): void {
+  if (!condition) block(cause());
 }

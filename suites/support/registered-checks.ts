@@ -1,45 +1,20 @@
 // Registered checks (schemathesis's registry): the rules that hold for every /api/* response, one function per
-// clause, keyed by the clause id. An onExchange observer runs them on every exchange of every suite file and
-// keeps the first exchange that showed each violation; setup.ts hands them to the reporter in the file's task
-// meta, and the reporter turns them into one check result per clause for the whole run (registeredCheckResults).
-// The Limits group judges its own exchanges with the same functions (expectNoViolation), which proves each
-// against its reference-server fault.
-import type { TaskMeta } from 'vitest';
-import { clause, ClauseFailure } from './clauses.ts';
+// clause, keyed by the clause id. An onExchange observer runs them on every exchange of every suite file; they are
+// run-wide clauses (run-wide.ts): the first exchange that showed each violation is kept, and the reporter reports
+// each clause once for the whole run. The owning checks (Limits, WIRE-JSON-1 in Statuses) judge their own file's
+// exchanges with the same functions (expectNoMismatch), which proves each against its reference-server fault.
+import { clause } from './clauses.ts';
 import { countRefusal } from './counts.ts';
-import { judgeCheck, type Expectation } from './expectations.ts';
-import { describeExchange, onExchange, type Exchange } from './http.ts';
+import { onExchange, type Exchange } from './http.ts';
 import { countOf, isUnpaced, resetTimeOf } from './pacing.ts';
-import { reproduceOf, severityOf, type CheckResult } from './results.ts';
+import { judgedOnce, observeMismatch, runWideClause } from './run-wide.ts';
 
 /** One clause's rule for one response: a description of the violation, or undefined. */
 export type RegisteredCheck = (exchange: Exchange) => string | undefined;
 
 interface Registration {
-  /** What the run's check result says it judged. */
-  sentence: string;
   expected: string;
   check: RegisteredCheck;
-}
-
-export interface Violation {
-  expected: string;
-  actual: string;
-  /** The redacted exchange and its curl line. */
-  exchange: string;
-}
-
-export interface RegisteredObservations {
-  /** How many /api/* responses the checks judged. */
-  responses: number;
-  /** Clause id -> the first violation seen. */
-  violations: Record<string, Violation>;
-}
-
-declare module 'vitest' {
-  interface TaskMeta {
-    registered?: RegisteredObservations;
-  }
 }
 
 const REGISTRY = new Map<string, Registration>();
@@ -48,7 +23,8 @@ const REGISTRY = new Map<string, Registration>();
 function register(id: string, sentence: string, expected: string, check: RegisteredCheck): void {
   clause(id); // throws for an id the catalogue does not have
   if (REGISTRY.has(id)) throw new Error(`${id} has a registered check already`);
-  REGISTRY.set(id, { sentence, expected, check });
+  REGISTRY.set(id, { expected, check });
+  runWideClause(id, `${sentence}: every response of the run`);
 }
 
 const HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
@@ -96,9 +72,6 @@ register('WIRE-JSON-1', 'every /api/* answer is JSON (the streaming interface as
   }
 });
 
-const violations = new Map<string, Violation>();
-let responses = 0;
-
 // The streaming interface is not JSON and, on Mastodon, a separate service without rate-limit headers.
 const isApi = (exchange: Exchange) => {
   const path = exchange.path.split('?')[0] ?? '';
@@ -106,66 +79,22 @@ const isApi = (exchange: Exchange) => {
 };
 
 /** Every registered check on one response: clause id -> what it showed instead of what the clause expects. */
-export function violationsOf(exchange: Exchange): Map<string, Violation> {
-  const found = new Map<string, Violation>();
+export function violationsOf(exchange: Exchange): Map<string, { expected: string; actual: string }> {
+  const found = new Map<string, { expected: string; actual: string }>();
   for (const [id, { expected, check }] of REGISTRY) {
     const actual = check(exchange);
-    if (actual !== undefined) found.set(id, { expected, actual, exchange: describeExchange(exchange) });
+    if (actual !== undefined) found.set(id, { expected, actual });
   }
   return found;
 }
 
 function observe(exchange: Exchange): void {
   if (exchange.status === undefined || !isApi(exchange)) return;
-  responses += 1;
   // Every response passes here, so refusals are counted here too: pacing should have prevented each one.
   if (exchange.status === 429 && !isUnpaced()) countRefusal();
-  for (const [id, violation] of violationsOf(exchange)) if (!violations.has(id)) violations.set(id, violation);
+  for (const id of REGISTRY.keys()) judgedOnce(id);
+  // One violation per clause is enough to show it: the first is kept.
+  for (const [id, { expected, actual }] of violationsOf(exchange)) observeMismatch(id, id, expected, actual, exchange);
 }
 
 onExchange(observe);
-
-/** What this suite file's exchanges showed, for its task meta. */
-export function registeredSnapshot(): RegisteredObservations {
-  return { responses, violations: Object.fromEntries(violations) };
-}
-
-/** Fails the running check with the first violation of the clause among this file's exchanges so far. */
-export function expectNoViolation(id: string): void {
-  const found = violations.get(id);
-  if (found) throw new ClauseFailure(clause(id), found.expected, found.actual, found.exchange);
-  if (responses === 0) throw new ClauseFailure(clause(id), 'at least one /api/* response to judge', 'none was received');
-}
-
-/**
- * One check result per registered clause, judged over every suite file of the run. Only for the clauses
- * whose own check (in the Limits group, or WIRE-JSON-1 in Statuses) ran: a run of other groups (--group oauth), or of other clauses (--only),
- * is reported on what it selected and nothing else.
- */
-export function registeredCheckResults(metas: readonly TaskMeta[], checks: readonly CheckResult[], expectations: readonly Expectation[]): CheckResult[] {
-  const observed = metas.flatMap((meta) => (meta.registered ? [meta.registered] : []));
-  const judged = observed.reduce((sum, o) => sum + o.responses, 0);
-  return [...REGISTRY].flatMap(([id, { sentence }]) => {
-    const own = checks.find((c) => c.clause === id && c.status !== 'skipped');
-    if (!own) return [];
-    const first = observed.map((o) => o.violations[id]).find((v) => v !== undefined);
-    const message = first ? new ClauseFailure(clause(id), first.expected, first.actual, first.exchange).message : undefined;
-    const reproduce = message ? reproduceOf(message) : undefined;
-    const result: CheckResult = {
-      clause: id,
-      title: `${id} ${sentence}: every response of the run (registered check)`,
-      group: own.group,
-      file: own.file,
-      ...(own.line ? { line: own.line } : {}),
-      status: first ? 'failed' : 'passed',
-      outcome: first ? 'failed' : 'passed',
-      severity: severityOf(id),
-      durationMs: 0,
-      ...(message ? { message, failedClause: id } : {}),
-      ...(reproduce ? { reproduce } : {}),
-      observations: [`${judged} /api/* responses judged across the run`],
-    };
-    judgeCheck(result, expectations);
-    return [result];
-  });
-}

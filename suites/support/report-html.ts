@@ -1,9 +1,9 @@
 // The reports a person opens in a browser, each one self-contained file (inline style and script, no
 // fetches): report.html, the conformance of one server at a glance, organised by the clause catalogue;
 // and the compatibility matrix of several servers (matrix.ts), clauses as rows and servers as columns.
-import { CLAUSES, type Clause } from './clauses.ts';
+import { causeLabel, CLAUSES, type Clause } from './clauses.ts';
 import { redact } from './redact.ts';
-import { clauseResults, totalsLine, type CheckResult, type ClauseResult, type RunResults } from './results.ts';
+import { blockedByCause, clauseResults, totalsLine, type CheckResult, type ClauseResult, type RunResults } from './results.ts';
 
 type Shown = ClauseResult | 'not testable';
 
@@ -13,6 +13,7 @@ const LABEL: Record<Shown, string> = {
   warning: 'warning (SHOULD)',
   'expected-failure': 'expected failure',
   passed: 'passed',
+  blocked: 'blocked (cannot judge)',
   skipped: 'skipped',
   'not run': 'not run',
   'not testable': 'not testable (not shown, or a client obligation)',
@@ -25,6 +26,7 @@ const SYMBOL: Record<Shown, string> = {
   warning: '!',
   'expected-failure': 'xfail',
   passed: '✓',
+  blocked: '?',
   skipped: '–',
   'not run': '',
   'not testable': '·',
@@ -37,7 +39,7 @@ const anchor = (s: string) => s.replace(/[^A-Za-z0-9-]/g, '_');
 
 const STYLE = `
 :root { --failed: #d1242f; --unexpectedly-passing: #bc4c00; --warning: #d4a72c; --expected-failure: #8250df;
-  --passed: #1f883d; --skipped: #8c959f; --ink: #1f2328; --muted: #59636e; --line: #d1d9e0; }
+  --passed: #1f883d; --blocked: #6e7781; --skipped: #8c959f; --ink: #1f2328; --muted: #59636e; --line: #d1d9e0; }
 * { box-sizing: border-box; }
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); margin: 0 auto; max-width: 1200px; padding: 24px; }
 h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 18px; margin: 28px 0 10px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
@@ -50,7 +52,7 @@ h3 { font-size: 14px; margin: 0; }
 .total .n { display: block; font-size: 24px; font-weight: 600; } .total .label { color: var(--muted); }
 .total.o-failed { border-top-color: var(--failed); } .total.o-passed { border-top-color: var(--passed); }
 .total.o-warning { border-top-color: var(--warning); } .total.o-expected-failure { border-top-color: var(--expected-failure); }
-.total.o-unexpectedly-passing { border-top-color: var(--unexpectedly-passing); } .total.o-skipped { border-top-color: var(--skipped); }
+.total.o-unexpectedly-passing { border-top-color: var(--unexpectedly-passing); } .total.o-blocked { border-top-color: var(--blocked); } .total.o-skipped { border-top-color: var(--skipped); }
 .total.o-failed.some .n { color: var(--failed); }
 .legend { display: flex; flex-wrap: wrap; gap: 12px; margin: 0 0 12px; color: var(--muted); }
 .legend .tile { min-width: 16px; height: 16px; padding: 0 3px; font-size: 11px; line-height: 14px; text-align: center; vertical-align: middle; }
@@ -59,7 +61,7 @@ h3 { font-size: 14px; margin: 0; }
 .tile { display: inline-block; min-width: 40px; padding: 3px 6px; border-radius: 4px; font: 12px/1.3 ui-monospace, SFMono-Regular, Menlo, monospace; text-decoration: none; color: #fff; border: 1px solid transparent; }
 .r-failed { background: var(--failed); color: #fff; } .r-passed { background: var(--passed); color: #fff; }
 .r-warning { background: var(--warning); color: var(--ink); } .r-expected-failure { background: var(--expected-failure); color: #fff; }
-.r-unexpectedly-passing { background: var(--unexpectedly-passing); color: #fff; } .r-skipped { background: var(--skipped); color: #fff; }
+.r-unexpectedly-passing { background: var(--unexpectedly-passing); color: #fff; } .r-blocked { background: repeating-linear-gradient(45deg, var(--blocked), var(--blocked) 4px, #8c959f 4px, #8c959f 8px); color: #fff; } .r-skipped { background: var(--skipped); color: #fff; }
 .r-not-run { background: #fff; color: var(--muted); border: 1px solid var(--line); }
 .r-not-testable { background: repeating-linear-gradient(45deg, #f6f8fa, #f6f8fa 4px, #eaeef2 4px, #eaeef2 8px); color: var(--muted); border: 1px dashed var(--line); }
 details.failure { border: 1px solid var(--line); border-left: 6px solid var(--failed); border-radius: 6px; margin: 8px 0; padding: 6px 10px; }
@@ -156,9 +158,10 @@ export function reportHtml(results: RunResults): string {
     [t.warnings, 'warnings', 'warning'],
     [t.expectedFailures, 'expected failures', 'expected-failure'],
     [t.unexpectedPasses, 'unexpectedly passing', 'unexpectedly-passing'],
+    [t.blocked, 'blocked', 'blocked'],
     [t.skipped, 'skipped', 'skipped'],
   ];
-  const legend = (['passed', 'failed', 'warning', 'expected-failure', 'unexpectedly-passing', 'skipped', 'not run', 'not testable'] as const)
+  const legend = (['passed', 'failed', 'warning', 'expected-failure', 'unexpectedly-passing', 'blocked', 'skipped', 'not run', 'not testable'] as const)
     .map((r) => `<span><span class="tile ${cssClass(r)}"></span> ${esc(LABEL[r])}</span>`)
     .join('');
   const matrix = sections
@@ -176,13 +179,15 @@ export function reportHtml(results: RunResults): string {
       const rows = clauses.map((clause) => {
         const found = byClause.get(clause.id);
         const result = shownResult(clause, found?.result);
-        const checks = (found?.checks ?? []).map((c) => `${esc(c.title)}${c.outcome === 'skipped' ? ` <span class="dim">(skipped: ${esc(c.skipReason ?? '')})</span>` : ''}`).join('<br>');
+        const checks = (found?.checks ?? []).map((c) => `${esc(c.title)}${c.outcome === 'skipped' ? ` <span class="dim">(skipped: ${esc(c.skipReason ?? '')})</span>` : ''}${c.blockedBy ? ` <span class="dim">(blocked by ${esc(causeLabel(c.blockedBy))})</span>` : ''}`).join('<br>');
         return `<tr id="clause-${anchor(clause.id)}"><td class="id">${esc(clause.id)}</td><td>${esc(clause.words)}</td><td>${clause.kind}</td><td>${clause.kind === 'rule' ? clause.severity : ''}</td><td>${clause.since ?? ''}</td><td class="result"><span class="badge ${cssClass(result)}">${esc(LABEL[result])}</span></td><td>${checks}</td></tr>`;
       });
       return `<tr class="section"><th colspan="7">${esc(name)}</th></tr>\n${rows.join('\n')}`;
     })
     .join('\n');
   const skipped = results.checks.filter((c) => c.outcome === 'skipped');
+  const blocked = blockedByCause(results.checks);
+  const blockedCount = blocked.reduce((n, g) => n + g.checks.length, 0);
   const errors = [...results.errors, ...results.groups.flatMap((g) => g.errors)];
   const body = `<header>
 <h1>Conformance report <span class="verdict ${results.verdict}" id="verdict">${results.verdict}</span></h1>
@@ -196,6 +201,9 @@ ${matrix}
 ${attention.length ? attention.map(failureDetails).join('\n') : '<p>None.</p>'}
 </section>
 ${errors.length ? `<section id="errors"><h2>Errors outside checks (${errors.length})</h2>${errors.map((e) => `<pre>${esc(e)}</pre>`).join('\n')}</section>` : ''}
+<section id="blocked"><h2>Blocked: cannot judge (${blockedCount})</h2>
+${blocked.length ? blocked.map((g) => `<details class="blocked-cause" data-cause="${esc(g.label)}"><summary>${g.checks.length} check${g.checks.length === 1 ? '' : 's'} blocked by ${esc(g.label)}</summary>${g.cause.exchange ? `<pre>${esc(g.cause.exchange)}</pre>` : ''}<ul>${g.checks.map((c) => `<li>${esc(c.title)}</li>`).join('')}</ul></details>`).join('\n') : '<p>None.</p>'}
+</section>
 <section id="skipped"><h2>Skipped (${skipped.length})</h2>
 ${skipped.length ? `<ul>${skipped.map((c) => `<li>${esc(c.title)}: <span class="dim">${esc(c.skipReason ?? 'skipped')}</span></li>`).join('\n')}</ul>` : '<p>None.</p>'}
 </section>
@@ -236,7 +244,7 @@ export function matrixHtml(columns: readonly MatrixColumn[]): string {
     })
     .join('\n');
   const totals = columns.map((c) => `<td class="cell dim">${esc(totalsLine(c.results.totals))}</td>`).join('');
-  const legend = (['passed', 'failed', 'warning', 'expected-failure', 'unexpectedly-passing', 'skipped', 'not run', 'not testable'] as const)
+  const legend = (['passed', 'failed', 'warning', 'expected-failure', 'unexpectedly-passing', 'blocked', 'skipped', 'not run', 'not testable'] as const)
     .map((r) => `<span><span class="tile ${cssClass(r)}">${SYMBOL[r]}</span> ${esc(LABEL[r])}</span>`)
     .join('');
   const body = `<h1>Conformance matrix</h1>

@@ -8,13 +8,13 @@ import { addCounts, emptyCounts } from './counts.ts';
 import { judgeRun, type Expectation } from './expectations.ts';
 import { redact } from './redact.ts';
 import { reportHtml } from './report-html.ts';
-import { registeredCheckResults } from './registered-checks.ts';
+import type { FailureData, RootCause } from './clauses.ts';
+import './registered-checks.ts';
+import { runWideResults } from './run-wide.ts';
 import {
   clauseOfTitle,
-  failedClauseOf,
   githubAnnotations,
   junitXml,
-  reproduceOf,
   runVerdict,
   severityOf,
   summaryMarkdown,
@@ -41,22 +41,30 @@ function groupName(module: TestModule): string {
   return module.moduleId.split('/').pop() ?? module.moduleId;
 }
 
+/** The first line of an error that is no check's verdict (a preparation that threw: a defect of the suite). */
+const firstLineOf = (error: SerializedError) => stripAnsi(`${error.name ?? 'Error'}: ${error.message ?? ''}`).split('\n')[0] ?? '';
+
 /**
- * A check's verdict and the errors behind it. vitest marks the checks of a group whose beforeAll threw as
- * skipped; they could not be judged on a server that broke their preparation, so they fail with that error.
- * Such a check was selected to run (not filtered out by --only) and never started (unlike one that skipped itself).
+ * A check's verdict and what stands behind it: the errors of a failure, or the root cause of a blocked check.
+ * A check that blocked itself carries its cause in its meta. The checks of a group whose preparation threw (vitest
+ * marks them skipped) could not be judged either: they are blocked by that error, which the group also reports
+ * as an error outside checks. Such a check was selected to run and never started, unlike one that skipped itself.
  */
-export function verdictOf(test: TestCase): { status: CheckStatus; errors: ReadonlyArray<SerializedError> } {
+export function verdictOf(test: TestCase): { status: CheckStatus; errors: ReadonlyArray<SerializedError>; blockedBy?: RootCause } {
   const result = test.result();
   if (result.state === 'passed') return { status: 'passed', errors: [] };
   if (result.state === 'failed') return { status: 'failed', errors: result.errors };
+  const blockedBy = test.meta().blocked;
+  if (blockedBy) return { status: 'blocked', errors: [], blockedBy };
   if (test.options.mode !== 'run' || test.diagnostic() !== undefined) return { status: 'skipped', errors: [] };
   const setupErrors: SerializedError[] = [];
   for (let parent = test.parent; ; parent = parent.parent) {
     setupErrors.push(...parent.errors());
     if (parent.type === 'module') break;
   }
-  return setupErrors.length ? { status: 'failed', errors: setupErrors } : { status: 'skipped', errors: [] };
+  const [first] = setupErrors;
+  if (!first) return { status: 'skipped', errors: [] };
+  return { status: 'blocked', errors: [], blockedBy: { summary: `the group's preparation stopped: ${redact(firstLineOf(first))}` } };
 }
 
 /** The names vitest matches a testNamePattern against: the describe titles and the check's, joined by spaces. */
@@ -66,13 +74,14 @@ function fullNameOf(test: TestCase): string {
   return names.join(' ');
 }
 
-function checkOf(test: TestCase, group: string, file: string, pattern: RegExp | undefined): CheckResult {
+/** One check's result as every report shows it; the failure and the root cause travel as data. */
+export function checkOf(test: TestCase, group: string, file: string, pattern?: RegExp): CheckResult {
   const result = test.result();
-  const { status, errors } = verdictOf(test);
+  const { status, errors, blockedBy } = verdictOf(test);
   const message = status === 'failed' ? errors.map(errorText).join('\n\n') : undefined;
   const clause = clauseOfTitle(test.name);
-  const failedClause = message ? (failedClauseOf(message) ?? clause) : undefined;
-  const reproduce = message ? reproduceOf(message) : undefined;
+  const failure = status === 'failed' ? (errors[0] as { data?: FailureData } | undefined)?.data : undefined;
+  const failedClause = status === 'failed' ? (failure?.clause ?? clause) : undefined;
   return {
     clause,
     title: test.name,
@@ -84,7 +93,9 @@ function checkOf(test: TestCase, group: string, file: string, pattern: RegExp | 
     severity: severityOf(failedClause ?? clause),
     durationMs: Math.round(test.diagnostic()?.duration ?? 0),
     ...(message ? { message, failedClause } : {}),
-    ...(reproduce ? { reproduce } : {}),
+    ...(failure ? { failure } : {}),
+    ...(failure?.reproduce ? { reproduce: failure.reproduce } : {}),
+    ...(blockedBy ? { blockedBy } : {}),
     ...(status === 'skipped' ? { skipReason: (result.state === 'skipped' && result.note) || (pattern && !pattern.test(fullNameOf(test)) ? 'not selected (--only)' : 'skipped') } : {}),
     observations: test.annotations().filter((a) => a.type === 'observation').map((a) => redact(a.message)),
   };
@@ -128,7 +139,8 @@ export default class ConformanceReporter implements Reporter {
     const checks = [...module.children.allTests()].map((t) => checkOf(t, name, file, this.testNamePattern));
     // Judged within the group for its progress line; onTestRunEnd judges again over the whole run.
     judgeRun(checks, this.expectations);
-    const errors = module.errors().map(errorText);
+    // A preparation that threw is a defect of the suite, not of the server: it fails the run as an error outside checks.
+    const errors = [...module.errors(), ...[...module.children.allSuites()].flatMap((suite) => suite.errors())].map(errorText);
     const group: GroupResult = {
       name,
       file,
@@ -153,8 +165,8 @@ export default class ConformanceReporter implements Reporter {
       if (meta.counts) addCounts(counts, meta.counts);
       leftovers.push(...(meta.leftovers ?? []));
     }
-    // The rules every /api/* response of the run must follow, judged over all groups (registered-checks.ts).
-    this.checks.push(...registeredCheckResults(modules.map((m) => m.meta()), this.checks, this.expectations));
+    // The run-wide clauses (registered checks, resource schemas, error bodies and texts), judged over all groups.
+    this.checks.push(...runWideResults(modules.map((m) => m.meta()), this.checks, this.expectations));
     const checks = [...this.checks].sort((x, y) => x.file.localeCompare(y.file));
     // Judged over the whole run: an expected failure is unexpectedly passing only when none of its checks failed.
     const entries = judgeRun(checks, this.expectations);

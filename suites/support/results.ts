@@ -1,11 +1,12 @@
 // The results of one run, as the reporter collects them, and the text reports made from them:
 // results.json (everything), junit.xml (CI systems) and summary.md (a CI job summary).
-import { CLAUSE_ID, findClause, type Severity } from './clauses.ts';
+import { causeLabel, CLAUSE_ID, findClause, type FailureData, type RootCause, type Severity } from './clauses.ts';
 import type { Counts } from './counts.ts';
 import type { Expectation, JudgedExpectation, Outcome } from './expectations.ts';
 import { redact } from './redact.ts';
 
-export type CheckStatus = 'passed' | 'failed' | 'skipped';
+/** blocked: the check's precondition did not hold on the server, so its own clause could not be judged. */
+export type CheckStatus = 'passed' | 'failed' | 'blocked' | 'skipped';
 
 export interface CheckResult {
   /** The clause the check names in its title. */
@@ -22,9 +23,13 @@ export interface CheckResult {
   /** Severity of the clause the check (or its failure) names: a SHOULD failure is a warning. */
   severity: Severity;
   durationMs: number;
-  /** The clause the failure names (a schema mismatch found in another check names its resource's clause). */
+  /** The clause the failure names: the check's own, or the run-wide clause its owning check reports. */
   failedClause?: string;
+  /** The failure as data: expected, actual, the exchange and its curl line. */
+  failure?: FailureData;
   message?: string;
+  /** Why a blocked check could not be judged: the root cause, with the exchange that showed it. */
+  blockedBy?: RootCause;
   /** The curl command of the failure message, ready to paste (secrets are environment variable names). */
   reproduce?: string;
   skipReason?: string;
@@ -42,6 +47,8 @@ export interface Totals {
   warnings: number;
   expectedFailures: number;
   unexpectedPasses: number;
+  /** Checks that could not be judged: their precondition failed. Counted apart; they do not fail the run. */
+  blocked: number;
   skipped: number;
 }
 
@@ -75,15 +82,6 @@ export function clauseOfTitle(title: string): string {
   return CLAUSE_ID.exec(title)?.[0] ?? 'UNNAMED';
 }
 
-export function failedClauseOf(message: string): string | undefined {
-  return CLAUSE_ID.exec(message)?.[0];
-}
-
-/** The curl line that describeExchange (http.ts) puts in a failure message. */
-export function reproduceOf(message: string): string | undefined {
-  return /^\s*reproduce: (curl .*)$/m.exec(message)?.[1];
-}
-
 /** Severity of the clause a check (or its failure) names; checks of unknown clauses count as MUST. */
 export function severityOf(clauseId: string): Severity {
   return findClause(clauseId)?.severity ?? 'MUST';
@@ -98,6 +96,7 @@ export function totalsOf(checks: readonly Pick<CheckResult, 'outcome'>[]): Total
     warnings: count('warning'),
     expectedFailures: count('expected-failure'),
     unexpectedPasses: count('unexpectedly-passing'),
+    blocked: count('blocked'),
     skipped: count('skipped'),
   };
 }
@@ -119,6 +118,7 @@ export function totalsLine(t: Totals): string {
     [t.warnings, t.warnings === 1 ? 'warning' : 'warnings'],
     [t.expectedFailures, t.expectedFailures === 1 ? 'expected failure' : 'expected failures'],
     [t.unexpectedPasses, 'unexpectedly passing'],
+    [t.blocked, 'blocked'],
     [t.skipped, 'skipped'],
   ];
   // passed, failed and skipped always show, so a glance finds them in the same place.
@@ -127,12 +127,9 @@ export function totalsLine(t: Totals): string {
 
 /** Result of one clause over the checks that name it; the worst one wins. */
 export type ClauseResult = Outcome | 'not run';
-const WORST_FIRST: readonly ClauseResult[] = ['failed', 'unexpectedly-passing', 'warning', 'expected-failure', 'passed', 'skipped'];
+const WORST_FIRST: readonly ClauseResult[] = ['failed', 'unexpectedly-passing', 'warning', 'expected-failure', 'passed', 'blocked', 'skipped'];
 
-/**
- * Each clause's result and the checks behind it. A failing check counts for its own clause and for the
- * clause its failure names, when they differ: its own clause could not be confirmed either.
- */
+/** Each clause's result and the checks behind it; a failure that names another clause counts for both. */
 export function clauseResults(checks: readonly CheckResult[]): Map<string, { result: ClauseResult; checks: CheckResult[] }> {
   const byClause = new Map<string, CheckResult[]>();
   for (const check of checks) {
@@ -167,6 +164,8 @@ function junitCase(c: CheckResult, group: string, allowUnexpectedPass: boolean):
       return `${open}>\n      <skipped message="${xml(`expected failure: ${c.expectation?.reason ?? ''}`)}"/>\n      <system-out>${xml(c.message ?? '')}</system-out>\n    </testcase>`;
     case 'warning':
       return `${open}>\n      <system-out>${xml(`WARNING (SHOULD clause ${c.failedClause ?? c.clause}): ${c.message ?? ''}`)}</system-out>\n    </testcase>`;
+    case 'blocked':
+      return `${open}>\n      <skipped message="${xml(`blocked by ${c.blockedBy ? causeLabel(c.blockedBy) : 'a failed precondition'}`)}"/>${c.blockedBy?.exchange ? `\n      <system-out>${xml(c.blockedBy.exchange)}</system-out>` : ''}\n    </testcase>`;
     case 'skipped':
       return `${open}>\n      <skipped message="${xml(c.skipReason ?? '')}"/>\n    </testcase>`;
     default:
@@ -181,12 +180,34 @@ export function junitXml(results: RunResults): string {
     const checks = results.checks.filter((c) => c.file === group.file);
     const cases = checks.map((c) => junitCase(c, group.name, allow));
     const errors = group.errors.map((e, i) => `    <testcase classname="${xml(group.name)}" name="${xml(`${group.name} could not run (${i + 1})`)}">\n      <error message="${xml(e.split('\n')[0] ?? '')}">${xml(e)}</error>\n    </testcase>`);
-    const skipped = group.skipped + group.expectedFailures;
+    const skipped = group.skipped + group.blocked + group.expectedFailures;
     return `  <testsuite name="${xml(group.name)}" tests="${checks.length + errors.length}" failures="${failing(group)}" errors="${group.errors.length}" skipped="${skipped}" time="${(group.durationMs / 1000).toFixed(3)}">\n${[...cases, ...errors].join('\n')}\n  </testsuite>`;
   });
   const t = results.totals;
-  return redact(`<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="social-api-conformance" tests="${t.checks}" failures="${failing(t)}" skipped="${t.skipped + t.expectedFailures}" time="${(results.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`);
+  return redact(`<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="social-api-conformance" tests="${t.checks}" failures="${failing(t)}" skipped="${t.skipped + t.blocked + t.expectedFailures}" time="${(results.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`);
 }
+
+export interface BlockedGroup {
+  /** The root cause the checks name, as one line: "STATUS-MUTE-1 (mute answered HTTP 404)". */
+  label: string;
+  cause: RootCause;
+  checks: CheckResult[];
+}
+
+/** Blocked checks under their root cause, the cause that blocks most first: a reader sees each cause once. */
+export function blockedByCause(checks: readonly CheckResult[]): BlockedGroup[] {
+  const groups = new Map<string, BlockedGroup>();
+  for (const c of checks) {
+    if (c.outcome !== 'blocked' || !c.blockedBy) continue;
+    const label = causeLabel(c.blockedBy);
+    const group = groups.get(label) ?? { label, cause: c.blockedBy, checks: [] };
+    group.checks.push(c);
+    groups.set(label, group);
+  }
+  return [...groups.values()].sort((x, y) => y.checks.length - x.checks.length || x.label.localeCompare(y.label));
+}
+
+const checksCount = (n: number) => `${n} check${n === 1 ? '' : 's'}`;
 
 /** Checks grouped by the clause their failure names, sorted by clause id. */
 function byFailedClause(checks: readonly CheckResult[]): Array<[string, CheckResult[]]> {
@@ -217,9 +238,9 @@ export function summaryMarkdown(results: RunResults): string {
     '',
     `Server: ${results.server.baseUrl}${results.server.embedded ? ' (embedded reference server)' : ''}, release ${results.server.version}${results.server.faults.length ? `, faults ${results.server.faults.join(', ')}` : ''}`,
     '',
-    '| checks | passed | failed | warnings | expected failures | unexpectedly passing | skipped | requests | duration |',
-    '|---|---|---|---|---|---|---|---|---|',
-    `| ${t.checks} | ${t.passed} | ${t.failed} | ${t.warnings} | ${t.expectedFailures} | ${t.unexpectedPasses} | ${t.skipped} | ${results.counts.total} | ${(results.durationMs / 1000).toFixed(1)} s |`,
+    '| checks | passed | failed | warnings | expected failures | unexpectedly passing | blocked | skipped | requests | duration |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    `| ${t.checks} | ${t.passed} | ${t.failed} | ${t.warnings} | ${t.expectedFailures} | ${t.unexpectedPasses} | ${t.blocked} | ${t.skipped} | ${results.counts.total} | ${(results.durationMs / 1000).toFixed(1)} s |`,
     '',
   ];
   lines.push(...failureSection('Failures by clause', results.checks.filter((c) => c.outcome === 'failed'), () => ''));
@@ -236,6 +257,16 @@ export function summaryMarkdown(results: RunResults): string {
     lines.push('## Errors outside checks', '');
     for (const e of [...results.errors, ...results.groups.flatMap((g) => g.errors)]) lines.push(`- ${e.split('\n')[0]}`);
     lines.push('');
+  }
+  const blocked = blockedByCause(results.checks);
+  if (blocked.length > 0) {
+    lines.push('## Blocked (cannot judge)', '', 'A precondition of these checks did not hold on the server, so their own clauses could not be judged. They do not fail the run; the root cause is a failure (or something outside the contract) of its own.', '');
+    for (const group of blocked) {
+      lines.push(`### ${checksCount(group.checks.length)} blocked by ${group.label}`, '');
+      if (group.cause.exchange) lines.push(fence(group.cause.exchange), '');
+      for (const c of group.checks) lines.push(`- ${c.title}`);
+      lines.push('');
+    }
   }
   const skipped = results.checks.filter((c) => c.outcome === 'skipped');
   if (skipped.length > 0) {
@@ -270,6 +301,7 @@ export function terminalSummary(results: RunResults): string {
     lines.push(`Unexpectedly passing${results.expectations.allowUnexpectedPass ? ' (allowed)' : ''}: ${e.check}: the expectations file says it fails (${e.reason})`);
   }
   for (const e of [...results.errors, ...results.groups.flatMap((g) => g.errors)]) lines.push(`Error outside checks: ${e.split('\n')[0]}`);
+  for (const group of blockedByCause(results.checks)) lines.push(`Blocked: ${checksCount(group.checks.length)} by ${group.label}`);
   const skipped = results.checks.filter((c) => c.outcome === 'skipped');
   if (skipped.length) {
     const reasons = new Map<string, number>();

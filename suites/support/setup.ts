@@ -1,9 +1,11 @@
 // Runs around every suite file: undoes what the file created, and hands its request counts, leftovers and
-// registered-check observations to the reporter through the file's task meta.
+// run-wide observations (registered checks, resource schemas, error bodies and texts) to the reporter through
+// the file's task meta.
 import { afterAll } from 'vitest';
 import { undoAll, leftovers } from './cleanup.ts';
 import { countsSnapshot, type Counts } from './counts.ts';
-import { registeredSnapshot } from './registered-checks.ts';
+import './registered-checks.ts';
+import { runWideSnapshot } from './run-wide.ts';
 
 declare module 'vitest' {
   interface TaskMeta {
@@ -16,5 +18,5 @@ afterAll(async (file) => {
   await undoAll();
   file.meta.counts = countsSnapshot();
   file.meta.leftovers = leftovers();
-  file.meta.registered = registeredSnapshot();
+  file.meta.runWide = runWideSnapshot();
 });

@@ -1,0 +1,134 @@
+// Run-wide clauses: rules judged over everything the run saw rather than by one check. The rules every response
+// follows (registered-checks.ts), the resource schemas over every instance the checks met, and the Errors table's
+// body and texts over every error answer a check identified. Each suite file keeps, per clause, how much it judged
+// and each distinct mismatch with the first exchange that showed it; setup.ts hands that to the reporter in the
+// file's task meta, and the reporter reports each clause once for the whole run (runWideResults), so one deviation
+// is one failure however many checks met it.
+import type { TaskMeta } from 'vitest';
+import { clause, ClauseFailure, type RootCause } from './clauses.ts';
+import { judgeCheck, type Expectation } from './expectations.ts';
+import { curlOf, describeExchange, type Exchange } from './http.ts';
+import { block } from './preconditions.ts';
+import { redact } from './redact.ts';
+import type { CheckResult } from './results.ts';
+import { severityOf } from './results.ts';
+
+export interface Mismatch {
+  expected: string;
+  actual: string;
+  /** The first exchange that showed it, redacted, and its curl line. */
+  exchange?: string;
+  reproduce?: string;
+}
+
+export interface RunWideObservations {
+  /** Clause id -> how many responses or instances were judged. */
+  judged: Record<string, number>;
+  /** Clause id -> distinct mismatch (its key) -> the first time it was seen. */
+  mismatches: Record<string, Record<string, Mismatch>>;
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    runWide?: RunWideObservations;
+  }
+}
+
+const judged = new Map<string, number>();
+const mismatches = new Map<string, Map<string, Mismatch>>();
+
+/** One more response or instance judged for the clause. */
+export function judgedOnce(clauseId: string): void {
+  judged.set(clauseId, (judged.get(clauseId) ?? 0) + 1);
+}
+
+/** A mismatch of a run-wide clause; `key` tells distinct mismatches apart, and only the first of each is kept. */
+export function observeMismatch(clauseId: string, key: string, expected: string, actual: string, exchange?: Exchange): void {
+  let ofClause = mismatches.get(clauseId);
+  if (!ofClause) mismatches.set(clauseId, (ofClause = new Map()));
+  if (ofClause.has(key)) return;
+  ofClause.set(key, {
+    expected: redact(expected),
+    actual: redact(actual),
+    ...(exchange ? { exchange: describeExchange(exchange), reproduce: redact(curlOf(exchange)) } : {}),
+  });
+}
+
+/** What this suite file judged, for its task meta. */
+export function runWideSnapshot(): RunWideObservations {
+  return {
+    judged: Object.fromEntries(judged),
+    mismatches: Object.fromEntries([...mismatches].map(([id, found]) => [id, Object.fromEntries(found)])),
+  };
+}
+
+/** One failure for all the distinct mismatches of a clause: each listed once, the first with its exchange. */
+function failureOf(clauseId: string, found: readonly Mismatch[]): ClauseFailure {
+  const [first] = found as [Mismatch, ...Mismatch[]];
+  if (found.length === 1) return new ClauseFailure(clause(clauseId), first.expected, first.actual, first.exchange, first.reproduce);
+  const list = found.map((m, i) => `  ${i + 1}. expected ${m.expected}; actual ${m.actual}`).join('\n');
+  return new ClauseFailure(clause(clauseId), first.expected, `${found.length} distinct mismatches:\n${list}\n  the first one:`, first.exchange, first.reproduce);
+}
+
+/**
+ * The owning check of a run-wide clause judges what its own file saw so far. With nothing to judge it is blocked:
+ * by `noneMet`, the cause that left it nothing (a creation that failed), or else by the absence itself.
+ */
+export function expectNoMismatch(clauseId: string, noneMet?: RootCause): void {
+  const found = [...(mismatches.get(clauseId)?.values() ?? [])];
+  if (found.length > 0) throw failureOf(clauseId, found);
+  if (!judged.get(clauseId)) block(noneMet ?? { summary: `nothing this group met could be judged for ${clauseId}` });
+}
+
+/** What a run-wide clause's result says it judged; registered checks add theirs (runWideClause). */
+const SENTENCES = new Map<string, string>([
+  ['RESOURCE-STATUS-1', 'every Status the run met has the fields and types of the contract'],
+  ['RESOURCE-ACCOUNT-1', 'every Account the run met has the fields and types of the contract'],
+  ['RESOURCE-APPLICATION-1', 'every Application the run met has the fields and types of the contract'],
+  ['RESOURCE-TOKEN-1', 'every Token the run met has an access_token string'],
+  ['RESOURCE-CONTEXT-1', 'every Context the run met has ancestors and descendants, arrays of Status'],
+  ['RESOURCE-CARD-1', 'every Card the run met has the fields and types of the contract'],
+  ['RESOURCE-POLL-1', 'every Poll the run met has the fields and types of the contract'],
+  ['RESOURCE-SCHEDULED-1', 'every ScheduledStatus the run met has id, scheduled_at, params and media_attachments'],
+  ['RESOURCE-ATTACHMENT-1', 'every Attachment the run met has the fields and types of the contract'],
+  ['ERRORS-BODY-1', 'every error answer the checks identified carries a JSON body {error: string}'],
+  ['ERRORS-TEXT-1', 'every error answer the checks identified carries the text of its row of the Errors table'],
+]);
+
+/** Names a run-wide clause and the sentence of its run-wide result ("every Status the run met"). */
+export function runWideClause(clauseId: string, sentence: string): void {
+  clause(clauseId); // throws for an id the catalogue does not have
+  if (SENTENCES.has(clauseId)) throw new Error(`${clauseId} is a run-wide clause already`);
+  SENTENCES.set(clauseId, sentence);
+}
+
+/**
+ * One result per run-wide clause, judged over every suite file of the run; only for the clauses whose owning
+ * check ran (a run of other groups or other clauses is reported on what it selected and nothing else).
+ */
+export function runWideResults(metas: readonly TaskMeta[], checks: readonly CheckResult[], expectations: readonly Expectation[]): CheckResult[] {
+  const observed = metas.flatMap((meta) => (meta.runWide ? [meta.runWide] : []));
+  return [...SENTENCES].flatMap(([id, sentence]) => {
+    const own = checks.find((c) => c.clause === id && c.status !== 'skipped');
+    if (!own) return [];
+    const distinct = new Map<string, Mismatch>();
+    for (const o of observed) for (const [key, m] of Object.entries(o.mismatches[id] ?? {})) if (!distinct.has(key)) distinct.set(key, m);
+    const count = observed.reduce((sum, o) => sum + (o.judged[id] ?? 0), 0);
+    const failure = distinct.size > 0 ? failureOf(id, [...distinct.values()]) : undefined;
+    const result: CheckResult = {
+      clause: id,
+      title: `${id} ${sentence} (run-wide)`,
+      group: own.group,
+      file: own.file,
+      ...(own.line ? { line: own.line } : {}),
+      status: failure ? 'failed' : 'passed',
+      outcome: failure ? 'failed' : 'passed',
+      severity: severityOf(id),
+      durationMs: 0,
+      ...(failure ? { message: failure.message, failure: failure.data } : {}),
+      observations: [`${count} judged across the run`],
+    };
+    judgeCheck(result, expectations);
+    return [result];
+  });
+}
