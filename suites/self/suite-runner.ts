@@ -9,8 +9,9 @@ import type { TestProjectInlineConfiguration } from 'vitest/config';
 import { startVitest, type Reporter, type SerializedError, type TestModule } from 'vitest/node';
 import rootConfig from '../../vitest.config.ts';
 import { prepareRun } from '../support/global-setup.ts';
-import { verdictOf } from '../support/reporter.ts';
-import { clauseOfTitle } from '../support/results.ts';
+import { checkOf } from '../support/reporter.ts';
+import type { CheckStatus } from '../support/results.ts';
+import { runWideResults } from '../support/run-wide.ts';
 
 export interface SuiteRun {
   /** Unique; becomes the vitest project name (a fault id, a variation name). */
@@ -27,8 +28,12 @@ export interface RunCheck {
   file: string;
   title: string;
   clause: string;
-  status: 'passed' | 'failed' | 'skipped';
+  status: CheckStatus;
+  /** The clause a failure names: the check's own, or the run-wide clause its owning check reports. */
+  failedClause?: string;
   message?: string;
+  /** A blocked check's root cause: its clause, or undefined when it lies outside the contract. */
+  blockedBy?: { clause?: string; summary: string };
 }
 
 export interface SuiteOutcome {
@@ -38,6 +43,8 @@ export interface SuiteOutcome {
   errors: string[];
   /** Time its files took, preparation included. */
   ms: number;
+  /** The reference-server faults its server was asked about, switched on or not. */
+  consulted: string[];
 }
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -63,17 +70,31 @@ class OutcomeCollector implements Reporter {
   readonly outcomes = new Map<string, SuiteOutcome>();
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
-    for (const module of modules) {
-      const outcome = this.outcomeOf(module.project.name);
-      const file = module.moduleId.slice(ROOT.length + 1);
-      for (const test of module.children.allTests()) {
-        const { status, errors } = verdictOf(test);
-        const message = errors.map((e) => e.message).join('\n');
-        outcome.checks.push({ file, title: test.name, clause: clauseOfTitle(test.name), status, ...(message ? { message } : {}) });
+    const byRun = new Map<string, TestModule[]>();
+    for (const module of modules) byRun.set(module.project.name, [...(byRun.get(module.project.name) ?? []), module]);
+    for (const [name, runModules] of byRun) {
+      const outcome = this.outcomeOf(name);
+      const checks = runModules.flatMap((module) => {
+        const file = module.moduleId.slice(ROOT.length + 1);
+        return [...module.children.allTests()].map((test) => checkOf(test, '', file));
+      });
+      // The run-wide clauses (resource schemas, error bodies and texts, registered checks), as the reporter judges them.
+      for (const c of [...checks, ...runWideResults(runModules.map((m) => m.meta()), checks, [])]) {
+        outcome.checks.push({
+          file: c.file,
+          title: c.title,
+          clause: c.clause,
+          status: c.status,
+          ...(c.failedClause ? { failedClause: c.failedClause } : {}),
+          ...(c.message ? { message: c.message } : {}),
+          ...(c.blockedBy ? { blockedBy: { ...(c.blockedBy.clause ? { clause: c.blockedBy.clause } : {}), summary: c.blockedBy.summary } } : {}),
+        });
       }
-      outcome.errors.push(...module.errors().map(firstLine));
-      const d = module.diagnostic();
-      outcome.ms += Math.round(d.environmentSetupDuration + d.prepareDuration + d.collectDuration + d.setupDuration + d.duration);
+      for (const module of runModules) {
+        outcome.errors.push(...[...module.errors(), ...[...module.children.allSuites()].flatMap((suite) => suite.errors())].map(firstLine));
+        const d = module.diagnostic();
+        outcome.ms += Math.round(d.environmentSetupDuration + d.prepareDuration + d.collectDuration + d.setupDuration + d.duration);
+      }
     }
     // An unhandled error cannot be told apart by run: every run hears of it.
     for (const outcome of this.outcomes.values()) outcome.errors.push(...unhandledErrors.map(firstLine));
@@ -81,7 +102,7 @@ class OutcomeCollector implements Reporter {
 
   outcomeOf(name: string): SuiteOutcome {
     let outcome = this.outcomes.get(name);
-    if (!outcome) this.outcomes.set(name, (outcome = { name, checks: [], errors: [], ms: 0 }));
+    if (!outcome) this.outcomes.set(name, (outcome = { name, checks: [], errors: [], ms: 0, consulted: [] }));
     return outcome;
   }
 }
@@ -90,9 +111,16 @@ class OutcomeCollector implements Reporter {
  * Each run's server is started here, as the conformance global setup would start it, and its configuration
  * handed to the run's project: loading the global setup once per project would cost more than the run itself.
  */
-async function prepare(run: SuiteRun, base: ProjectTest, collector: OutcomeCollector): Promise<{ project?: TestProjectInlineConfiguration; close?: () => Promise<void> }> {
+interface Prepared {
+  name: string;
+  project?: TestProjectInlineConfiguration;
+  close?: () => Promise<void>;
+  consultedFaults?: () => string[];
+}
+
+async function prepare(run: SuiteRun, base: ProjectTest, collector: OutcomeCollector): Promise<Prepared> {
   try {
-    const { config, close } = await prepareRun({ ...process.env, ...run.env });
+    const { config, close, consultedFaults } = await prepareRun({ ...process.env, ...run.env });
     const project: TestProjectInlineConfiguration = {
       test: {
         name: run.name,
@@ -104,10 +132,10 @@ async function prepare(run: SuiteRun, base: ProjectTest, collector: OutcomeColle
         ...(run.testNamePattern ? { testNamePattern: new RegExp(run.testNamePattern) } : {}),
       },
     };
-    return { project, close };
+    return { name: run.name, project, close, consultedFaults };
   } catch (error) {
     collector.outcomeOf(run.name).errors.push(`the run could not be prepared: ${(error as Error).message}`);
-    return {};
+    return { name: run.name };
   }
 }
 
@@ -132,6 +160,7 @@ async function main(planFile: string, outcomesFile: string): Promise<void> {
     projects,
   });
   await vitest?.close();
+  for (const p of prepared) collector.outcomeOf(p.name).consulted = p.consultedFaults?.() ?? [];
   await Promise.all(prepared.map((p) => p.close?.()));
   writeFileSync(outcomesFile, JSON.stringify([...collector.outcomes.values()]));
 }

@@ -14,7 +14,9 @@ declare module 'vitest' {
 }
 
 /** The run's configuration; with no server URL, it points at an embedded reference server started here. */
-export async function prepareRun(env: Record<string, string | undefined>): Promise<{ config: Config; close?: () => Promise<void> }> {
+export async function prepareRun(
+  env: Record<string, string | undefined>,
+): Promise<{ config: Config; close?: () => Promise<void>; consultedFaults?: () => string[] }> {
   const config = configFromEnv(env);
   if (!config.embedded) return { config };
   const unknown = config.faults.filter((f) => !isFault(f));
@@ -37,7 +39,7 @@ export async function prepareRun(env: Record<string, string | undefined>): Promi
     passwordB: server.users.b.password,
     listId: server.listId,
   };
-  return { config: resolved, close: () => server.close() };
+  return { config: resolved, close: () => server.close(), consultedFaults: () => server.context.faults.consulted() };
 }
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | void> {
