@@ -31,6 +31,11 @@ let faulty: CliRun;
 let expected: CliRun;
 let fixed: CliRun;
 let allowed: CliRun;
+/** A fault that takes away the precondition of many checks: one failure, the rest blocked by it. */
+let blocking: CliRun;
+/** Only a blocked check selected: its root cause is not in the run. */
+let blockedOnly: CliRun;
+const BLOCKING_FAULT = 'STATUS-CREATE-4';
 
 function results(run: CliRun): RunResults {
   if (!run.results) throw new Error(`the run wrote no results.json (exit ${run.code}): ${run.stderr.slice(0, 500)}`);
@@ -50,16 +55,18 @@ beforeAll(async () => {
     }),
   );
   writeFileSync(stepSummary, '# earlier step\n');
-  [faulty, expected, fixed, allowed] = await Promise.all([
+  [faulty, expected, fixed, allowed, blocking, blockedOnly] = await Promise.all([
     runCli(['--group', GROUP, '--fault', FAULT], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: stepSummary }),
     runCli(['--group', GROUP, '--fault', FAULT, '--expectations', expectationsFile], NOT_GITHUB),
     runCli(['--group', GROUP, '--expectations', expectationsFile], NOT_GITHUB),
     runCli(['--group', GROUP, '--expectations', expectationsFile, '--allow-unexpected-pass'], NOT_GITHUB),
+    runCli(['--group', 'statuses', '--fault', BLOCKING_FAULT], NOT_GITHUB),
+    runCli(['--group', 'statuses', '--only', 'STATUS-READ-4', '--fault', 'STATUS-READ-1'], NOT_GITHUB),
   ]);
 });
 
 afterAll(() => {
-  for (const run of [faulty, expected, fixed, allowed]) if (run) rmSync(run.reportDir, { recursive: true, force: true });
+  for (const run of [faulty, expected, fixed, allowed, blocking, blockedOnly]) if (run) rmSync(run.reportDir, { recursive: true, force: true });
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -107,6 +114,37 @@ describe('reports', () => {
     expect(faulty.stdout).toMatch(new RegExp(`^::error file=suites/${GROUP}\\.test\\.ts,line=\\d+,title=${FAULT}::${FAULT} .*%0A.*reproduce: curl`, 'm'));
     expect(readFileSync(stepSummary, 'utf8')).toMatch(/^# earlier step\n# Conformance: FAIL\n/);
     expect(expected.stdout).not.toMatch(/^::/m);
+  });
+});
+
+describe('blocked checks', () => {
+  it('should count blocked checks apart and name their root cause with its exchange in results.json', () => {
+    const r = results(blocking);
+    const blocked = r.checks.filter((c) => c.status === 'blocked');
+    expect(blocked.length).toBeGreaterThan(3);
+    expect(r.totals.blocked).toBe(blocked.length);
+    expect(r.checks.filter((c) => c.outcome === 'failed').map((c) => c.failedClause)).toEqual([BLOCKING_FAULT]);
+    for (const c of blocked) expect(c).toMatchObject({ outcome: 'blocked', blockedBy: { clause: BLOCKING_FAULT, exchange: expect.stringMatching(/request: {2}POST \/api\/v1\/statuses/) } });
+  });
+
+  it('should group them under their root cause in the terminal, summary.md, junit.xml and report.html', () => {
+    const t = results(blocking).totals;
+    expect(blocking.stdout).toMatch(new RegExp(`^Conformance: FAIL: ${t.checks} checks, ${t.passed} passed, 1 failed, ${t.blocked} blocked, ${t.skipped} skipped;`, 'm'));
+    expect(blocking.stdout).toMatch(new RegExp(`^Blocked: \\d+ checks by ${BLOCKING_FAULT} \\(a status created with visibility `, 'm'));
+    const summary = blocking.reports['summary.md'] ?? '';
+    expect(summary).toMatch(new RegExp(`## Blocked \\(cannot judge\\)[\\s\\S]*### \\d+ checks blocked by ${BLOCKING_FAULT} \\(`));
+    const failures = summary.split('## Failures by clause')[1]?.split('\n## ')[0] ?? '';
+    expect(failures.match(/^### .*/gm)).toEqual([expect.stringMatching(new RegExp(`^### ${BLOCKING_FAULT}: `))]);
+    const junit = blocking.reports['junit.xml'] ?? '';
+    expect(junit).toMatch(new RegExp(`<testcase [^>]*name="STATUS-READ-3 [^"]*"[^>]*>\\s*<skipped message="blocked by ${BLOCKING_FAULT} \\(`));
+    expect(junit).toMatch(new RegExp(`<testsuite name="Statuses" [^>]*failures="1"[^>]*skipped="${t.blocked + t.skipped}"`));
+    expect(blocking.reports['report.html']).toMatch(new RegExp(`<details class="blocked-cause" data-cause="${BLOCKING_FAULT} \\(`));
+  });
+
+  it('should not fail the run by themselves', () => {
+    expect(blockedOnly.code).toBe(0);
+    expect(results(blockedOnly)).toMatchObject({ verdict: 'PASS', totals: { failed: 0, blocked: 1 } });
+    expect(checkOf(blockedOnly, 'STATUS-READ-4')).toMatchObject({ status: 'blocked', blockedBy: { clause: 'STATUS-READ-1' } });
   });
 });
 
