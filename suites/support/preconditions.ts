@@ -33,9 +33,18 @@ declare module 'vitest' {
   }
 }
 
-/** A root cause from the exchange of a failed precondition. */
+/** The accounts of the run, whose tokens hold the broad scopes read write follow push (README, "Auditing a live instance"). */
+const USERS = new Set(['A', 'B']);
+
+/**
+ * A root cause from the exchange of a failed precondition. A 403 to A or B on a user-token operation is ACCESS-BROAD-1's:
+ * their tokens hold the broad scopes, so the server refused the broad write where the operation names write:*.
+ */
 export function causeOf(clause: string | undefined, summary: string, exchange?: Exchange): RootCause {
-  return { ...(clause ? { clause } : {}), summary: redact(summary), ...(exchange ? { exchange: describeExchange(exchange) } : {}) };
+  const broadRefused = exchange?.status === 403 && USERS.has(exchange.actor);
+  const cause = broadRefused ? 'ACCESS-BROAD-1' : clause;
+  const said = broadRefused ? `${summary}: the token's broad scopes were refused` : summary;
+  return { ...(cause ? { clause: cause } : {}), summary: redact(said), ...(exchange ? { exchange: describeExchange(exchange) } : {}) };
 }
 
 /** How an answer failed a precondition, in a few words: "HTTP 404", "no answer: ...". */
