@@ -1,27 +1,38 @@
 // The contract's "Account relations" section: following and followers need a token, and an application token suffices.
+// The preparation never judges: an account id, application or token that could not be had blocks the checks that need it.
 import { beforeAll, describe, it } from 'vitest';
 import { accountIdOf, actors, registerApp, requestToken } from './support/actors.ts';
-import { expectError, expectJson, fail } from './support/verify.ts';
+import { failed, need, type Step } from './support/preconditions.ts';
+import { check, expectJson, observeErrorBody, statusLine } from './support/verify.ts';
 
 const { a, anon } = actors();
 const RELATIONS = ['following', 'followers'];
+const TOKEN_INVALID = 'The access token is invalid';
 
 describe('Account relations', () => {
-  let accountId: string;
-  let appToken: string | undefined;
+  let accountId: Step<string>;
+  let appToken: Step<string>;
 
   beforeAll(async () => {
     accountId = await accountIdOf(a);
-    const { app } = await registerApp(anon, { client_name: 'conformance relations', scopes: 'read' });
-    ({ token: appToken } = await requestToken(anon, app, { grant_type: 'client_credentials', scope: 'read' }));
+    const app = await registerApp(anon, { client_name: 'conformance relations', scopes: 'read' });
+    appToken = app.ok ? (await requestToken(anon, app.value, { grant_type: 'client_credentials', scope: 'read' })).step : failed(app.cause);
   });
 
   it('RELATIONS-APPTOKEN-1 following and followers answer an application token', async () => {
-    if (!appToken) fail('an application token from POST /oauth/token', 'none was issued');
-    for (const relation of RELATIONS) expectJson(await anon.get(`/api/v1/accounts/${accountId}/${relation}`, { token: appToken }), 200);
+    const [id, token] = [need(accountId), need(appToken)];
+    for (const relation of RELATIONS) expectJson(await anon.get(`/api/v1/accounts/${id}/${relation}`, { token }), 200);
   });
 
   it('RELATIONS-TOKEN-1 following and followers without a token answer 401 "The access token is invalid"', async () => {
-    for (const relation of RELATIONS) expectError(await anon.get(`/api/v1/accounts/${accountId}/${relation}`), 401, 'The access token is invalid');
+    const id = need(accountId);
+    for (const relation of RELATIONS) {
+      const exchange = await anon.get(`/api/v1/accounts/${id}/${relation}`);
+      const refused = exchange.status !== undefined && exchange.status >= 400 && exchange.status < 500;
+      check(refused, `a refusal: HTTP 401 {"error": "${TOKEN_INVALID}"}`, statusLine(exchange), exchange);
+      // Which code a missing Authorization header answers is the Errors row's (ERRORS-TOKEN-1).
+      check(exchange.status === 401, `HTTP 401 {"error": "${TOKEN_INVALID}"}`, statusLine(exchange), exchange, 'ERRORS-TOKEN-1');
+      observeErrorBody(exchange, TOKEN_INVALID);
+    }
   });
 });

@@ -1,47 +1,62 @@
 // The contract's "Client registration" section: POST /api/v1/apps and GET /api/v1/apps/verify_credentials.
+// The preparation never judges: a registration or token that failed blocks the checks that need it.
 import { beforeAll, describe, it } from 'vitest';
-import { actors, registerApp, requestToken, type Application } from './support/actors.ts';
+import { actors, createdObject, registerApp, requestToken, type Application } from './support/actors.ts';
 import type { Exchange } from './support/http.ts';
-import { expectEqual, expectError, expectOk, fail } from './support/verify.ts';
+import { block, causeOf, failed, need, type Step } from './support/preconditions.ts';
+import { expectNoMismatch } from './support/run-wide.ts';
+import { check, expectEqual, expectOk, fail, observeErrorBody, statusLine } from './support/verify.ts';
 
 const { anon } = actors();
+const TOKEN_INVALID = 'The access token is invalid';
 
 describe('Client registration', () => {
+  const name = 'conformance registration';
   const website = 'https://conformance.invalid/registration';
-  let app: Application;
-  let registration: Exchange;
-  let appToken: string | undefined;
+  let registered: Step<Application>;
+  let appToken: Step<string>;
 
   beforeAll(async () => {
-    ({ app, exchange: registration } = await registerApp(anon, { client_name: 'conformance registration', website }));
-    ({ token: appToken } = await requestToken(anon, app, { grant_type: 'client_credentials', redirect_uri: 'urn:ietf:wg:oauth:2.0:oob' }));
+    registered = await registerApp(anon, { client_name: name, website });
+    appToken = registered.ok ? (await requestToken(anon, registered.value, { grant_type: 'client_credentials', redirect_uri: 'urn:ietf:wg:oauth:2.0:oob' })).step : failed(registered.cause);
   });
 
   it('APPS-REGISTER-1 registration returns an Application with client_id and client_secret', () => {
+    const registration = registered.exchange as Exchange;
     const body = expectOk(registration, 'Application');
     for (const field of ['client_id', 'client_secret']) {
       if (typeof body[field] !== 'string' || body[field] === '') fail(`${field}: a non-empty string`, `${field}: ${JSON.stringify(body[field])}`, registration);
     }
   });
 
-  it('RESOURCE-APPLICATION-1 the registration answer has the Application fields and types of the contract', () => {
-    expectOk(registration, 'Application');
-  });
-
   it('APPS-REGISTER-2 the Application carries the client name and website given at registration', () => {
-    expectEqual(app.name, 'conformance registration', 'name', registration);
+    // Judged on whatever the registration answered, also without the client credentials APPS-REGISTER-1 requires.
+    const registration = registered.exchange as Exchange;
+    const app = createdObject(registration);
+    if (!app) block(registered.ok ? causeOf(undefined, 'no registration answer') : registered.cause);
+    // A name that is not a string is the Application's schema (RESOURCE-APPLICATION-1), not what was given.
+    if (typeof app.name !== 'string') block(causeOf('RESOURCE-APPLICATION-1', `the registration answered name ${JSON.stringify(app.name)}, not a string`, registration));
+    expectEqual(app.name, name, 'name', registration);
     expectEqual(app.website, website, 'website', registration);
   });
 
   it('APPS-VERIFY-1 verify_credentials with the application token returns the Application', async () => {
-    if (!appToken) fail('an application token from POST /oauth/token', 'none was issued');
-    const exchange = await anon.get('/api/v1/apps/verify_credentials', { token: appToken });
+    const exchange = await anon.get('/api/v1/apps/verify_credentials', { token: need(appToken) });
     const body = expectOk(exchange, 'Application');
-    expectEqual(body.name, 'conformance registration', 'name', exchange);
+    expectEqual(body.name, name, 'name', exchange);
   });
 
   it('APPS-VERIFY-2 verify_credentials without a token answers 401 "The access token is invalid"', async () => {
     const exchange = await anon.get('/api/v1/apps/verify_credentials');
-    expectError(exchange, 401, 'The access token is invalid');
+    const refused = exchange.status !== undefined && exchange.status >= 400 && exchange.status < 500;
+    check(refused, `a refusal: HTTP 401 {"error": "${TOKEN_INVALID}"}`, statusLine(exchange), exchange);
+    // Which code a missing Authorization header answers is the Errors row's (ERRORS-TOKEN-1).
+    check(exchange.status === 401, `HTTP 401 {"error": "${TOKEN_INVALID}"}`, statusLine(exchange), exchange, 'ERRORS-TOKEN-1');
+    observeErrorBody(exchange, TOKEN_INVALID);
+  });
+
+  // After every check that reads an Application: the run-wide clause judges them all.
+  it('RESOURCE-APPLICATION-1 the registration answer has the Application fields and types of the contract', () => {
+    expectNoMismatch('RESOURCE-APPLICATION-1', registered.ok ? undefined : registered.cause);
   });
 });

@@ -1,65 +1,125 @@
 // The contract's "OAuth" section (and the Authentication rules it carries out): the authorization form,
-// the token operation's rules, the grants, and revocation.
-import { beforeAll, describe, it } from 'vitest';
-import { accountIdOf, actors, authorizationCode, OOB, registerApp, requestToken, type Application } from './support/actors.ts';
-import { needs } from './support/preconditions.ts';
-import { check, expectError, expectJson, expectOk, expectRefusal, fail } from './support/verify.ts';
+// the token operation's rules, the grants, and revocation. The preparation never judges: an application, token
+// or authorization code that could not be had blocks the checks that need it, with its cause.
+import { beforeAll, describe, it, type TestContext } from 'vitest';
+import { accountIdOf, actors, authorizationCode, createdObject, OOB, registerApp, requestToken, type Application } from './support/actors.ts';
+import type { Exchange } from './support/http.ts';
+import { answerOf, block, causeOf, need, type Step } from './support/preconditions.ts';
+import { expectNoMismatch } from './support/run-wide.ts';
+import { check, expectJson, expectRefusal, fail, observeErrorBody, statusLine } from './support/verify.ts';
 
 const { config, a, anon } = actors();
 const CALLBACK = 'https://conformance.invalid/callback';
+const TOKEN_INVALID = 'The access token is invalid';
+
+type TokenRun = Awaited<ReturnType<typeof requestToken>>;
+type Approval = Awaited<ReturnType<typeof authorizationCode>>;
+
+/**
+ * The approval of the authorization form: skipped where the suite cannot drive the form, blocked where the server
+ * gave no form or refused account A's credentials.
+ */
+function approvalOf(context: TestContext, run: Approval): Exchange {
+  if (!run.approval) return run.cause ? block(run.cause) : context.skip(run.reason);
+  if (run.cause && !run.cause.clause) block(run.cause);
+  return run.approval;
+}
+
+/** The code the approval gave; an approval without one blocks the check with its cause. */
+function codeOf(context: TestContext, run: Approval): string {
+  approvalOf(context, run);
+  if (!run.code) return block(run.cause ?? causeOf(undefined, run.reason));
+  return run.code;
+}
 
 describe('OAuth', () => {
   // Registered with read and write only, so that follow is outside its scopes.
-  let app: Application;
-  let accountId: string;
+  let registered: Step<Application>;
+  let accountId: Step<string>;
   // One client_credentials token serves the Token checks; one out-of-band approval serves the code checks.
-  let tokenRun: ReturnType<typeof requestToken>;
-  let oobApproval: ReturnType<typeof authorizationCode>;
+  let tokenRun: TokenRun | undefined;
+  let oobApproval: Approval | undefined;
 
   beforeAll(async () => {
-    ({ app } = await registerApp(anon, { client_name: 'conformance oauth', scopes: 'read write', redirect_uris: `${OOB}\n${CALLBACK}` }));
+    registered = await registerApp(anon, { client_name: 'conformance oauth', scopes: 'read write', redirect_uris: `${OOB}\n${CALLBACK}` });
     accountId = await accountIdOf(a);
-    tokenRun = requestToken(anon, app, { grant_type: 'client_credentials', scope: 'read' });
-    oobApproval = authorizationCode(anon, app, 'read');
+    if (!registered.ok) return;
+    tokenRun = await requestToken(anon, registered.value, { grant_type: 'client_credentials', scope: 'read' });
+    oobApproval = await authorizationCode(anon, registered.value, 'read');
   });
 
-  it('OAUTH-TOKEN-1 the token operation returns a Token with access_token', async () => {
-    const { exchange } = await tokenRun;
-    const token = expectOk(exchange, 'Token');
-    check(typeof token.access_token === 'string' && token.access_token !== '', 'access_token: a non-empty string', `access_token: ${JSON.stringify(token.access_token)}`, exchange);
-  });
+  /** The check's application; one that could not be registered blocks it. */
+  const app = () => need(registered);
+  /** The token operation gives tokens: the positive control of the checks that judge a grant or a refusal. */
+  function tokensWork(): string {
+    app();
+    return need((tokenRun as TokenRun).step);
+  }
+  /** The out-of-band approval, made once the application was registered. */
+  function oob(): Approval {
+    app();
+    return oobApproval as Approval;
+  }
 
-  it('RESOURCE-TOKEN-1 the token operation answers a Token whose access_token is a string', async () => {
-    expectOk((await tokenRun).exchange, 'Token');
+  /** A token the server should have refused is revoked at once, so that nothing else meets it. */
+  async function revokeNow(run: TokenRun): Promise<void> {
+    const revoke = await anon.post('/oauth/revoke', { client_id: app().client_id, client_secret: app().client_secret, token: run.token });
+    if (revoke.status === 200) run.settle();
+  }
+
+  it('OAUTH-TOKEN-1 the token operation returns a Token with access_token', () => {
+    app();
+    const { exchange } = tokenRun as TokenRun;
+    const token = expectJson(exchange, 200) as Record<string, unknown> | null;
+    check(typeof token === 'object' && token !== null && !Array.isArray(token), 'a Token object', statusLine(exchange), exchange);
+    // The access_token's type is the Token's (RESOURCE-TOKEN-1): here, that there is one.
+    const given = (token as Record<string, unknown>).access_token;
+    check(given !== undefined && given !== null && given !== '', 'an access_token', `access_token: ${JSON.stringify(given)}`, exchange);
   });
 
   it('OAUTH-CLIENTCRED-1 client_credentials without scope gives a token with the read scope', async () => {
-    const { token, exchange } = await requestToken(anon, app, { grant_type: 'client_credentials' });
-    const body = expectOk(exchange, 'Token');
+    const [id, withRead] = [need(accountId), tokensWork()];
+    const run = await requestToken(anon, app(), { grant_type: 'client_credentials' });
+    // The same grant gave a token with a scope: refusing it without one is this clause's failure.
+    expectJson(run.exchange, 200);
+    const token = need(run.step);
     // The Token's field list is not shown: judge by `scope` only where the server sends it, and by what the token can read.
-    if (typeof body.scope === 'string') check(body.scope.split(/\s+/).includes('read'), 'scope includes read', `scope "${body.scope}"`, exchange);
-    const read = await anon.get(`/api/v1/accounts/${accountId}/following`, { token });
-    expectJson(read, 200);
+    const body = createdObject(run.exchange) ?? {};
+    if (typeof body.scope === 'string') check(body.scope.split(/\s+/).includes('read'), 'scope includes read', `scope "${body.scope}"`, run.exchange);
+    // What a token that asked for read reads, the token without a scope must read too.
+    const control = await anon.get(`/api/v1/accounts/${id}/following`, { token: withRead });
+    if (control.status !== 200) block(causeOf('RELATIONS-APPTOKEN-1', `following answered ${answerOf(control)} to an application token with the read scope`, control));
+    expectJson(await anon.get(`/api/v1/accounts/${id}/following`, { token }), 200);
   });
 
   it('OAUTH-SCOPE-1 a scope outside the registered scopes is refused', async () => {
-    const { token, exchange } = await requestToken(anon, app, { grant_type: 'client_credentials', scope: 'read follow' });
-    if (token) fail('a refusal: follow was not registered', `a token was issued (HTTP ${exchange.status})`, exchange);
-    expectRefusal(exchange);
+    tokensWork();
+    const run = await requestToken(anon, app(), { grant_type: 'client_credentials', scope: 'read follow' });
+    if (run.token) {
+      await revokeNow(run);
+      fail('a refusal: follow was not registered', `a token was issued (HTTP ${run.exchange.status})`, run.exchange);
+    }
+    expectRefusal(run.exchange);
   });
 
   it('OAUTH-REDIRECT-1 a redirect_uri that was not registered is refused', async (context) => {
-    const { code, reason } = await oobApproval;
-    needs(context, code, reason);
-    const { token, exchange } = await requestToken(anon, app, { grant_type: 'authorization_code', code, redirect_uri: 'https://conformance.invalid/not-registered' });
-    if (token) fail('a refusal: the redirect_uri was not registered', `a token was issued (HTTP ${exchange.status})`, exchange);
-    expectRefusal(exchange);
+    const code = codeOf(context, oob());
+    tokensWork();
+    const run = await requestToken(anon, app(), { grant_type: 'authorization_code', code, redirect_uri: 'https://conformance.invalid/not-registered' });
+    if (run.token) {
+      await revokeNow(run);
+      fail('a refusal: the redirect_uri was not registered', `a token was issued (HTTP ${run.exchange.status})`, run.exchange);
+    }
+    expectRefusal(run.exchange);
   });
 
   it('OAUTH-PASSWORD-1 the password grant gives a user token', async (context) => {
-    needs(context, config.usernameA && config.passwordA, 'needs CONFORMANCE_USERNAME_A and CONFORMANCE_PASSWORD_A');
-    const { token, exchange } = await requestToken(anon, app, { grant_type: 'password', username: config.usernameA, password: config.passwordA, scope: 'read' });
-    expectOk(exchange, 'Token');
+    if (!config.usernameA || !config.passwordA) context.skip('needs CONFORMANCE_USERNAME_A and CONFORMANCE_PASSWORD_A');
+    tokensWork();
+    const run = await requestToken(anon, app(), { grant_type: 'password', username: config.usernameA, password: config.passwordA, scope: 'read' });
+    // A refusal is this grant's failure; an answer without a usable access_token is the token operation's or the Token's.
+    expectJson(run.exchange, 200);
+    const token = need(run.step);
     const use = await anon.get('/api/v1/apps/verify_credentials', { token });
     expectJson(use, 200);
   });
@@ -67,9 +127,9 @@ describe('OAuth', () => {
   it('OAUTH-AUTHORIZE-1 GET /oauth/authorize shows an authorization form (or sends the user to sign in first)', async () => {
     // The out-of-band approval fetched this form already where the suite can drive it.
     const exchange =
-      (await oobApproval).form ??
+      oobApproval?.form ??
       (await anon.get('/oauth/authorize', {
-        query: { client_id: app.client_id, redirect_uri: OOB, response_type: 'code', scope: 'read' },
+        query: { client_id: app().client_id, redirect_uri: OOB, response_type: 'code', scope: 'read' },
         headers: { accept: 'text/html' },
       }));
     // A user who is not signed in is shown the sign-in page first; a redirect there is as good as the form.
@@ -79,28 +139,40 @@ describe('OAuth', () => {
   });
 
   it('OAUTH-REVOKE-1 a revoked token is refused with 401 "The access token is invalid"', async () => {
-    const { token, settle } = await requestToken(anon, app, { grant_type: 'client_credentials', scope: 'read' });
-    if (!token) fail('a token to revoke', 'none was issued');
-    const revoke = await anon.post('/oauth/revoke', { client_id: app.client_id, client_secret: app.client_secret, token });
+    tokensWork();
+    const run = await requestToken(anon, app(), { grant_type: 'client_credentials', scope: 'read' });
+    const token = need(run.step);
+    // The token works before its revocation: the refusal after it is the revocation's doing.
+    const before = await anon.get('/api/v1/apps/verify_credentials', { token });
+    if (before.status !== 200) block(causeOf('APPS-VERIFY-1', `verify_credentials answered ${answerOf(before)} to a fresh application token`, before));
+    const revoke = await anon.post('/oauth/revoke', { client_id: app().client_id, client_secret: app().client_secret, token });
     expectJson(revoke, 200);
-    settle();
+    run.settle();
     const use = await anon.get('/api/v1/apps/verify_credentials', { token });
-    expectError(use, 401, 'The access token is invalid');
+    const refused = use.status !== undefined && use.status >= 400 && use.status < 500;
+    check(refused, `a refusal: HTTP 401 {"error": "${TOKEN_INVALID}"}`, statusLine(use), use);
+    // Which code an invalid Authorization header answers is the Errors row's (ERRORS-TOKEN-2).
+    check(use.status === 401, `HTTP 401 {"error": "${TOKEN_INVALID}"}`, statusLine(use), use, 'ERRORS-TOKEN-2');
+    observeErrorBody(use, TOKEN_INVALID);
   });
 
   it('OAUTH-AUTHORIZE-2 on approval the user is redirected to the registered redirect_uri with the code', async (context) => {
-    const { approval, reason } = await authorizationCode(anon, app, 'read', CALLBACK);
-    needs(context, approval && approval.status !== 401, reason);
-    const exchange = approval as NonNullable<typeof approval>;
+    const exchange = approvalOf(context, await authorizationCode(anon, app(), 'read', CALLBACK));
     const location = exchange.headers.location ?? '';
     const redirected = exchange.status !== undefined && exchange.status >= 300 && exchange.status < 400;
     check(redirected && location.startsWith(CALLBACK) && /[?&]code=/.test(location), `a redirect to ${CALLBACK}?code=...`, `HTTP ${exchange.status} location: ${location || 'none'}`, exchange);
   });
 
-  it('OAUTH-AUTHORIZE-3 on approval with the out-of-band URI the code is displayed, not redirected', async (context) => {
-    const { approval, code, reason } = await oobApproval;
-    needs(context, approval && approval.status !== 401, reason);
-    const exchange = approval as NonNullable<typeof approval>;
-    check(exchange.status === 200 && code !== undefined, 'HTTP 200 with the code on the page', `HTTP ${exchange.status}, ${code ? 'a code' : 'no code'} on the page`, exchange);
+  it('OAUTH-AUTHORIZE-3 on approval with the out-of-band URI the code is displayed, not redirected', (context) => {
+    const run = oob();
+    const exchange = approvalOf(context, run);
+    check(exchange.status === 200 && run.code !== undefined, 'HTTP 200 with the code on the page', `HTTP ${exchange.status}, ${run.code ? 'a code' : 'no code'} on the page`, exchange);
+  });
+
+  // After every check that obtains a token: the run-wide clause judges them all.
+  it('RESOURCE-TOKEN-1 the token operation answers a Token whose access_token is a string', () => {
+    app();
+    const { step } = tokenRun as TokenRun;
+    expectNoMismatch('RESOURCE-TOKEN-1', step.ok ? undefined : step.cause);
   });
 });

@@ -2,6 +2,7 @@
 // applications and tokens the run makes. Every suite gets them the same way: `const { config, a, b, anon } = actors()`.
 import { inject } from 'vitest';
 import { uploadOf, type MediaFixture } from '../../fixtures/media/index.ts';
+import type { RootCause } from './clauses.ts';
 import { remember } from './cleanup.ts';
 import type { Config } from './config.ts';
 import type { FormParams } from './form.ts';
@@ -241,10 +242,15 @@ export async function requestToken(anon: Actor, app: Application, params: FormPa
   const exchange = await anon.post('/oauth/token', { client_id: app.client_id, client_secret: app.client_secret, ...params });
   let settle = () => {};
   const body = exchange.status === 200 ? createdObject(exchange) : undefined;
-  const token = typeof body?.access_token === 'string' ? body.access_token : undefined;
+  const given = body?.access_token;
+  const token = typeof given === 'string' && given !== '' ? given : undefined;
   const grant = typeof params.grant_type === 'string' ? params.grant_type : 'a';
-  const step: Step<string> = token ? succeeded(token, exchange) : failed(causeOf('OAUTH-TOKEN-1', `the ${grant} grant answered ${answerOf(exchange)}${body ? ' without an access_token string' : ''}`, exchange), exchange);
-  if (body) observeResource('Token', body, exchange);
+  // No access_token is the token operation's failure (OAUTH-TOKEN-1); one of another type is the Token's (RESOURCE-TOKEN-1).
+  const present = given !== undefined && given !== null;
+  const clause = present && typeof given !== 'string' ? 'RESOURCE-TOKEN-1' : 'OAUTH-TOKEN-1';
+  const what = body ? (present ? ` with access_token ${JSON.stringify(given)}` : ' without an access_token') : '';
+  const step: Step<string> = token ? succeeded(token, exchange) : failed(causeOf(clause, `the ${grant} grant answered ${answerOf(exchange)}${what}`, exchange), exchange);
+  if (body && present) observeResource('Token', body, exchange);
   if (token) {
     registerSecret(token, 'APP_TOKEN');
     ({ settle } = remember('token of the suite application', () =>
@@ -274,21 +280,37 @@ export function actors(): { config: Config; a: Actor; b?: Actor; anon: Actor } {
 
 /**
  * An authorization code for account A, by driving the server's authorization form. Only the reference
- * server's form (username and password fields, no session) can be driven; elsewhere the reason is returned.
+ * server's form (username and password fields, no session) can be driven; elsewhere the reason is returned,
+ * with the cause when the server failed the flow (no form, no code on approval).
  */
-export async function authorizationCode(anon: Actor, app: Application, scope: string, redirectUri = OOB): Promise<{ code?: string; reason: string; form?: Exchange; approval?: Exchange }> {
+export async function authorizationCode(
+  anon: Actor,
+  app: Application,
+  scope: string,
+  redirectUri = OOB,
+): Promise<{ code?: string; reason: string; cause?: RootCause; form?: Exchange; approval?: Exchange }> {
   const { usernameA, passwordA } = anon.config;
   if (!usernameA || !passwordA) return { reason: 'needs CONFORMANCE_USERNAME_A and CONFORMANCE_PASSWORD_A to drive the authorization form' };
   const params = { client_id: app.client_id, redirect_uri: redirectUri, response_type: 'code', scope };
   const form = await anon.get('/oauth/authorize', { query: params, headers: { accept: 'text/html' } });
+  const toSignIn = form.status !== undefined && form.status >= 300 && form.status < 400;
+  // No form and no way to sign in: the server failed the authorization operation, not the suite.
+  const cause = form.status === 200 || toSignIn ? undefined : causeOf('OAUTH-AUTHORIZE-1', `GET /oauth/authorize answered ${answerOf(form)}`, form);
   if (form.status !== 200 || !/name="username"/.test(form.text) || !/name="password"/.test(form.text)) {
-    return { reason: "this server's authorization form needs a browser session; the suite drives only a plain username and password form", form };
+    return { reason: "this server's authorization form needs a browser session; the suite drives only a plain username and password form", ...(cause ? { cause } : {}), form };
   }
   const approval = await anon.post('/oauth/authorize', { ...params, username: usernameA, password: passwordA }, { headers: { accept: 'text/html' } });
   const location = approval.headers.location;
   const code = location ? (new URL(location).searchParams.get('code') ?? undefined) : /id="authorization-code">([^<]+)</.exec(approval.text)?.[1];
-  if (code) registerSecret(code, 'AUTHORIZATION_CODE');
-  return code ? { code, reason: '', form, approval } : { reason: `the authorization form did not give a code (HTTP ${approval.status ?? 'none'})`, form, approval };
+  if (code) {
+    registerSecret(code, 'AUTHORIZATION_CODE');
+    return { code, reason: '', form, approval };
+  }
+  const accepted = approval.status !== undefined && approval.status < 400;
+  const noCode = accepted
+    ? causeOf(redirectUri === OOB ? 'OAUTH-AUTHORIZE-3' : 'OAUTH-AUTHORIZE-2', `the approval answered ${answerOf(approval)} without a code`, approval)
+    : causeOf(undefined, `the authorization form answered ${answerOf(approval)} to account A's username and password`, approval);
+  return { reason: `the authorization form did not give a code (${answerOf(approval)})`, cause: noCode, form, approval };
 }
 
 /** The id of the account a user token belongs to (Mastodon's verify_credentials; else from a status it posts). */

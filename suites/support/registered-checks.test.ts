@@ -1,10 +1,11 @@
-// The registered per-response checks: each clause's function on responses that keep and break it, and the
-// run-wide results the reporter gets from them.
-import type { TaskMeta } from 'vitest';
-import { describe, expect, it } from 'vitest';
-import type { Exchange } from './http.ts';
-import { registeredCheckResults, violationsOf } from './registered-checks.ts';
-import type { CheckResult } from './results.ts';
+// The registered per-response checks: each clause's function on responses that keep and break it, and what the
+// observer keeps of every /api/* response for the run-wide results (run-wide.ts).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpClient, type Exchange } from './http.ts';
+import { violationsOf } from './registered-checks.ts';
+import { runWideSnapshot } from './run-wide.ts';
 
 const DATE = 'Thu, 02 Jan 2025 03:04:05 GMT';
 const LATER = '2025-01-02T03:09:05.000Z';
@@ -30,42 +31,47 @@ describe('registered checks', () => {
     expect(broken({ 'x-ratelimit-limit': '30', 'x-ratelimit-remaining': '290' })).toEqual(['LIMITS-HEADERS-3']);
     expect(broken({ 'x-ratelimit-reset': '300' })).toEqual(['LIMITS-HEADERS-4']);
     expect(broken({ 'x-ratelimit-reset': '2025-01-02T03:00:00.000Z' })).toEqual(['LIMITS-HEADERS-4']);
+    expect([...violationsOf({ ...exchangeWith(good), status: 404, text: 'Not found' }).keys()]).toEqual(['WIRE-JSON-1']);
   });
 
-  it('should describe the violation with the exchange that showed it', () => {
+  it('should describe the violation against what the clause expects', () => {
     const violation = violationsOf(exchangeWith({ ...good, 'x-ratelimit-reset': '300' })).get('LIMITS-HEADERS-4');
+    expect(violation?.expected).toContain('a timestamp');
     expect(violation?.actual).toBe('X-RateLimit-Reset: "300" is not a timestamp');
-    expect(violation?.exchange).toContain('GET /api/v1/statuses/1');
   });
 });
 
-describe('registeredCheckResults', () => {
-  const own = (clause: string, status: CheckResult['status']): CheckResult => ({
-    clause,
-    title: `${clause} this group`,
-    group: 'Limits',
-    file: 'suites/limits.test.ts',
-    line: 7,
-    status,
-    outcome: status,
-    severity: 'MUST',
-    durationMs: 0,
-    observations: [],
-  });
-  const violation = { expected: 'the three X-RateLimit headers', actual: 'no x-ratelimit-reset', exchange: '  request:  GET /api/v1/statuses/1  (as A)' };
-  const metas: TaskMeta[] = [{ registered: { responses: 3, violations: {} } }, { registered: { responses: 4, violations: { 'LIMITS-HEADERS-1': violation } } }];
+describe('the observer of every response', () => {
+  // A server on port 0 that leaves X-RateLimit-Reset off one path.
+  let server: Server;
+  let client: HttpClient;
 
-  it('should judge a clause over every file of the run when its check in the Limits group ran', () => {
-    const results = registeredCheckResults(metas, [own('LIMITS-HEADERS-1', 'passed'), own('LIMITS-HEADERS-2', 'passed'), own('LIMITS-HEADERS-3', 'skipped')], []);
-    expect(results.map((r) => [r.clause, r.status, r.line])).toEqual([
-      ['LIMITS-HEADERS-1', 'failed', 7],
-      ['LIMITS-HEADERS-2', 'passed', 7],
-    ]);
-    expect(results[0]?.message).toContain('actual:   no x-ratelimit-reset');
-    expect(results[1]?.observations).toEqual(['7 /api/* responses judged across the run']);
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const headers = req.url === '/api/v1/without-reset' ? { ...good, 'x-ratelimit-reset': undefined } : good;
+      for (const [name, value] of Object.entries(headers)) if (value !== undefined) res.setHeader(name, value);
+      res.setHeader('content-type', 'application/json');
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    client = new HttpClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 'A', 'unit-test-token', 5000);
   });
 
-  it('should add nothing to a run that left the Limits group out', () => {
-    expect(registeredCheckResults(metas, [{ ...own('STATUS-READ-1', 'passed'), file: 'suites/statuses.test.ts' }], [])).toEqual([]);
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('should judge every /api/* response and keep each violation once, with the first exchange that showed it', async () => {
+    await client.send('GET', '/api/v1/statuses/1');
+    await client.send('GET', '/api/v1/without-reset');
+    await client.send('GET', '/api/v1/without-reset?again=1');
+    // Not /api/*: not judged.
+    await client.send('GET', '/oauth/authorize');
+    const { judged, mismatches } = runWideSnapshot();
+    expect(judged['LIMITS-HEADERS-1']).toBe(3);
+    const found = Object.values(mismatches['LIMITS-HEADERS-1'] ?? {});
+    expect(found).toHaveLength(1);
+    expect(found[0]?.actual).toBe('no x-ratelimit-reset');
+    expect(found[0]?.exchange).toContain('GET /api/v1/without-reset');
+    expect(found[0]?.exchange).not.toContain('again');
+    expect(mismatches['LIMITS-HEADERS-2']).toBeUndefined();
   });
 });
