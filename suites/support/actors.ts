@@ -50,7 +50,7 @@ export class Actor {
     readonly config: Config,
     readonly token?: string,
   ) {
-    this.http = new HttpClient(config.baseUrl, name, token, config.timeoutMs);
+    this.http = new HttpClient(config.baseUrl, name, token, config.timeoutMs, config.userAgent);
   }
 
   get(path: string, options?: RequestOptions): Promise<Exchange> {

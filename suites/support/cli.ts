@@ -86,9 +86,9 @@ const UNREACHABLE: Record<string, string> = {
   ENETUNREACH: 'the network is unreachable',
 };
 
-async function unreachableReason(baseUrl: string, timeoutMs: number): Promise<string | undefined> {
+async function unreachableReason(baseUrl: string, timeoutMs: number, userAgent: string): Promise<string | undefined> {
   try {
-    const response = await request(`${baseUrl}/`, { method: 'HEAD', signal: AbortSignal.timeout(timeoutMs) });
+    const response = await request(`${baseUrl}/`, { method: 'HEAD', headers: { 'user-agent': userAgent }, signal: AbortSignal.timeout(timeoutMs) });
     await response.body.dump();
     return undefined;
   } catch (error) {
@@ -117,7 +117,7 @@ async function main(): Promise<number> {
     throw error;
   }
   if (!config.embedded) {
-    const unreachable = await unreachableReason(config.baseUrl, config.timeoutMs);
+    const unreachable = await unreachableReason(config.baseUrl, config.timeoutMs, config.userAgent);
     if (unreachable) usageError(`cannot reach CONFORMANCE_BASE_URL ${config.baseUrl}: ${unreachable}`);
   }
   process.env.CONFORMANCE_REPORT_DIR = resolve(config.reportDir);

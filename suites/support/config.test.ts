@@ -8,6 +8,8 @@ describe('configuration', () => {
     expect(config.embedded).toBe(true);
     expect(config.destructive).toBe(true);
     expect(config.serverVersion).toBe('3.2.0');
+    expect(config.userAgent).toMatch(/^social-api-conformance\/\d+\.\d+\.\d+/);
+    expect(configFromEnv({ CONFORMANCE_USER_AGENT: 'Mozilla/5.0 (compatible; audit)' }).userAgent).toBe('Mozilla/5.0 (compatible; audit)');
   });
 
   it('should refuse bad input with one clear sentence', () => {
@@ -19,6 +21,7 @@ describe('configuration', () => {
       [{ CONFORMANCE_TIMEOUT_MS: 'soon' }, /CONFORMANCE_TIMEOUT_MS/],
       [{ CONFORMANCE_SERVER_VERSION: 'latest' }, /release number/],
       [{ CONFORMANCE_DESTRUCTIVE: 'maybe' }, /true or false/],
+      [{ CONFORMANCE_USER_AGENT: 'two\nlines' }, /CONFORMANCE_USER_AGENT must be printable ASCII/],
     ];
     for (const [env, message] of refusals) {
       expect(() => configFromEnv(env)).toThrow(ConfigError);
