@@ -77,7 +77,7 @@ class TokenSource {
   async byAuthorizationCode(scope: string): Promise<Grant> {
     const { code, reason } = await authorizationCode(anon, this.app, scope);
     if (!code) return { reason };
-    const { token, exchange } = await requestToken(anon, this.app, { grant_type: 'authorization_code', code, redirect_uri: OOB });
+    const { token, exchange } = await requestToken(anon, this.app, { grant_type: 'authorization_code', code, redirect_uri: OOB, scope });
     if (token) return { actor: a.withToken('A', token), exchange, reason: '' };
     return { exchange, reason: `the authorization code gave no token for "${scope}" (HTTP ${exchange.status ?? exchange.error})` };
   }

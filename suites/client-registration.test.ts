@@ -14,7 +14,7 @@ describe('Client registration', () => {
 
   beforeAll(async () => {
     ({ app, exchange: registration } = await registerApp(anon, { client_name: 'conformance registration', website }));
-    ({ token: appToken } = await requestToken(anon, app, { grant_type: 'client_credentials', redirect_uri: 'urn:ietf:wg:oauth:2.0:oob' }));
+    ({ token: appToken } = await requestToken(anon, app, { grant_type: 'client_credentials', redirect_uri: 'urn:ietf:wg:oauth:2.0:oob', scope: 'read' }));
   });
 
   it('APPS-REGISTER-1 registration returns an Application with client_id and client_secret', () => {

@@ -51,7 +51,7 @@ describe('OAuth', () => {
   it('OAUTH-REDIRECT-1 a redirect_uri that was not registered is refused', async (context) => {
     const { code, reason } = await oobApproval;
     needs(context, code, reason);
-    const { token, exchange } = await requestToken(anon, app, { grant_type: 'authorization_code', code, redirect_uri: 'https://conformance.invalid/not-registered' });
+    const { token, exchange } = await requestToken(anon, app, { grant_type: 'authorization_code', code, redirect_uri: 'https://conformance.invalid/not-registered', scope: 'read' });
     if (token) fail('a refusal: the redirect_uri was not registered', `a token was issued (HTTP ${exchange.status})`, exchange);
     expectRefusal(exchange);
   });

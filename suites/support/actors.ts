@@ -135,9 +135,15 @@ export async function registerApp(anon: Actor, params: FormParams = {}): Promise
   return { app, exchange };
 }
 
-/** Asks the token operation for a token; the ledger revokes it at the end. Returns the raw exchange too. */
+/**
+ * Asks the token operation for a token; the ledger revokes it at the end. Returns the raw exchange too.
+ * Every request carries the parameters the contract lists for the operation (client_id, client_secret,
+ * redirect_uri, grant_type, scope): redirect_uri is the out-of-band URI, which every application the suite
+ * registers lists, unless `params` names another; some servers require it for every grant. `scope` is left
+ * out only where a check is about its absence.
+ */
 export async function requestToken(anon: Actor, app: Application, params: FormParams): Promise<{ token?: string; exchange: Exchange; settle: () => void }> {
-  const exchange = await anon.post('/oauth/token', { client_id: app.client_id, client_secret: app.client_secret, ...params });
+  const exchange = await anon.post('/oauth/token', { client_id: app.client_id, client_secret: app.client_secret, redirect_uri: OOB, ...params });
   let settle = () => {};
   if (exchange.status !== 200) return { exchange, settle };
   const body = expectJson(exchange) as { access_token?: unknown };
