@@ -9,11 +9,12 @@
 // server, and 13 for the cleanup's undos and token revocations.
 import { beforeAll, describe, it, type TestContext } from 'vitest';
 import { MEDIA_FIXTURES } from '../fixtures/media/index.ts';
-import { accountIdOf, actors, authorizationCode, OOB, registerApp, requestToken, type Actor, type Application, type Attachment, type Status } from './support/actors.ts';
+import { accountIdOf, actors, OOB, registerApp, requestToken, type Actor, type Application, type Attachment, type Status } from './support/actors.ts';
 import { remember } from './support/cleanup.ts';
 import { releaseAtLeast } from './support/config.ts';
 import { excerpt, jsonOf, type Exchange } from './support/http.ts';
 import { needs, since } from './support/preconditions.ts';
+import { authorizationCode } from './support/sign-in.ts';
 import { check, expectEqual, expectJson, expectOk, fail } from './support/verify.ts';
 
 const { config, a, anon } = actors();

@@ -1,7 +1,8 @@
 // The contract's "OAuth" section (and the Authentication rules it carries out): the authorization form,
 // the token operation's rules, the grants, and revocation.
 import { beforeAll, describe, it } from 'vitest';
-import { accountIdOf, actors, authorizationCode, OOB, registerApp, requestToken, type Application } from './support/actors.ts';
+import { accountIdOf, actors, OOB, registerApp, requestToken, type Application } from './support/actors.ts';
+import { authorizationCode } from './support/sign-in.ts';
 import { needs } from './support/preconditions.ts';
 import { check, expectError, expectJson, expectOk, expectRefusal, fail } from './support/verify.ts';
 

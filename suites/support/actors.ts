@@ -175,25 +175,6 @@ export function actors(): { config: Config; a: Actor; b?: Actor; anon: Actor } {
   return cached;
 }
 
-/**
- * An authorization code for account A, by driving the server's authorization form. Only the reference
- * server's form (username and password fields, no session) can be driven; elsewhere the reason is returned.
- */
-export async function authorizationCode(anon: Actor, app: Application, scope: string, redirectUri = OOB): Promise<{ code?: string; reason: string; form?: Exchange; approval?: Exchange }> {
-  const { usernameA, passwordA } = anon.config;
-  if (!usernameA || !passwordA) return { reason: 'needs CONFORMANCE_USERNAME_A and CONFORMANCE_PASSWORD_A to drive the authorization form' };
-  const params = { client_id: app.client_id, redirect_uri: redirectUri, response_type: 'code', scope };
-  const form = await anon.get('/oauth/authorize', { query: params, headers: { accept: 'text/html' } });
-  if (form.status !== 200 || !/name="username"/.test(form.text) || !/name="password"/.test(form.text)) {
-    return { reason: "this server's authorization form needs a browser session; the suite drives only a plain username and password form", form };
-  }
-  const approval = await anon.post('/oauth/authorize', { ...params, username: usernameA, password: passwordA }, { headers: { accept: 'text/html' } });
-  const location = approval.headers.location;
-  const code = location ? (new URL(location).searchParams.get('code') ?? undefined) : /id="authorization-code">([^<]+)</.exec(approval.text)?.[1];
-  if (code) registerSecret(code, 'AUTHORIZATION_CODE');
-  return code ? { code, reason: '', form, approval } : { reason: `the authorization form did not give a code (HTTP ${approval.status ?? 'none'})`, form, approval };
-}
-
 /** The id of the account a user token belongs to (Mastodon's verify_credentials; else from a status it posts). */
 export async function accountIdOf(actor: Actor): Promise<string> {
   const exchange = await actor.get('/api/v1/accounts/verify_credentials');

@@ -14,7 +14,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'CONFORMANCE_STREAMING_URL', flag: '--streaming-url', kind: 'url', description: 'streaming base address, when it differs from the base URL' },
   { env: 'CONFORMANCE_TOKEN_A', flag: '--token-a', kind: 'secret', description: 'user access token (scopes read write follow push) of account A; required with CONFORMANCE_BASE_URL' },
   { env: 'CONFORMANCE_TOKEN_B', flag: '--token-b', kind: 'secret', description: 'user access token of a second, distinct account B: the "other user" in ownership and visibility checks' },
-  { env: 'CONFORMANCE_USERNAME_A', flag: '--username-a', kind: 'text', description: 'username of account A; with the password, enables password-grant checks' },
+  { env: 'CONFORMANCE_USERNAME_A', flag: '--username-a', kind: 'text', description: 'login of account A (Mastodon: its e-mail address); with the password, enables the password grant and the web sign-in of the authorization code flow, which give tokens with chosen scopes' },
   { env: 'CONFORMANCE_PASSWORD_A', flag: '--password-a', kind: 'secret', description: 'password of account A' },
   { env: 'CONFORMANCE_USERNAME_B', flag: '--username-b', kind: 'text', description: 'username of account B' },
   { env: 'CONFORMANCE_PASSWORD_B', flag: '--password-b', kind: 'secret', description: 'password of account B' },

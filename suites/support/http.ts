@@ -16,6 +16,8 @@ const EXCERPT_CHARS = 600;
 export interface RequestOptions {
   /** Sent as application/x-www-form-urlencoded, the contract's wire convention. */
   form?: FormParams;
+  /** Sent as application/x-www-form-urlencoded in this order, names as they are: an HTML form's entries. */
+  formEntries?: readonly (readonly [string, string])[];
   /** Sent as application/json, as many client libraries do. */
   json?: unknown;
   /** Sent as multipart/form-data with these files. */
@@ -93,6 +95,10 @@ export class HttpClient {
       body = JSON.stringify(options.json);
       requestBody = body;
       headers['content-type'] = 'application/json';
+    } else if (options.formEntries) {
+      body = new URLSearchParams(options.formEntries.map(([name, value]): [string, string] => [name, value])).toString();
+      requestBody = body;
+      headers['content-type'] = 'application/x-www-form-urlencoded';
     } else if (options.form) {
       body = urlEncoded(options.form);
       requestBody = body;
