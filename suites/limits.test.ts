@@ -1,12 +1,13 @@
 // The contract's "Limits" section: the rate-limit headers and the buckets of the Limits table. The probes spend
 // buckets without creating anything: reads, deletions and unreblogs of a status that does not exist, uploads
-// without a file. Servers count a call against its buckets whatever it answers, so a 404 or a 422 spends them.
+// without a file; only the ordinary call reads a status posted for it (support/ordinary-call.ts). Servers count a call against its buckets whatever it answers, so a 404 or a 422 spends them.
 // The rules for every response are registered checks (support/registered-checks.ts) that the reporter judges
 // over the whole run; the LIMITS-HEADERS checks here judge this group's own responses with the same functions.
 import { beforeAll, describe, it, type TestContext } from 'vitest';
 import { actors, type Actor } from './support/actors.ts';
 import type { Exchange } from './support/http.ts';
 import { LIMITS, resetTimeOf, unpaced } from './support/pacing.ts';
+import { ordinaryCall } from './support/ordinary-call.ts';
 import { needs } from './support/preconditions.ts';
 import { expectNoViolation } from './support/registered-checks.ts';
 import { check, expectRefusal, fail } from './support/verify.ts';
@@ -70,7 +71,7 @@ describe('Limits', () => {
   let withinBudget: Exchange | undefined;
 
   beforeAll(async () => {
-    first = readingOf(await a.get('/api/v1/apps/verify_credentials'));
+    first = readingOf(await ordinaryCall(a));
     second = readingOf(await a.get(`/api/v1/statuses/${MISSING_ID}`));
     // A call without a token: the headers are the IP access bucket's.
     await anon.get(`/api/v1/statuses/${MISSING_ID}`);
