@@ -17,6 +17,7 @@ import {
   expectJson,
   expectList,
   expectOk,
+  expectRefusal,
   expectResource,
 } from './support/verify.ts';
 
@@ -153,6 +154,14 @@ describe('Statuses', () => {
 
   it('ERRORS-BODY-1 an error answer carries a JSON body {error: string}', () => {
     expectErrorBody(missingRead);
+  });
+
+  it('WIRE-JSON-2 an error answer is JSON {error: string} also for a client that sends Accept: */* (as curl does) or no Accept header', async () => {
+    for (const accept of ['*/*', null]) {
+      const exchange = await a.get(`/api/v1/statuses/${MISSING_ID}`, { accept });
+      expectRefusal(exchange);
+      expectErrorBody(exchange, 'WIRE-JSON-2');
+    }
   });
 
   it('STATUS-WHITELIST-1 in whitelist mode a tokenless read answers 401 "This API requires an authenticated user"', async (context) => {

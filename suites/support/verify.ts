@@ -124,9 +124,10 @@ export function expectRefusal(exchange: Exchange): void {
   if (exchange.status === undefined || exchange.status < 400 || exchange.status >= 500) fail('a refusal (HTTP 4xx)', statusLine(exchange), exchange);
 }
 
-/** Errors table preamble: error responses carry a JSON body {error: string}. */
-export function expectErrorBody(exchange: Exchange): void {
+/** Errors table preamble: error responses carry a JSON body {error: string}; a failure breaks ERRORS-BODY-1 unless another clause is named. */
+export function expectErrorBody(exchange: Exchange, clauseId = 'ERRORS-BODY-1'): void {
   const json = jsonOf(exchange);
   const ok = json.ok && typeof json.value === 'object' && json.value !== null && typeof (json.value as { error?: unknown }).error === 'string';
-  if (!ok) fail('a JSON body {"error": string}', json.ok ? excerpt(exchange.text, 200) : json.reason, exchange, 'ERRORS-BODY-1');
+  const type = exchange.headers['content-type'] ? ` (content-type ${exchange.headers['content-type']})` : '';
+  if (!ok) fail('a JSON body {"error": string}', `${json.ok ? excerpt(exchange.text, 200) : json.reason}${type}`, exchange, clauseId);
 }
