@@ -46,6 +46,7 @@ describe('the command', () => {
     ['a malformed URL', ['--base-url', 'not a url', '--token-a', 'token-of-a'], {}],
     ['token A equal to token B', ['--base-url', 'http://127.0.0.1:9', '--token-a', 'the-same-token', '--token-b', 'the-same-token'], {}],
     ['a base URL without a token', [], { CONFORMANCE_BASE_URL: 'http://127.0.0.1:9' }],
+    ["the server's own release number as the API release", ['--server-version', '0.7.1'], {}],
   ];
 
   it.each(usageErrors)('should refuse %s with one line on stderr and exit code 2', async (_what, args, env) => {

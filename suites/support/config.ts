@@ -18,7 +18,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'CONFORMANCE_PASSWORD_A', flag: '--password-a', kind: 'secret', description: 'password of account A' },
   { env: 'CONFORMANCE_USERNAME_B', flag: '--username-b', kind: 'text', description: 'username of account B' },
   { env: 'CONFORMANCE_PASSWORD_B', flag: '--password-b', kind: 'secret', description: 'password of account B' },
-  { env: 'CONFORMANCE_SERVER_VERSION', flag: '--server-version', kind: 'release', description: 'release number of the server; gates version-dependent checks; default: the newest release the contract names (3.2.0)' },
+  { env: 'CONFORMANCE_SERVER_VERSION', flag: '--server-version', kind: 'release', description: "the release of this API the server implements, in Mastodon's numbering (1.0.0 or later; not the server's own release number); gates version-dependent checks; default: the newest release the contract names (3.2.0)" },
   { env: 'CONFORMANCE_WHITELIST_MODE', flag: '--whitelist-mode', kind: 'boolean', description: 'the instance runs in whitelist mode (tokenless status reads answer 401)' },
   { env: 'CONFORMANCE_DESTRUCTIVE', flag: '--destructive', kind: 'boolean', description: 'allow checks that exhaust rate-limit buckets (the embedded default run sets it)' },
   { env: 'CONFORMANCE_USER_AGENT', flag: '--user-agent', kind: 'text', description: 'User-Agent header of every request and stream (default social-api-conformance/<version>); some servers refuse requests without one' },
@@ -32,6 +32,8 @@ export const SETTINGS: readonly Setting[] = [
 
 /** The newest release the contract's Versioning table names. */
 export const NEWEST_RELEASE = '3.2.0';
+/** The first release of this API: the Versioning table counts Mastodon's releases, and a server cannot implement 0.x. */
+export const FIRST_RELEASE = '1.0.0';
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
 const PACKAGE = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
@@ -104,8 +106,15 @@ export function configFromEnv(env: Env): Config {
     throw new ConfigError(`CONFORMANCE_TIMEOUT_MS must be a whole number of milliseconds from 100 to 600000, got "${timeoutRaw}"`);
   }
   const serverVersion = value(env, 'CONFORMANCE_SERVER_VERSION') ?? NEWEST_RELEASE;
+  // The Versioning table counts the releases of this API (Mastodon's, from 1.0.0 on); a server's own release
+  // number (0.7.1) read as one would skip every check that came with a later release, silently.
   if (!/^\d+\.\d+\.\d+$/.test(serverVersion)) {
-    throw new ConfigError(`CONFORMANCE_SERVER_VERSION must be a release number such as 3.2.0, got "${serverVersion}"`);
+    throw new ConfigError(`CONFORMANCE_SERVER_VERSION must be a release number such as 3.2.0 or 4.2.0 (the release of this API the server implements, in Mastodon's numbering), got "${serverVersion}"`);
+  }
+  if (!releaseAtLeast(serverVersion, FIRST_RELEASE)) {
+    throw new ConfigError(
+      `CONFORMANCE_SERVER_VERSION=${serverVersion} is no release of this API (Mastodon's numbering starts at ${FIRST_RELEASE}): give the release of this API the server implements (such as 2.7.2 for a server that reports "2.7.2 (compatible; Akkoma 3.13.2)"), not the server's own release number`,
+    );
   }
   const userAgent = value(env, 'CONFORMANCE_USER_AGENT') ?? DEFAULT_USER_AGENT;
   // A header value: visible ASCII and spaces (RFC 9110 field-value), nothing that would end the header line.
