@@ -10,12 +10,13 @@
 // and a move wrongly made is undone at once, so that no other check meets it.
 import { beforeAll, describe, it, type TestContext } from 'vitest';
 import { MEDIA_FIXTURES } from '../fixtures/media/index.ts';
-import { accountIdOf, actors, authorizationCode, createdId, createdObject, OOB, registerApp, requestToken, type Actor, type Application, type Attachment, type Created, type Status } from './support/actors.ts';
+import { accountIdOf, actors, createdId, createdObject, OOB, registerApp, requestToken, type Actor, type Application, type Attachment, type Created, type Status } from './support/actors.ts';
 import type { RootCause } from './support/clauses.ts';
 import { remember } from './support/cleanup.ts';
 import { releaseAtLeast } from './support/config.ts';
 import { excerpt, jsonOf, type Exchange } from './support/http.ts';
 import { answerOf as answered, block, causeOf, failed, need, since, succeeded as step, type Step } from './support/preconditions.ts';
+import { authorizationCode } from './support/sign-in.ts';
 import { check, expectEqual, expectOk, fail } from './support/verify.ts';
 
 const { config, a, anon } = actors();
@@ -77,7 +78,7 @@ class TokenSource {
   async byAuthorizationCode(scope: string): Promise<Grant> {
     const { code, reason, cause } = await authorizationCode(anon, this.app, scope);
     if (!code) return cause ? failed(cause) : { skip: reason };
-    const { step: token, exchange } = await requestToken(anon, this.app, { grant_type: 'authorization_code', code, redirect_uri: OOB });
+    const { step: token, exchange } = await requestToken(anon, this.app, { grant_type: 'authorization_code', code, redirect_uri: OOB, scope });
     return token.ok ? step(a.withToken('A', token.value), exchange) : failed(token.cause, exchange);
   }
 

@@ -18,7 +18,7 @@ describe('Client registration', () => {
 
   beforeAll(async () => {
     registered = await registerApp(anon, { client_name: name, website });
-    appToken = registered.ok ? (await requestToken(anon, registered.value, { grant_type: 'client_credentials', redirect_uri: 'urn:ietf:wg:oauth:2.0:oob' })).step : failed(registered.cause);
+    appToken = registered.ok ? (await requestToken(anon, registered.value, { grant_type: 'client_credentials', redirect_uri: 'urn:ietf:wg:oauth:2.0:oob', scope: 'read' })).step : failed(registered.cause);
   });
 
   it('APPS-REGISTER-1 registration returns an Application with client_id and client_secret', () => {

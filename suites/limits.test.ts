@@ -8,6 +8,7 @@
 import { beforeAll, describe, it, type TestContext } from 'vitest';
 import { actors, type Actor } from './support/actors.ts';
 import type { Exchange } from './support/http.ts';
+import { ordinaryCall } from './support/ordinary-call.ts';
 import { LIMITS, resetTimeOf, unpaced } from './support/pacing.ts';
 import { block, causeOf, needs } from './support/preconditions.ts';
 import { violationsOf } from './support/registered-checks.ts';
@@ -101,7 +102,7 @@ describe('Limits', () => {
   const signUps: Reading[] = [];
 
   beforeAll(async () => {
-    first = readingOf(await a.get('/api/v1/apps/verify_credentials'));
+    first = readingOf(await ordinaryCall(a));
     second = readingOf(await a.get(`/api/v1/statuses/${MISSING_ID}`));
     // A call without a token: the headers are the IP access bucket's.
     await anon.get(`/api/v1/statuses/${MISSING_ID}`);

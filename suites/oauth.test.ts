@@ -2,10 +2,11 @@
 // the token operation's rules, the grants, and revocation. The preparation never judges: an application, token
 // or authorization code that could not be had blocks the checks that need it, with its cause.
 import { beforeAll, describe, it, type TestContext } from 'vitest';
-import { accountIdOf, actors, authorizationCode, createdObject, OOB, registerApp, requestToken, type Application } from './support/actors.ts';
+import { accountIdOf, actors, createdObject, OOB, registerApp, requestToken, type Application } from './support/actors.ts';
 import type { Exchange } from './support/http.ts';
 import { answerOf, block, causeOf, need, type Step } from './support/preconditions.ts';
 import { expectNoMismatch } from './support/run-wide.ts';
+import { authorizationCode } from './support/sign-in.ts';
 import { check, expectJson, expectRefusal, fail, observeErrorBody, statusLine } from './support/verify.ts';
 
 const { config, a, anon } = actors();
@@ -105,7 +106,7 @@ describe('OAuth', () => {
   it('OAUTH-REDIRECT-1 a redirect_uri that was not registered is refused', async (context) => {
     const code = codeOf(context, oob());
     tokensWork();
-    const run = await requestToken(anon, app(), { grant_type: 'authorization_code', code, redirect_uri: 'https://conformance.invalid/not-registered' });
+    const run = await requestToken(anon, app(), { grant_type: 'authorization_code', code, redirect_uri: 'https://conformance.invalid/not-registered', scope: 'read' });
     if (run.token) {
       await revokeNow(run);
       fail('a refusal: the redirect_uri was not registered', `a token was issued (HTTP ${run.exchange.status})`, run.exchange);

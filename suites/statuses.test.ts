@@ -10,7 +10,7 @@ import { releaseAtLeast } from './support/config.ts';
 import type { Exchange } from './support/http.ts';
 import { answerOf, before, block, causeOf, failed, need, needs, since, type Step } from './support/preconditions.ts';
 import { expectNoMismatch } from './support/run-wide.ts';
-import { check, expectEqual, expectError, expectJson, expectList, expectOk, fail, statusLine as statusLineOf } from './support/verify.ts';
+import { check, expectEqual, expectError, expectErrorBody, expectJson, expectList, expectOk, expectRefusal, fail, statusLine as statusLineOf } from './support/verify.ts';
 
 const { config, a, b, anon } = actors();
 const DIRECT_TEXT = 'conformance probe: a direct status that mentions nobody #conformance';
@@ -174,6 +174,14 @@ describe('Statuses', () => {
 
   it('WIRE-JSON-1 every /api/* answer of this group is JSON', () => {
     expectNoMismatch('WIRE-JSON-1');
+  });
+
+  it('WIRE-JSON-2 an error answer is JSON {error: string} also for a client that sends Accept: */* (as curl does) or no Accept header', async () => {
+    for (const accept of ['*/*', null]) {
+      const exchange = await a.get(`/api/v1/statuses/${MISSING_ID}`, { accept });
+      expectRefusal(exchange);
+      expectErrorBody(exchange);
+    }
   });
 
   it('STATUS-WHITELIST-1 in whitelist mode a tokenless read answers 401 "This API requires an authenticated user"', async (context) => {

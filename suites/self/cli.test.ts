@@ -16,10 +16,11 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts `npm run reference-server -- --port N` and resolves with its KEY=VALUE lines once it prints READY. */
-async function startStandaloneServer(port: number): Promise<{ lines: Record<string, string>; stop: () => void }> {
+/** Starts `npm run reference-server -- --port N [--variation V ...]` and resolves with its KEY=VALUE lines once it prints READY. */
+async function startStandaloneServer(port: number, variations: readonly string[] = []): Promise<{ lines: Record<string, string>; stop: () => void }> {
+  const args = ['run', '--silent', 'reference-server', '--', '--port', String(port), ...variations.flatMap((v) => ['--variation', v])];
   // Its own process group, so that npm, the shell and the server all stop together.
-  const child = spawn('npm', ['run', '--silent', 'reference-server', '--', '--port', String(port)], { cwd: ROOT, env: cleanEnv({}), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('npm', args, { cwd: ROOT, env: cleanEnv({}), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const stop = () => {
     if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGTERM');
   };
@@ -46,6 +47,7 @@ describe('the command', () => {
     ['a malformed URL', ['--base-url', 'not a url', '--token-a', 'token-of-a'], {}],
     ['token A equal to token B', ['--base-url', 'http://127.0.0.1:9', '--token-a', 'the-same-token', '--token-b', 'the-same-token'], {}],
     ['a base URL without a token', [], { CONFORMANCE_BASE_URL: 'http://127.0.0.1:9' }],
+    ["the server's own release number as the API release", ['--server-version', '0.7.1'], {}],
   ];
 
   it.each(usageErrors)('should refuse %s with one line on stderr and exit code 2', async (_what, args, env) => {
@@ -65,13 +67,17 @@ describe('the command', () => {
     expect(run.stdout + run.stderr).not.toMatch(STACK_FRAME);
   });
 
-  it('should pass against `npm run reference-server` with the KEY=VALUE lines it prints as the environment', async () => {
-    const { lines, stop } = await startStandaloneServer(await freePort());
+  // Started as real servers behave: no answer without a User-Agent, redirect_uri required on every token request,
+  // and a web sign-in with a CSRF field and a session cookie before the authorization form.
+  it('should pass against `npm run reference-server` (with the variations of real servers) with the KEY=VALUE lines it prints as the environment', async () => {
+    const { lines, stop } = await startStandaloneServer(await freePort(), ['no-user-agent-teapot', 'redirect-uri-required', 'web-sign-in']);
     try {
       expect(Object.keys(lines)).toEqual(expect.arrayContaining(['CONFORMANCE_BASE_URL', 'CONFORMANCE_TOKEN_A', 'CONFORMANCE_TOKEN_B']));
       const run = await runCli([], lines);
       console.log(`standalone reference server: exit ${run.code}, ${run.results?.totals.passed} of ${run.results?.totals.checks} checks passed`);
       expect(run.code, run.stdout.slice(-3000)).toBe(0);
+      // The scope checks ran: their tokens came from the password grant or the web sign-in.
+      expect(run.results?.checks.filter((c) => c.clause.startsWith('ACCESS-') || c.clause === 'AUTH-FLOW-1').map((c) => `${c.clause} ${c.status}`)).not.toContainEqual(expect.stringMatching(/skipped$/));
     } finally {
       stop();
     }

@@ -86,7 +86,7 @@ export class Actor {
     readonly config: Config,
     readonly token?: string,
   ) {
-    this.http = new HttpClient(config.baseUrl, name, token, config.timeoutMs);
+    this.http = new HttpClient(config.baseUrl, name, token, config.timeoutMs, config.userAgent);
   }
 
   get(path: string, options?: RequestOptions): Promise<Exchange> {
@@ -236,10 +236,13 @@ export async function registerApp(anon: Actor, params: FormParams = {}): Promise
 
 /**
  * Asks the token operation for a token; the ledger revokes it at the end. Returns the raw exchange, and the token
- * as a step for the checks that only need one (its cause: OAUTH-TOKEN-1).
+ * as a step for the checks that only need one (its cause: OAUTH-TOKEN-1). Every request carries the parameters the
+ * contract lists for the operation (client_id, client_secret, redirect_uri, grant_type, scope): redirect_uri is the
+ * out-of-band URI, which every application the suite registers lists, unless `params` names another; some servers
+ * require it for every grant. `scope` is left out only where a check is about its absence.
  */
 export async function requestToken(anon: Actor, app: Application, params: FormParams): Promise<{ token?: string; exchange: Exchange; settle: () => void; step: Step<string> }> {
-  const exchange = await anon.post('/oauth/token', { client_id: app.client_id, client_secret: app.client_secret, ...params });
+  const exchange = await anon.post('/oauth/token', { client_id: app.client_id, client_secret: app.client_secret, redirect_uri: OOB, ...params });
   let settle = () => {};
   const body = exchange.status === 200 ? createdObject(exchange) : undefined;
   const given = body?.access_token;
@@ -276,41 +279,6 @@ export function actors(): { config: Config; a: Actor; b?: Actor; anon: Actor } {
     anon: new Actor('anonymous', config),
   };
   return cached;
-}
-
-/**
- * An authorization code for account A, by driving the server's authorization form. Only the reference
- * server's form (username and password fields, no session) can be driven; elsewhere the reason is returned,
- * with the cause when the server failed the flow (no form, no code on approval).
- */
-export async function authorizationCode(
-  anon: Actor,
-  app: Application,
-  scope: string,
-  redirectUri = OOB,
-): Promise<{ code?: string; reason: string; cause?: RootCause; form?: Exchange; approval?: Exchange }> {
-  const { usernameA, passwordA } = anon.config;
-  if (!usernameA || !passwordA) return { reason: 'needs CONFORMANCE_USERNAME_A and CONFORMANCE_PASSWORD_A to drive the authorization form' };
-  const params = { client_id: app.client_id, redirect_uri: redirectUri, response_type: 'code', scope };
-  const form = await anon.get('/oauth/authorize', { query: params, headers: { accept: 'text/html' } });
-  const toSignIn = form.status !== undefined && form.status >= 300 && form.status < 400;
-  // No form and no way to sign in: the server failed the authorization operation, not the suite.
-  const cause = form.status === 200 || toSignIn ? undefined : causeOf('OAUTH-AUTHORIZE-1', `GET /oauth/authorize answered ${answerOf(form)}`, form);
-  if (form.status !== 200 || !/name="username"/.test(form.text) || !/name="password"/.test(form.text)) {
-    return { reason: "this server's authorization form needs a browser session; the suite drives only a plain username and password form", ...(cause ? { cause } : {}), form };
-  }
-  const approval = await anon.post('/oauth/authorize', { ...params, username: usernameA, password: passwordA }, { headers: { accept: 'text/html' } });
-  const location = approval.headers.location;
-  const code = location ? (new URL(location).searchParams.get('code') ?? undefined) : /id="authorization-code">([^<]+)</.exec(approval.text)?.[1];
-  if (code) {
-    registerSecret(code, 'AUTHORIZATION_CODE');
-    return { code, reason: '', form, approval };
-  }
-  const accepted = approval.status !== undefined && approval.status < 400;
-  const noCode = accepted
-    ? causeOf(redirectUri === OOB ? 'OAUTH-AUTHORIZE-3' : 'OAUTH-AUTHORIZE-2', `the approval answered ${answerOf(approval)} without a code`, approval)
-    : causeOf(undefined, `the authorization form answered ${answerOf(approval)} to account A's username and password`, approval);
-  return { reason: `the authorization form did not give a code (${answerOf(approval)})`, cause: noCode, form, approval };
 }
 
 /** The id of the account a user token belongs to (Mastodon's verify_credentials; else from a status it posts). */

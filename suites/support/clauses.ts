@@ -27,6 +27,8 @@ export const CLAUSES: readonly Clause[] = [
     ['WIRE-FORM-1', 'Wire conventions: array parameters use the name suffix [], nested parameters bracket names such as poll[options][]'],
     ['WIRE-FORM-2', 'Wire conventions: request parameters are sent as form data'],
     ['WIRE-JSON-1', 'Wire conventions: responses are JSON, except the streaming interface'],
+    // Errors: "Error responses carry a JSON body {error: string}", whatever the client accepts; curl sends Accept: */*.
+    ['WIRE-JSON-2', 'Wire conventions: responses are JSON; error responses carry a JSON body {error: string} also for a client that sends Accept: */* (as curl does) or no Accept header'],
     ['WIRE-OTHER-1', 'Other endpoint groups (accounts, timelines, lists, notifications, search, instance information, administration and similar): not shown', { kind: 'not-shown' }],
   ]),
   ...section('Resources and their fields', [

@@ -11,6 +11,7 @@ import { ConfigError, configFromEnv, SETTINGS } from './config.ts';
 import { ExpectationsError, loadExpectations, selectionPattern, type Expectation } from './expectations.ts';
 import ConformanceReporter from './reporter.ts';
 import type { RunResults } from './results.ts';
+import { reportedVersion, versionHint } from './version-hint.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const EXIT = { passed: 0, failed: 1, usage: 2 } as const;
@@ -86,9 +87,9 @@ const UNREACHABLE: Record<string, string> = {
   ENETUNREACH: 'the network is unreachable',
 };
 
-async function unreachableReason(baseUrl: string, timeoutMs: number): Promise<string | undefined> {
+async function unreachableReason(baseUrl: string, timeoutMs: number, userAgent: string): Promise<string | undefined> {
   try {
-    const response = await request(`${baseUrl}/`, { method: 'HEAD', signal: AbortSignal.timeout(timeoutMs) });
+    const response = await request(`${baseUrl}/`, { method: 'HEAD', headers: { 'user-agent': userAgent }, signal: AbortSignal.timeout(timeoutMs) });
     await response.body.dump();
     return undefined;
   } catch (error) {
@@ -117,8 +118,11 @@ async function main(): Promise<number> {
     throw error;
   }
   if (!config.embedded) {
-    const unreachable = await unreachableReason(config.baseUrl, config.timeoutMs);
+    const unreachable = await unreachableReason(config.baseUrl, config.timeoutMs, config.userAgent);
     if (unreachable) usageError(`cannot reach CONFORMANCE_BASE_URL ${config.baseUrl}: ${unreachable}`);
+    const reported = await reportedVersion(config.baseUrl, config.userAgent, config.timeoutMs);
+    if (reported) process.stdout.write(`${versionHint(reported, config.serverVersion, Boolean(process.env.CONFORMANCE_SERVER_VERSION?.trim()))}
+`);
   }
   process.env.CONFORMANCE_REPORT_DIR = resolve(config.reportDir);
   if (config.expectationsFile) process.env.CONFORMANCE_EXPECTATIONS = resolve(config.expectationsFile);

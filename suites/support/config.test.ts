@@ -8,6 +8,8 @@ describe('configuration', () => {
     expect(config.embedded).toBe(true);
     expect(config.destructive).toBe(true);
     expect(config.serverVersion).toBe('3.2.0');
+    expect(config.userAgent).toMatch(/^social-api-conformance\/\d+\.\d+\.\d+/);
+    expect(configFromEnv({ CONFORMANCE_USER_AGENT: 'Mozilla/5.0 (compatible; audit)' }).userAgent).toBe('Mozilla/5.0 (compatible; audit)');
   });
 
   it('should refuse bad input with one clear sentence', () => {
@@ -18,12 +20,19 @@ describe('configuration', () => {
       [{ CONFORMANCE_TOKEN_A: 'same-token', CONFORMANCE_TOKEN_B: 'same-token' }, /the same token/],
       [{ CONFORMANCE_TIMEOUT_MS: 'soon' }, /CONFORMANCE_TIMEOUT_MS/],
       [{ CONFORMANCE_SERVER_VERSION: 'latest' }, /release number/],
+      [{ CONFORMANCE_SERVER_VERSION: '4.2' }, /release number such as 3\.2\.0/],
+      [{ CONFORMANCE_SERVER_VERSION: '0.7.1' }, /^CONFORMANCE_SERVER_VERSION=0\.7\.1 is no release of this API .*not the server's own release number$/],
       [{ CONFORMANCE_DESTRUCTIVE: 'maybe' }, /true or false/],
+      [{ CONFORMANCE_USER_AGENT: 'two\nlines' }, /CONFORMANCE_USER_AGENT must be printable ASCII/],
     ];
     for (const [env, message] of refusals) {
       expect(() => configFromEnv(env)).toThrow(ConfigError);
       expect(() => configFromEnv(env)).toThrow(message);
     }
+  });
+
+  it('should take any release of this API from 1.0.0 on, beyond those the contract names too', () => {
+    for (const release of ['1.0.0', '2.7.0', '4.2.10']) expect(configFromEnv({ CONFORMANCE_SERVER_VERSION: release }).serverVersion).toBe(release);
   });
 
   it('should leave destructive checks off for a live server unless asked', () => {

@@ -1,5 +1,6 @@
 // Configuration: one table of settings, read from the environment (which the CLI fills from its flags and
 // from .env). Every setting has an environment name and a mirroring CLI flag; both are public interface.
+import { readFileSync } from 'node:fs';
 
 export interface Setting {
   env: string;
@@ -13,13 +14,14 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'CONFORMANCE_STREAMING_URL', flag: '--streaming-url', kind: 'url', description: 'streaming base address, when it differs from the base URL' },
   { env: 'CONFORMANCE_TOKEN_A', flag: '--token-a', kind: 'secret', description: 'user access token (scopes read write follow push) of account A; required with CONFORMANCE_BASE_URL' },
   { env: 'CONFORMANCE_TOKEN_B', flag: '--token-b', kind: 'secret', description: 'user access token of a second, distinct account B: the "other user" in ownership and visibility checks' },
-  { env: 'CONFORMANCE_USERNAME_A', flag: '--username-a', kind: 'text', description: 'username of account A; with the password, enables password-grant checks' },
+  { env: 'CONFORMANCE_USERNAME_A', flag: '--username-a', kind: 'text', description: 'login of account A (Mastodon: its e-mail address); with the password, enables the password grant and the web sign-in of the authorization code flow, which give tokens with chosen scopes' },
   { env: 'CONFORMANCE_PASSWORD_A', flag: '--password-a', kind: 'secret', description: 'password of account A' },
   { env: 'CONFORMANCE_USERNAME_B', flag: '--username-b', kind: 'text', description: 'username of account B' },
   { env: 'CONFORMANCE_PASSWORD_B', flag: '--password-b', kind: 'secret', description: 'password of account B' },
-  { env: 'CONFORMANCE_SERVER_VERSION', flag: '--server-version', kind: 'release', description: 'release number of the server; gates version-dependent checks; default: the newest release the contract names (3.2.0)' },
+  { env: 'CONFORMANCE_SERVER_VERSION', flag: '--server-version', kind: 'release', description: "the release of this API the server implements, in Mastodon's numbering (1.0.0 or later; not the server's own release number); gates version-dependent checks; default: the newest release the contract names (3.2.0)" },
   { env: 'CONFORMANCE_WHITELIST_MODE', flag: '--whitelist-mode', kind: 'boolean', description: 'the instance runs in whitelist mode (tokenless status reads answer 401)' },
   { env: 'CONFORMANCE_DESTRUCTIVE', flag: '--destructive', kind: 'boolean', description: 'allow checks that exhaust rate-limit buckets (the embedded default run sets it)' },
+  { env: 'CONFORMANCE_USER_AGENT', flag: '--user-agent', kind: 'text', description: 'User-Agent header of every request and stream (default social-api-conformance/<version>); some servers refuse requests without one' },
   { env: 'CONFORMANCE_TIMEOUT_MS', flag: '--timeout-ms', kind: 'integer', description: 'longest wait for one response or stream event, in milliseconds (default 10000)' },
   { env: 'CONFORMANCE_REPORT_DIR', flag: '--report-dir', kind: 'text', description: 'where reports go (default reports/)' },
   { env: 'CONFORMANCE_LIST_ID', flag: '--list-id', kind: 'text', description: 'id of a list of account A that includes account B, for the list stream (the embedded server provides one)' },
@@ -30,7 +32,13 @@ export const SETTINGS: readonly Setting[] = [
 
 /** The newest release the contract's Versioning table names. */
 export const NEWEST_RELEASE = '3.2.0';
+/** The first release of this API: the Versioning table counts Mastodon's releases, and a server cannot implement 0.x. */
+export const FIRST_RELEASE = '1.0.0';
 export const DEFAULT_TIMEOUT_MS = 10_000;
+
+const PACKAGE = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+/** What every request says it is, as real clients do: some servers refuse requests without a User-Agent. */
+export const DEFAULT_USER_AGENT = `${PACKAGE.name}/${PACKAGE.version}`;
 
 export interface Config {
   baseUrl: string;
@@ -45,6 +53,8 @@ export interface Config {
   whitelistMode: boolean;
   destructive: boolean;
   timeoutMs: number;
+  /** The User-Agent header of every request, stream and WebSocket handshake. */
+  userAgent: string;
   reportDir: string;
   listId?: string;
   expectationsFile?: string;
@@ -96,9 +106,19 @@ export function configFromEnv(env: Env): Config {
     throw new ConfigError(`CONFORMANCE_TIMEOUT_MS must be a whole number of milliseconds from 100 to 600000, got "${timeoutRaw}"`);
   }
   const serverVersion = value(env, 'CONFORMANCE_SERVER_VERSION') ?? NEWEST_RELEASE;
+  // The Versioning table counts the releases of this API (Mastodon's, from 1.0.0 on); a server's own release
+  // number (0.7.1) read as one would skip every check that came with a later release, silently.
   if (!/^\d+\.\d+\.\d+$/.test(serverVersion)) {
-    throw new ConfigError(`CONFORMANCE_SERVER_VERSION must be a release number such as 3.2.0, got "${serverVersion}"`);
+    throw new ConfigError(`CONFORMANCE_SERVER_VERSION must be a release number such as 3.2.0 or 4.2.0 (the release of this API the server implements, in Mastodon's numbering), got "${serverVersion}"`);
   }
+  if (!releaseAtLeast(serverVersion, FIRST_RELEASE)) {
+    throw new ConfigError(
+      `CONFORMANCE_SERVER_VERSION=${serverVersion} is no release of this API (Mastodon's numbering starts at ${FIRST_RELEASE}): give the release of this API the server implements (such as 2.7.2 for a server that reports "2.7.2 (compatible; Akkoma 3.13.2)"), not the server's own release number`,
+    );
+  }
+  const userAgent = value(env, 'CONFORMANCE_USER_AGENT') ?? DEFAULT_USER_AGENT;
+  // A header value: visible ASCII and spaces (RFC 9110 field-value), nothing that would end the header line.
+  if (!/^[\x20-\x7e]+$/.test(userAgent)) throw new ConfigError(`CONFORMANCE_USER_AGENT must be printable ASCII on one line, got "${env.CONFORMANCE_USER_AGENT}"`);
   const tokenA = value(env, 'CONFORMANCE_TOKEN_A');
   const tokenB = value(env, 'CONFORMANCE_TOKEN_B');
   if (!embedded && !tokenA) throw new ConfigError('missing token: CONFORMANCE_TOKEN_A is required when CONFORMANCE_BASE_URL is set');
@@ -119,6 +139,7 @@ export function configFromEnv(env: Env): Config {
     // The embedded default run is the one place where exhausting buckets is always safe.
     destructive: env.CONFORMANCE_DESTRUCTIVE === undefined ? embedded : booleanOf(env, 'CONFORMANCE_DESTRUCTIVE'),
     timeoutMs,
+    userAgent,
     reportDir: value(env, 'CONFORMANCE_REPORT_DIR') ?? 'reports',
     listId: value(env, 'CONFORMANCE_LIST_ID'),
     expectationsFile: value(env, 'CONFORMANCE_EXPECTATIONS'),

@@ -1,7 +1,9 @@
 // The one HTTP client of the suite (undici): bearer auth, form/JSON/multipart bodies, a deadline on every
 // request, a cap on body size, request counting and pacing. It never throws for an HTTP answer or a
 // network failure: both come back as an Exchange, which checks judge and failure messages describe.
+// Every request says who it is (User-Agent), as real clients do.
 import { FormData as UndiciFormData, request } from 'undici';
+import { DEFAULT_USER_AGENT } from './config.ts';
 import { countRequest } from './counts.ts';
 import { formPairs, multipart, urlEncoded, type FormParams, type Upload } from './form.ts';
 import { paceAfter, paceBefore } from './pacing.ts';
@@ -14,6 +16,8 @@ const EXCERPT_CHARS = 600;
 export interface RequestOptions {
   /** Sent as application/x-www-form-urlencoded, the contract's wire convention. */
   form?: FormParams;
+  /** Sent as application/x-www-form-urlencoded in this order, names as they are: an HTML form's entries. */
+  formEntries?: readonly (readonly [string, string])[];
   /** Sent as application/json, as many client libraries do. */
   json?: unknown;
   /** Sent as multipart/form-data with these files. */
@@ -22,6 +26,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Overrides the actor's token for this request; null sends no Authorization header. */
   token?: string | null;
+  /** The Accept header; default application/json; null sends none (as some clients do). */
+  accept?: string | null;
 }
 
 export interface Exchange {
@@ -41,6 +47,8 @@ export interface Exchange {
   /** Why no answer came: timeout, refused connection, reset... */
   error?: string;
   ms: number;
+  /** The Set-Cookie lines of the answer, one per cookie (headers joins them, which a cookie's date breaks). */
+  setCookies?: string[];
 }
 
 type Observer = (exchange: Exchange) => void;
@@ -67,13 +75,15 @@ export class HttpClient {
     readonly actor: string,
     private readonly token: string | undefined,
     private readonly timeoutMs: number,
+    private readonly userAgent = DEFAULT_USER_AGENT,
   ) {}
 
   async send(method: string, path: string, options: RequestOptions = {}): Promise<Exchange> {
     const query = options.query ? `?${urlEncoded(options.query)}` : '';
     const fullPath = `${path}${query}`;
     const url = `${this.baseUrl}${fullPath}`;
-    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    const accept = options.accept === undefined ? 'application/json' : options.accept;
+    const headers: Record<string, string> = { ...(accept === null ? {} : { accept }), 'user-agent': this.userAgent, ...options.headers };
     const token = options.token === undefined ? this.token : options.token;
     if (token) headers.authorization = `Bearer ${token}`;
     let body: string | UndiciFormData | undefined;
@@ -85,6 +95,10 @@ export class HttpClient {
       body = JSON.stringify(options.json);
       requestBody = body;
       headers['content-type'] = 'application/json';
+    } else if (options.formEntries) {
+      body = new URLSearchParams(options.formEntries.map(([name, value]): [string, string] => [name, value])).toString();
+      requestBody = body;
+      headers['content-type'] = 'application/x-www-form-urlencoded';
     } else if (options.form) {
       body = urlEncoded(options.form);
       requestBody = body;
@@ -112,6 +126,7 @@ export class HttpClient {
       exchange.status = response.statusCode;
       for (const [name, value] of Object.entries(response.headers)) {
         if (value !== undefined) exchange.headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+        if (value !== undefined && name.toLowerCase() === 'set-cookie') exchange.setCookies = Array.isArray(value) ? value : [value];
       }
       const chunks: Buffer[] = [];
       let size = 0;
@@ -175,16 +190,23 @@ export function describeExchange(exchange: Exchange): string {
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /**
- * A ready-to-paste curl command. Secrets become the names of the environment variables that hold them
- * (redact() does that), so the command is quoted with double quotes where a variable must expand.
+ * A ready-to-paste curl command that sends what the suite sent: its User-Agent (-A) and its Accept header, or
+ * none (-H 'accept:' keeps curl from adding its default Accept header). Secrets become the names of the environment
+ * variables that hold them (redact() does that), so the command is quoted with double quotes where a variable must expand.
  */
 export function curlOf(exchange: Exchange): string {
   const path = redact(exchange.path);
   // A secret in the query (access_token) is a variable that must expand: double quotes then.
   const quotedPath = path.includes('$') ? `"${path}"` : shellQuote(path);
   const parts = ['curl -sS -i', `-X ${exchange.method}`, `"$CONFORMANCE_BASE_URL"${quotedPath}`];
+  const names = Object.keys(exchange.requestHeaders);
+  if (!names.includes('accept')) parts.push(`-H 'accept:'`);
+  if (!names.includes('user-agent')) parts.push(`-A ''`);
   for (const [name, value] of Object.entries(exchange.requestHeaders)) {
-    if (name === 'accept') continue;
+    if (name === 'user-agent') {
+      parts.push(`-A ${shellQuote(redact(value))}`);
+      continue;
+    }
     const header = `${name}: ${redact(value)}`;
     parts.push(`-H ${header.includes('$') ? `"${header}"` : shellQuote(header)}`);
   }

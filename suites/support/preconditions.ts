@@ -9,6 +9,9 @@ import { releaseAtLeast, type Config } from './config.ts';
 import { describeExchange, type Exchange } from './http.ts';
 import { redact } from './redact.ts';
 
+/** In the reason of every check skipped for the configured release, so that the summary can count them. */
+export const RELEASE_SKIP_MARK = 'CONFORMANCE_SERVER_VERSION=';
+
 export function needs(context: TestContext, present: unknown, reason: string): void {
   if (!present) context.skip(reason);
 }
@@ -16,14 +19,14 @@ export function needs(context: TestContext, present: unknown, reason: string): v
 /** Skips a check for a clause that came with a later release than CONFORMANCE_SERVER_VERSION. */
 export function since(context: TestContext, config: Config, release: string): void {
   if (!releaseAtLeast(config.serverVersion, release)) {
-    context.skip(`needs release ${release} or later (CONFORMANCE_SERVER_VERSION=${config.serverVersion})`);
+    context.skip(`needs release ${release} or later (${RELEASE_SKIP_MARK}${config.serverVersion})`);
   }
 }
 
 /** Skips a check for behaviour that a later release removed. */
 export function before(context: TestContext, config: Config, release: string): void {
   if (releaseAtLeast(config.serverVersion, release)) {
-    context.skip(`removed in release ${release} (CONFORMANCE_SERVER_VERSION=${config.serverVersion})`);
+    context.skip(`removed in release ${release} (${RELEASE_SKIP_MARK}${config.serverVersion})`);
   }
 }
 

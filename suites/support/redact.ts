@@ -8,7 +8,10 @@ const known = new Map<string, string>();
 /** Remembers a secret value under a name such as CONFORMANCE_TOKEN_A or CLIENT_SECRET. */
 export function registerSecret(value: string | undefined, name: string): void {
   // Very short values would redact ordinary words; real tokens and secrets are long.
-  if (value && value.length >= 6) known.set(value, name);
+  if (!value || value.length < 6) return;
+  known.set(value, name);
+  // As it travels in a form body or a query (a password with a space or an @ in it), it is encoded.
+  for (const encoded of [new URLSearchParams({ v: value }).toString().slice(2), encodeURIComponent(value)]) known.set(encoded, name);
 }
 
 const FIELD_NAMES = 'access_token|refresh_token|client_secret|password|code|token';

@@ -3,7 +3,7 @@ import { createServer as createTcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { configFromEnv } from './config.ts';
+import { configFromEnv, DEFAULT_USER_AGENT } from './config.ts';
 import { openSse, openWebSocket } from './streams.ts';
 
 const TIMEOUT_MS = 300;
@@ -35,7 +35,9 @@ const eventStreamHeaders = { 'content-type': 'text/event-stream' };
 
 describe('server-sent event streams', () => {
   it('should parse events split across chunks, with CRLF line ends, and collect comment lines', async () => {
-    const { url } = await httpServer((_req, res) => {
+    let userAgent: string | undefined;
+    const { url } = await httpServer((req, res) => {
+      userAgent = req.headers['user-agent'];
       res.writeHead(200, eventStreamHeaders);
       res.write(':)\r\nevent: upd');
       setImmediate(() => res.write('ate\r\ndata: {"id":"1"}\r\n\r\n'));
@@ -44,6 +46,7 @@ describe('server-sent event streams', () => {
     const event = await stream.waitFor('an update', (e) => e.event === 'update');
     expect(event.data).toBe('{"id":"1"}');
     expect(stream.comments).toEqual([')']);
+    expect(userAgent).toBe(DEFAULT_USER_AGENT);
   });
 
   it('should fail a wait within the timeout when the server accepts the stream and then sends nothing', async () => {
@@ -102,14 +105,17 @@ describe('WebSocket streams', () => {
       },
     });
     let requested = '';
+    let userAgent: string | undefined;
     wss.on('connection', (socket, req) => {
       requested = req.url ?? '';
+      userAgent = req.headers['user-agent'];
       socket.send(JSON.stringify({ stream: ['public'], event: 'delete', payload: '103270115826048975' }));
     });
     const stream = await openWebSocket(configFor(await listen(server)), publicStream);
     const event = await stream.waitFor('a delete', (e) => e.event === 'delete');
     expect(event.data).toBe('103270115826048975');
     expect(requested).toBe('/api/v1/streaming?access_token=token-of-a&stream=public');
+    expect(userAgent).toBe(DEFAULT_USER_AGENT);
   });
 
   it('should give up within the timeout on a server that accepts the connection and never answers the handshake', async () => {

@@ -235,7 +235,7 @@ export const openSse: Opener = async (config, spec) => {
 async function connectSse(config: Config, spec: StreamRequest, carrier: 'header' | 'query'): Promise<EventStream> {
   const token = carrier === 'query' ? spec.token : undefined;
   const path = `${SSE_PATHS[spec.stream]}${queryOf({ tag: spec.tag, list: spec.list, access_token: token })}`;
-  const headers: Record<string, string> = { accept: 'text/event-stream' };
+  const headers: Record<string, string> = { accept: 'text/event-stream', 'user-agent': config.userAgent };
   if (spec.token && carrier === 'header') headers.authorization = `Bearer ${spec.token}`;
   const exchange = openingExchange(config, path, spec.actor, headers);
   const controller = new AbortController();
@@ -321,8 +321,18 @@ function eventOfMessage(message: string): StreamEvent {
 export const openWebSocket: Opener = async (config, spec) => {
   const path = `${WEBSOCKET_PATH}${queryOf({ access_token: spec.token, stream: spec.stream, tag: spec.tag, list: spec.list })}`;
   // The handshake headers (with a fixed key) make the failure message's curl line replay the upgrade.
-  const exchange = openingExchange(config, path, spec.actor, { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'Y29uZm9ybWFuY2Ugc3VpdGU=' });
-  const socket = new WebSocket(`${config.streamingUrl.replace(/^http/, 'ws')}${path}`, { handshakeTimeout: config.timeoutMs, maxPayload: MAX_EVENT_CHARS });
+  const exchange = openingExchange(config, path, spec.actor, {
+    connection: 'Upgrade',
+    upgrade: 'websocket',
+    'sec-websocket-version': '13',
+    'sec-websocket-key': 'Y29uZm9ybWFuY2Ugc3VpdGU=',
+    'user-agent': config.userAgent,
+  });
+  const socket = new WebSocket(`${config.streamingUrl.replace(/^http/, 'ws')}${path}`, {
+    handshakeTimeout: config.timeoutMs,
+    maxPayload: MAX_EVENT_CHARS,
+    headers: { 'user-agent': config.userAgent },
+  });
   const stream = new EventStream('WebSocket', `WebSocket stream=${spec.stream} (${spec.actor})`, exchange, config.timeoutMs, () => socket.terminate());
   countStreamConnection();
   const started = performance.now();

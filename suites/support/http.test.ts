@@ -1,0 +1,53 @@
+// The HTTP client as a server sees it: who it says it is, what it accepts, and a curl line that sends the same.
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_USER_AGENT } from './config.ts';
+import { curlOf, HttpClient } from './http.ts';
+
+let server: Server | undefined;
+afterEach(() => {
+  server?.closeAllConnections();
+  server?.close();
+  server = undefined;
+});
+
+/** A server that answers every request with these Set-Cookie lines and remembers the request headers. */
+async function serve(setCookies: string[] = []): Promise<{ url: string; seen: IncomingHttpHeaders[] }> {
+  const seen: IncomingHttpHeaders[] = [];
+  server = createServer((req, res) => {
+    seen.push(req.headers);
+    res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': setCookies }).end('{}');
+  });
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+}
+
+describe('the HTTP client', () => {
+  it('should send its User-Agent and Accept: application/json on every request, and no Accept when told', async () => {
+    const { url, seen } = await serve();
+    const client = new HttpClient(url, 'A', 'token-of-a', 2000);
+    await client.send('GET', '/api/v1/statuses/1');
+    await client.send('GET', '/api/v1/statuses/1', { accept: null });
+    expect(seen.map((h) => h['user-agent'])).toEqual([DEFAULT_USER_AGENT, DEFAULT_USER_AGENT]);
+    expect(seen.map((h) => h.accept)).toEqual(['application/json', undefined]);
+  });
+
+  it('should give a curl line that sends the same User-Agent and Accept header (or none)', async () => {
+    const { url } = await serve();
+    const client = new HttpClient(url, 'A', undefined, 2000, 'conformance-test/1.0');
+    expect(curlOf(await client.send('GET', '/api/v1/statuses/1'))).toBe(
+      `curl -sS -i -X GET "$CONFORMANCE_BASE_URL"'/api/v1/statuses/1' -H 'accept: application/json' -A 'conformance-test/1.0'`,
+    );
+    expect(curlOf(await client.send('GET', '/api/v1/statuses/1', { accept: null }))).toBe(
+      `curl -sS -i -X GET "$CONFORMANCE_BASE_URL"'/api/v1/statuses/1' -H 'accept:' -A 'conformance-test/1.0'`,
+    );
+  });
+
+  it('should keep each Set-Cookie line whole, also when a cookie date holds a comma', async () => {
+    const cookies = ['a=1; Expires=Wed, 21 Oct 2037 07:28:00 GMT; Path=/', 'b=2; Path=/; HttpOnly'];
+    const { url } = await serve(cookies);
+    const exchange = await new HttpClient(url, 'anonymous', undefined, 2000).send('GET', '/oauth/authorize');
+    expect(exchange.setCookies).toEqual(cookies);
+  });
+});
