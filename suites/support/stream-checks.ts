@@ -1,21 +1,27 @@
 // The streaming behaviour both transports must show, written once: the streams a run opens, what it posts while
-// they listen, and one verifier per clause. suites/streaming-sse.test.ts and suites/streaming-websocket.test.ts name
-// the clauses in their titles and play this scenario over their own transport.
+// they listen, and one verifier per clause (with the few that only one transport has). suites/streaming-sse.test.ts
+// and suites/streaming-websocket.test.ts name the clauses in their titles and play this scenario over their own transport.
 //
 // Frugal: five statuses serve every stream. A posts a private status, then the poster (B, or A without B) posts a
 // public status that mentions A and carries TAG, then A posts a direct message. With B, A mutes the public status's
 // thread, B replies in it, A unmutes, B replies again with OTHER_TAG. Last, the poster deletes the public status.
+//
+// The preparation never judges: a stream that did not open, a status that could not be made, a mute that did not
+// mute are steps that failed, and the checks that need them are blocked by their cause. An event that did not come
+// blocks the checks that build on it, named by the clause of that event (or of its framing, when it came unnamed).
 import type { TestContext } from 'vitest';
-import { actors, type Actor, type Status } from './actors.ts';
+import { actors, createdObject, type Actor, type Created, type Status } from './actors.ts';
+import type { RootCause } from './clauses.ts';
 import { remember } from './cleanup.ts';
 import { excerpt, type Exchange } from './http.ts';
-import { needs } from './preconditions.ts';
-import { describeEvent, type EventStream, type Opener, type StreamEvent, type StreamRequest } from './streams.ts';
-import { expectResource, fail } from './verify.ts';
+import { answerOf, block, causeOf, failed, need, needs, since, succeeded, type Step } from './preconditions.ts';
+import { observeResource } from './resources.ts';
+import { describeEvent, isEventStream, type EventStream, type Opener, type StreamEvent, type StreamRequest } from './streams.ts';
 
 const TAG = 'conformancestream';
 const OTHER_TAG = 'conformanceother';
 const NEEDS_B = 'needs CONFORMANCE_TOKEN_B: the other user posts, replies and mentions A';
+const MUTE_RELEASE = '1.4.2';
 
 type Json = { ok: true; value: unknown } | { ok: false; reason: string };
 
@@ -29,14 +35,24 @@ function parseJson(text: string): Json {
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** An update whose payload is this status. */
-function updateOf(status: Status): (event: StreamEvent) => boolean {
-  return (event) => {
-    if (event.event !== 'update') return false;
-    const payload = parseJson(event.data);
-    return payload.ok && isObject(payload.value) && payload.value.id === status.id;
-  };
+/** The status a payload is, when it is one: a JSON object whose id is the status's. */
+function statusPayload(data: string, id: string): Record<string, unknown> | undefined {
+  const payload = parseJson(data);
+  return payload.ok && isObject(payload.value) && payload.value.id === id ? payload.value : undefined;
 }
+
+/** Whether a payload (or a WebSocket message) names the status: its id at the top, or in an object it wraps. */
+function names(text: string | undefined, id: string): boolean {
+  const parsed = text === undefined ? undefined : parseJson(text);
+  if (!parsed?.ok || !isObject(parsed.value)) return false;
+  return parsed.value.id === id || Object.values(parsed.value).some((inner) => isObject(inner) && inner.id === id);
+}
+
+/** Any event but a delete that names this status: what absence is judged by, whatever its frame. */
+const carriesStatus = (id: string) => (event: StreamEvent) => event.event !== 'delete' && (names(event.data, id) || names(event.message, id));
+
+/** An update about this status; the shape of its payload is EVENTS-UPDATE-1's to judge. */
+const updateAbout = (id: string) => (event: StreamEvent) => event.event === 'update' && names(event.data, id);
 
 /**
  * The id a delete payload names, compared as text: parsing a bare snowflake as a JSON number would lose digits.
@@ -65,41 +81,75 @@ function notificationAbout(id: string, others: readonly string[] = []): (event: 
  */
 const carrying = (id: string) => (event: StreamEvent) => event.event !== 'delete' && event.data.includes(id);
 
-export interface Streams {
-  /** A's user stream: notifications, and A's home timeline. */
-  user: EventStream;
-  /** The user stream of the public status's author. */
-  authorUser: EventStream;
-  public: EventStream;
-  local: EventStream;
-  hashtag: EventStream;
-  localHashtag: EventStream;
-  otherHashtag: EventStream;
-  list?: EventStream;
-  direct: EventStream;
-}
+/** The streams of a run: A's, and the user stream of the public status's author. */
+type StreamKey = 'user' | 'authorUser' | 'public' | 'local' | 'hashtag' | 'localHashtag' | 'otherHashtag' | 'list' | 'direct';
 
-export interface Posted {
-  privateStatus: Status;
-  publicStatus: Status;
-  directStatus: Status;
-  /** B's replies in the public status's thread: while A muted it, and after A unmuted it (only with B). */
-  mutedReply?: Status;
-  unmutedReply?: Status;
-  mute?: Exchange;
-  unmute?: Exchange;
-  deletion: Exchange;
+/** The clause of what each stream carries: a stream that does not open (while others do) fails it. */
+const CARRIES: Record<Exclude<StreamKey, 'user'>, string> = {
+  authorUser: 'STREAM-USER-1',
+  public: 'STREAM-PUBLIC-1',
+  local: 'STREAM-LOCAL-1',
+  hashtag: 'STREAM-HASHTAG-1',
+  localHashtag: 'STREAM-HASHTAG-2',
+  otherHashtag: 'STREAM-HASHTAG-1',
+  list: 'STREAM-LIST-1',
+  direct: 'STREAM-DIRECT-1',
+};
+
+interface Posted {
+  privateStatus: Step<Status>;
+  publicStatus: Step<Status>;
+  directStatus: Step<Status>;
+  /** A's acct, written in the public status and B's replies: the mention that notifies A. */
+  mention: Step<string>;
+  /** With B only: A's mute of the public status's thread, B's reply while muted, A's unmute and B's reply after it. */
+  mute: Step<unknown>;
+  mutedReply: Step<Status>;
+  unmute: Step<unknown>;
+  unmutedReply: Step<Status>;
+  /** The poster's DELETE of the public status. */
+  deletion: Step<unknown>;
   /** When each cause happened: a wait for its event lasts at most the timeout from then. */
   at: { public: number; direct: number; unmutedReply: number; deletion: number };
 }
 
+/** A mute or unmute: it worked when it answered 200 with the flag it sets, else it blocks with its clause. */
+function moveStep(exchange: Exchange, muted: boolean, clause: string, what: string): Step<unknown> {
+  const flag = createdObject(exchange)?.muted;
+  if (exchange.status === 200 && flag === muted) return succeeded(flag, exchange);
+  const summary = exchange.status === 200 ? `${what} answered muted = ${JSON.stringify(flag)}` : `${what} answered ${answerOf(exchange)}`;
+  return failed(causeOf(clause, summary, exchange), exchange);
+}
+
+type Thread = Pick<Posted, 'mute' | 'mutedReply' | 'unmute' | 'unmutedReply'>;
+
+/** With B: A mutes the public status's thread, B replies, A unmutes, B replies again (tagged OTHER_TAG). */
+async function muteAndReply(a: Actor, b: Actor | undefined, published: Step<Status>, written: string): Promise<Thread> {
+  if (!b || !published.ok) {
+    const cause = published.ok ? { summary: NEEDS_B } : published.cause;
+    return { mute: failed(cause), mutedReply: failed(cause), unmute: failed(cause), unmutedReply: failed(cause) };
+  }
+  const root = published.value.id;
+  const thread = `/api/v1/statuses/${root}`;
+  const mute = moveStep(await a.post(`${thread}/mute`), true, 'STATUS-MUTE-1', 'POST .../mute');
+  const muted = remember(`mute of ${root} by A`, () => a.post(`${thread}/unmute`));
+  const mutedReply = await b.createStatus({ status: `${written}conformance probe: a reply in a muted thread`, in_reply_to_id: root, visibility: 'unlisted' });
+  const unmute = moveStep(await a.post(`${thread}/unmute`), false, 'STATUS-MUTE-3', 'POST .../unmute');
+  if (unmute.ok) muted.settle();
+  const unmutedReply = await b.createStatus({ status: `${written}conformance probe: a reply after unmute #${OTHER_TAG}`, in_reply_to_id: root, visibility: 'public' });
+  return { mute, mutedReply, unmute, unmutedReply };
+}
+
 export class StreamingScenario {
   private constructor(
-    readonly streams: Streams,
-    readonly posted: Posted,
+    /** Every stream as it was opened, for the checks of the opening itself. */
+    private readonly streams: Record<StreamKey, EventStream | undefined>,
+    /** Each stream as a step: open, or the cause that it is not. */
+    private readonly opened: Record<StreamKey, Step<EventStream>>,
+    private readonly posted: Posted,
   ) {}
 
-  /** Opens every stream over the transport, then posts while they listen. */
+  /** Opens every stream over the transport, then posts while they listen. Never throws. */
   static async play(open: Opener): Promise<StreamingScenario> {
     const { config, a, b } = actors();
     const poster = b ?? a;
@@ -115,84 +165,153 @@ export class StreamingScenario {
       config.listId ? listen(a, { stream: 'list', list: config.listId }) : undefined,
       listen(a, { stream: 'direct' }),
     ]);
-    const streams: Streams = { user, authorUser: authorUser ?? user, public: pub, local, hashtag, localHashtag, otherHashtag, list, direct };
+    const streams = { user, authorUser: authorUser ?? user, public: pub, local, hashtag, localHashtag, otherHashtag, list, direct };
+    const opened = openedSteps(streams, b ? 'STREAM-USER-2' : 'STREAM-USER-1');
 
-    const { status: privateStatus } = await a.createStatus({ status: 'conformance probe: a private status on the streams', visibility: 'private' });
-    const mention = poster === a ? '' : `@${privateStatus.account.acct} `;
-    const published = await poster.createStatus({ status: `${mention}conformance probe: a public status on the streams #${TAG}`, visibility: 'public' });
-    const publicStatus = published.status;
+    const privateCreated = await a.createStatus({ status: 'conformance probe: a private status on the streams', visibility: 'private' });
+    const mention = mentionOf(privateCreated);
+    const written = b && mention.ok ? `@${mention.value} ` : '';
+    const published = await poster.createStatus({ status: `${written}conformance probe: a public status on the streams #${TAG}`, visibility: 'public' });
     const at = { public: Date.now(), direct: 0, unmutedReply: 0, deletion: 0 };
-    const { status: directStatus } = await a.createStatus({ status: 'conformance probe: a direct message on the streams', visibility: 'direct' });
+    const directStatus = await a.createStatus({ status: 'conformance probe: a direct message on the streams', visibility: 'direct' });
     at.direct = Date.now();
 
-    const posted: Omit<Posted, 'deletion'> = { privateStatus, publicStatus, directStatus, at };
-    if (b) {
-      const thread = `/api/v1/statuses/${publicStatus.id}`;
-      posted.mute = await a.post(`${thread}/mute`);
-      const muted = remember(`mute of ${publicStatus.id} by A`, () => a.post(`${thread}/unmute`));
-      ({ status: posted.mutedReply } = await b.createStatus({ status: `${mention}conformance probe: a reply in a muted thread`, in_reply_to_id: publicStatus.id, visibility: 'unlisted' }));
-      posted.unmute = await a.post(`${thread}/unmute`);
-      if (posted.unmute.status === 200) muted.settle();
-      ({ status: posted.unmutedReply } = await b.createStatus({ status: `${mention}conformance probe: a reply after unmute #${OTHER_TAG}`, in_reply_to_id: publicStatus.id, visibility: 'public' }));
-      at.unmutedReply = Date.now();
+    const thread = await muteAndReply(a, b, published, written);
+    at.unmutedReply = Date.now();
+
+    let deletion: Step<unknown> = published;
+    if (published.ok) {
+      // A server that delivers asynchronously could otherwise send the delete before the update it deletes.
+      if (opened.public.ok) await opened.public.value.find(carrying(published.value.id), at.public);
+      const answer = await poster.delete(`/api/v1/statuses/${published.value.id}`);
+      at.deletion = Date.now();
+      if (answer.status === 200) published.settle();
+      deletion = answer.status === 200 ? succeeded(undefined, answer) : failed(causeOf('STATUS-DELETE-1', `DELETE of the poster's own status answered ${answerOf(answer)}`, answer), answer);
     }
-    // A server that delivers asynchronously could otherwise send the delete before the update it deletes.
-    await pub.find(carrying(publicStatus.id), at.public);
-    const deletion = await poster.delete(`/api/v1/statuses/${publicStatus.id}`);
-    if (deletion.status === 200) published.settle();
-    at.deletion = Date.now();
-    return new StreamingScenario(streams, { ...posted, deletion });
+    return new StreamingScenario(streams, opened, { privateStatus: privateCreated, publicStatus: published, directStatus, mention, ...thread, deletion, at });
+  }
+
+  /** Every stream of the run, for the checks that judge them all. */
+  private all(): EventStream[] {
+    return [...new Set(Object.values(this.streams).filter((s): s is EventStream => s !== undefined))];
+  }
+
+  /**
+   * The stream a check listens on. When it did not open, the check is blocked by that cause, unless the cause is the
+   * check's own clause (`judging`): the stream the clause describes does not work, and that is its failure.
+   */
+  private listening(key: StreamKey, judging?: string): EventStream {
+    const step = this.opened[key];
+    const stream = this.streams[key];
+    if (!step.ok && judging && step.cause.clause === judging && stream) stream.fail(`${stream.label} opens`);
+    return need(step);
+  }
+
+  /**
+   * Why a stream showed no update about a status: an event that names it came without a name (its frame's clause:
+   * EVENTS-FRAME-1, or STREAM-WS-2 for a WebSocket message), or nothing came (`clause`, what the stream carries).
+   */
+  private missingUpdate(stream: EventStream, id: string, clause: string): RootCause {
+    return this.missing(stream, 'update', id, clause, (e) => names(e.data, id) || names(e.message, id));
+  }
+
+  /** Like missingUpdate, for a notification about a status. */
+  private missingNotification(stream: EventStream, id: string, clause: string): RootCause {
+    return this.missing(stream, 'notification', id, clause, (e) => e.data.includes(id) || (e.message ?? '').includes(id));
+  }
+
+  /** Each missing event has one cause, worked out once: every check it blocks names the same. */
+  private readonly causes = new Map<string, RootCause>();
+
+  private missing(stream: EventStream, event: string, id: string, clause: string, about: (e: StreamEvent) => boolean): RootCause {
+    const key = `${stream.label} ${event} ${id}`;
+    let cause = this.causes.get(key);
+    if (!cause) {
+      const unnamed = stream.events.find((e) => e.event === undefined && about(e));
+      cause = unnamed ? this.unframed(stream, unnamed) : causeOf(clause, `${stream.label} delivered no ${event} about status ${id} within ${stream.timeoutMs} ms: ${stream.lastSeen()}`, stream.exchange);
+      this.causes.set(key, cause);
+    }
+    return cause;
+  }
+
+  private unframed(stream: EventStream, event: StreamEvent): RootCause {
+    const clause = stream.transport === 'WebSocket' ? 'STREAM-WS-2' : 'EVENTS-FRAME-1';
+    return causeOf(clause, `${stream.label} delivered the event without its name: ${describeEvent(event)}`, stream.exchange);
+  }
+
+  /** The first update about the status on a stream that carries it by `clause`; its Status is observed for RESOURCE-STATUS-1. */
+  private async expectUpdate(key: StreamKey, clause: string, status: Status, since: number, what: string): Promise<StreamEvent> {
+    const stream = this.listening(key, clause);
+    const event = await stream.find(updateAbout(status.id), since);
+    if (event) {
+      const payload = statusPayload(event.data, status.id);
+      if (payload) observeResource('Status', payload, stream.exchange);
+      return event;
+    }
+    const cause = this.missingUpdate(stream, status.id, clause);
+    if (cause.clause !== clause) block(cause);
+    return stream.fail(`${what} (on ${stream.label}, within ${stream.timeoutMs} ms)`);
   }
 
   // Posting a public status produces update on public, on the author's user stream and on hashtag streams for its tags.
   async publicCarriesPublicStatus(): Promise<void> {
     const { publicStatus, at } = this.posted;
-    await this.streams.public.waitFor(`an update event carrying public status ${publicStatus.id}`, updateOf(publicStatus), at.public);
+    const status = need(publicStatus);
+    await this.expectUpdate('public', 'STREAM-PUBLIC-1', status, at.public, `an update event carrying public status ${status.id}`);
   }
 
   async localCarriesPublicStatus(): Promise<void> {
     const { publicStatus, at } = this.posted;
-    await this.streams.local.waitFor(`an update event carrying local public status ${publicStatus.id}`, updateOf(publicStatus), at.public);
+    const status = need(publicStatus);
+    await this.expectUpdate('local', 'STREAM-LOCAL-1', status, at.public, `an update event carrying local public status ${status.id}`);
   }
 
   async hashtagCarriesTaggedStatus(): Promise<void> {
     const { publicStatus, at } = this.posted;
-    await this.streams.hashtag.waitFor(`an update event carrying status ${publicStatus.id} tagged #${TAG}`, updateOf(publicStatus), at.public);
+    const status = need(publicStatus);
+    await this.expectUpdate('hashtag', 'STREAM-HASHTAG-1', status, at.public, `an update event carrying status ${status.id} tagged #${TAG}`);
   }
 
   async localHashtagCarriesTaggedStatus(): Promise<void> {
     const { publicStatus, at } = this.posted;
-    await this.streams.localHashtag.waitFor(`an update event carrying local status ${publicStatus.id} tagged #${TAG}`, updateOf(publicStatus), at.public);
+    const status = need(publicStatus);
+    await this.expectUpdate('localHashtag', 'STREAM-HASHTAG-2', status, at.public, `an update event carrying local status ${status.id} tagged #${TAG}`);
   }
 
   async userCarriesOwnStatus(): Promise<void> {
     const { publicStatus, at } = this.posted;
-    await this.streams.authorUser.waitFor(`an update event carrying the author's new status ${publicStatus.id}`, updateOf(publicStatus), at.public);
+    const status = need(publicStatus);
+    await this.expectUpdate('authorUser', 'STREAM-USER-1', status, at.public, `an update event carrying the author's new status ${status.id}`);
   }
 
-  // A private status produces none on public; the public status posted after it is the sentinel.
+  // A private status produces none on public; the public status posted after it must arrive to show that.
   async publicLeavesOutPrivateStatus(): Promise<void> {
     const { privateStatus, publicStatus, at } = this.posted;
-    await this.streams.public.expectNone(
-      `update event carrying private status ${privateStatus.id}`,
-      updateOf(privateStatus),
-      `the update event carrying public status ${publicStatus.id}, posted after it`,
-      updateOf(publicStatus),
+    const [hidden, shown] = [need(privateStatus), need(publicStatus)];
+    const stream = this.listening('public');
+    await stream.expectNone(
+      `event carrying private status ${hidden.id}`,
+      carriesStatus(hidden.id),
+      `the update event carrying public status ${shown.id}, posted after it`,
+      carriesStatus(shown.id),
       at.public,
+      () => this.missingUpdate(stream, shown.id, 'STREAM-PUBLIC-1'),
     );
   }
 
-  // No update on a hashtag stream for another tag; B's reply carrying that tag, posted later, is the sentinel.
+  // No update on a hashtag stream for another tag; B's reply carrying that tag, posted later, must arrive to show that.
   async otherHashtagLeavesOutStatus(context: TestContext): Promise<void> {
+    needs(context, actors().b, `${NEEDS_B} (its reply tagged #${OTHER_TAG} shows when the #${OTHER_TAG} stream has been quiet long enough)`);
     const { publicStatus, unmutedReply, at } = this.posted;
-    needs(context, unmutedReply, `${NEEDS_B} (its reply tagged #${OTHER_TAG} shows when the #${OTHER_TAG} stream has been quiet long enough)`);
-    const sentinel = unmutedReply as Status;
-    await this.streams.otherHashtag.expectNone(
-      `update event carrying status ${publicStatus.id}, which is tagged #${TAG} only`,
-      updateOf(publicStatus),
-      `the update event carrying status ${sentinel.id} tagged #${OTHER_TAG}, posted after it`,
-      updateOf(sentinel),
+    const [status, tagged] = [need(publicStatus), need(unmutedReply)];
+    const stream = this.listening('otherHashtag');
+    await stream.expectNone(
+      `event carrying status ${status.id}, which is tagged #${TAG} only`,
+      carriesStatus(status.id),
+      `the update event carrying status ${tagged.id} tagged #${OTHER_TAG}, posted after it`,
+      carriesStatus(tagged.id),
       at.unmutedReply,
+      () => this.missingUpdate(stream, tagged.id, 'STREAM-HASHTAG-1'),
     );
   }
 
@@ -201,67 +320,111 @@ export class StreamingScenario {
     needs(context, config.listId, 'needs CONFORMANCE_LIST_ID: a list of account A that includes account B (the contract cannot create lists)');
     needs(context, b, `${NEEDS_B} (B is the member of the list whose status the list stream must carry)`);
     const { publicStatus, at } = this.posted;
-    const list = this.streams.list as EventStream;
-    await list.waitFor(`an update event carrying status ${publicStatus.id} of the list's member B`, updateOf(publicStatus), at.public);
+    const status = need(publicStatus);
+    await this.expectUpdate('list', 'STREAM-LIST-1', status, at.public, `an update event carrying status ${status.id} of the list's member B`);
   }
 
   async directCarriesDirectMessage(): Promise<void> {
     const { directStatus, at } = this.posted;
-    await this.streams.direct.waitFor(`an event carrying direct message ${directStatus.id}`, carrying(directStatus.id), at.direct);
+    const status = need(directStatus);
+    const stream = this.listening('direct', 'STREAM-DIRECT-1');
+    if (await stream.find(carrying(status.id), at.direct)) return;
+    // The stream carries what its user may see: a direct message its author cannot read cannot arrive either.
+    const read = await actors().a.get(`/api/v1/statuses/${status.id}`);
+    if (read.status !== 200) block(causeOf('STATUS-VIS-6', `the author's read of the direct message answered ${answerOf(read)}`, read));
+    stream.fail(`an event carrying direct message ${status.id} (on ${stream.label}, within ${stream.timeoutMs} ms)`);
   }
 
-  /** The notification about B's mention of A in the public status (not about B's replies, which also name it). */
-  private async mentionNotification(context: TestContext): Promise<StreamEvent> {
-    const { publicStatus, mutedReply, unmutedReply, at } = this.posted;
-    needs(context, mutedReply && unmutedReply, NEEDS_B);
-    const replies = [(mutedReply as Status).id, (unmutedReply as Status).id];
-    return this.streams.user.waitFor(`a notification event about B's mention of A in status ${publicStatus.id}`, notificationAbout(publicStatus.id, replies), at.public);
+  /**
+   * The notification about B's mention of A in the public status (not about B's replies, which also name it). The
+   * check of `clause` fails without it; the others are blocked.
+   */
+  private async mentionNotification(context: TestContext, clause?: string): Promise<StreamEvent> {
+    needs(context, actors().b, NEEDS_B);
+    const { publicStatus, mutedReply, unmutedReply, mention, at } = this.posted;
+    const status = need(publicStatus);
+    need(mention);
+    const stream = this.listening('user', clause);
+    const replies = [mutedReply, unmutedReply].flatMap((reply) => (reply.ok ? [reply.value.id] : []));
+    const event = await stream.find(notificationAbout(status.id, replies), at.public);
+    if (event) return event;
+    const cause = this.missingNotification(stream, status.id, 'STREAM-USER-2');
+    if (cause.clause !== clause) block(cause);
+    return stream.fail(`a notification event about B's mention of A in status ${status.id} (on ${stream.label}, within ${stream.timeoutMs} ms)`);
   }
 
   async userCarriesNotification(context: TestContext): Promise<void> {
-    await this.mentionNotification(context);
+    await this.mentionNotification(context, 'STREAM-USER-2');
   }
 
-  // After mute, a reply in the muted thread produces no notification; the notification after unmute is the sentinel.
+  /** What the mute checks build on: B's replies before and after A's unmute, each of which works. */
+  private async thread(context: TestContext): Promise<{ quiet: Status; resumed: Status; stream: EventStream }> {
+    needs(context, actors().b, NEEDS_B);
+    since(context, actors().config, MUTE_RELEASE);
+    const stream = this.listening('user');
+    const { mute, mutedReply, unmute, unmutedReply } = this.posted;
+    need(mute);
+    const quiet = need(mutedReply);
+    need(unmute);
+    const resumed = need(unmutedReply);
+    // The user stream delivers notifications at all: else the mute checks cannot tell anything.
+    await this.mentionNotification(context);
+    return { quiet, resumed, stream };
+  }
+
+  // After mute, a reply in the muted thread produces no notification; the notification after unmute must arrive to show that.
   async mutedThreadStaysQuiet(context: TestContext): Promise<void> {
-    const { mutedReply, unmutedReply, mute, at } = this.posted;
-    needs(context, mutedReply && unmutedReply && mute, NEEDS_B);
-    this.expectOperation(mute as Exchange, 'mute');
-    const [quiet, resumed] = [mutedReply as Status, unmutedReply as Status];
-    await this.streams.user.expectNone(
+    const { quiet, resumed, stream } = await this.thread(context);
+    await stream.expectNone(
       `notification event about reply ${quiet.id}, posted while A muted the thread`,
       notificationAbout(quiet.id),
       `the notification event about reply ${resumed.id}, posted after A unmuted the thread`,
       notificationAbout(resumed.id),
-      at.unmutedReply,
+      this.posted.at.unmutedReply,
+      () => this.missingNotification(stream, resumed.id, 'STREAM-USER-4'),
     );
   }
 
   async unmutedThreadNotifies(context: TestContext): Promise<void> {
-    const { unmutedReply, unmute, at } = this.posted;
-    needs(context, unmutedReply && unmute, NEEDS_B);
-    this.expectOperation(unmute as Exchange, 'unmute');
-    const resumed = unmutedReply as Status;
-    await this.streams.user.waitFor(`a notification event about reply ${resumed.id}, posted after A unmuted the thread`, notificationAbout(resumed.id), at.unmutedReply);
+    const { resumed, stream } = await this.thread(context);
+    const event = await stream.find(notificationAbout(resumed.id), this.posted.at.unmutedReply);
+    if (event) return;
+    const cause = this.missingNotification(stream, resumed.id, 'STREAM-USER-4');
+    if (cause.clause !== 'STREAM-USER-4') block(cause);
+    stream.fail(`a notification event about reply ${resumed.id}, posted after A unmuted the thread (on ${stream.label}, within ${stream.timeoutMs} ms)`);
   }
 
   // Events table: update carries a Status.
   async updateCarriesStatus(): Promise<void> {
     const { publicStatus, at } = this.posted;
-    const stream: EventStream = this.streams.public;
-    const event = await stream.waitFor(`an update event that names status ${publicStatus.id}`, (e) => e.event === 'update' && e.data.includes(publicStatus.id), at.public);
+    const status = need(publicStatus);
+    const stream: EventStream = this.listening('public');
+    const event = await stream.find((e) => e.event === 'update' && e.data.includes(status.id), at.public);
+    if (!event) block(this.missingUpdate(stream, status.id, 'STREAM-PUBLIC-1'));
     const payload = parseJson(event.data);
     if (!payload.ok) stream.fail('an update payload that is JSON: a Status', `${payload.reason}: ${describeEvent(event)}`);
     const id = isObject(payload.value) ? payload.value.id : undefined;
-    if (id !== publicStatus.id) stream.fail(`the payload is the Status itself: id "${publicStatus.id}" at the top`, `payload ${excerpt(event.data, 300)}`);
-    expectResource('Status', payload.value, stream.exchange);
+    if (id !== status.id) stream.fail(`the payload is the Status itself: id "${status.id}" at the top`, `payload ${excerpt(event.data, 300)}`);
+    // Its fields are the Status table's: RESOURCE-STATUS-1 judges them over the run.
+    observeResource('Status', payload.value, stream.exchange);
   }
 
   // Events table: delete carries the id of the deleted status.
   async deleteNamesStatusId(): Promise<void> {
     const { publicStatus, deletion, at } = this.posted;
-    this.expectOperation(deletion, 'DELETE');
-    await this.streams.public.waitFor(`a delete event whose payload is the id ${publicStatus.id} (compared as text)`, deleteOf(publicStatus.id), at.deletion);
+    const status = need(publicStatus);
+    need(deletion);
+    const stream = this.listening('public');
+    // No delete can be expected where the status itself never came.
+    if (!(await stream.find(carriesStatus(status.id), at.public))) block(this.missingUpdate(stream, status.id, 'STREAM-PUBLIC-1'));
+    if (await stream.find(deleteOf(status.id), at.deletion)) return;
+    const unnamed = stream.events.find((e) => e.event === undefined && deletedIdOf(e.data) === status.id);
+    if (unnamed) block(this.unframed(stream, unnamed));
+    // A status that still exists after its DELETE answered 200 was not deleted: no delete event can be expected.
+    const { a, b } = actors();
+    const read = await (b ?? a).get(`/api/v1/statuses/${status.id}`);
+    if (read.status === 200) block(causeOf('STATUS-DELETE-2', 'the status still reads after its DELETE answered 200', read));
+    stream.fail(`a delete event whose payload is the id ${status.id} (compared as text; on ${stream.label}, within ${stream.timeoutMs} ms)`);
   }
 
   // Events table: notification carries a Notification, whose fields are not shown: a JSON object.
@@ -269,17 +432,98 @@ export class StreamingScenario {
     const event = await this.mentionNotification(context);
     const payload = parseJson(event.data);
     if (!payload.ok || !isObject(payload.value)) {
-      this.streams.user.fail('a notification payload that is a JSON object', `${payload.ok ? `JSON ${typeof payload.value}` : payload.reason}: ${describeEvent(event)}`);
+      this.listening('user').fail('a notification payload that is a JSON object', `${payload.ok ? `JSON ${typeof payload.value}` : payload.reason}: ${describeEvent(event)}`);
     }
   }
 
-  /** Every stream of the run, for the checks that judge them all. */
-  all(): EventStream[] {
-    return [...new Set(Object.values(this.streams).filter((s): s is EventStream => s !== undefined))];
+  // Server-sent events: every stream that answered is an event stream; none answering at all is this clause's failure too.
+  answersEventStreams(): void {
+    const answered = this.all().filter((s) => s.exchange.status === 200);
+    const pub = this.streams.public as EventStream;
+    if (answered.length === 0) pub.fail('at least one stream answered 200', pub.lastSeen());
+    for (const stream of answered) {
+      if (!isEventStream(stream.exchange)) stream.fail('Content-Type text/event-stream', `Content-Type ${stream.exchange.headers['content-type'] ?? '(none)'}`);
+    }
   }
 
-  /** The operation the check builds on must have worked, or the check cannot judge the stream. */
-  private expectOperation(exchange: Exchange, what: string): void {
-    if (exchange.status !== 200) fail(`${what} answers 200, so the stream can be judged`, `${what} answered ${exchange.status ?? exchange.error}`, exchange);
+  // Events rule 1: heartbeat comments, within the timeout of the opening.
+  async carriesHeartbeats(): Promise<void> {
+    await this.listening('public').waitForComment('a comment line (a heartbeat)');
   }
+
+  // Events rule 2: an event: line with its name, then a data: line with the JSON-encoded payload.
+  async framesEvents(): Promise<void> {
+    const { publicStatus, at } = this.posted;
+    const status = need(publicStatus);
+    const stream = this.listening('public');
+    const event = await stream.find((e) => e.data.includes(status.id), at.public);
+    if (!event) block(this.missingUpdate(stream, status.id, 'STREAM-PUBLIC-1'));
+    if (event.event !== 'update') stream.fail('an event: line naming update before the data: line', `event name ${describeEvent(event)}`);
+    if (!parseJson(event.data).ok) stream.fail('a data: payload that is JSON-encoded', describeEvent(event));
+  }
+
+  // WebSocket: A's user stream opens with the token in access_token.
+  opensUserStream(): void {
+    const stream = this.streams.user as EventStream;
+    if (!stream.accepted) stream.fail('the upgrade answers 101 Switching Protocols: the token in access_token is accepted');
+  }
+
+  // WebSocket: every message is {"event": name, "payload": JSON-encoded text}; judged once the public status's update came.
+  async framesMessages(): Promise<void> {
+    const { publicStatus, at } = this.posted;
+    const status = need(publicStatus);
+    const stream = this.listening('public');
+    await stream.find(carriesStatus(status.id), at.public);
+    const streams = this.all().filter((s) => s.accepted && s.events.length > 0);
+    if (streams.length === 0) block(this.missingUpdate(stream, status.id, 'STREAM-PUBLIC-1'));
+    for (const listened of streams) {
+      for (const event of listened.events) {
+        const wrong = messageFault(event.message ?? '');
+        if (wrong) listened.fail(wrong, `message ${(event.message ?? '').slice(0, 300)}`);
+      }
+    }
+  }
+}
+
+/** What a WebSocket message lacks of {"event": name, "payload": JSON-encoded text}, or undefined. */
+function messageFault(message: string): string | undefined {
+  const parsed = parseJson(message);
+  if (!parsed.ok || !isObject(parsed.value)) return 'a message that is a JSON object';
+  const { event: name, payload } = parsed.value;
+  // filters_changed has no defined payload; every other event carries one, JSON-encoded into a string.
+  const payloadOk = typeof payload === 'string' || (payload === undefined && name === 'filters_changed');
+  return typeof name === 'string' && payloadOk ? undefined : 'a message {"event": name, "payload": JSON-encoded text}';
+}
+
+/** A's acct, from the status A created first (whatever else is wrong with it): the poster mentions A with it. */
+function mentionOf(created: Created<Status>): Step<string> {
+  const acct = (createdObject(created.exchange as Exchange)?.account as { acct?: unknown } | undefined)?.acct;
+  if (typeof acct === 'string' && acct !== '') return succeeded(acct, created.exchange as Exchange);
+  if (!created.ok) return failed(created.cause, created.exchange);
+  return failed(causeOf('RESOURCE-STATUS-1', "A's status carries no account.acct to mention A by", created.exchange), created.exchange);
+}
+
+/**
+ * Each stream as a step. One that did not open is blocked by the transport's clause when the transport shows no
+ * working stream (SSE: none answered an event stream, or this one answered something else; WebSocket: A's user
+ * stream did not open), else by the clause of what it carries, which its own check then fails.
+ */
+function openedSteps(streams: Record<StreamKey, EventStream | undefined>, userClause: string): Record<StreamKey, Step<EventStream>> {
+  const present = Object.values(streams).filter((s): s is EventStream => s !== undefined);
+  const webSocket = present[0]?.transport === 'WebSocket';
+  const works = webSocket ? Boolean(streams.user?.accepted) : present.some((s) => s.accepted);
+  const transportClause = webSocket ? 'STREAM-WS-1' : 'STREAM-SSE-1';
+  const didNotOpen = (clause: string, stream: EventStream) => causeOf(clause, `${stream.label} did not open: ${stream.ended ?? answerOf(stream.exchange)}`, stream.exchange);
+  // Without a working transport every stream has the one cause its reference stream shows.
+  const noTransport = didNotOpen(transportClause, (webSocket ? streams.user : streams.public) as EventStream);
+  const stepOf = (key: StreamKey): Step<EventStream> => {
+    const stream = streams[key];
+    if (!stream) return failed({ summary: 'the list stream is opened only with CONFORMANCE_LIST_ID' });
+    if (stream.accepted) return succeeded(stream, stream.exchange);
+    if (!works) return failed(noTransport, stream.exchange);
+    const notAnEventStream = !webSocket && stream.exchange.status === 200;
+    return failed(didNotOpen(notAnEventStream ? transportClause : key === 'user' ? userClause : CARRIES[key], stream), stream.exchange);
+  };
+  const keys: StreamKey[] = ['user', 'authorUser', 'public', 'local', 'hashtag', 'localHashtag', 'otherHashtag', 'list', 'direct'];
+  return Object.fromEntries(keys.map((key) => [key, stepOf(key)])) as Record<StreamKey, Step<EventStream>>;
 }

@@ -1,14 +1,16 @@
 // The one stream helper of the suite. Opens a server-sent event stream (undici, parsed by eventsource-parser) or a
 // WebSocket (ws), collects what arrives, and waits for an event up to a deadline, keeping the last thing seen as
-// "actual" for the failure message (h2spec's verifiers). Absence is judged against a sentinel event, never a sleep.
-// Every stream opened here is closed after its suite file, whatever happened.
+// "actual" for the failure message (h2spec's verifiers). Absence is judged against a sentinel event, never a sleep:
+// without the sentinel the check is blocked. Every stream opened here is closed after its suite file, whatever happened.
 import { createParser } from 'eventsource-parser';
 import { request } from 'undici';
 import { afterAll } from 'vitest';
 import WebSocket from 'ws';
+import type { RootCause } from './clauses.ts';
 import type { Config } from './config.ts';
 import { countStreamConnection } from './counts.ts';
 import { excerpt, type Exchange } from './http.ts';
+import { block } from './preconditions.ts';
 import { fail } from './verify.ts';
 
 export type Transport = 'server-sent events' | 'WebSocket';
@@ -73,15 +75,16 @@ export class EventStream {
     readonly label: string,
     /** The opening request, for the failure message: request, response and a curl line. */
     readonly exchange: Exchange,
-    private readonly timeoutMs: number,
+    /** How long a wait lasts from its cause. */
+    readonly timeoutMs: number,
     private readonly hangUp: () => void,
   ) {
     opened.add(this);
   }
 
-  /** True once the server accepted the stream (SSE: HTTP 200; WebSocket: 101 Switching Protocols). */
+  /** True once the server accepted the stream (SSE: HTTP 200 with an event stream; WebSocket: 101 Switching Protocols). */
   get accepted(): boolean {
-    return this.exchange.status === (this.transport === 'WebSocket' ? 101 : 200);
+    return this.transport === 'WebSocket' ? this.exchange.status === 101 : this.exchange.status === 200 && isEventStream(this.exchange);
   }
 
   receive(event: StreamEvent): void {
@@ -131,12 +134,19 @@ export class EventStream {
 
   /**
    * Absence, judged without sleeping: no event may match `forbidden` before the first one that matches `sentinel`,
-   * which the server sends after the forbidden one would have been sent. Without the sentinel nothing can be judged,
-   * and that fails too.
+   * which the server sends after the forbidden one would have been sent. Without the sentinel nothing can be judged:
+   * the check is blocked by `withoutSentinel`, the cause of the sentinel's absence.
    */
-  async expectNone(what: string, forbidden: (event: StreamEvent) => boolean, sentinelWhat: string, sentinel: (event: StreamEvent) => boolean, since = Date.now()): Promise<void> {
+  async expectNone(
+    what: string,
+    forbidden: (event: StreamEvent) => boolean,
+    sentinelWhat: string,
+    sentinel: (event: StreamEvent) => boolean,
+    since = Date.now(),
+    withoutSentinel: () => RootCause = () => ({ summary: `no ${sentinelWhat} on ${this.label} within ${this.timeoutMs} ms: ${this.lastSeen()}` }),
+  ): Promise<void> {
     const first = await this.settle(this.scanner((e) => forbidden(e) || sentinel(e)), since + this.timeoutMs);
-    if (!first) this.fail(`${sentinelWhat} (on ${this.label}, within ${this.timeoutMs} ms), to show that no ${what} came before it`);
+    if (!first) block(withoutSentinel());
     if (forbidden(first)) this.fail(`no ${what} before ${sentinelWhat} (on ${this.label})`, `${what}: ${describeEvent(first)}`);
   }
 
@@ -212,6 +222,11 @@ function describeError(error: unknown): string {
   return code ? `${code}: ${message}` : message;
 }
 
+/** Whether an answer is an event stream: Content-Type text/event-stream, parameters such as charset aside. */
+export function isEventStream(exchange: Exchange): boolean {
+  return (exchange.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() === 'text/event-stream';
+}
+
 function openingExchange(config: Config, path: string, actor: string, requestHeaders: Record<string, string>): Exchange {
   return { method: 'GET', url: `${config.streamingUrl}${path}`, path, actor, requestHeaders, headers: {}, text: '', truncated: false, ms: 0 };
 }
@@ -254,6 +269,12 @@ async function connectSse(config: Config, spec: StreamRequest, carrier: 'header'
     if (response.statusCode !== 200) {
       const refusal = await readRefusal(body, config.timeoutMs);
       stream.end(`HTTP ${response.statusCode} ${excerpt(refusal, 200) || '(empty body)'}`);
+      return stream;
+    }
+    // What is not an event stream is not read as one: its events are no server-sent events to judge.
+    if (!isEventStream(exchange)) {
+      stream.end(`HTTP 200 with Content-Type ${exchange.headers['content-type'] ?? '(none)'}: not an event stream`);
+      body.destroy();
       return stream;
     }
     const parser = createParser({
