@@ -62,6 +62,8 @@ register('LIMITS-HEADERS-4', 'X-RateLimit-Reset is a timestamp in the future', '
 });
 
 register('WIRE-JSON-1', 'every /api/* answer is JSON (the streaming interface aside)', 'a JSON body', (ex) => {
+  // What a client that does not ask for JSON gets is WIRE-JSON-2's to judge.
+  if (ex.requestHeaders.accept !== 'application/json') return undefined;
   // 206 has no body given; an empty body says nothing about the format.
   if (ex.status === 206 || ex.text.trim() === '' || ex.truncated) return undefined;
   try {

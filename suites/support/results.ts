@@ -3,6 +3,7 @@
 import { causeLabel, CLAUSE_ID, findClause, type FailureData, type RootCause, type Severity } from './clauses.ts';
 import type { Counts } from './counts.ts';
 import type { Expectation, JudgedExpectation, Outcome } from './expectations.ts';
+import { RELEASE_SKIP_MARK } from './preconditions.ts';
 import { redact } from './redact.ts';
 
 /** blocked: the check's precondition did not hold on the server, so its own clause could not be judged. */
@@ -108,6 +109,17 @@ export function runVerdict(results: Pick<RunResults, 'totals' | 'errors' | 'grou
     results.groups.some((g) => g.errors.length > 0) ||
     (results.totals.unexpectedPasses > 0 && !results.expectations.allowUnexpectedPass);
   return failed ? 'FAIL' : 'PASS';
+}
+
+/** The checks skipped because of the configured release (CONFORMANCE_SERVER_VERSION): too early for them, or removed by it. */
+export function releaseSkips(results: Pick<RunResults, 'checks'>): number {
+  return results.checks.filter((c) => c.outcome === 'skipped' && (c.skipReason ?? '').includes(RELEASE_SKIP_MARK)).length;
+}
+
+/** What the configured release did to the run, in one sentence. */
+function releaseLine(results: Pick<RunResults, 'checks' | 'server'>): string {
+  const skipped = releaseSkips(results);
+  return `Release ${results.server.version} (CONFORMANCE_SERVER_VERSION, the release of this API the server implements): ${skipped} check${skipped === 1 ? '' : 's'} skipped for it`;
 }
 
 /** One line of totals, in the order of the report: "12 passed, 1 failed, 2 skipped". */
@@ -238,6 +250,8 @@ export function summaryMarkdown(results: RunResults): string {
     '',
     `Server: ${results.server.baseUrl}${results.server.embedded ? ' (embedded reference server)' : ''}, release ${results.server.version}${results.server.faults.length ? `, faults ${results.server.faults.join(', ')}` : ''}`,
     '',
+    `${releaseLine(results)}.`,
+    '',
     '| checks | passed | failed | warnings | expected failures | unexpectedly passing | blocked | skipped | requests | duration |',
     '|---|---|---|---|---|---|---|---|---|---|',
     `| ${t.checks} | ${t.passed} | ${t.failed} | ${t.warnings} | ${t.expectedFailures} | ${t.unexpectedPasses} | ${t.blocked} | ${t.skipped} | ${results.counts.total} | ${(results.durationMs / 1000).toFixed(1)} s |`,
@@ -288,7 +302,10 @@ export function summaryMarkdown(results: RunResults): string {
 
 /** The end of the terminal output (and of a CI log): verdict, totals, and what to look at. */
 export function terminalSummary(results: RunResults): string {
-  const lines = [`Conformance: ${results.verdict}: ${results.totals.checks} checks, ${totalsLine(results.totals)}; ${results.counts.total} requests in ${(results.durationMs / 1000).toFixed(1)} s`];
+  const lines = [
+    `Conformance: ${results.verdict}: ${results.totals.checks} checks, ${totalsLine(results.totals)}; ${results.counts.total} requests in ${(results.durationMs / 1000).toFixed(1)} s`,
+    releaseLine(results),
+  ];
   const list = (heading: string, checks: readonly CheckResult[]) => {
     if (checks.length === 0) return;
     lines.push(`${heading}:`);

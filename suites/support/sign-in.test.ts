@@ -31,8 +31,9 @@ function anonymousAt(url: string, password: string, username = 'alice'): Actor {
 async function serve(variations: Variation[]): Promise<{ anon: Actor; app: Application }> {
   server = await startReferenceServer({ variations });
   const anon = anonymousAt(server.url, server.users.a.password);
-  const { app } = await registerApp(anon, { redirect_uris: `${OOB}\n${CALLBACK}` });
-  return { anon, app };
+  const registered = await registerApp(anon, { redirect_uris: `${OOB}\n${CALLBACK}` });
+  if (!registered.ok) throw new Error(`the reference server did not register the application: ${registered.cause.summary}`);
+  return { anon, app: registered.value };
 }
 
 describe('the web sign-in', () => {

@@ -6,8 +6,10 @@
 // of their variables.
 import { OOB, type Actor, type Application } from './actors.ts';
 import { Browser, type Navigation } from './browser.ts';
+import type { RootCause } from './clauses.ts';
 import type { Exchange } from './http.ts';
 import { codeOnPage, entriesOf, formsOf, isTextField, methodOverrideOf, type FormField, type HtmlForm } from './html-forms.ts';
+import { causeOf } from './preconditions.ts';
 import { redact, registerSecret } from './redact.ts';
 
 export interface AuthorizationCode {
@@ -18,6 +20,12 @@ export interface AuthorizationCode {
   form?: Exchange;
   /** The answer the approval ended with: the redirect to redirect_uri, or the page that shows the code. */
   approval?: Exchange;
+  /**
+   * Set when the server, not the suite's reach, broke the flow: no authorization form (OAUTH-AUTHORIZE-1), an
+   * approval without a code (OAUTH-AUTHORIZE-2 or -3), or account A's credentials refused (outside the contract).
+   * Without it, `reason` says what the suite could not do (a skip).
+   */
+  cause?: RootCause;
 }
 
 /** Forms submitted in one flow at most: a sign-in, a second step the suite cannot fill is refused before this. */
@@ -89,13 +97,19 @@ export async function authorizationCode(anon: Actor, app: Application, scope: st
       registerSecret(code, 'AUTHORIZATION_CODE');
       return { code, reason: '', form, approval: navigation.last };
     }
-    if (refusal || navigation.leftFor?.href.startsWith(redirectUri)) return { reason: redact(refusal ?? 'the redirect to redirect_uri carries no code'), form, approval: navigation.last };
+    if (refusal || navigation.leftFor?.href.startsWith(redirectUri)) {
+      const reason = redact(refusal ?? 'the redirect to redirect_uri carries no code');
+      return { reason, cause: causeOf('OAUTH-AUTHORIZE-2', reason, navigation.last), form, approval: navigation.last };
+    }
     // A refused sign-in comes back as the form again, often with a 4xx: every HTML answer is read for forms.
     const isPage = !navigation.leftFor && /html/i.test(navigation.last.headers['content-type'] ?? '');
     const forms = isPage ? formsOf(navigation.last.text, navigation.url) : [];
     const signIn = signInFormOf(forms);
     if (signIn) {
-      if (signedIn) return { reason: `signing in as CONFORMANCE_USERNAME_A was refused: the sign-in form came back (${answerOf(navigation.last)})`, form };
+      if (signedIn) {
+        const reason = `signing in as CONFORMANCE_USERNAME_A was refused: the sign-in form came back (${answerOf(navigation.last)})`;
+        return { reason, cause: causeOf(undefined, reason, navigation.last), form };
+      }
       signedIn = true;
       const values = new Map([
         [(loginFieldOf(signIn) as FormField).name, usernameA],
@@ -103,26 +117,38 @@ export async function authorizationCode(anon: Actor, app: Application, scope: st
       ]);
       navigation = await browser.submit(signIn, entriesOf(signIn, values));
       // A form that signs in and approves at once (the reference server's own) ends the flow here.
-      if (signIn.action.pathname.endsWith(AUTHORIZE_PATH)) return approved(navigation, form, 'the authorization form');
+      if (signIn.action.pathname.endsWith(AUTHORIZE_PATH)) return approved(navigation, form, 'the authorization form', redirectUri);
       continue;
     }
     const approval = approvalFormOf(forms);
     if (approval) {
       navigation = await browser.submit(approval, entriesOf(approval));
-      return approved(navigation, form, 'the approval');
+      return approved(navigation, form, 'the approval', redirectUri);
     }
     if (forms.length > 0 && signedIn) {
       return { reason: `after signing in, ${navigation.last.path.split('?')[0]} asks for more than a username and password (two-factor authentication?); the suite cannot fill it`, form };
     }
-    return { reason: dead(navigation, origin, redirectUri), form };
+    const reason = dead(navigation, origin, redirectUri);
+    // No form at all where the contract shows one: the authorization operation's own failure.
+    const noForm = form.error !== undefined || (form.status !== undefined && form.status >= 400);
+    return { reason, ...(noForm ? { cause: causeOf('OAUTH-AUTHORIZE-1', `GET /oauth/authorize answered ${answerOf(form)}`, form) } : {}), form };
   }
   return { reason: `no code after ${MAX_FORMS} forms`, form };
 }
 
-/** The end of the flow: the navigation that followed the approval gives the code, or says why not. */
-function approved(navigation: Navigation, form: Exchange, what: string): AuthorizationCode {
+/**
+ * The end of the flow: the navigation that followed the approval gives the code, or says why not. An approval the
+ * server accepted without a code is OAUTH-AUTHORIZE-3's (out of band) or -2's (redirect); one it refused is account
+ * A's credentials or the form, outside the contract.
+ */
+function approved(navigation: Navigation, form: Exchange, what: string, redirectUri: string): AuthorizationCode {
   const { code, refusal } = codeOf(navigation);
-  if (code) registerSecret(code, 'AUTHORIZATION_CODE');
-  const reason = code ? '' : redact(`${what} gave no code (${refusal ?? answerOf(navigation.last)})`);
-  return { ...(code ? { code } : {}), reason, form, approval: navigation.last };
+  if (code) {
+    registerSecret(code, 'AUTHORIZATION_CODE');
+    return { code, reason: '', form, approval: navigation.last };
+  }
+  const reason = redact(`${what} gave no code (${refusal ?? answerOf(navigation.last)})`);
+  const accepted = navigation.last.status !== undefined && navigation.last.status < 400;
+  const clause = accepted ? (redirectUri === OOB ? 'OAUTH-AUTHORIZE-3' : 'OAUTH-AUTHORIZE-2') : undefined;
+  return { reason, cause: causeOf(clause, reason, navigation.last), form, approval: navigation.last };
 }
