@@ -3,7 +3,7 @@
 // then the redacted exchange with a curl line. Helpers verify and describe; they never decide what is tested.
 import { expect } from 'vitest';
 import { clause, CLAUSE_ID, ClauseFailure, findClause, type Clause } from './clauses.ts';
-import { describeExchange, excerpt, jsonOf, type Exchange } from './http.ts';
+import { describeExchange, excerpt, jsonOf, noAnswer, type Exchange } from './http.ts';
 import { redact } from './redact.ts';
 import { describeMismatches, schemaMismatches, type ResourceName } from './schema.ts';
 
@@ -40,7 +40,7 @@ export function expectEqual(actual: unknown, expected: unknown, what: string, ex
 }
 
 function statusLine(exchange: Exchange): string {
-  if (exchange.error) return `no answer: ${exchange.error}`;
+  if (exchange.error) return noAnswer(exchange.error);
   return `HTTP ${exchange.status} ${excerpt(exchange.text, 200) || '(empty body)'}`;
 }
 
