@@ -2,7 +2,7 @@
 // applications and tokens the run makes. Every suite gets them the same way: `const { config, a, b, anon } = actors()`.
 import { inject } from 'vitest';
 import { uploadOf, type MediaFixture } from '../../fixtures/media/index.ts';
-import { remember } from './cleanup.ts';
+import { cannotUndo, remember, stillThere, unconfirmed } from './cleanup.ts';
 import type { Config } from './config.ts';
 import type { FormParams } from './form.ts';
 import { HttpClient, jsonOf, type Exchange, type RequestOptions } from './http.ts';
@@ -119,8 +119,9 @@ export interface Application {
 export const OOB = 'urn:ietf:wg:oauth:2.0:oob';
 
 /**
- * Registers an application. Applications cannot be deleted through this contract; their tokens are
- * revoked by the ledger. Fails the running check unless the answer is an Application.
+ * Registers an application. Applications cannot be deleted through this contract: each one the server registered
+ * is listed as left behind; their tokens are revoked by the ledger. Fails the running check unless the answer is
+ * an Application.
  */
 export async function registerApp(anon: Actor, params: FormParams = {}): Promise<{ app: Application; exchange: Exchange }> {
   const exchange = await anon.post('/api/v1/apps', {
@@ -130,12 +131,23 @@ export async function registerApp(anon: Actor, params: FormParams = {}): Promise
     website: 'https://conformance.invalid/suite',
     ...params,
   });
+  // Listed before it is judged: what the server registered stays, also when its answer fails the check.
+  const json = jsonOf(exchange);
+  const clientId = exchange.status !== undefined && exchange.status < 300 && json.ok ? (json.value as { client_id?: unknown } | null)?.client_id : undefined;
+  if (typeof clientId === 'string') {
+    cannotUndo({ kind: 'application', id: clientId, owner: anon.name }, 'the contract has no operation to delete an application');
+  }
   const app = expectOk<Application>(exchange, 'Application');
   registerSecret(app.client_secret, 'CLIENT_SECRET');
   return { app, exchange };
 }
 
-/** Asks the token operation for a token; the ledger revokes it at the end. Returns the raw exchange too. */
+let tokensIssued = 0;
+
+/**
+ * Asks the token operation for a token; the ledger revokes it at the end, and a revocation answered 404 counts only
+ * when the token is refused afterwards. Returns the raw exchange too.
+ */
 export async function requestToken(anon: Actor, app: Application, params: FormParams): Promise<{ token?: string; exchange: Exchange; settle: () => void }> {
   const exchange = await anon.post('/oauth/token', { client_id: app.client_id, client_secret: app.client_secret, ...params });
   let settle = () => {};
@@ -144,9 +156,16 @@ export async function requestToken(anon: Actor, app: Application, params: FormPa
   const token = typeof body.access_token === 'string' ? body.access_token : undefined;
   if (token) {
     registerSecret(token, 'APP_TOKEN');
-    ({ settle } = remember('token of the suite application', () =>
-      anon.post('/oauth/revoke', { client_id: app.client_id, client_secret: app.client_secret, token }),
-    ));
+    // A token is never shown: it is known by its place among the run's tokens, its grant and its scope.
+    const id = `#${++tokensIssued} (${[String(params.grant_type ?? 'token'), ...(params.scope ? [`scope "${String(params.scope)}"`] : [])].join(', ')})`;
+    ({ settle } = remember('token of the suite application', () => anon.post('/oauth/revoke', { client_id: app.client_id, client_secret: app.client_secret, token }), {
+      subject: { kind: 'token', id, owner: `application ${app.client_id}` },
+      confirm: async (revoke) => {
+        const use = await anon.get('/api/v1/apps/verify_credentials', { token });
+        if (use.status === 401) return undefined;
+        return use.status === 200 ? stillThere(revoke, `the token is still accepted (${use.method} ${use.path} answered HTTP 200)`) : unconfirmed(revoke, use);
+      },
+    }));
   }
   return { token, exchange, settle };
 }
@@ -190,7 +209,8 @@ export async function authorizationCode(anon: Actor, app: Application, scope: st
 
 /** The id of the account a user token belongs to (Mastodon's verify_credentials; else from a status it posts). */
 export async function accountIdOf(actor: Actor): Promise<string> {
-  const exchange = await actor.get('/api/v1/accounts/verify_credentials');
+  // A hint outside the contract (Mastodon's path): the registered checks do not judge it.
+  const exchange = await actor.get('/api/v1/accounts/verify_credentials', { outsideContract: true });
   const json = jsonOf(exchange);
   const id = exchange.status === 200 && json.ok ? (json.value as { id?: unknown } | null)?.id : undefined;
   if (typeof id === 'string') return id;

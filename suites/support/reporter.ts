@@ -3,6 +3,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
+import type { LeftBehind } from './cleanup.ts';
 import { configFromEnv } from './config.ts';
 import { addCounts, emptyCounts } from './counts.ts';
 import { judgeRun, type Expectation } from './expectations.ts';
@@ -163,7 +164,7 @@ export default class ConformanceReporter implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, _reason: TestRunEndReason): void {
     const config = configFromEnv(process.env);
     const counts = emptyCounts();
-    const leftovers: string[] = [];
+    const leftovers: LeftBehind[] = [];
     for (const module of modules) {
       const meta = module.meta();
       if (meta.counts) addCounts(counts, meta.counts);

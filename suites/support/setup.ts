@@ -1,14 +1,14 @@
 // Runs around every suite file: undoes what the file created, and hands its request counts, leftovers and
 // registered-check observations to the reporter through the file's task meta.
 import { afterAll } from 'vitest';
-import { undoAll, leftovers } from './cleanup.ts';
+import { leftovers, undoAll, type LeftBehind } from './cleanup.ts';
 import { countsSnapshot, type Counts } from './counts.ts';
 import { registeredSnapshot } from './registered-checks.ts';
 
 declare module 'vitest' {
   interface TaskMeta {
     counts?: Counts;
-    leftovers?: string[];
+    leftovers?: LeftBehind[];
   }
 }
 
