@@ -268,9 +268,10 @@ describe('Media', () => {
     // attachment stays valid for the checks that attach it.
     let acceptedOutOfRange = false;
     const property = fc.asyncProperty(fc.record({ x: coordinate, y: coordinate }), async (focus) => {
-      const exchange = await a.put(`/api/v1/media/${id}`, { focus: focusParam(focus) });
+      const inRange = inFocusRange(focus.x) && inFocusRange(focus.y);
+      const exchange = await a.put(`/api/v1/media/${id}`, { focus: focusParam(focus) }, { malformed: !inRange });
       check(exchange.status !== undefined && exchange.status < 500, 'an answer below HTTP 500', exchange.error ?? `HTTP ${exchange.status}`, exchange);
-      if (inFocusRange(focus.x) && inFocusRange(focus.y)) {
+      if (inRange) {
         expectFocus(expectOk<Attachment>(exchange, 'Attachment', 200).meta.focus, focus, exchange);
       } else if ((exchange.status as number) < 300) {
         acceptedOutOfRange = true;

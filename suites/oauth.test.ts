@@ -43,7 +43,7 @@ describe('OAuth', () => {
   });
 
   it('OAUTH-SCOPE-1 a scope outside the registered scopes is refused', async () => {
-    const { token, exchange } = await requestToken(anon, app, { grant_type: 'client_credentials', scope: 'read follow' });
+    const { token, exchange } = await requestToken(anon, app, { grant_type: 'client_credentials', scope: 'read follow' }, { malformed: true });
     if (token) fail('a refusal: follow was not registered', `a token was issued (HTTP ${exchange.status})`, exchange);
     expectRefusal(exchange);
   });
@@ -51,7 +51,7 @@ describe('OAuth', () => {
   it('OAUTH-REDIRECT-1 a redirect_uri that was not registered is refused', async (context) => {
     const { code, reason } = await oobApproval;
     needs(context, code, reason);
-    const { token, exchange } = await requestToken(anon, app, { grant_type: 'authorization_code', code, redirect_uri: 'https://conformance.invalid/not-registered' });
+    const { token, exchange } = await requestToken(anon, app, { grant_type: 'authorization_code', code, redirect_uri: 'https://conformance.invalid/not-registered' }, { malformed: true });
     if (token) fail('a refusal: the redirect_uri was not registered', `a token was issued (HTTP ${exchange.status})`, exchange);
     expectRefusal(exchange);
   });

@@ -90,7 +90,7 @@ describe('POST /api/v1/statuses parameters', () => {
   });
 
   it('STATUS-PARAMS-1 a creation with neither status nor media_ids is refused (any 4xx)', async () => {
-    expectRefusal(await attemptStatus({ visibility: 'direct' }));
+    expectRefusal(await attemptStatus({ visibility: 'direct' }, { malformed: true }));
   });
 
   describe('polls', () => {
@@ -139,14 +139,14 @@ describe('POST /api/v1/statuses parameters', () => {
 
     it('STATUS-POLL-5 a poll without poll[expires_in] is refused (any 4xx)', async (context) => {
       since(context, config, POLLS);
-      expectRefusal(await attemptStatus({ status: 'conformance probe: a poll that never closes', visibility: 'direct', poll: { options: ['yes', 'no'] } }));
+      expectRefusal(await attemptStatus({ status: 'conformance probe: a poll that never closes', visibility: 'direct', poll: { options: ['yes', 'no'] } }, { malformed: true }));
     });
 
     it('STATUS-POLL-6 a poll together with media_ids is refused (any 4xx)', async (context) => {
       since(context, config, POLLS);
       const media = await sharedAttachment();
       const params = { status: 'conformance probe: a poll with media', visibility: 'direct', media_ids: [media.id], poll: { options: ['yes', 'no'], expires_in: POLL_SECONDS } };
-      expectRefusal(await attemptStatus(params));
+      expectRefusal(await attemptStatus(params, { malformed: true }));
     });
   });
 
@@ -162,7 +162,7 @@ describe('POST /api/v1/statuses parameters', () => {
       // Direct: if the server published one anyway and the ledger could not reach it in time, nobody else sees it.
       scheduled = await attemptStatus({ status: text, visibility: 'direct', scheduled_at: at.toISOString() });
       const inOneMinute = new Date(Date.now() + 60_000);
-      tooSoon = await attemptStatus({ status: text, visibility: 'direct', scheduled_at: inOneMinute.toISOString() });
+      tooSoon = await attemptStatus({ status: text, visibility: 'direct', scheduled_at: inOneMinute.toISOString() }, { malformed: true });
     });
 
     it('STATUS-SCHEDULED-1 scheduled_at at least 5 minutes ahead answers a ScheduledStatus for that time', (context) => {

@@ -9,8 +9,9 @@ import { actors, type Actor, type Status } from './support/actors.ts';
 import { remember } from './support/cleanup.ts';
 import { releaseAtLeast } from './support/config.ts';
 import type { FormParams } from './support/form.ts';
-import { jsonOf, type Exchange } from './support/http.ts';
+import { jsonOf, type Exchange, type RequestOptions } from './support/http.ts';
 import { needs, since } from './support/preconditions.ts';
+import { expectNoViolation } from './support/registered-checks.ts';
 import { check, expectEqual, expectError, expectList, expectOk, expectRefusal } from './support/verify.ts';
 
 const { config, a, b } = actors();
@@ -28,8 +29,8 @@ interface Move {
 }
 
 /** A move the check undoes itself; the ledger undoes it only when the check did not get that far. */
-async function move(actor: Actor, statusId: string, action: string, undo: string, form?: FormParams): Promise<Move> {
-  const exchange = await actor.post(`/api/v1/statuses/${statusId}/${action}`, form);
+async function move(actor: Actor, statusId: string, action: string, undo: string, form?: FormParams, options?: RequestOptions): Promise<Move> {
+  const exchange = await actor.post(`/api/v1/statuses/${statusId}/${action}`, form, options);
   if (exchange.status !== 200) return { exchange, settle: () => undefined };
   const entry = remember(`${action} of ${statusId} by ${actor.name}`, () => actor.post(`/api/v1/statuses/${statusId}/${undo}`));
   return { exchange, settle: entry.settle };
@@ -104,6 +105,10 @@ describe('States and transitions', () => {
       expectFlag(again, 'favourited', true);
     });
 
+    it('ERRORS-5XX-1 no well-formed request of this group so far, a repeated favourite among them, gets a server error (5xx)', () => {
+      expectNoViolation('ERRORS-5XX-1');
+    });
+
     it('STATUS-FAV-3 unfavourite answers the Status with favourited = false', () => {
       expectFlag(unfavourite, 'favourited', false);
     });
@@ -133,7 +138,7 @@ describe('States and transitions', () => {
       const visibilityParameter = releaseAtLeast(config.serverVersion, REBLOG_VISIBILITY);
       // The refusals come first: a server answers a repeated reblog with the boost it already has.
       if (visibilityParameter) {
-        for (const visibility of ['direct', 'limited']) refused.push((await move(booster, subject.id, 'reblog', 'unreblog', { visibility })).exchange);
+        for (const visibility of ['direct', 'limited']) refused.push((await move(booster, subject.id, 'reblog', 'unreblog', { visibility }, { malformed: true })).exchange);
       }
       boost = await move(booster, subject.id, 'reblog', 'unreblog', visibilityParameter ? { visibility: 'public' } : undefined);
       boostsByVisibility.push({ visibility: 'public', exchange: boost.exchange });

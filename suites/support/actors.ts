@@ -148,8 +148,8 @@ let tokensIssued = 0;
  * Asks the token operation for a token; the ledger revokes it at the end, and a revocation answered 404 counts only
  * when the token is refused afterwards. Returns the raw exchange too.
  */
-export async function requestToken(anon: Actor, app: Application, params: FormParams): Promise<{ token?: string; exchange: Exchange; settle: () => void }> {
-  const exchange = await anon.post('/oauth/token', { client_id: app.client_id, client_secret: app.client_secret, ...params });
+export async function requestToken(anon: Actor, app: Application, params: FormParams, options?: RequestOptions): Promise<{ token?: string; exchange: Exchange; settle: () => void }> {
+  const exchange = await anon.post('/oauth/token', { client_id: app.client_id, client_secret: app.client_secret, ...params }, options);
   let settle = () => {};
   if (exchange.status !== 200) return { exchange, settle };
   const body = expectJson(exchange) as { access_token?: unknown };

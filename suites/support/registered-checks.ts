@@ -8,18 +8,25 @@ import type { TaskMeta } from 'vitest';
 import { clause, ClauseFailure } from './clauses.ts';
 import { countRefusal } from './counts.ts';
 import { judgeCheck, type Expectation } from './expectations.ts';
-import { describeExchange, onExchange, type Exchange } from './http.ts';
+import { describeExchange, excerpt, onExchange, type Exchange } from './http.ts';
 import { countOf, isUnpaced, resetTimeOf } from './pacing.ts';
 import { reproduceOf, severityOf, type CheckResult } from './results.ts';
 
 /** One clause's rule for one response: a description of the violation, or undefined. */
 export type RegisteredCheck = (exchange: Exchange) => string | undefined;
 
-interface Registration {
+interface Registration extends RegisterOptions {
   /** What the run's check result says it judged. */
   sentence: string;
   expected: string;
   check: RegisteredCheck;
+}
+
+interface RegisterOptions {
+  /** Which responses the check judges: /api/* answers (the streaming interface aside), or every answer. */
+  judges?: 'api' | 'every answer';
+  /** Report every operation (method and path template) that broke the rule, not only the first exchange. */
+  perOperation?: boolean;
 }
 
 export interface Violation {
@@ -27,6 +34,8 @@ export interface Violation {
   actual: string;
   /** The redacted exchange and its curl line. */
   exchange: string;
+  /** Method and path template (ids as :id), for the clauses reported once per operation. */
+  operation?: string;
 }
 
 export interface RegisteredObservations {
@@ -34,6 +43,8 @@ export interface RegisteredObservations {
   responses: number;
   /** Clause id -> the first violation seen. */
   violations: Record<string, Violation>;
+  /** Clause id -> the violations of further operations, for the clauses reported once per operation. */
+  others?: Record<string, Violation[]>;
 }
 
 declare module 'vitest' {
@@ -45,10 +56,19 @@ declare module 'vitest' {
 const REGISTRY = new Map<string, Registration>();
 
 /** Registers the check of a clause of the catalogue; a clause has one registered check. */
-function register(id: string, sentence: string, expected: string, check: RegisteredCheck): void {
+function register(id: string, sentence: string, expected: string, check: RegisteredCheck, options: RegisterOptions = {}): void {
   clause(id); // throws for an id the catalogue does not have
   if (REGISTRY.has(id)) throw new Error(`${id} has a registered check already`);
-  REGISTRY.set(id, { sentence, expected, check });
+  REGISTRY.set(id, { sentence, expected, check, ...options });
+}
+
+/** A path segment that is an id: it has a digit (snowflakes, ULIDs, flake ids) or is long; v1, v2 are not. */
+const isIdSegment = (segment: string) => !/^v\d+$/.test(segment) && (/\d/.test(segment) || segment.length >= 20);
+
+/** The operation of an exchange, as the contract names it: method and path, ids as :id, without the query. */
+export function operationOf(exchange: Exchange): string {
+  const path = (exchange.path.split('?')[0] ?? '').split('/').map((segment) => (isIdSegment(segment) ? ':id' : segment)).join('/');
+  return `${exchange.method} ${path}`;
 }
 
 const HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
@@ -96,7 +116,17 @@ register('WIRE-JSON-1', 'every /api/* answer is JSON (the streaming interface as
   }
 });
 
+// The contract lists no condition answered with a server error; a request sent malformed on purpose (its check
+// wants a refusal, and judges a 5xx itself) is not counted. Every answer is judged, /oauth/* too.
+register('ERRORS-5XX-1', 'a well-formed request never gets a server error (5xx)', 'an answer below HTTP 500', (ex) => {
+  if (ex.malformed || ex.status === undefined || ex.status < 500) return undefined;
+  return `HTTP ${ex.status} to ${operationOf(ex)} (as ${ex.actor}): ${excerpt(ex.text, 120) || '(empty body)'}`;
+}, { judges: 'every answer', perOperation: true });
+
+/** At most this many operations are reported per clause and suite file. */
+const MOST_OPERATIONS = 10;
 const violations = new Map<string, Violation>();
+const others = new Map<string, Violation[]>();
 let responses = 0;
 
 // The streaming interface is not JSON and, on Mastodon, a separate service without rate-limit headers.
@@ -105,41 +135,77 @@ const isApi = (exchange: Exchange) => {
   return path.startsWith('/api/') && !path.startsWith('/api/v1/streaming');
 };
 
-/** Every registered check on one response: clause id -> what it showed instead of what the clause expects. */
+/** Every registered check that judges this response: clause id -> what it showed instead of what the clause expects. */
 export function violationsOf(exchange: Exchange): Map<string, Violation> {
   const found = new Map<string, Violation>();
-  for (const [id, { expected, check }] of REGISTRY) {
+  const api = isApi(exchange);
+  for (const [id, { expected, check, judges, perOperation }] of REGISTRY) {
+    if (judges !== 'every answer' && !api) continue;
     const actual = check(exchange);
-    if (actual !== undefined) found.set(id, { expected, actual, exchange: describeExchange(exchange) });
+    if (actual !== undefined) found.set(id, { expected, actual, exchange: describeExchange(exchange), ...(perOperation ? { operation: operationOf(exchange) } : {}) });
   }
   return found;
 }
 
+/** Keeps the first violation of a clause, and for a clause reported per operation the first of each operation. */
+function keep(id: string, violation: Violation): void {
+  const first = violations.get(id);
+  if (!first) return void violations.set(id, violation);
+  if (violation.operation === undefined) return;
+  const more = others.get(id) ?? [];
+  if (first.operation === violation.operation || more.some((v) => v.operation === violation.operation) || more.length + 1 >= MOST_OPERATIONS) return;
+  others.set(id, [...more, violation]);
+}
+
 function observe(exchange: Exchange): void {
-  if (exchange.status === undefined || !isApi(exchange)) return;
-  responses += 1;
+  if (exchange.status === undefined) return;
+  const api = isApi(exchange);
   // Every response passes here, so refusals are counted here too: pacing should have prevented each one.
-  if (exchange.status === 429 && !isUnpaced()) countRefusal();
-  for (const [id, violation] of violationsOf(exchange)) if (!violations.has(id)) violations.set(id, violation);
+  if (api && exchange.status === 429 && !isUnpaced()) countRefusal();
+  // The suite's own calls outside the contract (cleanup, confirmation reads, hints) are not the server's to answer for.
+  if (exchange.outsideContract) return;
+  if (api) responses += 1;
+  for (const [id, violation] of violationsOf(exchange)) keep(id, violation);
 }
 
 onExchange(observe);
 
 /** What this suite file's exchanges showed, for its task meta. */
 export function registeredSnapshot(): RegisteredObservations {
-  return { responses, violations: Object.fromEntries(violations) };
+  return { responses, violations: Object.fromEntries(violations), ...(others.size ? { others: Object.fromEntries(others) } : {}) };
 }
 
-/** Fails the running check with the first violation of the clause among this file's exchanges so far. */
+/** One failure for the violations of a clause: the first one's expected, every actual, every exchange. */
+function failureOf(id: string, found: readonly Violation[]): ClauseFailure {
+  const [first, ...rest] = found as [Violation, ...Violation[]];
+  const exchanges = [first.exchange, ...rest.map((v) => `  and ${v.operation ?? 'another request'}:\n${v.exchange}`)].join('\n');
+  return new ClauseFailure(clause(id), first.expected, found.map((v) => v.actual).join('; '), exchanges);
+}
+
+/** The violations of a clause over several files: each operation once, at most MOST_OPERATIONS of them. */
+function mergedViolations(id: string, observed: readonly RegisteredObservations[]): Violation[] {
+  const all = observed.flatMap((o) => [...(o.violations[id] ? [o.violations[id]] : []), ...(o.others?.[id] ?? [])]);
+  const seen = new Set<string>();
+  const merged: Violation[] = [];
+  for (const v of all) {
+    const key = v.operation ?? `#${merged.length}`;
+    if (seen.has(key) || (merged.length > 0 && v.operation === undefined) || merged.length >= MOST_OPERATIONS) continue;
+    seen.add(key);
+    merged.push(v);
+  }
+  return merged;
+}
+
+/** Fails the running check with the first violation of the clause among this file's exchanges so far (every operation's, where reported per operation). */
 export function expectNoViolation(id: string): void {
   const found = violations.get(id);
-  if (found) throw new ClauseFailure(clause(id), found.expected, found.actual, found.exchange);
+  if (found) throw failureOf(id, [found, ...(others.get(id) ?? [])]);
   if (responses === 0) throw new ClauseFailure(clause(id), 'at least one /api/* response to judge', 'none was received');
 }
 
 /**
  * One check result per registered clause, judged over every suite file of the run. Only for the clauses
- * whose own check (in the Limits group, or WIRE-JSON-1 in Statuses) ran: a run of other groups (--group oauth), or of other clauses (--only),
+ * whose own check (in the Limits group, WIRE-JSON-1 in Statuses, ERRORS-5XX-1 in States and transitions) ran: a run of other groups (--group oauth), or of other clauses (--only),
  * is reported on what it selected and nothing else.
  */
 export function registeredCheckResults(metas: readonly TaskMeta[], checks: readonly CheckResult[], expectations: readonly Expectation[]): CheckResult[] {
@@ -148,8 +214,9 @@ export function registeredCheckResults(metas: readonly TaskMeta[], checks: reado
   return [...REGISTRY].flatMap(([id, { sentence }]) => {
     const own = checks.find((c) => c.clause === id && c.status !== 'skipped');
     if (!own) return [];
-    const first = observed.map((o) => o.violations[id]).find((v) => v !== undefined);
-    const message = first ? new ClauseFailure(clause(id), first.expected, first.actual, first.exchange).message : undefined;
+    const found = mergedViolations(id, observed);
+    const first = found[0];
+    const message = first ? failureOf(id, found).message : undefined;
     const reproduce = message ? reproduceOf(message) : undefined;
     const result: CheckResult = {
       clause: id,
