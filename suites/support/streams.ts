@@ -207,7 +207,7 @@ export function describeEvent(event: StreamEvent): string {
 
 function describeError(error: unknown): string {
   const e = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (isSilence(error)) return 'no answer within CONFORMANCE_TIMEOUT_MS';
+  if (e.code === 'UND_ERR_HEADERS_TIMEOUT') return 'no answer within CONFORMANCE_TIMEOUT_MS';
   const code = e.cause?.code ?? e.code;
   const message = e.cause?.message ?? e.message ?? String(error);
   return code ? `${code}: ${message}` : message;
