@@ -17,8 +17,8 @@ const MISSING_ID = '999999999999999999';
 const ACCESS = LIMITS['Account access'];
 const DELETION = LIMITS.Deletion;
 const SIGN_UP = LIMITS['App sign-up'];
-// A sign-up without its parameters (not shown in the contract): malformed on purpose, it creates nothing.
-const SIGN_UP_PROBE = { malformed: true };
+// Uploads without a file and sign-ups without their parameters are malformed on purpose: they create nothing.
+const PROBE = { malformed: true };
 // Every probe here stays far from the 300 of the access buckets while this many calls are left in them.
 const ACCESS_HEADROOM = 60;
 // Resets within this of each other are one period: servers with whole-second timestamps round them.
@@ -77,7 +77,7 @@ describe('Limits', () => {
     // A call without a token: the headers are the IP access bucket's.
     await anon.get(`/api/v1/statuses/${MISSING_ID}`);
     // The accounts take turns, so that each one's two readings have the other's call between them.
-    const upload = async (actor: Actor, path: string) => readingOf(await actor.post(path, undefined, { malformed: true }));
+    const upload = async (actor: Actor, path: string) => readingOf(await actor.post(path, undefined, PROBE));
     uploads = [await upload(a, '/api/v1/media')];
     uploadsOfB = b ? [await upload(b, '/api/v1/media')] : [];
     uploads.push(await upload(a, '/api/v2/media'));
@@ -153,12 +153,12 @@ describe('Limits', () => {
     // The App sign-up bucket is the one to exhaust: no other check of the run calls POST /api/v1/accounts, so
     // the groups running beside this one are not refused, whatever the order of the groups.
     await unpaced(async () => {
-      let last = readingOf(await anon.post('/api/v1/accounts', undefined, SIGN_UP_PROBE));
+      let last = readingOf(await anon.post('/api/v1/accounts', undefined, PROBE));
       // Unless an earlier run spent the bucket, this first answer is the operation's own, for the observation.
       if ((last.remaining ?? 0) > 0) withinBudget = last.exchange;
-      for (let calls = 1; calls < SIGN_UP.limit && last.remaining !== 0; calls++) last = readingOf(await anon.post('/api/v1/accounts', undefined, SIGN_UP_PROBE));
+      for (let calls = 1; calls < SIGN_UP.limit && last.remaining !== 0; calls++) last = readingOf(await anon.post('/api/v1/accounts', undefined, PROBE));
       check(last.remaining === 0, `X-RateLimit-Remaining 0 within ${SIGN_UP.limit} calls (App sign-up: ${SIGN_UP.limit} per 30 minutes)`, shown(last), last.exchange);
-      refusal = await anon.post('/api/v1/accounts', undefined, SIGN_UP_PROBE);
+      refusal = await anon.post('/api/v1/accounts', undefined, PROBE);
     });
     const refused = refusal as Exchange;
     expectRefusal(refused);
