@@ -3,10 +3,17 @@
 // reference server and the verdicts of the suite as a whole.
 import { defineConfig } from 'vitest/config';
 import { DEFAULT_TIMEOUT_MS } from './suites/support/config.ts';
+import { LONGEST_WAIT_MS } from './suites/support/pacing.ts';
 
 const timeoutMs = Number(process.env.CONFORMANCE_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS;
-// A check makes a handful of sequential requests, each bounded by the timeout; pacing may wait longer.
-const checkTimeoutMs = Math.max(30_000, timeoutMs * 6);
+/**
+ * vitest's own limit on a check or a group's preparation, a guard against a hang of the suite itself and never what
+ * ends a step on a slow server: every wait of a step is bounded already (each request and stream wait by the
+ * timeout, a silent server by the circuit breaker of http.ts), and a step makes far fewer than this many requests
+ * one after another, besides at most one pacing wait for a rate-limit reset.
+ */
+const MOST_REQUESTS_OF_A_STEP = 100;
+const checkTimeoutMs = LONGEST_WAIT_MS + MOST_REQUESTS_OF_A_STEP * timeoutMs;
 
 export default defineConfig({
   test: {

@@ -16,6 +16,8 @@ import { expectNoMismatch } from './support/run-wide.ts';
 import { check, expectRefusal, fail } from './support/verify.ts';
 
 const { config, a, b, anon } = actors();
+// Uploads without a file and sign-ups without their parameters are malformed on purpose: they create nothing.
+const PROBE = { malformed: true };
 // An id no server has given out: far above any snowflake of this century.
 const MISSING_ID = '999999999999999999';
 const ACCESS = LIMITS['Account access'];
@@ -107,7 +109,7 @@ describe('Limits', () => {
     // A call without a token: the headers are the IP access bucket's.
     await anon.get(`/api/v1/statuses/${MISSING_ID}`);
     // The accounts take turns, so that each one's two readings have the other's call between them.
-    const upload = async (actor: Actor, path: string) => readingOf(await actor.post(path));
+    const upload = async (actor: Actor, path: string) => readingOf(await actor.post(path, undefined, PROBE));
     uploads = [await upload(a, '/api/v1/media')];
     uploadsOfB = b ? [await upload(b, '/api/v1/media')] : [];
     uploads.push(await upload(a, '/api/v2/media'));
@@ -203,7 +205,7 @@ describe('Limits', () => {
     // the groups running beside this one are not refused, whatever the order of the groups.
     await unpaced(async () => {
       const call = async () => {
-        const reading = readingOf(await anon.post('/api/v1/accounts'));
+        const reading = readingOf(await anon.post('/api/v1/accounts', undefined, PROBE));
         signUps.push(reading);
         readable(reading);
         return reading;
@@ -213,7 +215,7 @@ describe('Limits', () => {
       if ((last.remaining ?? 0) > 0) withinBudget = last.exchange;
       for (let calls = 1; calls < SIGN_UP.limit && last.remaining !== 0; calls++) last = await call();
       check(last.remaining === 0, `X-RateLimit-Remaining 0 within ${SIGN_UP.limit} calls (App sign-up: ${SIGN_UP.limit} per 30 minutes)`, shown(last), last.exchange);
-      refusal = await anon.post('/api/v1/accounts');
+      refusal = await anon.post('/api/v1/accounts', undefined, PROBE);
     });
     const refused = refusal as Exchange;
     expectRefusal(refused);

@@ -315,7 +315,7 @@ describe('Media', () => {
     // attachment stays valid for the checks that attach it.
     let acceptedOutOfRange = false;
     const property = fc.asyncProperty(fc.record({ x: coordinate, y: coordinate }), async (focus) => {
-      const exchange = await a.put(`/api/v1/media/${id}`, { focus: focusParam(focus) });
+      const exchange = await a.put(`/api/v1/media/${id}`, { focus: focusParam(focus) }, { malformed: !(inFocusRange(focus.x) && inFocusRange(focus.y)) });
       check(exchange.status !== undefined && exchange.status < 500, 'an answer below HTTP 500', exchange.error ?? `HTTP ${exchange.status}`, exchange);
       if (inFocusRange(focus.x) && inFocusRange(focus.y)) {
         expectFocus(focusOf(expectOk<Attachment>(exchange, 'Attachment', 200)), focus, exchange);

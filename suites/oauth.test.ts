@@ -95,7 +95,7 @@ describe('OAuth', () => {
 
   it('OAUTH-SCOPE-1 a scope outside the registered scopes is refused', async () => {
     tokensWork();
-    const run = await requestToken(anon, app(), { grant_type: 'client_credentials', scope: 'read follow' });
+    const run = await requestToken(anon, app(), { grant_type: 'client_credentials', scope: 'read follow' }, { malformed: true });
     if (run.token) {
       await revokeNow(run);
       fail('a refusal: follow was not registered', `a token was issued (HTTP ${run.exchange.status})`, run.exchange);
@@ -106,7 +106,7 @@ describe('OAuth', () => {
   it('OAUTH-REDIRECT-1 a redirect_uri that was not registered is refused', async (context) => {
     const code = codeOf(context, oob());
     tokensWork();
-    const run = await requestToken(anon, app(), { grant_type: 'authorization_code', code, redirect_uri: 'https://conformance.invalid/not-registered', scope: 'read' });
+    const run = await requestToken(anon, app(), { grant_type: 'authorization_code', code, redirect_uri: 'https://conformance.invalid/not-registered', scope: 'read' }, { malformed: true });
     if (run.token) {
       await revokeNow(run);
       fail('a refusal: the redirect_uri was not registered', `a token was issued (HTTP ${run.exchange.status})`, run.exchange);

@@ -49,9 +49,12 @@ function made(created: Step<Status>): PollStatus {
   return body as PollStatus;
 }
 
-/** A creation the server should refuse: what it makes anyway is undone at once (the ledger then meets a 404: undone). */
+/**
+ * A creation the server should refuse, malformed on purpose (so a server error to it is this check's, not
+ * ERRORS-5XX-1's): what it makes anyway is undone at once (the ledger then meets a 404: undone).
+ */
 async function attemptRefused(params: FormParams): Promise<Exchange> {
-  const exchange = await a.attemptStatus(params);
+  const exchange = await a.attemptStatus(params, { malformed: true });
   const body = createdObject(exchange);
   if (typeof body?.id === 'string') {
     // The contract shows no way to cancel a scheduled status: Mastodon's DELETE /api/v1/scheduled_statuses/:id.

@@ -12,8 +12,9 @@ import { actors, createdObject, type Actor, type Created, type Status } from './
 import { remember, type LedgerEntry } from './support/cleanup.ts';
 import { releaseAtLeast } from './support/config.ts';
 import type { FormParams } from './support/form.ts';
-import { jsonOf, type Exchange } from './support/http.ts';
+import { jsonOf, type Exchange, type RequestOptions } from './support/http.ts';
 import { answerOf, block, causeOf, failed, need, needs, since, succeeded, type Step } from './support/preconditions.ts';
+import { expectNoMismatch } from './support/run-wide.ts';
 import { check, expectEqual, expectError, expectList, expectOk, expectRefusal } from './support/verify.ts';
 
 const { config, a, b } = actors();
@@ -30,8 +31,8 @@ const on = (statusId: string, operation: string) => `/api/v1/statuses/${statusId
 const pending = new Map<string, LedgerEntry>();
 
 /** A move the ledger undoes at the end, unless an undo of the group answered 200 before. */
-async function move(actor: Actor, statusId: string, action: string, undo: string, form?: FormParams): Promise<Exchange> {
-  const exchange = await actor.post(on(statusId, action), form);
+async function move(actor: Actor, statusId: string, action: string, undo: string, form?: FormParams, options?: RequestOptions): Promise<Exchange> {
+  const exchange = await actor.post(on(statusId, action), form, options);
   if (exchange.status === 200) pending.set(`${actor.name} ${undo} ${statusId}`, remember(`${action} of ${statusId} by ${actor.name}`, () => actor.post(on(statusId, undo))));
   return exchange;
 }
@@ -45,8 +46,8 @@ async function undoMove(actor: Actor, statusId: string, undo: string): Promise<E
 }
 
 /** A move the server should refuse: what it accepts anyway is undone at once, so that no later move meets it. */
-async function probe(actor: Actor, statusId: string, action: string, undo: string, form?: FormParams): Promise<Exchange> {
-  const exchange = await move(actor, statusId, action, undo, form);
+async function probe(actor: Actor, statusId: string, action: string, undo: string, form?: FormParams, options?: RequestOptions): Promise<Exchange> {
+  const exchange = await move(actor, statusId, action, undo, form, options);
   if (exchange.status === 200) await undoMove(actor, statusId, undo);
   return exchange;
 }
@@ -156,6 +157,10 @@ describe('States and transitions', () => {
       expectFlag(need(again), 'favourited', true);
     });
 
+    it('ERRORS-5XX-1 no well-formed request of this group so far, a repeated favourite among them, gets a server error (5xx)', () => {
+      expectNoMismatch('ERRORS-5XX-1');
+    });
+
     it('STATUS-FAV-3 unfavourite answers the Status with favourited = false', () => {
       expectFlag(need(unfavourite), 'favourited', false);
     });
@@ -186,7 +191,7 @@ describe('States and transitions', () => {
       const visibilityParameter = releaseAtLeast(config.serverVersion, REBLOG_VISIBILITY);
       // The refusals come first: a server answers a repeated reblog with the boost it already has.
       if (visibilityParameter) {
-        for (const visibility of ['direct', 'limited']) refused.push(await when(subject, (s) => probe(booster, s.id, 'reblog', 'unreblog', { visibility })));
+        for (const visibility of ['direct', 'limited']) refused.push(await when(subject, (s) => probe(booster, s.id, 'reblog', 'unreblog', { visibility }, { malformed: true })));
       }
       boost = await when(subject, (s) => move(booster, s.id, 'reblog', 'unreblog', visibilityParameter ? { visibility: 'public' } : undefined));
       boostsByVisibility.push({ visibility: 'public', made: boost });

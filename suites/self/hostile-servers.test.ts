@@ -2,7 +2,7 @@
 // CONFORMANCE_TIMEOUT_MS, with a complete report, failed checks that say why, exit code 1, and no stack trace
 // or unhandled error. Each server of hostile-servers.ts gets one full run of the command.
 import { describe, expect, it } from 'vitest';
-import { HOSTILE_SERVERS, startHostileServer, type HostileKind } from './hostile-servers.ts';
+import { HOSTILE_SERVERS, SLOW_ANSWER_MS, startHostileServer, type HostileKind } from './hostile-servers.ts';
 import { inParallel, runCli, type CliRun } from './run-cli.ts';
 
 const TIMEOUT_MS = 1000;
@@ -12,15 +12,29 @@ const TIMEOUT_MS = 1000;
  * a few dozen waits in sequence; 90 of them, plus the command's own start, leave room without hiding a hang.
  */
 const BOUND_MS = 20_000 + 90 * TIMEOUT_MS;
-const REPORT_FILES = ['results.json', 'junit.xml', 'summary.md'];
+/**
+ * The two servers that make every wait last its whole timeout also run with the timeout of a slow live audit: a
+ * group's preparation must then still end by the circuit breaker of http.ts, not by vitest's hook timeout. The
+ * server that answers every request within the timeout, but seconds late, must be waited for: the Limits group's
+ * preparation alone takes longer than vitest's default hook timeout there, and must still end on its own.
+ */
+const SLOW: Partial<Record<HostileKind, { timeoutMs: number; boundMs: number }>> = {
+  'never-answers': { timeoutMs: 3000, boundMs: 90_000 },
+  'one-byte-a-second': { timeoutMs: 3000, boundMs: 90_000 },
+  // Media makes 15 requests in a row: about 55 s of answers, 70 s for the run alone, 95 s on a loaded machine.
+  'slow-answers': { timeoutMs: SLOW_ANSWER_MS + 1500, boundMs: 150_000 },
+};
+const REPORT_FILES = ['report.html', 'results.json', 'junit.xml', 'summary.md'];
 /** A frame of a JavaScript stack trace: "    at fn (file:line:col)". */
-const STACK_FRAME = /^\s+at .*:\d+:\d+\)?$/m;
+const STACK_FRAME = /^\s+at .+:\d+:\d+\)?$/m;
+/** vitest's words when a hook or a check outlived its timeout. */
+const VITEST_TIMEOUT = /(Hook|Test) timed out/;
 
-function problemsOf(run: CliRun): string[] {
+function problemsOf(run: CliRun, boundMs: number): string[] {
   const problems: string[] = [];
-  if (run.code === null) problems.push(`no end within ${BOUND_MS} ms: the run was killed`);
+  if (run.code === null) problems.push(`no end within ${boundMs} ms: the run was killed`);
   else if (run.code !== 1) problems.push(`exit code ${run.code}, expected 1`);
-  if (run.ms > BOUND_MS) problems.push(`took ${run.ms} ms, more than ${BOUND_MS} ms`);
+  if (run.ms > boundMs) problems.push(`took ${run.ms} ms, more than ${boundMs} ms`);
   for (const name of REPORT_FILES) if (!run.reports[name]) problems.push(`no ${name} in the report directory`);
   const results = run.results;
   if (results) {
@@ -32,33 +46,36 @@ function problemsOf(run: CliRun): string[] {
   for (const [name, text] of [['stdout', run.stdout], ['stderr', run.stderr], ...Object.entries(run.reports)] as const) {
     const frame = STACK_FRAME.exec(text);
     if (frame) problems.push(`a stack trace in ${name}: ${text.slice(Math.max(0, frame.index - 300), frame.index + 200)}`);
+    const timedOut = VITEST_TIMEOUT.exec(text);
+    if (timedOut) problems.push(`a vitest timeout in ${name}: ${text.slice(Math.max(0, timedOut.index - 300), timedOut.index + 200)}`);
   }
   return problems;
 }
 
 describe('hostile servers', () => {
-  it(`should end every run with a report, failed checks and exit code 1, within ${BOUND_MS} ms`, async () => {
+  it(`should end every run with four reports, failed checks and exit code 1, within ${BOUND_MS} ms (${SLOW['never-answers']?.boundMs} ms with a timeout of ${SLOW['never-answers']?.timeoutMs} ms)`, async () => {
     const kinds = Object.keys(HOSTILE_SERVERS) as HostileKind[];
     // Three at a time: the first two mostly wait, so a third run keeps the cores busy.
     const outcomes = await inParallel(kinds, 3, async (kind) => {
       const server = await startHostileServer(kind);
+      const { timeoutMs, boundMs } = SLOW[kind] ?? { timeoutMs: TIMEOUT_MS, boundMs: BOUND_MS };
       try {
         const run = await runCli([], {
           CONFORMANCE_BASE_URL: server.url,
           CONFORMANCE_TOKEN_A: 'hostile-test-token-a',
           CONFORMANCE_TOKEN_B: 'hostile-test-token-b',
-          CONFORMANCE_TIMEOUT_MS: String(TIMEOUT_MS),
-        }, BOUND_MS + 10_000);
-        return { kind, run, problems: problemsOf(run) };
+          CONFORMANCE_TIMEOUT_MS: String(timeoutMs),
+        }, boundMs + 10_000);
+        return { kind, run, problems: problemsOf(run, boundMs) };
       } finally {
         await server.close();
       }
     });
     for (const { kind, run } of outcomes) {
-      console.log(`${kind}: exit ${run.code}, ${run.results?.totals.failed ?? '?'} of ${run.results?.totals.checks ?? '?'} checks failed, ${(run.ms / 1000).toFixed(1)} s`);
+      console.log(`${kind} (timeout ${SLOW[kind]?.timeoutMs ?? TIMEOUT_MS} ms): exit ${run.code}, ${run.results?.totals.failed ?? '?'} of ${run.results?.totals.checks ?? '?'} checks failed, ${(run.ms / 1000).toFixed(1)} s`);
     }
     const survived = outcomes.filter((o) => o.problems.length === 0).length;
     console.log(`hostile servers survived ${survived}/${kinds.length}`);
     expect(outcomes.flatMap((o) => o.problems.map((p) => `${o.kind} (${HOSTILE_SERVERS[o.kind]}): ${p}`))).toEqual([]);
-  }, 4 * (BOUND_MS + 10_000));
+  }, 4 * (BOUND_MS + 10_000) + 2 * 90_000 + 150_000);
 });

@@ -6,10 +6,14 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
 
-/** The two that make every wait last its whole timeout come first: their runs are the longest. */
+/** How late the slow server answers: a few seconds, as a remote server under load does. */
+export const SLOW_ANSWER_MS = 3500;
+
+/** The three that make every wait last long come first: their runs are the longest. */
 export const HOSTILE_SERVERS = {
   'never-answers': 'accepts connections and never answers',
   'one-byte-a-second': 'answers every request 200 and then sends its body one byte a second, without end',
+  'slow-answers': `answers every request after ${SLOW_ANSWER_MS / 1000} s, 200 with a JSON body that is no resource and no rate-limit headers`,
   'garbage-bytes': 'answers every connection with random bytes that are not HTTP',
   'html-error-pages': 'answers every request with an HTML error page (502 Bad Gateway)',
   'invalid-json': 'answers every request 200 application/json with a body that is not JSON',
@@ -70,6 +74,13 @@ const HTTP_ANSWERS: Partial<Record<HostileKind, Answer>> = {
     hugeJson(HUGE_BODY_BYTES).pipe(res);
   },
   'one-byte-a-second': oneByteASecond,
+  'slow-answers': (_req, res) => {
+    const timer = setTimeout(() => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      res.end('{"id":"1","note":"a slow answer"}');
+    }, SLOW_ANSWER_MS);
+    res.once('close', () => clearTimeout(timer));
+  },
   'websocket-never-upgrades': (_req, res) => {
     res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
     res.end('{"error":"Record not found"}');

@@ -1,13 +1,16 @@
 // Safety on a live instance: the reference server is started here and the command runs against its URL with its
 // tokens, as against a production server. Afterwards the server's own state must show that the run left nothing
-// behind, touched nothing it did not create, and that no secret reached the output or the reports; in a run that
-// passes and in one where checks fail.
+// behind (but the applications it registered, which the contract cannot delete), touched nothing it did not create,
+// and that no secret reached the output or the reports; in a run that passes and in one where checks fail. The
+// report's list of objects left behind must be the server's truth: only those applications there, and against a
+// server without the cleanup's media delete and token revocation, every attachment and token it kept as well.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEDIA_FIXTURES } from '../../fixtures/media/index.ts';
 import type { Fault } from '../../fixtures/reference-server/faults.ts';
 import { startReferenceServer, type ReferenceServer } from '../../fixtures/reference-server/server.ts';
 import type { Store } from '../../fixtures/reference-server/store.ts';
+import type { Variation } from '../../fixtures/reference-server/variations.ts';
 import { inParallel, runCli, type CliRun } from './run-cli.ts';
 
 /** Sends one request as a client of the instance would; the seeds are made through the API, like anyone's posts. */
@@ -56,14 +59,24 @@ function objectsOf(store: Store): Map<string, string> {
 
 interface Verdict {
   run: CliRun;
+  /** What the run made that the server still holds: statuses, flags, attachments ("kind id"). */
   leftBehind: string[];
+  /** The applications the run registered (client ids): the contract has no operation to delete them. */
+  applications: string[];
+  /** The tokens the run obtained that the server still accepts. */
+  tokensKept: number;
   touched: string[];
   leaked: string[];
 }
 
+interface Server {
+  faults?: Fault[];
+  variations?: Variation[];
+}
+
 /** Runs the command against a fresh server (with faults, for a run where checks fail) and judges what it did. */
-async function liveRun(faults: Fault[]): Promise<Verdict> {
-  const server = await startReferenceServer({ faults });
+async function liveRun({ faults = [], variations = [] }: Server): Promise<Verdict> {
+  const server = await startReferenceServer({ faults, variations });
   try {
     await seed(server);
     const { store } = server.context;
@@ -85,6 +98,8 @@ async function liveRun(faults: Fault[]): Promise<Verdict> {
     });
     const after = objectsOf(store);
     const leftBehind = [...after.keys()].filter((key) => !before.has(key));
+    const applications = [...store.apps.values()].filter((app) => !appsBefore.has(app.id)).map((app) => app.clientId);
+    const tokensKept = [...store.tokens.values()].filter((t) => !tokensBefore.has(t.token) && !t.revoked).length;
     const touched = [
       ...[...before].filter(([key, record]) => after.get(key) !== record).map(([key]) => `${key} ${after.has(key) ? 'was changed' : 'is gone'}`),
       ...store.writes
@@ -103,38 +118,84 @@ async function liveRun(faults: Fault[]): Promise<Verdict> {
     ];
     const outputs = { stdout: run.stdout, stderr: run.stderr, ...run.reports };
     const leaked = Object.entries(outputs).flatMap(([file, text]) => secrets.filter(([, value]) => text.includes(value)).map(([name]) => `${name} in ${file}`));
-    return { run, leftBehind, touched, leaked };
+    return { run, leftBehind, applications, tokensKept, touched, leaked };
   } finally {
     await server.close();
   }
 }
 
+/** The report's list of objects left behind, as "kind id" (tokens are never shown: "token"). */
+function reported(verdict: Verdict): string[] {
+  return (verdict.run.results?.leftovers ?? []).map((e) => (e.kind === 'token' ? 'token' : `${e.kind} ${e.id}`)).sort();
+}
+
+/** The server's truth in the same terms: what the run left, its applications, and a "token" per token still accepted. */
+function truth(verdict: Verdict): string[] {
+  return [...verdict.leftBehind, ...verdict.applications.map((id) => `application ${id}`), ...Array.from({ length: verdict.tokensKept }, () => 'token')].sort();
+}
+
+const PASSING = 'a passing run';
+const FAILING = 'a failing run';
+const LIMITED = 'a run against a server without media delete and token revocation';
+
 describe('safety on a live instance', () => {
   const verdicts = new Map<string, Verdict>();
   // RESOURCE-STATUS-1 makes every created Status mismatch its schema: checks fail right after creating objects.
-  const RUNS: Record<string, Fault[]> = { 'a passing run': [], 'a failing run': ['RESOURCE-STATUS-1', 'STATUS-FAV-2'] };
+  const RUNS: Record<string, Server> = {
+    [PASSING]: {},
+    [FAILING]: { faults: ['RESOURCE-STATUS-1', 'STATUS-FAV-2'] },
+    [LIMITED]: { variations: ['no-media-delete-no-revoke'] },
+  };
 
   beforeAll(async () => {
     const names = Object.keys(RUNS);
-    const results = await inParallel(names, 2, (name) => liveRun(RUNS[name] ?? []));
+    const results = await inParallel(names, 3, (name) => liveRun(RUNS[name] ?? {}));
     names.forEach((name, i) => verdicts.set(name, results[i] as Verdict));
   }, 300_000);
 
   afterAll(() => {
     const all = [...verdicts.values()];
     console.log(`objects left behind: ${all.reduce((n, v) => n + v.leftBehind.length, 0)}, objects from before the run touched: ${all.reduce((n, v) => n + v.touched.length, 0)}, secrets leaked: ${all.reduce((n, v) => n + v.leaked.length, 0)}`);
+    for (const [name, v] of verdicts) console.log(`${name}: ${v.run.results?.leftovers.length ?? '?'} objects listed as left behind, ${truth(v).length} in truth`);
   });
 
-  for (const name of ['a passing run', 'a failing run']) {
+  for (const name of [PASSING, FAILING]) {
     it(`${name} should end as its checks say (exit 0 when all pass, 1 when some fail)`, () => {
       const { run } = verdicts.get(name) as Verdict;
-      expect(run.code, run.stdout.slice(-2000) + run.stderr).toBe(name === 'a passing run' ? 0 : 1);
+      expect(run.code, run.stdout.slice(-2000) + run.stderr).toBe(name === PASSING ? 0 : 1);
     });
 
-    it(`${name} should leave no status, boost, favourite, bookmark, pin, mute or attachment behind`, () => {
-      expect(verdicts.get(name)?.leftBehind).toEqual([]);
+    it(`${name} should leave no status, boost, favourite, bookmark, pin, mute, attachment or token behind`, () => {
+      const verdict = verdicts.get(name) as Verdict;
+      expect(verdict.leftBehind).toEqual([]);
+      expect(verdict.tokensKept, 'tokens the run obtained that the server still accepts').toBe(0);
     });
 
+    it(`${name} should list as left behind the applications it registered, which the contract cannot delete, and nothing else`, () => {
+      const verdict = verdicts.get(name) as Verdict;
+      expect(verdict.applications.length).toBeGreaterThan(0);
+      expect(reported(verdict)).toEqual(truth(verdict));
+    });
+  }
+
+  it(`${LIMITED} should list every attachment, token and application it left behind, each with its owner and why, and count them right`, () => {
+    const verdict = verdicts.get(LIMITED) as Verdict;
+    const { results, reports, stdout } = verdict.run;
+    // The variation keeps what the cleanup cannot remove: the run must have left some of each.
+    expect(verdict.leftBehind.some((key) => key.startsWith('attachment ')), 'attachments kept by the server').toBe(true);
+    expect(verdict.tokensKept, 'tokens kept by the server').toBeGreaterThan(0);
+    expect(reported(verdict)).toEqual(truth(verdict));
+    const count = truth(verdict).length;
+    for (const entry of results?.leftovers ?? []) {
+      expect(entry.owner, `${entry.kind} ${entry.id}`).not.toBe('');
+      expect(entry.why, `${entry.kind} ${entry.id}`).toMatch(entry.kind === 'application' ? /no operation to delete an application/ : /^no undo operation on this server: .* answered HTTP 404, and /);
+    }
+    expect(reports['summary.md']).toContain(`## Objects left behind: ${count}`);
+    expect(reports['report.html']).toContain(`Objects left behind (${count})`);
+    expect(stdout).toContain(`Objects left behind: ${count}`);
+  });
+
+  for (const name of [PASSING, FAILING, LIMITED]) {
     it(`${name} should not touch anything the run did not create`, () => {
       expect(verdicts.get(name)?.touched).toEqual([]);
     });

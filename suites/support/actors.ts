@@ -2,8 +2,7 @@
 // applications and tokens the run makes. Every suite gets them the same way: `const { config, a, b, anon } = actors()`.
 import { inject } from 'vitest';
 import { uploadOf, type MediaFixture } from '../../fixtures/media/index.ts';
-import type { RootCause } from './clauses.ts';
-import { remember } from './cleanup.ts';
+import { cannotUndo, remember, stillThere, unconfirmed } from './cleanup.ts';
 import type { Config } from './config.ts';
 import type { FormParams } from './form.ts';
 import { HttpClient, jsonOf, type Exchange, type RequestOptions } from './http.ts';
@@ -215,7 +214,8 @@ export const OOB = 'urn:ietf:wg:oauth:2.0:oob';
 
 /**
  * Registers an application, as a preparation step: an answer 2xx with client_id and client_secret is enough to go
- * on. Applications cannot be deleted through this contract; their tokens are revoked by the ledger.
+ * on. Applications cannot be deleted through this contract: each one the server registered is listed as left
+ * behind; their tokens are revoked by the ledger.
  */
 export async function registerApp(anon: Actor, params: FormParams = {}): Promise<Step<Application>> {
   const exchange = await anon.post('/api/v1/apps', {
@@ -226,6 +226,10 @@ export async function registerApp(anon: Actor, params: FormParams = {}): Promise
     ...params,
   });
   const app = createdObject(exchange);
+  // Listed before it is judged: what the server registered stays, also when its answer is wrong.
+  if (typeof app?.client_id === 'string') {
+    cannotUndo({ kind: 'application', id: app.client_id, owner: anon.name }, 'the contract has no operation to delete an application');
+  }
   if (typeof app?.client_id !== 'string' || typeof app.client_secret !== 'string') {
     return failed(causeOf('APPS-REGISTER-1', `registering an application answered ${answerOf(exchange)}${app ? ' without client_id and client_secret' : ''}`, exchange), exchange);
   }
@@ -234,15 +238,23 @@ export async function registerApp(anon: Actor, params: FormParams = {}): Promise
   return succeeded(app as unknown as Application, exchange);
 }
 
+let tokensIssued = 0;
+
 /**
- * Asks the token operation for a token; the ledger revokes it at the end. Returns the raw exchange, and the token
- * as a step for the checks that only need one (its cause: OAUTH-TOKEN-1). Every request carries the parameters the
- * contract lists for the operation (client_id, client_secret, redirect_uri, grant_type, scope): redirect_uri is the
- * out-of-band URI, which every application the suite registers lists, unless `params` names another; some servers
- * require it for every grant. `scope` is left out only where a check is about its absence.
+ * Asks the token operation for a token; the ledger revokes it at the end, and a revocation answered 404 counts only
+ * when the token is refused afterwards. Returns the raw exchange, and the token as a step for the checks that only
+ * need one (its cause: OAUTH-TOKEN-1). Every request carries the parameters the contract lists for the operation
+ * (client_id, client_secret, redirect_uri, grant_type, scope): redirect_uri is the out-of-band URI, which every
+ * application the suite registers lists, unless `params` names another; some servers require it for every grant.
+ * `scope` is left out only where a check is about its absence.
  */
-export async function requestToken(anon: Actor, app: Application, params: FormParams): Promise<{ token?: string; exchange: Exchange; settle: () => void; step: Step<string> }> {
-  const exchange = await anon.post('/oauth/token', { client_id: app.client_id, client_secret: app.client_secret, redirect_uri: OOB, ...params });
+export async function requestToken(
+  anon: Actor,
+  app: Application,
+  params: FormParams,
+  options?: RequestOptions,
+): Promise<{ token?: string; exchange: Exchange; settle: () => void; step: Step<string> }> {
+  const exchange = await anon.post('/oauth/token', { client_id: app.client_id, client_secret: app.client_secret, redirect_uri: OOB, ...params }, options);
   let settle = () => {};
   const body = exchange.status === 200 ? createdObject(exchange) : undefined;
   const given = body?.access_token;
@@ -256,9 +268,16 @@ export async function requestToken(anon: Actor, app: Application, params: FormPa
   if (body && present) observeResource('Token', body, exchange);
   if (token) {
     registerSecret(token, 'APP_TOKEN');
-    ({ settle } = remember('token of the suite application', () =>
-      anon.post('/oauth/revoke', { client_id: app.client_id, client_secret: app.client_secret, token }),
-    ));
+    // A token is never shown: it is known by its place among the run's tokens, its grant and its scope.
+    const id = `#${++tokensIssued} (${[String(params.grant_type ?? 'token'), ...(params.scope ? [`scope "${String(params.scope)}"`] : [])].join(', ')})`;
+    ({ settle } = remember('token of the suite application', () => anon.post('/oauth/revoke', { client_id: app.client_id, client_secret: app.client_secret, token }), {
+      subject: { kind: 'token', id, owner: `application ${app.client_id}` },
+      confirm: async (revoke) => {
+        const use = await anon.get('/api/v1/apps/verify_credentials', { token });
+        if (use.status === 401) return undefined;
+        return use.status === 200 ? stillThere(revoke, `the token is still accepted (${use.method} ${use.path} answered HTTP 200)`) : unconfirmed(revoke, use);
+      },
+    }));
   }
   return { token, exchange, settle, step };
 }
@@ -283,7 +302,8 @@ export function actors(): { config: Config; a: Actor; b?: Actor; anon: Actor } {
 
 /** The id of the account a user token belongs to (Mastodon's verify_credentials; else from a status it posts). */
 export async function accountIdOf(actor: Actor): Promise<Step<string>> {
-  const exchange = await actor.get('/api/v1/accounts/verify_credentials');
+  // A hint outside the contract (Mastodon's path): the registered checks do not judge it.
+  const exchange = await actor.get('/api/v1/accounts/verify_credentials', { outsideContract: true });
   const id = exchange.status === 200 ? createdId(exchange) : undefined;
   if (id) return succeeded(id, exchange);
   const created = await actor.createStatus({ status: 'conformance probe: which account am I', visibility: 'direct' });

@@ -32,6 +32,8 @@ export interface Upload {
   filename: string;
   contentType: string;
   bytes: Uint8Array;
+  /** A file that is invalid on purpose (media fixture "invalid"): the request is sent malformed (http.ts). */
+  invalid?: boolean;
 }
 
 export function multipart(params: FormParams, uploads: readonly Upload[]): FormData {

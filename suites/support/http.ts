@@ -2,7 +2,9 @@
 // request, a cap on body size, request counting and pacing. It never throws for an HTTP answer or a
 // network failure: both come back as an Exchange, which checks judge and failure messages describe.
 // Every request says who it is (User-Agent), as real clients do.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { FormData as UndiciFormData, request } from 'undici';
+import { notSentReason, recordAnswer, recordSilence } from './breaker.ts';
 import { DEFAULT_USER_AGENT } from './config.ts';
 import { countRequest } from './counts.ts';
 import { formPairs, multipart, urlEncoded, type FormParams, type Upload } from './form.ts';
@@ -28,6 +30,13 @@ export interface RequestOptions {
   token?: string | null;
   /** The Accept header; default application/json; null sends none (as some clients do). */
   accept?: string | null;
+  /**
+   * A call of the suite's own, not one the contract judges: a cleanup undo, the read that confirms it, a hint such
+   * as verify_credentials. Counted and paced like any other, but the run-wide registered checks do not judge it.
+   */
+  outsideContract?: boolean;
+  /** Sent malformed on purpose (its check wants it refused): ERRORS-5XX-1 does not count a server error to it. */
+  malformed?: boolean;
 }
 
 export interface Exchange {
@@ -44,11 +53,14 @@ export interface Exchange {
   headers: Record<string, string>;
   text: string;
   truncated: boolean;
-  /** Why no answer came: timeout, refused connection, reset... */
+  /** Why no answer came: timeout, refused connection, reset, or not sent at all (breaker.ts)... */
   error?: string;
   ms: number;
   /** The Set-Cookie lines of the answer, one per cookie (headers joins them, which a cookie's date breaks). */
   setCookies?: string[];
+  /** See RequestOptions. */
+  outsideContract?: boolean;
+  malformed?: boolean;
 }
 
 type Observer = (exchange: Exchange) => void;
@@ -59,11 +71,25 @@ export function onExchange(observer: Observer): void {
   observers.push(observer);
 }
 
-function describeError(error: unknown, timeoutMs: number): string {
+const outside = new AsyncLocalStorage<true>();
+
+/** Runs calls of the suite's own (the cleanup ledger's): every request they send is outsideContract. */
+export function outsideContract<T>(calls: () => Promise<T>): Promise<T> {
+  return outside.run(true, calls);
+}
+
+/** The client that sent an exchange, for a call of the same actor that follows up on it (cleanup.ts). */
+const senders = new WeakMap<Exchange, HttpClient>();
+export const senderOf = (exchange: Exchange): HttpClient | undefined => senders.get(exchange);
+
+function isTimeout(error: unknown): boolean {
+  const e = error as { name?: string; code?: string };
+  return e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT';
+}
+
+function describeError(error: unknown, timeoutMs: number, answered: boolean): string {
   const e = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT') {
-    return `no complete answer within CONFORMANCE_TIMEOUT_MS (${timeoutMs} ms)`;
-  }
+  if (isTimeout(error)) return `${answered ? 'no complete answer' : 'no answer'} within ${timeoutMs} ms (CONFORMANCE_TIMEOUT_MS)`;
   const code = e.cause?.code ?? e.code;
   const message = e.cause?.message ?? e.message ?? String(error);
   return code ? `${code}: ${message}` : message;
@@ -116,7 +142,15 @@ export class HttpClient {
       text: '',
       truncated: false,
       ms: 0,
+      ...(options.outsideContract || outside.getStore() ? { outsideContract: true } : {}),
+      ...(options.malformed || options.uploads?.some((u) => u.invalid) ? { malformed: true } : {}),
     };
+    senders.set(exchange, this);
+    const notSent = notSentReason(url, this.timeoutMs);
+    if (notSent) {
+      exchange.error = notSent;
+      return exchange;
+    }
     await paceBefore(this.actor, method, path);
     countRequest(this.actor, method, path);
     const started = performance.now();
@@ -140,8 +174,10 @@ export class HttpClient {
         chunks.push(chunk as Buffer);
       }
       exchange.text = Buffer.concat(chunks).toString('utf8');
+      recordAnswer(url);
     } catch (error) {
-      exchange.error = describeError(error, this.timeoutMs);
+      exchange.error = describeError(error, this.timeoutMs, exchange.status !== undefined);
+      if (isTimeout(error)) recordSilence(url, `${method} ${path}`);
     }
     exchange.ms = Math.round(performance.now() - started);
     if (exchange.status !== undefined) paceAfter(this.actor, method, path, exchange.headers);
@@ -150,11 +186,14 @@ export class HttpClient {
   }
 }
 
+/** Why an exchange has no answer, as a failure's "actual" says it. */
+export const noAnswer = (error: string): string => (/^not? /.test(error) ? error : `no answer: ${error}`);
+
 export type JsonResult = { ok: true; value: unknown } | { ok: false; reason: string };
 
 /** The answer's body as JSON, or why it is not JSON. */
 export function jsonOf(exchange: Exchange): JsonResult {
-  if (exchange.error) return { ok: false, reason: `no answer: ${exchange.error}` };
+  if (exchange.error) return { ok: false, reason: noAnswer(exchange.error) };
   if (exchange.truncated) return { ok: false, reason: `the body exceeded ${MAX_BODY_BYTES} bytes` };
   try {
     return { ok: true, value: JSON.parse(exchange.text) };

@@ -89,7 +89,7 @@ interface Estimate {
 }
 
 // Never wait longer than the contract's longest period (and a little) for one reset.
-const LONGEST_WAIT_MS = 31 * MINUTE;
+export const LONGEST_WAIT_MS = 31 * MINUTE;
 // The server's Date header has whole seconds: wait that much past the reset so the new period has begun.
 const CLOCK_SLACK_MS = 1000;
 const estimates = new Map<string, Estimate>();

@@ -5,26 +5,42 @@
 // exchanges with the same functions (expectNoMismatch), which proves each against its reference-server fault.
 import { clause } from './clauses.ts';
 import { countRefusal } from './counts.ts';
-import { onExchange, type Exchange } from './http.ts';
+import { excerpt, onExchange, type Exchange } from './http.ts';
 import { countOf, isUnpaced, resetTimeOf } from './pacing.ts';
 import { judgedOnce, observeMismatch, runWideClause } from './run-wide.ts';
 
 /** One clause's rule for one response: a description of the violation, or undefined. */
 export type RegisteredCheck = (exchange: Exchange) => string | undefined;
 
-interface Registration {
+interface Registration extends RegisterOptions {
   expected: string;
   check: RegisteredCheck;
+}
+
+interface RegisterOptions {
+  /** Which responses the check judges: /api/* answers (the streaming interface aside), or every answer. */
+  judges?: 'api' | 'every answer';
+  /** Report every operation (method and path template) that broke the rule, not only the first exchange. */
+  perOperation?: boolean;
 }
 
 const REGISTRY = new Map<string, Registration>();
 
 /** Registers the check of a clause of the catalogue; a clause has one registered check. */
-function register(id: string, sentence: string, expected: string, check: RegisteredCheck): void {
+function register(id: string, sentence: string, expected: string, check: RegisteredCheck, options: RegisterOptions = {}): void {
   clause(id); // throws for an id the catalogue does not have
   if (REGISTRY.has(id)) throw new Error(`${id} has a registered check already`);
-  REGISTRY.set(id, { expected, check });
+  REGISTRY.set(id, { expected, check, ...options });
   runWideClause(id, `${sentence}: every response of the run`);
+}
+
+/** A path segment that is an id: it has a digit (snowflakes, ULIDs, flake ids) or is long; v1, v2 are not. */
+const isIdSegment = (segment: string) => !/^v\d+$/.test(segment) && (/\d/.test(segment) || segment.length >= 20);
+
+/** The operation of an exchange, as the contract names it: method and path, ids as :id, without the query. */
+export function operationOf(exchange: Exchange): string {
+  const path = (exchange.path.split('?')[0] ?? '').split('/').map((segment) => (isIdSegment(segment) ? ':id' : segment)).join('/');
+  return `${exchange.method} ${path}`;
 }
 
 const HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
@@ -74,16 +90,25 @@ register('WIRE-JSON-1', 'every /api/* answer is JSON (the streaming interface as
   }
 });
 
+// The contract lists no condition answered with a server error; a request sent malformed on purpose (its check
+// wants a refusal, and judges a 5xx itself) is not counted. Every answer is judged, /oauth/* too.
+register('ERRORS-5XX-1', 'a well-formed request never gets a server error (5xx)', 'an answer below HTTP 500', (ex) => {
+  if (ex.malformed || ex.status === undefined || ex.status < 500) return undefined;
+  return `HTTP ${ex.status} to ${operationOf(ex)} (as ${ex.actor}): ${excerpt(ex.text, 120) || '(empty body)'}`;
+}, { judges: 'every answer', perOperation: true });
+
 // The streaming interface is not JSON and, on Mastodon, a separate service without rate-limit headers.
 const isApi = (exchange: Exchange) => {
   const path = exchange.path.split('?')[0] ?? '';
   return path.startsWith('/api/') && !path.startsWith('/api/v1/streaming');
 };
 
-/** Every registered check on one response: clause id -> what it showed instead of what the clause expects. */
+/** Every registered check that judges this response: clause id -> what it showed instead of what the clause expects. */
 export function violationsOf(exchange: Exchange): Map<string, { expected: string; actual: string }> {
   const found = new Map<string, { expected: string; actual: string }>();
-  for (const [id, { expected, check }] of REGISTRY) {
+  const api = isApi(exchange);
+  for (const [id, { expected, check, judges }] of REGISTRY) {
+    if (judges !== 'every answer' && !api) continue;
     const actual = check(exchange);
     if (actual !== undefined) found.set(id, { expected, actual });
   }
@@ -91,12 +116,17 @@ export function violationsOf(exchange: Exchange): Map<string, { expected: string
 }
 
 function observe(exchange: Exchange): void {
-  if (exchange.status === undefined || !isApi(exchange)) return;
+  if (exchange.status === undefined) return;
+  const api = isApi(exchange);
   // Every response passes here, so refusals are counted here too: pacing should have prevented each one.
-  if (exchange.status === 429 && !isUnpaced()) countRefusal();
-  for (const id of REGISTRY.keys()) judgedOnce(id);
-  // One violation per clause is enough to show it: the first is kept.
-  for (const [id, { expected, actual }] of violationsOf(exchange)) observeMismatch(id, id, expected, actual, exchange);
+  if (api && exchange.status === 429 && !isUnpaced()) countRefusal();
+  // The suite's own calls outside the contract (cleanup, confirmation reads, hints) are not the server's to answer for.
+  if (exchange.outsideContract) return;
+  for (const [id, { judges }] of REGISTRY) if (api || judges === 'every answer') judgedOnce(id);
+  // One violation per clause is enough to show it (the first is kept), or one per operation where the clause says so.
+  for (const [id, { expected, actual }] of violationsOf(exchange)) {
+    observeMismatch(id, REGISTRY.get(id)?.perOperation ? operationOf(exchange) : id, expected, actual, exchange);
+  }
 }
 
 onExchange(observe);

@@ -203,6 +203,8 @@ ${attention.length ? attention.map(failureDetails).join('\n') : '<p>None.</p>'}
 ${errors.length ? `<section id="errors"><h2>Errors outside checks (${errors.length})</h2>${errors.map((e) => `<pre>${esc(e)}</pre>`).join('\n')}</section>` : ''}
 <section id="blocked"><h2>Blocked: cannot judge (${blockedCount})</h2>
 ${blocked.length ? blocked.map((g) => `<details class="blocked-cause" data-cause="${esc(g.label)}"><summary>${g.checks.length} check${g.checks.length === 1 ? '' : 's'} blocked by ${esc(g.label)}</summary>${g.cause.exchange ? `<pre>${esc(g.cause.exchange)}</pre>` : ''}<ul>${g.checks.map((c) => `<li>${esc(c.title)}</li>`).join('')}</ul></details>`).join('\n') : '<p>None.</p>'}
+<section id="left-behind"><h2>Objects left behind (${results.leftovers.length})</h2>
+${leftBehindTable(results)}
 </section>
 <section id="skipped"><h2>Skipped (${skipped.length})</h2>
 ${skipped.length ? `<ul>${skipped.map((c) => `<li>${esc(c.title)}: <span class="dim">${esc(c.skipReason ?? 'skipped')}</span></li>`).join('\n')}</ul>` : '<p>None.</p>'}
@@ -215,6 +217,17 @@ ${table}
 </section>
 <footer><p class="meta">${esc(totalsLine(t))}. Status creations ${results.counts.statusCreations}, deletions and unreblogs ${results.counts.deletions}, uploads ${results.counts.uploads}, stream connections ${results.counts.streamConnections}; objects left behind ${results.leftovers.length}.</p></footer>`;
   return page(`Conformance ${results.verdict}: ${server.baseUrl}`, body, SCRIPT);
+}
+
+/** What the run created and could not undo, one row per object: kind, id, owner and why. */
+function leftBehindTable(results: RunResults): string {
+  if (results.leftovers.length === 0) return '<p>None: everything the run created was undone.</p>';
+  const rows = results.leftovers.map((e) => `<tr><td>${esc(e.kind)}</td><td class="id">${esc(e.id)}</td><td>${esc(e.owner)}</td><td>${esc(e.why)}</td></tr>`);
+  return `<p class="meta">What the run created and could not undo: remove it by hand, or leave it (applications cannot be deleted through the contract).</p>
+<table><thead><tr><th>Kind</th><th>Id</th><th>Owner</th><th>Why</th></tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody></table>`;
 }
 
 export interface MatrixColumn {

@@ -3,6 +3,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
+import type { LeftBehind } from './cleanup.ts';
 import { configFromEnv } from './config.ts';
 import { addCounts, emptyCounts } from './counts.ts';
 import { judgeRun, type Expectation } from './expectations.ts';
@@ -29,11 +30,27 @@ import {
 
 const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 
-function errorText(error: SerializedError | undefined): string {
+const REPORT_IT = 'please report it with reports/results.json';
+/** vitest's own words when a hook or a check outlived hookTimeout or testTimeout (vitest.config.ts). */
+const VITEST_TIMEOUT = /^(Hook|Test) timed out in (\d+)ms/;
+
+/**
+ * An error as the reports show it: our own failures (ClauseFailure) say everything in their message. Anything else
+ * is a defect of the suite, never of the server, and reads as one line that says so: no stack trace of the suite or
+ * of vitest reaches a report, where a user would read it as a crash of the tool.
+ */
+export function errorText(error: SerializedError | undefined): string {
   if (!error) return 'failed';
   const message = stripAnsi(error.message ?? String(error));
-  // Our own failures say everything in their message; anything else is a defect worth its stack.
-  return redact(error.name === 'ClauseFailure' ? message : `${error.name ?? 'Error'}: ${message}${error.stack ? `\n${stripAnsi(error.stack).split('\n').slice(1, 4).join('\n')}` : ''}`);
+  if (error.name === 'ClauseFailure') return redact(message);
+  const timedOut = VITEST_TIMEOUT.exec(message);
+  if (timedOut) {
+    const step = timedOut[1] === 'Hook' ? "this group's preparation or cleanup" : 'this check';
+    const seconds = Math.round(Number(timedOut[2]) / 1000);
+    return `internal error of the conformance suite: ${step} did not end within ${seconds} s, though every request and wait of it is bounded by CONFORMANCE_TIMEOUT_MS (${REPORT_IT})`;
+  }
+  const firstLine = message.split('\n').find((line) => line.trim() !== '') ?? '(no message)';
+  return redact(`internal error of the conformance suite: ${error.name && error.name !== 'Error' ? `${error.name}: ` : ''}${firstLine.trim()} (${REPORT_IT})`);
 }
 
 function groupName(module: TestModule): string {
@@ -159,7 +176,7 @@ export default class ConformanceReporter implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, _reason: TestRunEndReason): void {
     const config = configFromEnv(process.env);
     const counts = emptyCounts();
-    const leftovers: string[] = [];
+    const leftovers: LeftBehind[] = [];
     for (const module of modules) {
       const meta = module.meta();
       if (meta.counts) addCounts(counts, meta.counts);

@@ -1,5 +1,6 @@
 // The results of one run, as the reporter collects them, and the text reports made from them:
 // results.json (everything), junit.xml (CI systems) and summary.md (a CI job summary).
+import type { LeftBehind } from './cleanup.ts';
 import { causeLabel, CLAUSE_ID, findClause, type FailureData, type RootCause, type Severity } from './clauses.ts';
 import type { Counts } from './counts.ts';
 import type { Expectation, JudgedExpectation, Outcome } from './expectations.ts';
@@ -74,7 +75,8 @@ export interface RunResults {
   checks: CheckResult[];
   expectations: { file?: string; allowUnexpectedPass: boolean; entries: JudgedExpectation[] };
   counts: Counts;
-  leftovers: string[];
+  /** What the run created and could not undo (or cannot: applications), with why: the true count. */
+  leftovers: LeftBehind[];
   /** Errors outside any check (unhandled rejections...): each fails the run. */
   errors: string[];
 }
@@ -294,11 +296,31 @@ export function summaryMarkdown(results: RunResults): string {
     '',
     `${c.total} requests; per account: ${Object.entries(c.perAccount).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}; per bucket: ${Object.entries(c.perBucket).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}.`,
     `Status creations ${c.statusCreations}, deletions and unreblogs ${c.deletions}, uploads ${c.uploads}, stream connections ${c.streamConnections}.`,
-    `Objects left behind: ${results.leftovers.length}${results.leftovers.length ? `: ${results.leftovers.join('; ')}` : ''}.`,
     '',
+    ...leftBehindSection(results.leftovers),
   );
   return redact(lines.join('\n'));
 }
+
+/** One object left behind as a line of text: "attachment 7 of A: no undo operation on this server: ...". */
+export function leftBehindLine(entry: LeftBehind): string {
+  return `${entry.kind} ${entry.id}${entry.owner ? ` of ${entry.owner}` : ''}: ${entry.why}`;
+}
+
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** summary.md's list of what the run could not undo: the true count, then one row per object. */
+function leftBehindSection(leftovers: readonly LeftBehind[]): string[] {
+  const lines = [`## Objects left behind: ${leftovers.length}`, ''];
+  if (leftovers.length === 0) return [...lines, 'Everything the run created was undone.', ''];
+  lines.push('What the run created and could not undo: remove it by hand, or leave it (applications cannot be deleted through the contract).', '');
+  lines.push('| kind | id | owner | why |', '|---|---|---|---|');
+  for (const e of leftovers) lines.push(`| ${cell(e.kind)} | ${cell(e.id)} | ${cell(e.owner)} | ${cell(e.why)} |`);
+  return [...lines, ''];
+}
+
+/** The terminal lists this many objects left behind; summary.md and the other reports list them all. */
+const LEFT_BEHIND_SHOWN = 20;
 
 /** The end of the terminal output (and of a CI log): verdict, totals, and what to look at. */
 export function terminalSummary(results: RunResults): string {
@@ -325,6 +347,9 @@ export function terminalSummary(results: RunResults): string {
     for (const c of skipped) reasons.set(c.skipReason ?? 'skipped', (reasons.get(c.skipReason ?? 'skipped') ?? 0) + 1);
     lines.push(`Skipped: ${[...reasons].map(([reason, n]) => `${n} × ${reason}`).join('; ')}`);
   }
+  lines.push(`Objects left behind: ${results.leftovers.length}`);
+  for (const e of results.leftovers.slice(0, LEFT_BEHIND_SHOWN)) lines.push(`  ${leftBehindLine(e)}`);
+  if (results.leftovers.length > LEFT_BEHIND_SHOWN) lines.push(`  ... and ${results.leftovers.length - LEFT_BEHIND_SHOWN} more in summary.md`);
   return redact(lines.join('\n'));
 }
 

@@ -2,7 +2,7 @@
 // run-wide observations (registered checks, resource schemas, error bodies and texts) to the reporter through
 // the file's task meta.
 import { afterAll } from 'vitest';
-import { undoAll, leftovers } from './cleanup.ts';
+import { leftovers, undoAll, type LeftBehind } from './cleanup.ts';
 import { countsSnapshot, type Counts } from './counts.ts';
 import './registered-checks.ts';
 import { runWideSnapshot } from './run-wide.ts';
@@ -10,7 +10,7 @@ import { runWideSnapshot } from './run-wide.ts';
 declare module 'vitest' {
   interface TaskMeta {
     counts?: Counts;
-    leftovers?: string[];
+    leftovers?: LeftBehind[];
   }
 }
 

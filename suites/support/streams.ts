@@ -6,6 +6,7 @@ import { createParser } from 'eventsource-parser';
 import { request } from 'undici';
 import { afterAll } from 'vitest';
 import WebSocket from 'ws';
+import { notSentReason, recordAnswer, recordSilence } from './breaker.ts';
 import type { RootCause } from './clauses.ts';
 import type { Config } from './config.ts';
 import { countStreamConnection } from './counts.ts';
@@ -227,6 +228,20 @@ export function isEventStream(exchange: Exchange): boolean {
   return (exchange.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() === 'text/event-stream';
 }
 
+/** No answer to the opening within the timeout: undici's headers timeout, or ws's handshake timeout. */
+function isSilence(error: unknown): boolean {
+  const e = error as { code?: string; message?: string };
+  return e.code === 'UND_ERR_HEADERS_TIMEOUT' || /handshake has timed out/i.test(e.message ?? '');
+}
+
+/** A stream the circuit breaker (breaker.ts) does not open: ended at once, with the reason. */
+function unsentStream(transport: Transport, label: string, exchange: Exchange, timeoutMs: number, reason: string): EventStream {
+  const stream = new EventStream(transport, label, exchange, timeoutMs, () => undefined);
+  exchange.error = reason;
+  stream.end(`no stream: ${reason}`);
+  return stream;
+}
+
 function openingExchange(config: Config, path: string, actor: string, requestHeaders: Record<string, string>): Exchange {
   return { method: 'GET', url: `${config.streamingUrl}${path}`, path, actor, requestHeaders, headers: {}, text: '', truncated: false, ms: 0 };
 }
@@ -253,8 +268,11 @@ async function connectSse(config: Config, spec: StreamRequest, carrier: 'header'
   const headers: Record<string, string> = { accept: 'text/event-stream', 'user-agent': config.userAgent };
   if (spec.token && carrier === 'header') headers.authorization = `Bearer ${spec.token}`;
   const exchange = openingExchange(config, path, spec.actor, headers);
+  const label = `GET ${SSE_PATHS[spec.stream]} (${spec.actor})`;
+  const notSent = notSentReason(exchange.url, config.timeoutMs);
+  if (notSent) return unsentStream('server-sent events', label, exchange, config.timeoutMs, notSent);
   const controller = new AbortController();
-  const stream = new EventStream('server-sent events', `GET ${SSE_PATHS[spec.stream]} (${spec.actor})`, exchange, config.timeoutMs, () => controller.abort());
+  const stream = new EventStream('server-sent events', label, exchange, config.timeoutMs, () => controller.abort());
   countStreamConnection();
   const started = performance.now();
   try {
@@ -262,6 +280,7 @@ async function connectSse(config: Config, spec: StreamRequest, carrier: 'header'
     const response = await request(exchange.url, { method: 'GET', headers, signal: controller.signal, headersTimeout: config.timeoutMs, bodyTimeout: 0 });
     exchange.status = response.statusCode;
     exchange.ms = Math.round(performance.now() - started);
+    recordAnswer(exchange.url);
     for (const [name, value] of Object.entries(response.headers)) {
       if (value !== undefined) exchange.headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
     }
@@ -300,6 +319,7 @@ async function connectSse(config: Config, spec: StreamRequest, carrier: 'header'
   } catch (error) {
     exchange.ms = Math.round(performance.now() - started);
     exchange.error = describeError(error);
+    if (isSilence(error)) recordSilence(exchange.url, `GET ${SSE_PATHS[spec.stream]}`);
     stream.end(`no stream: ${exchange.error}`);
   }
   return stream;
@@ -349,12 +369,15 @@ export const openWebSocket: Opener = async (config, spec) => {
     'sec-websocket-key': 'Y29uZm9ybWFuY2Ugc3VpdGU=',
     'user-agent': config.userAgent,
   });
+  const label = `WebSocket stream=${spec.stream} (${spec.actor})`;
+  const notSent = notSentReason(exchange.url, config.timeoutMs);
+  if (notSent) return unsentStream('WebSocket', label, exchange, config.timeoutMs, notSent);
   const socket = new WebSocket(`${config.streamingUrl.replace(/^http/, 'ws')}${path}`, {
     handshakeTimeout: config.timeoutMs,
     maxPayload: MAX_EVENT_CHARS,
     headers: { 'user-agent': config.userAgent },
   });
-  const stream = new EventStream('WebSocket', `WebSocket stream=${spec.stream} (${spec.actor})`, exchange, config.timeoutMs, () => socket.terminate());
+  const stream = new EventStream('WebSocket', label, exchange, config.timeoutMs, () => socket.terminate());
   countStreamConnection();
   const started = performance.now();
   socket.on('message', (data, isBinary) => {
@@ -367,10 +390,12 @@ export const openWebSocket: Opener = async (config, spec) => {
     socket.once('open', () => {
       exchange.status = 101;
       exchange.ms = Math.round(performance.now() - started);
+      recordAnswer(exchange.url);
       resolve();
     });
     socket.once('unexpected-response', (_request, response) => {
       exchange.status = response.statusCode;
+      recordAnswer(exchange.url);
       exchange.ms = Math.round(performance.now() - started);
       for (const [name, value] of Object.entries(response.headers)) {
         if (value !== undefined) exchange.headers[name] = Array.isArray(value) ? value.join(', ') : value;
@@ -382,6 +407,7 @@ export const openWebSocket: Opener = async (config, spec) => {
       });
     });
     socket.on('error', (error) => {
+      if (exchange.error === undefined && isSilence(error)) recordSilence(exchange.url, `GET ${WEBSOCKET_PATH}`);
       exchange.error ??= describeError(error);
       stream.end(`no stream: ${describeError(error)}`);
       resolve();

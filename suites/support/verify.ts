@@ -5,7 +5,7 @@
 // reported once for the run. Helpers verify and describe; they never decide what is tested.
 import { expect } from 'vitest';
 import { clause, CLAUSE_ID, ClauseFailure, findClause, type Clause } from './clauses.ts';
-import { curlOf, describeExchange, excerpt, jsonOf, type Exchange } from './http.ts';
+import { curlOf, describeExchange, excerpt, jsonOf, noAnswer, type Exchange } from './http.ts';
 import { redact } from './redact.ts';
 import { observeResource } from './resources.ts';
 import { judgedOnce, observeMismatch } from './run-wide.ts';
@@ -40,7 +40,7 @@ export function expectEqual(actual: unknown, expected: unknown, what: string, ex
 }
 
 export function statusLine(exchange: Exchange): string {
-  if (exchange.error) return `no answer: ${exchange.error}`;
+  if (exchange.error) return noAnswer(exchange.error);
   return `HTTP ${exchange.status} ${excerpt(exchange.text, 200) || '(empty body)'}`;
 }
 

@@ -1,0 +1,27 @@
+// The reporter's text for an error: a failure of a clause as it is; anything else, a vitest timeout too, in one line
+// that says it is the suite's own and where to report it, never with a stack trace.
+import { describe, expect, it } from 'vitest';
+import { errorText } from './reporter.ts';
+
+const STACK_FRAME = /^\s+at .+:\d+:\d+\)?$/m;
+
+describe('errorText', () => {
+  it('should give a ClauseFailure its message as it is', () => {
+    const message = 'STATUS-READ-1 words\n  expected: HTTP 200\n  actual:   HTTP 401';
+    expect(errorText({ name: 'ClauseFailure', message, stack: `ClauseFailure: ${message}\n    at check (/x/verify.ts:1:2)` })).toBe(message);
+  });
+
+  it('should tell an error of the suite itself in one line, with where to report it', () => {
+    const text = errorText({ name: 'TypeError', message: "Cannot read properties of undefined (reading 'id')", stack: "TypeError: Cannot read properties of undefined (reading 'id')\n    at fn (/x/suites/media.test.ts:10:5)" });
+    expect(text).toBe("internal error of the conformance suite: TypeError: Cannot read properties of undefined (reading 'id') (please report it with reports/results.json)");
+  });
+
+  it('should tell a vitest timeout in one line, without vitest\'s advice or stack', () => {
+    const message = 'Hook timed out in 30000ms.\nIf this is a long-running hook, pass a timeout value as the last argument or configure it globally with "hookTimeout".';
+    const text = errorText({ name: 'Error', message, stack: `Error: ${message}\n    at beforeAll (file:///x/node_modules/@vitest/runner/dist/chunk-hooks.js:2119:26)` });
+    expect(text.split('\n')).toHaveLength(1);
+    expect(text).toMatch(/^internal error of the conformance suite: this group's preparation or cleanup did not end within 30 s/);
+    expect(text).not.toMatch(/timed out|STACK/);
+    expect(text).not.toMatch(STACK_FRAME);
+  });
+});
