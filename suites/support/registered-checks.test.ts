@@ -11,7 +11,7 @@ const DATE = 'Thu, 02 Jan 2025 03:04:05 GMT';
 const LATER = '2025-01-02T03:09:05.000Z';
 
 function exchangeWith(headers: Record<string, string>): Exchange {
-  return { method: 'GET', url: 'http://server.invalid/api/v1/statuses/1', path: '/api/v1/statuses/1', actor: 'A', requestHeaders: {}, status: 200, headers: { date: DATE, ...headers }, text: '{}', truncated: false, ms: 1 };
+  return { method: 'GET', url: 'http://server.invalid/api/v1/statuses/1', path: '/api/v1/statuses/1', actor: 'A', requestHeaders: { accept: 'application/json' }, status: 200, headers: { date: DATE, ...headers }, text: '{}', truncated: false, ms: 1 };
 }
 
 const good = { 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': '299', 'x-ratelimit-reset': LATER };
@@ -32,6 +32,8 @@ describe('registered checks', () => {
     expect(broken({ 'x-ratelimit-reset': '300' })).toEqual(['LIMITS-HEADERS-4']);
     expect(broken({ 'x-ratelimit-reset': '2025-01-02T03:00:00.000Z' })).toEqual(['LIMITS-HEADERS-4']);
     expect([...violationsOf({ ...exchangeWith(good), status: 404, text: 'Not found' }).keys()]).toEqual(['WIRE-JSON-1']);
+    // A client that does not ask for JSON is WIRE-JSON-2's to judge.
+    expect([...violationsOf({ ...exchangeWith(good), requestHeaders: { accept: '*/*' }, status: 404, text: 'Not found' }).keys()]).toEqual([]);
   });
 
   it('should describe the violation against what the clause expects', () => {
