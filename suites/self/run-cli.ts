@@ -37,14 +37,27 @@ interface ChildRun {
 /** Runs node with these arguments in a clean environment; killed after timeoutMs (code null). */
 async function runNode(args: string[], env: Record<string, string>, timeoutMs: number): Promise<ChildRun> {
   const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group: a run that overstays is killed with every worker it started, none left orphaned.
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const killGroup = () => {
+    try {
+      process.kill(-(child.pid as number), 'SIGKILL');
+    } catch {
+      // The group has ended already.
+    }
+  };
+  const timer = setTimeout(killGroup, timeoutMs);
+  // Should this test process end first (a timeout of its own, an interrupted run), the group ends with it.
+  process.once('exit', killGroup);
   const code = await new Promise<number | null>((done) => child.on('close', done));
   clearTimeout(timer);
+  process.off('exit', killGroup);
+  // Workers the child left behind (it was killed, or exited without closing them) end too.
+  killGroup();
   return { code, stdout, stderr, ms: Math.round(performance.now() - started) };
 }
 

@@ -1,0 +1,50 @@
+// What our fault tests share: the settings some faults need, the suite files, and the judgement of a run under one
+// or several faults: the failed clauses must be exactly theirs, and every blocked check must name one of them.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ALSO_FAILS, BLOCKS, type Fault } from '../../fixtures/reference-server/faults.ts';
+import { ROOT } from './run-cli.ts';
+import type { RunCheck, SuiteOutcome } from './suite-runner.ts';
+
+/** Faults whose clause is only checked under a setting; their runs switch it on. */
+export const FAULT_SETTINGS: Partial<Record<Fault, Record<string, string>>> = {
+  'STATUS-WHITELIST-1': { CONFORMANCE_WHITELIST_MODE: '1' },
+  // The card operation answers a Card only before its removal in 3.0.0.
+  'STATUS-CARD-1': { CONFORMANCE_SERVER_VERSION: '2.9.0' },
+  'RESOURCE-CARD-1': { CONFORMANCE_SERVER_VERSION: '2.9.0' },
+};
+
+/**
+ * A fault that silences a stream makes its check wait for the whole timeout. The embedded server answers in
+ * milliseconds, so a short wait still tells a missing event from a late one, and the stream faults stay cheap.
+ */
+export const RUN_TIMEOUT_MS = '3000';
+
+export const SUITE_FILES = readdirSync(join(ROOT, 'suites')).filter((f) => f.endsWith('.test.ts')).map((f) => `suites/${f}`);
+
+/** The settings of a run of these faults. */
+export function faultEnv(faults: readonly Fault[]): Record<string, string> {
+  return { CONFORMANCE_TIMEOUT_MS: RUN_TIMEOUT_MS, CONFORMANCE_FAULTS: faults.join(','), ...Object.assign({}, ...faults.map((f) => FAULT_SETTINGS[f] ?? {})) };
+}
+
+export const failedClauses = (outcome: SuiteOutcome) => new Set(outcome.checks.filter((c) => c.status === 'failed').map((c) => c.failedClause ?? c.clause));
+
+export const describeCheck = (c: RunCheck) =>
+  `${c.title}: ${c.status}${c.blockedBy ? ` by ${c.blockedBy.clause ?? 'outside the contract'} (${c.blockedBy.summary})` : ''}${c.status === 'failed' ? ` [${(c.message ?? '').split('\n')[0]}]` : ''}`;
+
+/**
+ * What is wrong with a run of `faults`: their clauses not failed, failed clauses other than theirs (and those
+ * ALSO_FAILS declares), checks blocked by something else than them (or what BLOCKS declares), errors outside checks.
+ */
+export function exactnessProblems(outcome: SuiteOutcome | undefined, faults: readonly Fault[]): string[] {
+  if (!outcome) return ['the runner did not report on this run'];
+  const failed = failedClauses(outcome);
+  const expected = new Set<string>([...faults, ...faults.flatMap((f) => ALSO_FAILS[f]?.clauses ?? [])]);
+  const allowedCauses = new Set<string>([...faults, ...faults.flatMap((f) => BLOCKS[f]?.clauses ?? [])]);
+  return [
+    ...outcome.errors.map((e) => `error outside checks: ${e}`),
+    ...faults.filter((f) => !failed.has(f)).map((f) => `${f} not caught: ${outcome.checks.filter((c) => c.clause === f).map(describeCheck).join('; ') || 'no check of it ran'}`),
+    ...outcome.checks.filter((c) => c.status === 'failed' && !expected.has(c.failedClause ?? c.clause)).map((c) => `also failed: ${describeCheck(c)}`),
+    ...outcome.checks.filter((c) => c.status === 'blocked' && !(c.blockedBy?.clause && allowedCauses.has(c.blockedBy.clause))).map((c) => `blocked by another cause: ${describeCheck(c)}`),
+  ];
+}
