@@ -53,6 +53,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
  * a run whose fault silences a stream spends its time waiting, not computing.
  */
 const WORKERS = 3;
+const RUN_CHECK_TIMEOUT_MS = 60_000;
 
 const firstLine = (error: SerializedError) => `${error.name ?? 'Error'}: ${(error.message ?? '').split('\n')[0]}`;
 
@@ -126,8 +127,10 @@ async function prepare(run: SuiteRun, base: ProjectTest, collector: OutcomeColle
         name: run.name,
         include: run.files,
         setupFiles: base.setupFiles,
-        testTimeout: base.testTimeout,
-        hookTimeout: base.hookTimeout,
+        // Against the embedded server a check takes milliseconds, or seconds where it waits out a silent stream: a
+        // check still running after this long hangs (a pacing wait for a far reset, say), and must say so.
+        testTimeout: RUN_CHECK_TIMEOUT_MS,
+        hookTimeout: RUN_CHECK_TIMEOUT_MS,
         provide: { config },
         ...(run.testNamePattern ? { testNamePattern: new RegExp(run.testNamePattern) } : {}),
       },

@@ -54,6 +54,16 @@ export function observeMismatch(clauseId: string, key: string, expected: string,
   });
 }
 
+/** Whether this file met a mismatch of the clause: what another run-wide clause's judgement may depend on. */
+export function hasMismatch(clauseId: string): boolean {
+  return (mismatches.get(clauseId)?.size ?? 0) > 0;
+}
+
+/** Whether the clause is judged over the whole run (its owning check takes every check of its file before it). */
+export function isRunWide(clauseId: string): boolean {
+  return SENTENCES.has(clauseId);
+}
+
 /** What this suite file judged, for its task meta. */
 export function runWideSnapshot(): RunWideObservations {
   return {

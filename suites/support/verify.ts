@@ -111,13 +111,6 @@ export function observeErrorBody(exchange: Exchange, text?: string): void {
   if (found.text !== text) observeMismatch('ERRORS-TEXT-1', `${exchange.status} ${text} ${found.text}`, `HTTP ${exchange.status} {"error": "${text}"}`, `{"error": "${found.text}"}`, exchange);
 }
 
-/** The answer's body must be JSON {error: string}: for the check whose clause is about the body itself (WIRE-JSON-2). */
-export function expectErrorBody(exchange: Exchange): void {
-  const found = errorTextOf(exchange);
-  const type = exchange.headers['content-type'] ? ` (content-type ${exchange.headers['content-type']})` : '';
-  if ('reason' in found) fail('a JSON body {"error": string}', `${found.reason}${type}`, exchange);
-}
-
 /** Any 4xx: where the contract requires a refusal but does not show its code or body. */
 export function expectRefusal(exchange: Exchange): void {
   if (exchange.status === undefined || exchange.status < 400 || exchange.status >= 500) fail('a refusal (HTTP 4xx)', statusLine(exchange), exchange);
