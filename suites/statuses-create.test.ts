@@ -166,8 +166,7 @@ describe('POST /api/v1/statuses parameters', () => {
     it('STATUS-POLL-6 a poll together with media_ids is refused (any 4xx)', async (context) => {
       since(context, config, POLLS);
       poll();
-      // An attachment of the author's own: only the caller's attachments may be attached.
-      const media = need(await (author === a ? sharedAttachment() : author.upload(MEDIA_FIXTURES.png)));
+      const media = need(await sharedAttachment());
       const params = { status: 'conformance probe: a poll with media', visibility: 'direct', media_ids: [media.id], poll: { options: ['yes', 'no'], expires_in: POLL_SECONDS } };
       expectRefusal(await attemptRefused(params));
     });
