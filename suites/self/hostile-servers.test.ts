@@ -21,8 +21,9 @@ const BOUND_MS = 20_000 + 90 * TIMEOUT_MS;
 const SLOW: Partial<Record<HostileKind, { timeoutMs: number; boundMs: number }>> = {
   'never-answers': { timeoutMs: 3000, boundMs: 90_000 },
   'one-byte-a-second': { timeoutMs: 3000, boundMs: 90_000 },
-  // Media makes 15 requests in a row: about 55 s of answers, 70 s for the run alone, 95 s on a loaded machine.
-  'slow-answers': { timeoutMs: SLOW_ANSWER_MS + 1500, boundMs: 150_000 },
+  // The longest groups make 30 to 40 requests in a row since their preparation blocks rather than stops (issue 13):
+  // about 145 s for the run alone. The bound is what the latest requests in a row allow, not a tight fit.
+  'slow-answers': { timeoutMs: SLOW_ANSWER_MS + 1500, boundMs: 240_000 },
 };
 const REPORT_FILES = ['report.html', 'results.json', 'junit.xml', 'summary.md'];
 /** A frame of a JavaScript stack trace: "    at fn (file:line:col)". */
@@ -77,5 +78,5 @@ describe('hostile servers', () => {
     const survived = outcomes.filter((o) => o.problems.length === 0).length;
     console.log(`hostile servers survived ${survived}/${kinds.length}`);
     expect(outcomes.flatMap((o) => o.problems.map((p) => `${o.kind} (${HOSTILE_SERVERS[o.kind]}): ${p}`))).toEqual([]);
-  }, 4 * (BOUND_MS + 10_000) + 2 * 90_000 + 150_000);
+  }, 4 * (BOUND_MS + 10_000) + 2 * 90_000 + 240_000);
 });

@@ -292,8 +292,10 @@ async function connectSse(config: Config, spec: StreamRequest, carrier: 'header'
     }
     // What is not an event stream is not read as one: its events are no server-sent events to judge.
     if (!isEventStream(exchange)) {
-      stream.end(`HTTP 200 with Content-Type ${exchange.headers['content-type'] ?? '(none)'}: not an event stream`);
+      // Ending the stream aborts the request: the body's abort error is expected, and must not go unhandled.
+      body.on('error', () => undefined);
       body.destroy();
+      stream.end(`HTTP 200 with Content-Type ${exchange.headers['content-type'] ?? '(none)'}: not an event stream`);
       return stream;
     }
     const parser = createParser({
