@@ -72,10 +72,12 @@ interface Verdict {
 interface Server {
   faults?: Fault[];
   variations?: Variation[];
+  /** The groups to run; all when absent. */
+  groups?: string[];
 }
 
 /** Runs the command against a fresh server (with faults, for a run where checks fail) and judges what it did. */
-async function liveRun({ faults = [], variations = [] }: Server): Promise<Verdict> {
+async function liveRun({ faults = [], variations = [], groups = [] }: Server): Promise<Verdict> {
   const server = await startReferenceServer({ faults, variations });
   try {
     await seed(server);
@@ -86,7 +88,7 @@ async function liveRun({ faults = [], variations = [] }: Server): Promise<Verdic
     const appsBefore = new Set(store.apps.keys());
     const tokensBefore = new Set(store.tokens.keys());
     const { a, b } = server.users;
-    const run = await runCli([], {
+    const run = await runCli(groups.flatMap((group) => ['--group', group]), {
       CONFORMANCE_BASE_URL: server.url,
       CONFORMANCE_TOKEN_A: a.token,
       CONFORMANCE_TOKEN_B: b.token,
@@ -144,7 +146,9 @@ describe('safety on a live instance', () => {
   const RUNS: Record<string, Server> = {
     [PASSING]: {},
     [FAILING]: { faults: ['RESOURCE-STATUS-1', 'STATUS-FAV-2'] },
-    [LIMITED]: { variations: ['no-media-delete-no-revoke'] },
+    // The groups that upload, register applications and obtain tokens: a whole run's cleanup confirmations against
+    // this server take the IP access bucket past its reserve, and pacing then waits minutes for the reset.
+    [LIMITED]: { variations: ['no-media-delete-no-revoke'], groups: ['media', 'oauth', 'access', 'client-registration'] },
   };
 
   beforeAll(async () => {
