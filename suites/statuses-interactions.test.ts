@@ -1,12 +1,13 @@
 // The contract's "States and transitions" table for statuses, row by row: favourite, reblog, bookmark, mute
 // and pin, each with its "already" and error cases, and the accounts lists that follow favourites and boosts.
 // A acts on its own public status `subject` (B boosts it, when configured: the boosts' unreblogs spend the
-// Deletion bucket, and A's is the one the other groups spend most); B, who cannot see A's private status
-// `hidden`, shows the 404s.
-// Each group makes its moves once in beforeAll, in the order of the table; its checks judge the answers. A move is
-// made only when the move before it took (favourite answered favourited = true before favouriting again, and so
-// on): a move that did not take blocks the checks after it with its clause. What a probe that should be refused
-// made anyway is undone at once, so that no later move meets it.
+// Deletion bucket, and A's is the one the other groups spend most; B also tries to pin it, not being its owner);
+// B, who cannot see A's private status `hidden`, shows the 404s.
+// Each row makes its moves once, in the order of the table, and its checks judge the answers. The rows' chains of
+// moves run side by side in one beforeAll: each sets a flag of its own (B's flags are B's), so no chain meets
+// another's state. A move is made only when the move before it took (favourite answered favourited = true before
+// favouriting again, and so on): a move that did not take blocks the checks after it with its clause. What a probe
+// that should be refused made anyway is undone at once, so that no later move meets it.
 import { beforeAll, describe, it } from 'vitest';
 import { actors, createdObject, type Actor, type Created, type Status } from './support/actors.ts';
 import { remember, type LedgerEntry } from './support/cleanup.ts';
@@ -115,19 +116,25 @@ function expectListedUntilUndone(listed: Exchange, afterUndo: Exchange, accountI
   check(!after.includes(accountId), `after the undo ${list} no longer lists account ${accountId}`, `${list} ${JSON.stringify(after)}`, afterUndo);
 }
 
-/** Every move of the pair, by a caller who cannot see the status, answers 404 "Record not found". */
-async function expectHidden(actor: Actor, statusId: string, action: string, undo: string): Promise<void> {
-  expectError(await probe(actor, statusId, action, undo), 404, 'Record not found');
-  expectError(await actor.post(on(statusId, undo)), 404, 'Record not found');
+/** Both moves of a pair by a caller who cannot see the status: the move (undone at once if it takes), then the undo. */
+async function pairOn(actor: Actor, status: Step<Status>, action: string, undo: string): Promise<Step<[Exchange, Exchange]>> {
+  if (!status.ok) return failed(status.cause, status.exchange);
+  const made = await probe(actor, status.value.id, action, undo);
+  return succeeded([made, await actor.post(on(status.value.id, undo))], made);
 }
 
 describe('States and transitions', () => {
   let subject: Created<Status>;
   let hidden: Created<Status>;
+  /** The rows' chains of moves, made side by side once both statuses exist. */
+  const chains: (() => Promise<void>)[] = [];
 
   beforeAll(async () => {
-    subject = await a.createStatus({ status: 'conformance probe: a public status to interact with', visibility: 'public' });
-    hidden = await a.createStatus({ status: 'conformance probe: a private status', visibility: 'private' });
+    [subject, hidden] = await Promise.all([
+      a.createStatus({ status: 'conformance probe: a public status to interact with', visibility: 'public' }),
+      a.createStatus({ status: 'conformance probe: a private status', visibility: 'private' }),
+    ]);
+    await Promise.all(chains.map((chain) => chain()));
   });
 
   describe('favourite', () => {
@@ -138,7 +145,7 @@ describe('States and transitions', () => {
     let afterUndo: Step<Exchange>;
     let unfavouriteAgain: Step<Exchange>;
 
-    beforeAll(async () => {
+    chains.push(async () => {
       favourite = await when(subject, (s) => move(a, s.id, 'favourite', 'unfavourite'));
       const favourited = took(favourite, 'favourited', true, 'STATUS-FAV-1', 'favourite');
       again = await when(favourited, (s) => a.post(on(s.id, 'favourite')));
@@ -187,7 +194,7 @@ describe('States and transitions', () => {
     let unreblogAgain: Step<Exchange>;
     const boostsByVisibility: { visibility: string; made: Step<Exchange> }[] = [];
 
-    beforeAll(async () => {
+    chains.push(async () => {
       const visibilityParameter = releaseAtLeast(config.serverVersion, REBLOG_VISIBILITY);
       // The refusals come first: a server answers a repeated reblog with the boost it already has.
       if (visibilityParameter) {
@@ -196,12 +203,17 @@ describe('States and transitions', () => {
       boost = await when(subject, (s) => move(booster, s.id, 'reblog', 'unreblog', visibilityParameter ? { visibility: 'public' } : undefined));
       boostsByVisibility.push({ visibility: 'public', made: boost });
       boosted = boostOf(boost, subject);
-      if (releaseAtLeast(config.serverVersion, PINS)) pinBoost = await when(boosted, (s) => probe(booster, s.id, 'pin', 'unpin'));
+      // The pin probe (undone at once if it takes) and the read leave the boost as it is: made side by side.
+      const pinProbe = releaseAtLeast(config.serverVersion, PINS) ? when(boosted, (s) => probe(booster, s.id, 'pin', 'unpin')) : undefined;
       listed = await when(boosted, (s) => booster.get(on(originalOf(s), 'reblogged_by')));
+      if (pinProbe) pinBoost = await pinProbe;
       unreblog = await when(boosted, (s) => undoMove(booster, originalOf(s), 'unreblog'));
       const unreblogged = took(unreblog, 'reblogged', false, 'STATUS-REBLOG-4', 'unreblog');
-      afterUndo = await when(unreblogged, (s) => booster.get(on(s.id, 'reblogged_by')));
-      unreblogAgain = await when(unreblogged, (s) => booster.post(on(s.id, 'unreblog')));
+      // Neither makes a boost: both meet the state the unreblog left.
+      [afterUndo, unreblogAgain] = await Promise.all([
+        when(unreblogged, (s) => booster.get(on(s.id, 'reblogged_by'))),
+        when(unreblogged, (s) => booster.post(on(s.id, 'unreblog'))),
+      ]);
       if (visibilityParameter) {
         // One boost per visibility: the unlisted one is undone to make room for the private one.
         const unlisted = await when(unreblogged, (s) => move(booster, s.id, 'reblog', 'unreblog', { visibility: 'unlisted' }));
@@ -259,7 +271,7 @@ describe('States and transitions', () => {
     let unbookmark: Step<Exchange>;
     let unbookmarkAgain: Step<Exchange>;
 
-    beforeAll(async () => {
+    chains.push(async () => {
       if (!releaseAtLeast(config.serverVersion, BOOKMARKS)) return;
       bookmark = await when(subject, (s) => move(a, s.id, 'bookmark', 'unbookmark'));
       unbookmark = await when(took(bookmark, 'bookmarked', true, 'STATUS-BOOKMARK-1', 'bookmark'), (s) => undoMove(a, s.id, 'unbookmark'));
@@ -289,7 +301,7 @@ describe('States and transitions', () => {
     let unmute: Step<Exchange>;
     let unmuteAgain: Step<Exchange>;
 
-    beforeAll(async () => {
+    chains.push(async () => {
       if (!releaseAtLeast(config.serverVersion, MUTES)) return;
       mute = await when(subject, (s) => move(a, s.id, 'mute', 'unmute'));
       const muted = took(mute, 'muted', true, 'STATUS-MUTE-1', 'mute');
@@ -326,16 +338,19 @@ describe('States and transitions', () => {
     let pinHidden: Step<Exchange>;
     let pinOthers: Step<Exchange>;
 
-    beforeAll(async () => {
-      if (!releaseAtLeast(config.serverVersion, PINS)) return;
+    const pinsExist = releaseAtLeast(config.serverVersion, PINS);
+    chains.push(async () => {
+      if (!pinsExist) return;
       pin = await when(subject, (s) => move(a, s.id, 'pin', 'unpin'));
       unpin = await when(took(pin, 'pinned', true, 'STATUS-PIN-1', 'pin'), (s) => undoMove(a, s.id, 'unpin'));
       unpinAgain = await when(took(unpin, 'pinned', false, 'STATUS-PIN-5', 'unpin'), (s) => a.post(on(s.id, 'unpin')));
-      pinHidden = await when(hidden, (s) => probe(a, s.id, 'pin', 'unpin'));
-      if (b) {
-        const others = await b.createStatus({ status: "conformance probe: B's public status", visibility: 'public' });
-        pinOthers = await when(others, (s) => probe(a, s.id, 'pin', 'unpin'));
-      }
+    });
+    // The refusals run beside the pin chain: A's is of another status, and B's pins are B's own.
+    chains.push(async () => {
+      if (pinsExist) pinHidden = await when(hidden, (s) => probe(a, s.id, 'pin', 'unpin'));
+    });
+    chains.push(async () => {
+      if (pinsExist && b) pinOthers = await when(subject, (s) => probe(b, s.id, 'pin', 'unpin'));
     });
 
     // pinned is "present in some responses": the answers to pin and unpin are where the transition shows.
@@ -367,37 +382,58 @@ describe('States and transitions', () => {
   });
 
   describe('a status the caller cannot see', () => {
-    it('STATUS-FAV-5 favourite and unfavourite of a status the caller cannot see answer 404 "Record not found"', async (context) => {
+    // B's pair of moves on A's private status, by row; each pair runs beside the other chains.
+    const pairs = new Map<string, Step<[Exchange, Exchange]>>();
+    const rows = [
+      { action: 'favourite', undo: 'unfavourite' },
+      { action: 'reblog', undo: 'unreblog' },
+      { action: 'bookmark', undo: 'unbookmark', release: BOOKMARKS },
+      { action: 'mute', undo: 'unmute', release: MUTES },
+      { action: 'pin', undo: 'unpin', release: PINS },
+    ];
+    for (const { action, undo, release } of rows) {
+      chains.push(async () => {
+        if (b && (!release || releaseAtLeast(config.serverVersion, release))) pairs.set(action, await pairOn(b, hidden, action, undo));
+      });
+    }
+    /** The pair of a row whose check runs: B is configured and the release has the operation. */
+    const pairOf = (action: string) => need(pairs.get(action) as Step<[Exchange, Exchange]>);
+
+    /** Every move of the pair answers 404 "Record not found". */
+    function expectHidden(action: string): void {
+      for (const exchange of pairOf(action)) expectError(exchange, 404, 'Record not found');
+    }
+
+    it('STATUS-FAV-5 favourite and unfavourite of a status the caller cannot see answer 404 "Record not found"', (context) => {
       needs(context, b, NEEDS_B);
-      await expectHidden(b as Actor, need(hidden).id, 'favourite', 'unfavourite');
+      expectHidden('favourite');
     });
 
-    it('STATUS-REBLOG-6 reblog and unreblog of a status the caller cannot see answer 404 "Record not found"', async (context) => {
+    it('STATUS-REBLOG-6 reblog and unreblog of a status the caller cannot see answer 404 "Record not found"', (context) => {
       needs(context, b, NEEDS_B);
-      await expectHidden(b as Actor, need(hidden).id, 'reblog', 'unreblog');
+      expectHidden('reblog');
     });
 
-    it('STATUS-BOOKMARK-4 bookmark and unbookmark of a status the caller cannot see answer 404 "Record not found"', async (context) => {
+    it('STATUS-BOOKMARK-4 bookmark and unbookmark of a status the caller cannot see answer 404 "Record not found"', (context) => {
       since(context, config, BOOKMARKS);
       needs(context, b, NEEDS_B);
-      await expectHidden(b as Actor, need(hidden).id, 'bookmark', 'unbookmark');
+      expectHidden('bookmark');
     });
 
-    it('STATUS-MUTE-5 mute and unmute of a status the caller cannot see answer 404 "Record not found"', async (context) => {
+    it('STATUS-MUTE-5 mute and unmute of a status the caller cannot see answer 404 "Record not found"', (context) => {
       since(context, config, MUTES);
       needs(context, b, NEEDS_B);
-      await expectHidden(b as Actor, need(hidden).id, 'mute', 'unmute');
+      expectHidden('mute');
     });
 
-    it('STATUS-PIN-7 pin and unpin of a status the caller cannot see answer 404 "Record not found" (pin: or 422, not owned)', async (context) => {
+    it('STATUS-PIN-7 pin and unpin of a status the caller cannot see answer 404 "Record not found" (pin: or 422, not owned)', (context) => {
       since(context, config, PINS);
       needs(context, b, NEEDS_B);
-      const statusId = need(hidden).id;
-      const pin = await probe(b as Actor, statusId, 'pin', 'unpin');
+      const [pin, unpin] = pairOf('pin');
       // Two rows apply to this pin: not visible (404 "Record not found") and not owned (422 with the Errors text).
       if (pin.status === 422) expectError(pin, 422, "Validation failed: Someone else's toot cannot be pinned");
       else expectError(pin, 404, 'Record not found');
-      expectError(await (b as Actor).post(on(statusId, 'unpin')), 404, 'Record not found');
+      expectError(unpin, 404, 'Record not found');
     });
   });
 });
