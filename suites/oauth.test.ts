@@ -1,6 +1,7 @@
 // The contract's "OAuth" section (and the Authentication rules it carries out): the authorization form,
 // the token operation's rules, the grants, and revocation. The preparation never judges: an application, token
-// or authorization code that could not be had blocks the checks that need it, with its cause.
+// or authorization code that could not be had blocks the checks that need it, with its cause. It sends what the
+// checks judge as independent chains at once, so that the group waits for few answers in a row.
 import { beforeAll, describe, it, type TestContext } from 'vitest';
 import { accountIdOf, actors, createdObject, OOB, registerApp, requestToken, type Application } from './support/actors.ts';
 import type { Exchange } from './support/http.ts';
@@ -12,9 +13,16 @@ import { check, expectJson, expectRefusal, fail, observeErrorBody, statusLine } 
 const { config, a, anon } = actors();
 const CALLBACK = 'https://conformance.invalid/callback';
 const TOKEN_INVALID = 'The access token is invalid';
+const NOT_REGISTERED = 'https://conformance.invalid/not-registered';
 
 type TokenRun = Awaited<ReturnType<typeof requestToken>>;
 type Approval = Awaited<ReturnType<typeof authorizationCode>>;
+/** A token and the first use of it that a check judges. */
+type UsedToken = { run: TokenRun; use?: Exchange };
+
+const followingOf = (accountId: string) => `/api/v1/accounts/${accountId}/following`;
+const verifyWith = (token: string) => anon.get('/api/v1/apps/verify_credentials', { token });
+const revokeWith = (app: Application, token: string) => anon.post('/oauth/revoke', { client_id: app.client_id, client_secret: app.client_secret, token });
 
 /**
  * The approval of the authorization form: skipped where the suite cannot drive the form, blocked where the server
@@ -40,13 +48,48 @@ describe('OAuth', () => {
   // One client_credentials token serves the Token checks; one out-of-band approval serves the code checks.
   let tokenRun: TokenRun | undefined;
   let oobApproval: Approval | undefined;
+  let callbackApproval: Approval | undefined;
+  // The client_credentials token without a scope and its read of A's following (OAUTH-CLIENTCRED-1).
+  let withoutScope: UsedToken | undefined;
+  // The password grant's user token and its verify_credentials (OAUTH-PASSWORD-1); OAUTH-REVOKE-1 then revokes it.
+  let passwordGrant: UsedToken | undefined;
+  // The token operation's answers to what it must refuse (OAUTH-SCOPE-1, OAUTH-REDIRECT-1).
+  let outsideScopes: TokenRun | undefined;
+  let unregisteredRedirect: TokenRun | undefined;
+
+  /** A token that should not have been issued is revoked at once, so that nothing else meets it. */
+  async function refusedProbe(app: Application, params: Record<string, string>): Promise<TokenRun> {
+    const run = await requestToken(anon, app, params, { malformed: true });
+    if (run.token && (await revokeWith(app, run.token)).status === 200) run.settle();
+    return run;
+  }
 
   beforeAll(async () => {
-    registered = await registerApp(anon, { client_name: 'conformance oauth', scopes: 'read write', redirect_uris: `${OOB}\n${CALLBACK}` });
-    accountId = await accountIdOf(a);
+    [registered, accountId] = await Promise.all([
+      registerApp(anon, { client_name: 'conformance oauth', scopes: 'read write', redirect_uris: `${OOB}\n${CALLBACK}` }),
+      accountIdOf(a),
+    ]);
     if (!registered.ok) return;
-    tokenRun = await requestToken(anon, registered.value, { grant_type: 'client_credentials', scope: 'read' });
-    oobApproval = await authorizationCode(anon, registered.value, 'read');
+    const app = registered.value;
+    // Each chain waits only for what it needs: the out-of-band code for the redirect_uri probe, a token for its use.
+    async function outOfBand(): Promise<void> {
+      oobApproval = await authorizationCode(anon, app, 'read');
+      const { code } = oobApproval;
+      if (code) unregisteredRedirect = await refusedProbe(app, { grant_type: 'authorization_code', code, redirect_uri: NOT_REGISTERED, scope: 'read' });
+    }
+    async function tokenAndUse(params: Record<string, string>, use: (token: string) => Promise<Exchange> | undefined): Promise<UsedToken> {
+      const run = await requestToken(anon, app, params);
+      return { run, use: run.token ? await use(run.token) : undefined };
+    }
+    const { usernameA, passwordA } = config;
+    [tokenRun, callbackApproval, outsideScopes, withoutScope, passwordGrant] = await Promise.all([
+      requestToken(anon, app, { grant_type: 'client_credentials', scope: 'read' }),
+      authorizationCode(anon, app, 'read', CALLBACK),
+      refusedProbe(app, { grant_type: 'client_credentials', scope: 'read follow' }),
+      tokenAndUse({ grant_type: 'client_credentials' }, (token) => (accountId.ok ? anon.get(followingOf(accountId.value), { token }) : undefined)),
+      usernameA && passwordA ? tokenAndUse({ grant_type: 'password', username: usernameA, password: passwordA, scope: 'read' }, verifyWith) : undefined,
+      outOfBand(),
+    ]);
   });
 
   /** The check's application; one that could not be registered blocks it. */
@@ -62,12 +105,6 @@ describe('OAuth', () => {
     return oobApproval as Approval;
   }
 
-  /** A token the server should have refused is revoked at once, so that nothing else meets it. */
-  async function revokeNow(run: TokenRun): Promise<void> {
-    const revoke = await anon.post('/oauth/revoke', { client_id: app().client_id, client_secret: app().client_secret, token: run.token });
-    if (revoke.status === 200) run.settle();
-  }
-
   it('OAUTH-TOKEN-1 the token operation returns a Token with access_token', () => {
     app();
     const { exchange } = tokenRun as TokenRun;
@@ -80,49 +117,46 @@ describe('OAuth', () => {
 
   it('OAUTH-CLIENTCRED-1 client_credentials without scope gives a token with the read scope', async () => {
     const [id, withRead] = [need(accountId), tokensWork()];
-    const run = await requestToken(anon, app(), { grant_type: 'client_credentials' });
+    const { run, use: read } = withoutScope as UsedToken;
     // The same grant gave a token with a scope: refusing it without one is this clause's failure.
     expectJson(run.exchange, 200);
-    const token = need(run.step);
+    need(run.step);
     // The Token's field list is not shown: judge by `scope` only where the server sends it, and by what the token can read.
     const body = createdObject(run.exchange) ?? {};
     if (typeof body.scope === 'string') check(body.scope.split(/\s+/).includes('read'), 'scope includes read', `scope "${body.scope}"`, run.exchange);
-    // What a token that asked for read reads, the token without a scope must read too.
-    const control = await anon.get(`/api/v1/accounts/${id}/following`, { token: withRead });
-    if (control.status !== 200) block(causeOf('RELATIONS-APPTOKEN-1', `following answered ${answerOf(control)} to an application token with the read scope`, control));
-    expectJson(await anon.get(`/api/v1/accounts/${id}/following`, { token }), 200);
+    // What a token that asked for read reads, the token without a scope must read too: where it does not, the
+    // token with read shows whether following reads to application tokens at all.
+    const answer = read as Exchange;
+    if (answer.status !== 200) {
+      const control = await anon.get(followingOf(id), { token: withRead });
+      if (control.status !== 200) block(causeOf('RELATIONS-APPTOKEN-1', `following answered ${answerOf(control)} to an application token with the read scope`, control));
+    }
+    expectJson(answer, 200);
   });
 
-  it('OAUTH-SCOPE-1 a scope outside the registered scopes is refused', async () => {
+  it('OAUTH-SCOPE-1 a scope outside the registered scopes is refused', () => {
     tokensWork();
-    const run = await requestToken(anon, app(), { grant_type: 'client_credentials', scope: 'read follow' }, { malformed: true });
-    if (run.token) {
-      await revokeNow(run);
-      fail('a refusal: follow was not registered', `a token was issued (HTTP ${run.exchange.status})`, run.exchange);
-    }
+    const run = outsideScopes as TokenRun;
+    if (run.token) fail('a refusal: follow was not registered', `a token was issued (HTTP ${run.exchange.status})`, run.exchange);
     expectRefusal(run.exchange);
   });
 
-  it('OAUTH-REDIRECT-1 a redirect_uri that was not registered is refused', async (context) => {
-    const code = codeOf(context, oob());
+  it('OAUTH-REDIRECT-1 a redirect_uri that was not registered is refused', (context) => {
+    codeOf(context, oob());
     tokensWork();
-    const run = await requestToken(anon, app(), { grant_type: 'authorization_code', code, redirect_uri: 'https://conformance.invalid/not-registered', scope: 'read' }, { malformed: true });
-    if (run.token) {
-      await revokeNow(run);
-      fail('a refusal: the redirect_uri was not registered', `a token was issued (HTTP ${run.exchange.status})`, run.exchange);
-    }
+    const run = unregisteredRedirect as TokenRun;
+    if (run.token) fail('a refusal: the redirect_uri was not registered', `a token was issued (HTTP ${run.exchange.status})`, run.exchange);
     expectRefusal(run.exchange);
   });
 
-  it('OAUTH-PASSWORD-1 the password grant gives a user token', async (context) => {
+  it('OAUTH-PASSWORD-1 the password grant gives a user token', (context) => {
     if (!config.usernameA || !config.passwordA) context.skip('needs CONFORMANCE_USERNAME_A and CONFORMANCE_PASSWORD_A');
     tokensWork();
-    const run = await requestToken(anon, app(), { grant_type: 'password', username: config.usernameA, password: config.passwordA, scope: 'read' });
+    const { run, use } = passwordGrant as UsedToken;
     // A refusal is this grant's failure; an answer without a usable access_token is the token operation's or the Token's.
     expectJson(run.exchange, 200);
-    const token = need(run.step);
-    const use = await anon.get('/api/v1/apps/verify_credentials', { token });
-    expectJson(use, 200);
+    need(run.step);
+    expectJson(use as Exchange, 200);
   });
 
   it('OAUTH-AUTHORIZE-1 GET /oauth/authorize shows an authorization form (or sends the user to sign in first)', async () => {
@@ -141,15 +175,17 @@ describe('OAuth', () => {
 
   it('OAUTH-REVOKE-1 a revoked token is refused with 401 "The access token is invalid"', async () => {
     tokensWork();
-    const run = await requestToken(anon, app(), { grant_type: 'client_credentials', scope: 'read' });
+    // The token works before its revocation, so the refusal after it is the revocation's doing: the password grant's
+    // user token, which OAUTH-PASSWORD-1 used, else the application token, used here first (no other check needs it now).
+    const userToken = passwordGrant?.use?.status === 200 ? passwordGrant : undefined;
+    const run = userToken?.run ?? (tokenRun as TokenRun);
     const token = need(run.step);
-    // The token works before its revocation: the refusal after it is the revocation's doing.
-    const before = await anon.get('/api/v1/apps/verify_credentials', { token });
-    if (before.status !== 200) block(causeOf('APPS-VERIFY-1', `verify_credentials answered ${answerOf(before)} to a fresh application token`, before));
-    const revoke = await anon.post('/oauth/revoke', { client_id: app().client_id, client_secret: app().client_secret, token });
+    const before = userToken?.use ?? (await verifyWith(token));
+    if (before.status !== 200) block(causeOf('APPS-VERIFY-1', `verify_credentials answered ${answerOf(before)} to the application token before its revocation`, before));
+    const revoke = await revokeWith(app(), token);
     expectJson(revoke, 200);
     run.settle();
-    const use = await anon.get('/api/v1/apps/verify_credentials', { token });
+    const use = await verifyWith(token);
     const refused = use.status !== undefined && use.status >= 400 && use.status < 500;
     check(refused, `a refusal: HTTP 401 {"error": "${TOKEN_INVALID}"}`, statusLine(use), use);
     // Which code an invalid Authorization header answers is the Errors row's (ERRORS-TOKEN-2).
@@ -157,8 +193,9 @@ describe('OAuth', () => {
     observeErrorBody(use, TOKEN_INVALID);
   });
 
-  it('OAUTH-AUTHORIZE-2 on approval the user is redirected to the registered redirect_uri with the code', async (context) => {
-    const exchange = approvalOf(context, await authorizationCode(anon, app(), 'read', CALLBACK));
+  it('OAUTH-AUTHORIZE-2 on approval the user is redirected to the registered redirect_uri with the code', (context) => {
+    app();
+    const exchange = approvalOf(context, callbackApproval as Approval);
     const location = exchange.headers.location ?? '';
     const redirected = exchange.status !== undefined && exchange.status >= 300 && exchange.status < 400;
     check(redirected && location.startsWith(CALLBACK) && /[?&]code=/.test(location), `a redirect to ${CALLBACK}?code=...`, `HTTP ${exchange.status} location: ${location || 'none'}`, exchange);

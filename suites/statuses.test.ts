@@ -4,24 +4,29 @@
 // top (public; spoiler, sensitive, language) <- reply (unlisted) <- hidden (private), and a direct status
 // with a poll, which the delete checks delete last, once every other check has judged it.
 // The preparation never judges: a status that could not be made blocks the checks that need it, with its cause.
+// It also sends every read the checks judge, all at once, so that the group waits for few answers in a row.
 import { beforeAll, describe, it } from 'vitest';
 import { actors, createdObject, type Actor, type Created, type Status } from './support/actors.ts';
 import { releaseAtLeast } from './support/config.ts';
 import type { Exchange } from './support/http.ts';
 import { answerOf, before, block, causeOf, failed, need, needs, since, type Step } from './support/preconditions.ts';
 import { expectNoMismatch, hasMismatch } from './support/run-wide.ts';
-import { check, expectEqual, expectError, expectJson, expectList, expectOk, expectRefusal, fail, observeErrorBody, statusLine as statusLineOf } from './support/verify.ts';
+import { check, expectEqual, expectError, expectJson, expectList, expectOk, fail, observeErrorBody, statusLine as statusLineOf } from './support/verify.ts';
 
 const { config, a, b, anon } = actors();
 const DIRECT_TEXT = 'conformance probe: a direct status that mentions nobody #conformance';
 const DIRECT_POLL = { options: ['yes', 'no'], expires_in: 3600, multiple: true };
 // An id no server has given out: far above any snowflake of this century.
 const MISSING_ID = '999999999999999999';
+const TOKEN_INVALID = 'The access token is invalid';
+const REFUSED = { status: 'conformance probe: must be refused' };
 const WHITELIST = 'the instance runs in whitelist mode: tokenless reads answer 401 there (CONFORMANCE_WHITELIST_MODE)';
 // Before 2.7.0 every read of a status needed a token: what a tokenless read answered then is not shown.
 const TOKENLESS_READS = '2.7.0';
 // The public operations are read without a token, except where whitelist mode refuses tokenless reads.
 const publicReader = config.whitelistMode ? a : anon;
+// Who reads the statuses without a token: everyone since 2.7.0, except in whitelist mode, where only its own check reads the public one.
+const tokenlessReads = !config.whitelistMode && releaseAtLeast(config.serverVersion, TOKENLESS_READS);
 
 /** Each GET is made once, by the first check that needs it, and judged by every check that needs it. */
 const gets = new Map<string, Promise<Exchange>>();
@@ -33,10 +38,41 @@ function getOnce(actor: Actor, path: string): Promise<Exchange> {
 }
 const readOf = (actor: Actor, status: Status) => getOnce(actor, `/api/v1/statuses/${status.id}`);
 const contextOf = (actor: Actor, status: Status) => getOnce(actor, `/api/v1/statuses/${status.id}/context`);
+const accountsOf = (status: Status, acted: 'reblogged_by' | 'favourited_by') => getOnce(publicReader, `/api/v1/statuses/${status.id}/${acted}`);
+// A token is optional on this public operation; A sends one so that whitelist mode does not matter here.
+const cardOf = (status: Status) => getOnce(a, `/api/v1/statuses/${status.id}/card`);
+
+/**
+ * Every GET the checks below judge, sent at once: the context of each status to each viewer; the reads of each
+ * status to B and without a token, and to its owner where a check judges that (the private and the direct one);
+ * the accounts that acted on the public status and its card. Which check judges what stays with the check: a read
+ * left out here is only sent later, by the check, one after another.
+ */
+function readsJudged(statuses: { top?: Status; reply?: Status; hidden?: Status; direct?: Status }): Promise<Exchange>[] {
+  const all = Object.values(statuses).filter((s): s is Status => s !== undefined);
+  const viewers = [a, b, config.whitelistMode ? undefined : anon].filter((v): v is Actor => v !== undefined);
+  const readers = [b, tokenlessReads ? anon : undefined].filter((v): v is Actor => v !== undefined);
+  const { top, hidden, direct } = statuses;
+  return [
+    ...viewers.flatMap((viewer) => all.map((status) => contextOf(viewer, status))),
+    ...readers.flatMap((reader) => all.map((status) => readOf(reader, status))),
+    ...[hidden, direct].flatMap((status) => (status ? [readOf(a, status)] : [])),
+    ...(top ? [accountsOf(top, 'reblogged_by'), accountsOf(top, 'favourited_by'), cardOf(top)] : []),
+    ...(top && config.whitelistMode ? [readOf(anon, top)] : []),
+  ];
+}
 
 /** The answer is the status itself. */
 function expectStatus(exchange: Exchange, status: Status): void {
   expectEqual(expectOk<Status>(exchange, 'Status').id, status.id, 'id', exchange);
+}
+
+/**
+ * The Errors row's status code, for a probe sent as a client that does not ask for JSON: whether its body is JSON
+ * is WIRE-JSON-2's to judge first, which then observes it for ERRORS-BODY-1 and ERRORS-TEXT-1.
+ */
+function expectErrorStatus(exchange: Exchange, status: number, text: string): void {
+  check(exchange.status === status, `HTTP ${status} {"error": "${text}"}`, statusLineOf(exchange), exchange);
 }
 
 /** The answer is a Context: the caller may see the status. */
@@ -74,21 +110,35 @@ describe('Statuses', () => {
   let reply: Created<Status>;
   let hidden: Created<Status>;
   let direct: Created<Status>;
+  // Two probes are sent as clients that do not ask for JSON, so that WIRE-JSON-2 judges their answers too:
+  // the read of a missing status as curl sends it (Accept: */*), the creation without a token with no Accept header.
   let missingRead: Exchange;
+  let withoutToken: Exchange;
+  let invalidToken: Exchange;
 
   beforeAll(async () => {
-    top = await a.createStatus({
-      status: 'conformance probe: a public status #conformance',
-      spoiler_text: 'conformance spoiler',
-      sensitive: true,
-      language: 'en',
-      visibility: 'public',
-    });
-    reply = await replyTo(top, { status: 'conformance probe: an unlisted reply', visibility: 'unlisted' });
-    hidden = await replyTo(reply, { status: 'conformance probe: a private reply to the reply', visibility: 'private' });
+    // A reply needs its parent's id: the thread is made one status after another, the rest alongside it.
+    async function thread(): Promise<void> {
+      top = await a.createStatus({
+        status: 'conformance probe: a public status #conformance',
+        spoiler_text: 'conformance spoiler',
+        sensitive: true,
+        language: 'en',
+        visibility: 'public',
+      });
+      reply = await replyTo(top, { status: 'conformance probe: an unlisted reply', visibility: 'unlisted' });
+      hidden = await replyTo(reply, { status: 'conformance probe: a private reply to the reply', visibility: 'private' });
+    }
     const withPoll = releaseAtLeast(config.serverVersion, '2.8.0') ? { poll: DIRECT_POLL } : {};
-    direct = await a.createStatus({ status: DIRECT_TEXT, visibility: 'direct', ...withPoll });
-    missingRead = await a.get(`/api/v1/statuses/${MISSING_ID}`);
+    [, direct, missingRead, withoutToken, invalidToken] = await Promise.all([
+      thread(),
+      a.createStatus({ status: DIRECT_TEXT, visibility: 'direct', ...withPoll }),
+      a.get(`/api/v1/statuses/${MISSING_ID}`, { accept: '*/*' }),
+      anon.post('/api/v1/statuses', REFUSED, { accept: null }),
+      anon.post('/api/v1/statuses', REFUSED, { token: 'conformance-invalid-token' }),
+    ]);
+    const made = (step: Created<Status>) => (step.ok ? step.value : undefined);
+    await Promise.all(readsJudged({ top: made(top), reply: made(reply), hidden: made(hidden), direct: made(direct) }));
   });
 
   it('STATUS-CREATE-1 creating a status answers 200 and a Status', () => {
@@ -146,7 +196,7 @@ describe('Statuses', () => {
   });
 
   it('STATUS-READ-5 reading a status that does not exist gets 404 "Record not found"', () => {
-    expectError(missingRead, 404, 'Record not found');
+    expectErrorStatus(missingRead, 404, 'Record not found');
   });
 
   it('RESOURCE-STATUS-2 spoiler_text is the empty string when a status has none', () => {
@@ -176,14 +226,20 @@ describe('Statuses', () => {
     expectNoMismatch('WIRE-JSON-1');
   });
 
-  it('WIRE-JSON-2 an error answer is JSON {error: string} also for a client that sends Accept: */* (as curl does) or no Accept header', async () => {
-    for (const accept of ['*/*', null]) {
-      const exchange = await a.get(`/api/v1/statuses/${MISSING_ID}`, { accept });
-      expectRefusal(exchange);
-      // That the body is JSON is this clause; that it is {error: string}, ERRORS-BODY-1's.
+  it('WIRE-JSON-2 an error answer is JSON {error: string} also for a client that sends Accept: */* (as curl does) or no Accept header', () => {
+    const probes = [
+      { exchange: missingRead, status: 404, text: 'Record not found', owner: 'STATUS-READ-5' },
+      { exchange: withoutToken, status: 401, text: TOKEN_INVALID, owner: 'ERRORS-TOKEN-1' },
+    ];
+    const refused = (exchange: Exchange) => exchange.status !== undefined && exchange.status >= 400;
+    for (const { exchange, status, text } of probes.filter((p) => refused(p.exchange))) {
+      // That the body is JSON is this clause; that it is {error: string}, ERRORS-BODY-1's; its text is its row's
+      // only where the answer is that row's (another code is the probe's own check's failure).
       expectJson(exchange, exchange.status as number);
-      observeErrorBody(exchange, 'Record not found');
+      observeErrorBody(exchange, exchange.status === status ? text : undefined);
     }
+    const answered = probes.find((p) => !refused(p.exchange));
+    if (answered) block(causeOf(answered.owner, `the probe answered ${answerOf(answered.exchange)}: no error answer to judge`, answered.exchange));
   });
 
   it('STATUS-WHITELIST-1 in whitelist mode a tokenless read answers 401 "This API requires an authenticated user"', async (context) => {
@@ -191,13 +247,12 @@ describe('Statuses', () => {
     expectError(await readOf(anon, need(top)), 401, 'This API requires an authenticated user');
   });
 
-  it('ERRORS-TOKEN-1 creating a status without an Authorization header answers 401 "The access token is invalid"', async () => {
-    expectError(await anon.post('/api/v1/statuses', { status: 'conformance probe: must be refused' }), 401, 'The access token is invalid');
+  it('ERRORS-TOKEN-1 creating a status without an Authorization header answers 401 "The access token is invalid"', () => {
+    expectErrorStatus(withoutToken, 401, TOKEN_INVALID);
   });
 
-  it('ERRORS-TOKEN-2 creating a status with an invalid token answers 401 "The access token is invalid"', async () => {
-    const exchange = await anon.post('/api/v1/statuses', { status: 'conformance probe: must be refused' }, { token: 'conformance-invalid-token' });
-    expectError(exchange, 401, 'The access token is invalid');
+  it('ERRORS-TOKEN-2 creating a status with an invalid token answers 401 "The access token is invalid"', () => {
+    expectError(invalidToken, 401, TOKEN_INVALID);
   });
 
   it('STATUS-CONTEXT-1 context lists the thread above the status in ancestors', async () => {
@@ -217,11 +272,11 @@ describe('Statuses', () => {
   });
 
   it('STATUS-REBLOGGEDBY-1 reblogged_by answers an array of Account', async () => {
-    expectList(await publicReader.get(`/api/v1/statuses/${need(top).id}/reblogged_by`), 'Account');
+    expectList(await accountsOf(need(top), 'reblogged_by'), 'Account');
   });
 
   it('STATUS-FAVOURITEDBY-1 favourited_by answers an array of Account', async () => {
-    expectList(await publicReader.get(`/api/v1/statuses/${need(top).id}/favourited_by`), 'Account');
+    expectList(await accountsOf(need(top), 'favourited_by'), 'Account');
   });
 
   // The Errors table hides a status that "is private, or is not visible to the caller" (direct statuses reach only
@@ -280,8 +335,7 @@ describe('Statuses', () => {
   });
 
   describe('card', () => {
-    // A token is optional on this public operation; A sends one so that whitelist mode does not matter here.
-    const card = () => getOnce(a, `/api/v1/statuses/${need(top).id}/card`);
+    const card = () => cardOf(need(top));
 
     it('STATUS-CARD-1 GET .../card answers a Card (before its removal in 3.0.0)', async (context) => {
       before(context, config, '3.0.0');
@@ -306,14 +360,32 @@ describe('Statuses', () => {
     });
   });
 
-  // Vitest runs a file's checks in order: this group comes last, when nothing else needs the direct status.
+  // Vitest runs a file's checks in order: this group comes last, when no other check reads a status any more.
   describe('delete', () => {
     let deletion: Exchange | undefined;
+    let foreignDeletion: Exchange | undefined;
+    let deletedRead: Exchange | undefined;
+    let secondDeletion: Exchange | undefined;
+
+    /** A's delete of its own status; one that answers 200 is off the ledger. */
+    async function deleteOwn(created: Created<Status>): Promise<Exchange | undefined> {
+      if (!created.ok) return undefined;
+      const exchange = await a.delete(`/api/v1/statuses/${created.value.id}`);
+      if (exchange.status === 200) created.settle();
+      return exchange;
+    }
 
     beforeAll(async () => {
-      if (!direct.ok) return;
-      deletion = await a.delete(`/api/v1/statuses/${direct.value.id}`);
-      if (deletion.status === 200) direct.settle();
+      // B tries A's public status while A deletes the direct one; then, alongside the reads and deletes of the
+      // deleted status, A deletes the thread, which the ledger would otherwise delete one status after another.
+      const foreign = b && top.ok ? b.delete(`/api/v1/statuses/${top.value.id}`) : undefined;
+      [deletion, foreignDeletion] = await Promise.all([deleteOwn(direct), foreign]);
+      const gone = direct.ok && deletion?.status === 200 ? `/api/v1/statuses/${direct.value.id}` : undefined;
+      [deletedRead, secondDeletion] = await Promise.all([
+        gone ? a.get(gone) : undefined,
+        gone ? a.delete(gone) : undefined,
+        ...[top, reply, hidden].map(deleteOwn),
+      ]);
     });
 
     /** The direct status, deleted: the checks after the delete need it gone. */
@@ -334,17 +406,20 @@ describe('Statuses', () => {
       if (status.poll) expectEqual(body.poll?.options?.map((o) => o.title), DIRECT_POLL.options, 'poll options', answer);
     });
 
-    it('STATUS-DELETE-2 a deleted status reads as 404 "Record not found"', async () => {
-      expectError(await a.get(`/api/v1/statuses/${deleted().id}`), 404, 'Record not found');
+    it('STATUS-DELETE-2 a deleted status reads as 404 "Record not found"', () => {
+      deleted();
+      expectError(deletedRead as Exchange, 404, 'Record not found');
     });
 
-    it('STATUS-DELETE-4 deleting an already deleted status answers 404 "Record not found"', async () => {
-      expectError(await a.delete(`/api/v1/statuses/${deleted().id}`), 404, 'Record not found');
+    it('STATUS-DELETE-4 deleting an already deleted status answers 404 "Record not found"', () => {
+      deleted();
+      expectError(secondDeletion as Exchange, 404, 'Record not found');
     });
 
-    it("STATUS-DELETE-3 deleting another user's status answers 404 \"Record not found\"", async (context) => {
+    it("STATUS-DELETE-3 deleting another user's status answers 404 \"Record not found\"", (context) => {
       needs(context, b, 'needs CONFORMANCE_TOKEN_B');
-      expectError(await (b as Actor).delete(`/api/v1/statuses/${need(top).id}`), 404, 'Record not found');
+      need(top);
+      expectError(foreignDeletion as Exchange, 404, 'Record not found');
     });
   });
 
