@@ -13,6 +13,12 @@ import { check } from './support/verify.ts';
 const { config } = actors();
 
 describe('Streaming (server-sent events)', () => {
+  // The scenario plays while the health check runs: neither waits for the other.
+  let played: Promise<StreamingScenario>;
+  beforeAll(() => {
+    played = StreamingScenario.play(openSse);
+  });
+
   it('STREAM-HEALTH-1 GET /api/v1/streaming/health answers OK', async (context) => {
     since(context, config, '2.5.0');
     // The health check belongs to the streaming service, which may have an address of its own.
@@ -25,7 +31,7 @@ describe('Streaming (server-sent events)', () => {
     let scenario: StreamingScenario;
 
     beforeAll(async () => {
-      scenario = await StreamingScenario.play(openSse);
+      scenario = await played;
     });
 
     it('STREAM-SSE-1 every stream answers with Content-Type text/event-stream', () => scenario.answersEventStreams());
