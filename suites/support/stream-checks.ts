@@ -2,9 +2,13 @@
 // they listen, and one verifier per clause (with the few that only one transport has). suites/streaming-sse.test.ts
 // and suites/streaming-websocket.test.ts name the clauses in their titles and play this scenario over their own transport.
 //
-// Frugal: five statuses serve every stream. A posts a private status, then the poster (B, or A without B) posts a
-// public status that mentions A and carries TAG, then A posts a direct message. With B, A mutes the public status's
-// thread, B replies in it, A unmutes, B replies again with OTHER_TAG. Last, the poster deletes the public status.
+// Frugal: four statuses serve every stream, the fewest that show a direct message, a private status and two public
+// ones (the absence on another tag's stream needs a later public status with that tag), in a thread that A mutes
+// between its replies. A posts a direct message; its account gives A's acct. The poster (B, or A without B) posts a
+// public status that mentions A and carries TAG; with B, A mutes its thread. The poster replies privately (the
+// private status that public streams leave out); with B, A unmutes. The poster replies in public with OTHER_TAG (what
+// shows the public stream and the other tag's stream got past the statuses they leave out). Last, the poster deletes
+// the public status. The replies mention A too, so with B they are the muted and the resumed notification.
 //
 // The preparation never judges: a stream that did not open, a status that could not be made, a mute that did not
 // mute are steps that failed, and the checks that need them are blocked by their cause. An event that did not come
@@ -97,20 +101,20 @@ const CARRIES: Record<Exclude<StreamKey, 'user'>, string> = {
 };
 
 interface Posted {
-  privateStatus: Step<Status>;
-  publicStatus: Step<Status>;
   directStatus: Step<Status>;
   /** A's acct, written in the public status and B's replies: the mention that notifies A. */
   mention: Step<string>;
-  /** With B only: A's mute of the public status's thread, B's reply while muted, A's unmute and B's reply after it. */
+  publicStatus: Step<Status>;
+  /** The poster's replies to the public status, a private one, then a public one tagged OTHER_TAG. */
+  privateReply: Step<Status>;
+  publicReply: Step<Status>;
+  /** With B only: A's mute of the thread before the private reply, and A's unmute before the public one. */
   mute: Step<unknown>;
-  mutedReply: Step<Status>;
   unmute: Step<unknown>;
-  unmutedReply: Step<Status>;
   /** The poster's DELETE of the public status. */
   deletion: Step<unknown>;
   /** When each cause happened: a wait for its event lasts at most the timeout from then. */
-  at: { public: number; direct: number; unmutedReply: number; deletion: number };
+  at: { direct: number; public: number; publicReply: number; deletion: number };
 }
 
 /** A mute or unmute: it worked when it answered 200 with the flag it sets, else it blocks with its clause. */
@@ -121,23 +125,28 @@ function moveStep(exchange: Exchange, muted: boolean, clause: string, what: stri
   return failed(causeOf(clause, summary, exchange), exchange);
 }
 
-type Thread = Pick<Posted, 'mute' | 'mutedReply' | 'unmute' | 'unmutedReply'>;
+type Thread = Pick<Posted, 'privateReply' | 'publicReply' | 'mute' | 'unmute'>;
 
-/** With B: A mutes the public status's thread, B replies, A unmutes, B replies again (tagged OTHER_TAG). */
-async function muteAndReply(a: Actor, b: Actor | undefined, published: Step<Status>, written: string): Promise<Thread> {
-  if (!b || !published.ok) {
-    const cause = published.ok ? { summary: NEEDS_B } : published.cause;
-    return { mute: failed(cause), mutedReply: failed(cause), unmute: failed(cause), unmutedReply: failed(cause) };
+/**
+ * The poster replies to the public status privately, then in public tagged OTHER_TAG. With B, A mutes the thread
+ * before the private reply and unmutes it before the public one: without B no reply could notify A.
+ */
+async function replyInThread(a: Actor, b: Actor | undefined, published: Step<Status>, written: string): Promise<Thread> {
+  if (!published.ok) {
+    const cause = published.cause;
+    return { privateReply: failed(cause), publicReply: failed(cause), mute: failed(cause), unmute: failed(cause) };
   }
+  const poster = b ?? a;
   const root = published.value.id;
   const thread = `/api/v1/statuses/${root}`;
-  const mute = moveStep(await a.post(`${thread}/mute`), true, 'STATUS-MUTE-1', 'POST .../mute');
-  const muted = remember(`mute of ${root} by A`, () => a.post(`${thread}/unmute`));
-  const mutedReply = await b.createStatus({ status: `${written}conformance probe: a reply in a muted thread`, in_reply_to_id: root, visibility: 'unlisted' });
-  const unmute = moveStep(await a.post(`${thread}/unmute`), false, 'STATUS-MUTE-3', 'POST .../unmute');
-  if (unmute.ok) muted.settle();
-  const unmutedReply = await b.createStatus({ status: `${written}conformance probe: a reply after unmute #${OTHER_TAG}`, in_reply_to_id: root, visibility: 'public' });
-  return { mute, mutedReply, unmute, unmutedReply };
+  const withoutB = failed<unknown>({ summary: NEEDS_B });
+  const mute = b ? moveStep(await a.post(`${thread}/mute`), true, 'STATUS-MUTE-1', 'POST .../mute') : withoutB;
+  const muted = b ? remember(`mute of ${root} by A`, () => a.post(`${thread}/unmute`)) : undefined;
+  const privateReply = await poster.createStatus({ status: `${written}conformance probe: a private reply on the streams`, in_reply_to_id: root, visibility: 'private' });
+  const unmute = b ? moveStep(await a.post(`${thread}/unmute`), false, 'STATUS-MUTE-3', 'POST .../unmute') : withoutB;
+  if (unmute.ok) muted?.settle();
+  const publicReply = await poster.createStatus({ status: `${written}conformance probe: a public reply on the streams #${OTHER_TAG}`, in_reply_to_id: root, visibility: 'public' });
+  return { privateReply, publicReply, mute, unmute };
 }
 
 export class StreamingScenario {
@@ -168,16 +177,15 @@ export class StreamingScenario {
     const streams = { user, authorUser: authorUser ?? user, public: pub, local, hashtag, localHashtag, otherHashtag, list, direct };
     const opened = openedSteps(streams, b ? 'STREAM-USER-2' : 'STREAM-USER-1');
 
-    const privateCreated = await a.createStatus({ status: 'conformance probe: a private status on the streams', visibility: 'private' });
-    const mention = mentionOf(privateCreated);
+    const directStatus = await a.createStatus({ status: 'conformance probe: a direct message on the streams', visibility: 'direct' });
+    const at = { direct: Date.now(), public: 0, publicReply: 0, deletion: 0 };
+    const mention = mentionOf(directStatus);
     const written = b && mention.ok ? `@${mention.value} ` : '';
     const published = await poster.createStatus({ status: `${written}conformance probe: a public status on the streams #${TAG}`, visibility: 'public' });
-    const at = { public: Date.now(), direct: 0, unmutedReply: 0, deletion: 0 };
-    const directStatus = await a.createStatus({ status: 'conformance probe: a direct message on the streams', visibility: 'direct' });
-    at.direct = Date.now();
+    at.public = Date.now();
 
-    const thread = await muteAndReply(a, b, published, written);
-    at.unmutedReply = Date.now();
+    const thread = await replyInThread(a, b, published, written);
+    at.publicReply = Date.now();
 
     let deletion: Step<unknown> = published;
     if (published.ok) {
@@ -188,7 +196,7 @@ export class StreamingScenario {
       if (answer.status === 200) published.settle();
       deletion = answer.status === 200 ? succeeded(undefined, answer) : failed(causeOf('STATUS-DELETE-1', `DELETE of the poster's own status answered ${answerOf(answer)}`, answer), answer);
     }
-    return new StreamingScenario(streams, opened, { privateStatus: privateCreated, publicStatus: published, directStatus, mention, ...thread, deletion, at });
+    return new StreamingScenario(streams, opened, { directStatus, mention, publicStatus: published, ...thread, deletion, at });
   }
 
   /** Every stream of the run, for the checks that judge them all. */
@@ -284,33 +292,32 @@ export class StreamingScenario {
     await this.expectUpdate('authorUser', 'STREAM-USER-1', status, at.public, `an update event carrying the author's new status ${status.id}`);
   }
 
-  // A private status produces none on public; the public status posted after it must arrive to show that.
+  // A private status produces none on public; the public reply posted after it must arrive to show that.
   async publicLeavesOutPrivateStatus(): Promise<void> {
-    const { privateStatus, publicStatus, at } = this.posted;
-    const [hidden, shown] = [need(privateStatus), need(publicStatus)];
+    const { privateReply, publicReply, at } = this.posted;
+    const [hidden, shown] = [need(privateReply), need(publicReply)];
     const stream = this.listening('public');
     await stream.expectNone(
       `event carrying private status ${hidden.id}`,
       carriesStatus(hidden.id),
       `the update event carrying public status ${shown.id}, posted after it`,
       carriesStatus(shown.id),
-      at.public,
+      at.publicReply,
       () => this.missingUpdate(stream, shown.id, 'STREAM-PUBLIC-1'),
     );
   }
 
-  // No update on a hashtag stream for another tag; B's reply carrying that tag, posted later, must arrive to show that.
-  async otherHashtagLeavesOutStatus(context: TestContext): Promise<void> {
-    needs(context, actors().b, `${NEEDS_B} (its reply tagged #${OTHER_TAG} shows when the #${OTHER_TAG} stream has been quiet long enough)`);
-    const { publicStatus, unmutedReply, at } = this.posted;
-    const [status, tagged] = [need(publicStatus), need(unmutedReply)];
+  // No update on a hashtag stream for another tag; the public reply carrying that tag, posted later, must arrive to show that.
+  async otherHashtagLeavesOutStatus(): Promise<void> {
+    const { publicStatus, publicReply, at } = this.posted;
+    const [status, tagged] = [need(publicStatus), need(publicReply)];
     const stream = this.listening('otherHashtag');
     await stream.expectNone(
       `event carrying status ${status.id}, which is tagged #${TAG} only`,
       carriesStatus(status.id),
       `the update event carrying status ${tagged.id} tagged #${OTHER_TAG}, posted after it`,
       carriesStatus(tagged.id),
-      at.unmutedReply,
+      at.publicReply,
       () => this.missingUpdate(stream, tagged.id, 'STREAM-HASHTAG-1'),
     );
   }
@@ -341,11 +348,11 @@ export class StreamingScenario {
    */
   private async mentionNotification(context: TestContext, clause?: string): Promise<StreamEvent> {
     needs(context, actors().b, NEEDS_B);
-    const { publicStatus, mutedReply, unmutedReply, mention, at } = this.posted;
+    const { publicStatus, privateReply, publicReply, mention, at } = this.posted;
     const status = need(publicStatus);
     need(mention);
     const stream = this.listening('user', clause);
-    const replies = [mutedReply, unmutedReply].flatMap((reply) => (reply.ok ? [reply.value.id] : []));
+    const replies = [privateReply, publicReply].flatMap((reply) => (reply.ok ? [reply.value.id] : []));
     const event = await stream.find(notificationAbout(status.id, replies), at.public);
     if (event) return event;
     const cause = this.missingNotification(stream, status.id, 'STREAM-USER-2');
@@ -362,11 +369,11 @@ export class StreamingScenario {
     needs(context, actors().b, NEEDS_B);
     since(context, actors().config, MUTE_RELEASE);
     const stream = this.listening('user');
-    const { mute, mutedReply, unmute, unmutedReply } = this.posted;
+    const { mute, privateReply, unmute, publicReply } = this.posted;
     need(mute);
-    const quiet = need(mutedReply);
+    const quiet = need(privateReply);
     need(unmute);
-    const resumed = need(unmutedReply);
+    const resumed = need(publicReply);
     // The user stream delivers notifications at all: else the mute checks cannot tell anything.
     await this.mentionNotification(context);
     return { quiet, resumed, stream };
@@ -380,14 +387,14 @@ export class StreamingScenario {
       notificationAbout(quiet.id),
       `the notification event about reply ${resumed.id}, posted after A unmuted the thread`,
       notificationAbout(resumed.id),
-      this.posted.at.unmutedReply,
+      this.posted.at.publicReply,
       () => this.missingNotification(stream, resumed.id, 'STREAM-USER-4'),
     );
   }
 
   async unmutedThreadNotifies(context: TestContext): Promise<void> {
     const { resumed, stream } = await this.thread(context);
-    const event = await stream.find(notificationAbout(resumed.id), this.posted.at.unmutedReply);
+    const event = await stream.find(notificationAbout(resumed.id), this.posted.at.publicReply);
     if (event) return;
     const cause = this.missingNotification(stream, resumed.id, 'STREAM-USER-4');
     if (cause.clause !== 'STREAM-USER-4') block(cause);
