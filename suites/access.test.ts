@@ -137,15 +137,23 @@ interface Pair {
   actClause: string;
   undoClause: string;
   since?: string;
+  /** ACCESS-BROAD-1 names the act: the token holding only write makes it first, and is its control where accepted. */
+  broad?: true;
 }
 
 const PAIRS: readonly Pair[] = [
-  { scope: 'write:statuses', flag: 'reblogged', act: 'reblog', undo: 'unreblog', actClause: 'STATUS-REBLOG-1', undoClause: 'STATUS-REBLOG-4' },
+  { scope: 'write:statuses', flag: 'reblogged', act: 'reblog', undo: 'unreblog', actClause: 'STATUS-REBLOG-1', undoClause: 'STATUS-REBLOG-4', broad: true },
   { scope: 'write:favourites', flag: 'favourited', act: 'favourite', undo: 'unfavourite', actClause: 'STATUS-FAV-1', undoClause: 'STATUS-FAV-3' },
-  { scope: 'write:bookmarks', flag: 'bookmarked', act: 'bookmark', undo: 'unbookmark', actClause: 'STATUS-BOOKMARK-1', undoClause: 'STATUS-BOOKMARK-2', since: BOOKMARKS },
+  { scope: 'write:bookmarks', flag: 'bookmarked', act: 'bookmark', undo: 'unbookmark', actClause: 'STATUS-BOOKMARK-1', undoClause: 'STATUS-BOOKMARK-2', since: BOOKMARKS, broad: true },
   { scope: 'write:mutes', flag: 'muted', act: 'mute', undo: 'unmute', actClause: 'STATUS-MUTE-1', undoClause: 'STATUS-MUTE-3', since: MUTES },
   { scope: 'write:accounts', flag: 'pinned', act: 'pin', undo: 'unpin', actClause: 'STATUS-PIN-1', undoClause: 'STATUS-PIN-5', since: PINS },
 ];
+
+/** The pairs of this release. */
+const pairs = PAIRS.filter((pair) => !pair.since || releaseAtLeast(config.serverVersion, pair.since));
+
+/** The scope lacked by the token that controls a pair: the writer's (write:favourites), which holds every other. */
+const holderScope = (scope: string) => (scope === 'write:favourites' ? 'write:statuses' : 'write:favourites');
 
 /** A control move of a token that holds the scope: HTTP 200 with the flag as the transition leaves it, else the check is blocked. */
 function expectControl(exchange: Exchange | undefined, pair: Pair, set: boolean): void {
@@ -156,6 +164,9 @@ function expectControl(exchange: Exchange | undefined, pair: Pair, set: boolean)
   const ok = exchange.status === 200 && (shown === set || (shown === undefined && pair.flag === 'pinned'));
   if (!ok) block(causeOf(clause, `${move} by a token holding ${pair.scope} answered ${answered(exchange)} with ${pair.flag} ${JSON.stringify(shown)}`, exchange));
 }
+
+const MEDIA_DESCRIPTION = 'conformance probe: as uploaded';
+const MEDIA_CHANGED = 'conformance probe: changed by a token holding write:media';
 
 describe('Authentication', () => {
   let registered: Step<Application>;
@@ -168,31 +179,209 @@ describe('Authentication', () => {
   /** The statuses the checks act on, posted by the token lacking write:favourites, which may do everything else. */
   let subject: Created<Status> | undefined;
   let hidden: Created<Status> | undefined;
-  let hiddenReadByFlow: Exchange | undefined;
+  /** The reads of the private status before anything is done to it: by its owner, by the flow's token, by the token holding only write. */
   let hiddenReadByOwner: Exchange | undefined;
+  let hiddenReadByFlow: Exchange | undefined;
   let hiddenReadWithoutRead: Exchange | undefined;
+  /** Why the owner could not read their private status, if they could not (see whyOwnerCannotRead). */
+  let ownerReadCause: RootCause | undefined;
+  /** A read without a token, made only where the token holding only write saw the private status. */
+  let hiddenReadTokenless: Exchange | undefined;
+  /** ACCESS-APPTOKEN-1's token, its refused post, and its read of the following of the account the statuses name. */
+  let applicationToken: Step<string> | undefined;
+  let applicationPost: Exchange | undefined;
+  let followedAccount: Step<string> | undefined;
+  let applicationFollowing: Exchange | undefined;
+  /** The refused moves by the scope they lack, and the controls of each pair. */
+  const refused = new Map<string, Exchange[]>();
+  const acted = new Map<string, Exchange>();
+  const undone = new Map<string, Exchange>();
+  /** The acts ACCESS-BROAD-1 names, made by the token holding only write, by the scope of their pair. */
+  const broadActs = new Map<string, Exchange>();
+  /** The subject read after the refused acts (every flag clear), after the controls' acts, and after the refused undos (every flag set). */
+  let clear: Exchange;
+  let set: Exchange;
+  let after: Exchange;
+  /** The private status read after the refused DELETE, and the control's DELETE of it. */
+  let hiddenRead: Exchange;
+  let deletion: Exchange;
+  let upload: Step<Attachment> | undefined;
+  const mediaMoves: Exchange[] = [];
+  let attachmentRead: Exchange | undefined;
+  let mediaUpdate: Exchange | undefined;
 
+  /** Adds refused moves of the token lacking `scope`. */
+  const refusedWithout = (scope: string, ...moves: Exchange[]) => refused.set(scope, [...(refused.get(scope) ?? []), ...moves]);
+
+  /** The tokens besides the writer's, asked at once; where the writer's could not be had, its cause stands for the rest. */
+  async function grantTokens(tokens: TokenSource, flowGrant: Promise<Grant>, writerGrant: Grant): Promise<void> {
+    const others = WRITE_SCOPES.filter((scope) => scope !== 'write:favourites' && scope !== 'write:accounts');
+    const ask = (scope: string) => (actorOf(writerGrant) ? tokens.userToken(scope) : writerGrant);
+    const [withoutAccounts, onlyWrite, ...withoutOthers] = await Promise.all([
+      flowGrant.then((grant) => (actorOf(grant) ? grant : ask(allBut('write:accounts')))),
+      ask('write'),
+      ...others.map((scope) => ask(allBut(scope))),
+    ]);
+    flow = await flowGrant;
+    lacking.set('write:favourites', writerGrant);
+    lacking.set('write:accounts', withoutAccounts);
+    others.forEach((scope, i) => lacking.set(scope, withoutOthers[i] as Grant));
+    broad = onlyWrite;
+  }
+
+  /** The statuses the checks act on, posted at once. */
+  async function postStatuses(writer: Actor | undefined): Promise<void> {
+    if (!writer) return;
+    [subject, hidden] = await Promise.all([
+      writer.createStatus({ status: 'conformance probe: a public status to act on', visibility: 'public' }),
+      writer.createStatus({ status: 'conformance probe: a private status', visibility: 'private' }),
+    ]);
+  }
+
+  /** ACCESS-APPTOKEN-1's moves; write:statuses is held outright, so that the access kind is the only reason left to refuse. */
+  async function applicationTokenMoves(app: Application, posted: Promise<void>): Promise<void> {
+    ({ step: applicationToken } = await requestToken(anon, app, { grant_type: 'client_credentials', scope: 'read write:statuses' }));
+    if (!applicationToken.ok) return;
+    const application = anon.withToken('application', applicationToken.value);
+    const post = attempt(application.post('/api/v1/statuses', { status: 'conformance probe: posted with an application token', visibility: 'direct' }), {
+      what: 'a status posted with an application token',
+      run: (answer) => application.delete(`/api/v1/statuses/${createdId(answer)}`),
+    });
+    // The account whose following it reads: the one of this group's statuses where it has tokens.
+    await posted;
+    followedAccount = subject ? (subject.ok ? step(subject.value.account.id, subject.exchange) : subject) : await accountIdOf(a);
+    const following = followedAccount.ok ? application.get(`/api/v1/accounts/${followedAccount.value}/following`) : undefined;
+    [applicationPost, applicationFollowing] = await Promise.all([post, following]);
+  }
+
+  /**
+   * Why the owner's read of their private status failed, if it did: where the context of the same status answers
+   * the same token, the token was taken and the read itself failed (STATUS-READ-2); otherwise it was not (AUTH-BEARER-1).
+   */
+  async function whyOwnerCannotRead(owner: Actor, path: string, read: Exchange): Promise<RootCause | undefined> {
+    if (read.status === 200) return undefined;
+    const thread = await owner.get(`${path}/context`);
+    const summary = `the owner's read of their private status answered ${answered(read)}, its context ${answered(thread)}`;
+    return causeOf(thread.status === 200 ? 'STATUS-READ-2' : 'AUTH-BEARER-1', summary, read);
+  }
+
+  /** The reads of the private status, then the refused DELETE: it comes last, so that made wrongly it takes nothing from another check. */
+  async function privateStatusMoves(writer: Actor, status: Created<Status>): Promise<void> {
+    if (!status.ok) return;
+    const path = `/api/v1/statuses/${status.value.id}`;
+    [hiddenReadByOwner, hiddenReadByFlow, hiddenReadWithoutRead] = await Promise.all([writer.get(path), actorOf(flow)?.get(path), actorOf(broad)?.get(path)]);
+    // Where the token holding only write saw it, a read without a token shows whether anyone may (STATUS-READ-4).
+    [ownerReadCause, hiddenReadTokenless] = await Promise.all([
+      whyOwnerCannotRead(writer, path, hiddenReadByOwner),
+      hiddenReadWithoutRead && succeeded(hiddenReadWithoutRead) ? anon.get(path) : undefined,
+    ]);
+    const withoutStatuses = actorOf(lacking.get('write:statuses'));
+    if (!withoutStatuses) return;
+    const refusedDelete = await attempt(withoutStatuses.delete(path));
+    if (succeeded(refusedDelete)) status.settle();
+    refusedWithout('write:statuses', refusedDelete);
+    hiddenRead = await writer.get(path);
+    // The control of DELETE: the token holding write:statuses deletes the private status.
+    deletion = await writer.delete(path);
+    if (deletion.status === 200) status.settle();
+  }
+
+  /** The refused moves of each pair on the subject, their controls, and the reads that show what they left. */
+  async function statusesTableMoves(writer: Actor, target: Status): Promise<void> {
+    if (!pairs.every((pair) => actorOf(lacking.get(pair.scope)))) return;
+    const tokenLacking = (scope: string) => actorOf(lacking.get(scope)) as Actor;
+    const holder = (scope: string) => tokenLacking(holderScope(scope));
+    const on = (action: string) => `/api/v1/statuses/${target.id}/${action}`;
+    const read = () => writer.get(`/api/v1/statuses/${target.id}`);
+    const onlyWrite = actorOf(broad);
+    // 1. The refused POST and each refused act on the subject as posted, at once; then one read shows what they left.
+    const [post, ...acts] = await Promise.all([
+      attempt(tokenLacking('write:statuses').post('/api/v1/statuses', { status: 'conformance probe: posted without write:statuses', visibility: 'direct' }), {
+        what: 'a status',
+        run: (answer) => writer.delete(`/api/v1/statuses/${createdId(answer)}`),
+      }),
+      ...pairs.map((pair) => attempt(tokenLacking(pair.scope).post(on(pair.act)), { what: `${pair.act} of ${target.id}`, run: () => holder(pair.scope).post(on(pair.undo)) })),
+    ]);
+    refusedWithout('write:statuses', post as Exchange);
+    pairs.forEach((pair, i) => refusedWithout(pair.scope, acts[i] as Exchange));
+    clear = await read();
+    // 2. The controls act at once, each with a token holding the scope; the ledger undoes them should step 4 not.
+    const settles = new Map<string, () => void>();
+    await Promise.all(
+      pairs.map(async (pair) => {
+        const byBroad = pair.broad && onlyWrite ? await onlyWrite.post(on(pair.act)) : undefined;
+        if (byBroad) broadActs.set(pair.scope, byBroad);
+        const control = byBroad?.status === 200 ? byBroad : await holder(pair.scope).post(on(pair.act));
+        acted.set(pair.scope, control);
+        if (succeeded(control) || (byBroad && succeeded(byBroad))) {
+          settles.set(pair.scope, remember(`${pair.act} of ${target.id}`, () => holder(pair.scope).post(on(pair.undo))).settle);
+        }
+      }),
+    );
+    set = await read();
+    // 3. Each refused undo with every flag set, at once, redone at once should it be made; then one read.
+    const undos = await Promise.all(
+      pairs.map((pair) => attempt(tokenLacking(pair.scope).post(on(pair.undo)), { what: `${pair.undo} of ${target.id}`, run: () => holder(pair.scope).post(on(pair.act)) })),
+    );
+    pairs.forEach((pair, i) => refusedWithout(pair.scope, undos[i] as Exchange));
+    after = await read();
+    // 4. The controls undo, at once.
+    await Promise.all(
+      pairs.map(async (pair) => {
+        const control = await holder(pair.scope).post(on(pair.undo));
+        undone.set(pair.scope, control);
+        if (succeeded(control)) settles.get(pair.scope)?.();
+      }),
+    );
+  }
+
+  /** The refused moves of the Media table, and their controls by the writer, which holds write:media. */
+  async function mediaTableMoves(writer: Actor): Promise<void> {
+    const actor = actorOf(lacking.get('write:media'));
+    if (!actor) return;
+    // One upload each: v2 is "equal to v1 in all other aspects", and the run's Uploading budget is small.
+    const [uploaded, refusedUpload] = await Promise.all([
+      writer.upload(MEDIA_FIXTURES.thumbnail, { description: MEDIA_DESCRIPTION }),
+      attempt(actor.sendUpload(MEDIA_FIXTURES.thumbnail, { description: 'conformance probe: uploaded without write:media' }), {
+        what: 'an attachment',
+        run: (answer) => writer.delete(`/api/v1/media/${createdId(answer)}`),
+      }),
+    ]);
+    upload = uploaded;
+    mediaMoves.push(refusedUpload);
+    if (!upload.ok) return;
+    const path = `/api/v1/media/${upload.value.id}`;
+    const readable = releaseAtLeast(config.serverVersion, MEDIA_READ);
+    // Read and update paths are not shown; these are Mastodon's, as in the media group.
+    const [refusedRead, refusedUpdate] = await Promise.all([
+      readable ? actor.get(path) : undefined,
+      attempt(actor.put(path, { description: 'conformance probe: changed without write:media' }), {
+        what: 'a description change',
+        run: () => writer.put(path, { description: MEDIA_DESCRIPTION }),
+      }),
+    ]);
+    mediaMoves.push(...(refusedRead ? [refusedRead] : []), refusedUpdate);
+    if (readable) attachmentRead = await writer.get(path);
+    // The control of the update, after the read: a token holding write:media changes the description.
+    mediaUpdate = await writer.put(path, { description: MEDIA_CHANGED });
+  }
+
+  // Independent moves run at once: the tokens as soon as the application is registered, the statuses as soon as their
+  // writer has a token, then the moves on the private status, on the subject and on an attachment side by side.
   beforeAll(async () => {
     registered = await registerApp(anon, { client_name: NAME, website: WEBSITE });
     if (!registered.ok) return;
-    const tokens = new TokenSource(registered.value);
-    flow = await tokens.byAuthorizationCode(allBut('write:accounts'));
-    // A token the server did not give is not asked again for every scope: its cause stands for the rest.
-    let missing: Grant | undefined;
-    for (const scope of WRITE_SCOPES) {
-      const grant = missing ?? (scope === 'write:accounts' && actorOf(flow) ? flow : await tokens.userToken(allBut(scope)));
-      if (!actorOf(grant)) missing = grant;
-      lacking.set(scope, grant);
-    }
-    broad = missing ?? (await tokens.userToken('write'));
-    if (missing) return;
-    const writer = actorOf(lacking.get('write:favourites')) as Actor;
-    subject = await writer.createStatus({ status: 'conformance probe: a public status to act on', visibility: 'public' });
-    hidden = await writer.createStatus({ status: 'conformance probe: a private status', visibility: 'private' });
-    if (!hidden.ok) return;
-    hiddenReadByOwner = await writer.get(`/api/v1/statuses/${hidden.value.id}`);
-    hiddenReadByFlow = await actorOf(flow)?.get(`/api/v1/statuses/${hidden.value.id}`);
-    hiddenReadWithoutRead = await actorOf(broad)?.get(`/api/v1/statuses/${hidden.value.id}`);
+    const app = registered.value;
+    const tokens = new TokenSource(app);
+    const flowGrant = tokens.byAuthorizationCode(allBut('write:accounts'));
+    const writerGrant = tokens.userToken(allBut('write:favourites'));
+    const posted = writerGrant.then((grant) => postStatuses(actorOf(grant)));
+    const applicationMoves = applicationTokenMoves(app, posted);
+    await Promise.all([writerGrant.then((grant) => grantTokens(tokens, flowGrant, grant)), posted]);
+    const writer = actorOf(lacking.get('write:favourites'));
+    const moves = writer ? [privateStatusMoves(writer, hidden as Created<Status>), mediaTableMoves(writer)] : [];
+    if (writer && subject?.ok) moves.push(statusesTableMoves(writer, subject.value));
+    await Promise.all([applicationMoves, ...moves]);
   });
 
   /** The token of a grant (each is asked for once the application is registered); skipped where this configuration cannot get one, blocked where the server gave none. */
@@ -206,34 +395,18 @@ describe('Authentication', () => {
   const as = (context: TestContext, scope: string) => tokenOf(context, lacking.get(scope));
   /** The token lacking write:favourites: it posted the statuses and holds every other scope. */
   const writerOf = (context: TestContext) => as(context, 'write:favourites');
-  /** A token holding `scope`: the control of the checks of the token lacking it. */
-  const holderOf = (context: TestContext, scope: string) => as(context, scope === 'write:favourites' ? 'write:statuses' : 'write:favourites');
+  /** Every token the moves on the subject need: each pair's, whose controls' tokens are among them. */
+  const pairTokens = (context: TestContext) => pairs.forEach((pair) => as(context, pair.scope));
 
-  let ownerReadCause: Promise<RootCause | undefined> | undefined;
-  /**
-   * Why the owner's read of their private status failed, if it did: where the context of the same status answers
-   * the same token, the token was taken and the read itself failed (STATUS-READ-2); otherwise it was not (AUTH-BEARER-1).
-   */
-  function whyOwnerCannotRead(owner: Actor, status: Status): Promise<RootCause | undefined> {
-    const read = hiddenReadByOwner as Exchange;
-    ownerReadCause ??= (async () => {
-      if (read.status === 200) return undefined;
-      const thread = await owner.get(`/api/v1/statuses/${status.id}/context`);
-      const summary = `the owner's read of their private status answered ${answered(read)}, its context ${answered(thread)}`;
-      return causeOf(thread.status === 200 ? 'STATUS-READ-2' : 'AUTH-BEARER-1', summary, read);
-    })();
-    return ownerReadCause;
-  }
   /** The owner reads their private status: the control of the checks that read it with other tokens. */
-  async function ownerReads(context: TestContext): Promise<Status> {
-    const owner = writerOf(context);
+  function ownerReads(context: TestContext): Status {
+    writerOf(context);
     const status = need(hidden as Created<Status>);
-    const cause = await whyOwnerCannotRead(owner, status);
-    if (cause) block(cause);
+    if (ownerReadCause) block(ownerReadCause);
     return status;
   }
 
-  it('AUTH-FLOW-1 the authorization code flow gives a user token: exchanged at POST /oauth/token, it reads the private status of its user', async (context) => {
+  it('AUTH-FLOW-1 the authorization code flow gives a user token: exchanged at POST /oauth/token, it reads the private status of its user', (context) => {
     need(registered);
     const grant = flow as Grant;
     // A code the token operation refused to exchange is this flow's failure; a code that could not be had is not.
@@ -241,31 +414,28 @@ describe('Authentication', () => {
       fail('HTTP 200 with a Token for the authorization code', answerLine(grant.exchange), grant.exchange);
     }
     tokenOf(context, grant);
-    const status = await ownerReads(context);
+    const status = ownerReads(context);
     const read = hiddenReadByFlow as Exchange;
     check(read.status === 200, "HTTP 200: the token acts for account A, so A's private status answers it", answerLine(read), read);
     expectEqual(expectOk<Status>(read, 'Status').id, status.id, 'id', read);
   });
 
-  it('AUTH-BEARER-1 the token sent in the Authorization header as Bearer is taken: the private status answers its owner', async (context) => {
-    const owner = writerOf(context);
+  it('AUTH-BEARER-1 the token sent in the Authorization header as Bearer is taken: the private status answers its owner', (context) => {
+    writerOf(context);
     const status = need(hidden as Created<Status>);
     const read = hiddenReadByOwner as Exchange;
-    const cause = await whyOwnerCannotRead(owner, status);
-    if (cause?.clause === 'STATUS-READ-2') block(cause);
+    if (ownerReadCause?.clause === 'STATUS-READ-2') block(ownerReadCause);
     check(read.status === 200, "HTTP 200: the Bearer header carries account A's token, so A's private status answers it", answerLine(read), read);
     expectEqual(expectOk<Status>(read, 'Status').id, status.id, 'id', read);
   });
 
-  it('ACCESS-READ-1 a token of the owner without read:statuses (only write) cannot see its private status', async (context) => {
+  it('ACCESS-READ-1 a token of the owner without read:statuses (only write) cannot see its private status', (context) => {
     tokenOf(context, broad);
-    const status = await ownerReads(context);
+    ownerReads(context);
     const read = hiddenReadWithoutRead as Exchange;
-    if (succeeded(read)) {
-      // Such a token may read as no one: it is refused only where a read without a token is (STATUS-READ-4).
-      const tokenless = await anon.get(`/api/v1/statuses/${status.id}`);
-      if (succeeded(tokenless)) block(causeOf('STATUS-READ-4', `a tokenless read of the private status answered ${answered(tokenless)}`, tokenless));
-    }
+    // Such a token may read as no one: it is refused only where a read without a token is (STATUS-READ-4).
+    const tokenless = hiddenReadTokenless;
+    if (tokenless && succeeded(tokenless)) block(causeOf('STATUS-READ-4', `a tokenless read of the private status answered ${answered(tokenless)}`, tokenless));
     check(isRefusal(read), 'a refusal (HTTP 4xx): the token holds write, not read:statuses', answerLine(read), read);
   });
 
@@ -281,111 +451,41 @@ describe('Authentication', () => {
     expectEqual(shown ? { name: shown.name, website: shown.website ?? null } : shown, { name: NAME, website: WEBSITE }, 'application', posted.exchange);
   });
 
-  it('ACCESS-APPTOKEN-1 an application token (client_credentials) is refused on POST /api/v1/statuses and accepted on GET /api/v1/accounts/:id/following', async () => {
-    // write:statuses is held outright, so that the access kind is the only reason left to refuse.
-    const { step: token } = await requestToken(anon, need(registered), { grant_type: 'client_credentials', scope: 'read write:statuses' });
-    const application = anon.withToken('application', need(token));
-    const post = await attempt(application.post('/api/v1/statuses', { status: 'conformance probe: posted with an application token', visibility: 'direct' }), {
-      what: 'a status posted with an application token',
-      run: (answer) => application.delete(`/api/v1/statuses/${createdId(answer)}`),
-    });
+  it('ACCESS-APPTOKEN-1 an application token (client_credentials) is refused on POST /api/v1/statuses and accepted on GET /api/v1/accounts/:id/following', () => {
+    need(registered);
+    need(applicationToken as Step<string>);
+    const post = applicationPost as Exchange;
     check(!succeeded(post), 'a refusal (HTTP 4xx): an application token acts for no user', answerLine(post), post);
     // The controls: a user token posts (where this group has tokens, its own statuses), and the same application token is valid.
-    const accountId = subject ? need(subject).account.id : need(await accountIdOf(a));
-    const following = await application.get(`/api/v1/accounts/${accountId}/following`);
+    need(followedAccount as Step<string>);
+    const following = applicationFollowing as Exchange;
     if (following.status !== 200) block(causeOf('RELATIONS-APPTOKEN-1', `following answered ${answered(following)} to the same application token`, following));
     check(isRefusal(post), 'a refusal (HTTP 4xx): an application token acts for no user', answerLine(post), post);
     check(following.status === 200, 'HTTP 200: the same token is accepted where an application token suffices', answerLine(following), following);
   });
 
-  it('ACCESS-BROAD-1 a token holding only the broad write scope is accepted on .../reblog (write:statuses) and .../bookmark (write:bookmarks)', async (context) => {
-    const broadToken = tokenOf(context, broad);
-    const status = need(subject as Created<Status>);
-    const on = (action: string) => `/api/v1/statuses/${status.id}/${action}`;
-    const writer = writerOf(context);
-    const moves = [{ act: 'reblog', undo: 'unreblog', clause: 'STATUS-REBLOG-1' }];
-    if (releaseAtLeast(config.serverVersion, BOOKMARKS)) moves.push({ act: 'bookmark', undo: 'unbookmark', clause: 'STATUS-BOOKMARK-1' });
-    for (const { act, undo, clause } of moves) {
-      const set = await broadToken.post(on(act));
-      if (succeeded(set)) await undoNow(`${act} of ${status.id}`, () => writer.post(on(undo)));
-      if (set.status !== 200) {
-        // The control: a token holding the write:* scope itself makes the move.
-        const control = await writer.post(on(act));
-        if (succeeded(control)) await undoNow(`${act} of ${status.id}`, () => writer.post(on(undo)));
-        if (control.status !== 200) block(causeOf(clause, `${act} by a token holding its write:* scope answered ${answered(control)}`, control));
-      }
-      check(set.status === 200, 'HTTP 200: write grants the write:* scope the operation names', answerLine(set), set);
-      expectOk(set, 'Status');
+  it('ACCESS-BROAD-1 a token holding only the broad write scope is accepted on .../reblog (write:statuses) and .../bookmark (write:bookmarks)', (context) => {
+    tokenOf(context, broad);
+    need(subject as Created<Status>);
+    pairTokens(context);
+    for (const pair of pairs.filter((p) => p.broad)) {
+      const made = broadActs.get(pair.scope) as Exchange;
+      // The control: where the broad write was not accepted, a token holding the write:* scope itself made the move.
+      const control = acted.get(pair.scope) as Exchange;
+      if (control.status !== 200) block(causeOf(pair.actClause, `${pair.act} by a token holding its write:* scope answered ${answered(control)}`, control));
+      check(made.status === 200, 'HTTP 200: write grants the write:* scope the operation names', answerLine(made), made);
+      expectOk(made, 'Status');
     }
   });
 
   describe('write operations of the Statuses table', () => {
-    const pairs = PAIRS.filter((pair) => !pair.since || releaseAtLeast(config.serverVersion, pair.since));
-    /** The refused moves by the scope they lack, and the controls of each pair. */
-    const refused = new Map<string, Exchange[]>();
-    const acted = new Map<string, Exchange>();
-    const undone = new Map<string, Exchange>();
-    /** The subject read after the refused acts (every flag clear), after the controls' acts, and after the refused undos (every flag set). */
-    let clear: Exchange;
-    let set: Exchange;
-    let after: Exchange;
-    let hiddenRead: Exchange;
-    let deletion: Exchange;
-
-    beforeAll(async () => {
-      const writer = actorOf(lacking.get('write:favourites'));
-      if (!writer || !subject?.ok) return;
-      const [target, victim] = [subject.value, hidden?.ok ? hidden : undefined];
-      const on = (action: string) => `/api/v1/statuses/${target.id}/${action}`;
-      const tokenLacking = (scope: string) => actorOf(lacking.get(scope)) as Actor;
-      const holder = (scope: string) => tokenLacking(scope === 'write:favourites' ? 'write:statuses' : 'write:favourites');
-      const withoutStatuses = tokenLacking('write:statuses');
-      refused.set('write:statuses', [
-        await attempt(withoutStatuses.post('/api/v1/statuses', { status: 'conformance probe: posted without write:statuses', visibility: 'direct' }), {
-          what: 'a status',
-          run: (answer) => writer.delete(`/api/v1/statuses/${createdId(answer)}`),
-        }),
-      ]);
-      // The private status is the one to delete: deleted wrongly, it takes nothing from another check.
-      if (victim) refused.get('write:statuses')?.push(await attempt(withoutStatuses.delete(`/api/v1/statuses/${victim.value.id}`)));
-      // 1. Each refused act on the subject as posted; then one read shows what they left.
-      for (const pair of pairs) {
-        const move = attempt(tokenLacking(pair.scope).post(on(pair.act)), { what: `${pair.act} of ${target.id}`, run: () => holder(pair.scope).post(on(pair.undo)) });
-        refused.set(pair.scope, [...(refused.get(pair.scope) ?? []), await move]);
-      }
-      clear = await writer.get(`/api/v1/statuses/${target.id}`);
-      if (victim) hiddenRead = await writer.get(`/api/v1/statuses/${victim.value.id}`);
-      // 2. The controls act with a token holding the scope; the ledger undoes them should step 4 not.
-      const settles = new Map<string, () => void>();
-      for (const pair of pairs) {
-        const control = await holder(pair.scope).post(on(pair.act));
-        acted.set(pair.scope, control);
-        if (succeeded(control)) settles.set(pair.scope, remember(`${pair.act} of ${target.id}`, () => holder(pair.scope).post(on(pair.undo))).settle);
-      }
-      set = await writer.get(`/api/v1/statuses/${target.id}`);
-      // 3. Each refused undo with every flag set, redone at once should it be made; then one read.
-      for (const pair of pairs) {
-        const move = attempt(tokenLacking(pair.scope).post(on(pair.undo)), { what: `${pair.undo} of ${target.id}`, run: () => holder(pair.scope).post(on(pair.act)) });
-        refused.get(pair.scope)?.push(await move);
-      }
-      after = await writer.get(`/api/v1/statuses/${target.id}`);
-      // 4. The controls undo, and delete the private status the refused DELETE left.
-      for (const pair of pairs) {
-        const control = await holder(pair.scope).post(on(pair.undo));
-        undone.set(pair.scope, control);
-        if (succeeded(control)) settles.get(pair.scope)?.();
-      }
-      if (!victim) return;
-      deletion = await writer.delete(`/api/v1/statuses/${victim.value.id}`);
-      if (deletion.status === 200) victim.settle();
-    });
-
     /** The check of one pair: refused both ways, each a move that works with the scope, and the flag as it was. */
     async function judgePair(context: TestContext, scope: string): Promise<void> {
       const pair = pairs.find((p) => p.scope === scope) as Pair;
       as(context, scope);
-      holderOf(context, scope);
+      as(context, holderScope(scope));
       need(subject as Created<Status>);
+      pairTokens(context);
       const moves = refused.get(scope) ?? [];
       expectNoneMade(scope, moves);
       expectControl(acted.get(scope), pair, true);
@@ -409,7 +509,7 @@ describe('Authentication', () => {
       await judgePair(context, 'write:statuses');
       // The controls of POST and DELETE: the token holding write:statuses posted the statuses, and deletes the private one.
       if (deletion.status !== 200) block(causeOf('STATUS-DELETE-1', `DELETE of the caller's own status answered ${answered(deletion)}`, deletion));
-      await ownerReads(context);
+      ownerReads(context);
       check(hiddenRead.status === 200, 'HTTP 200: the status is still there after the refused DELETE', answerLine(hiddenRead), hiddenRead);
     });
 
@@ -434,54 +534,20 @@ describe('Authentication', () => {
   });
 
   describe('write operations of the Media table', () => {
-    const DESCRIPTION = 'conformance probe: as uploaded';
-    const CHANGED = 'conformance probe: changed by a token holding write:media';
-    let upload: Step<Attachment> | undefined;
-    const moves: Exchange[] = [];
-    let attachmentRead: Exchange | undefined;
-    let update: Exchange | undefined;
-
-    beforeAll(async () => {
-      const writer = actorOf(lacking.get('write:favourites'));
-      const actor = actorOf(lacking.get('write:media'));
-      if (!writer || !actor) return;
-      upload = await writer.upload(MEDIA_FIXTURES.thumbnail, { description: DESCRIPTION });
-      if (!upload.ok) return;
-      const path = `/api/v1/media/${upload.value.id}`;
-      // One upload only: v2 is "equal to v1 in all other aspects", and the run's Uploading budget is small.
-      moves.push(
-        await attempt(actor.sendUpload(MEDIA_FIXTURES.thumbnail, { description: 'conformance probe: uploaded without write:media' }), {
-          what: 'an attachment',
-          run: (answer) => writer.delete(`/api/v1/media/${createdId(answer)}`),
-        }),
-      );
-      // Read and update paths are not shown; these are Mastodon's, as in the media group.
-      if (releaseAtLeast(config.serverVersion, MEDIA_READ)) moves.push(await actor.get(path));
-      moves.push(
-        await attempt(actor.put(path, { description: 'conformance probe: changed without write:media' }), {
-          what: 'a description change',
-          run: () => writer.put(path, { description: DESCRIPTION }),
-        }),
-      );
-      if (releaseAtLeast(config.serverVersion, MEDIA_READ)) attachmentRead = await writer.get(path);
-      // The control of the update, after the read: a token holding write:media changes the description.
-      update = await writer.put(path, { description: CHANGED });
-    });
-
     it('ACCESS-SCOPE-MEDIA-1 without write:media, the media upload, read and update are refused and change nothing', async (context) => {
       as(context, 'write:media');
       writerOf(context);
       // The controls: a token holding write:media uploads, reads and updates.
       const uploaded = need(upload as Step<Attachment>);
-      expectNoneMade('write:media', moves);
-      const changed = update as Exchange;
-      if (!succeeded(changed) || createdObject(changed)?.description !== CHANGED) {
+      expectNoneMade('write:media', mediaMoves);
+      const changed = mediaUpdate as Exchange;
+      if (!succeeded(changed) || createdObject(changed)?.description !== MEDIA_CHANGED) {
         block(causeOf('MEDIA-UPDATE-1', `an update of the description by a token holding write:media answered ${answered(changed)}`, changed));
       }
       if (attachmentRead && attachmentRead.status !== 200 && attachmentRead.status !== 206) {
         block(causeOf('MEDIA-READ-1', `a read of the attachment by a token holding write:media answered ${answered(attachmentRead)}`, attachmentRead));
       }
-      await expectRefused(context, 'write:media', moves);
+      await expectRefused(context, 'write:media', mediaMoves);
       if (!attachmentRead) return;
       // The attachment may still be processing (206); either way its description is as uploaded.
       expectEqual(createdObject(attachmentRead)?.description, uploaded.description, 'description after the refused update', attachmentRead);

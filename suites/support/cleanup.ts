@@ -142,7 +142,8 @@ async function whyNotUndone(entry: Entry, undo: Exchange): Promise<string | unde
   return undoable ? confirmByRead(undo, undoable) : `not known to be gone: ${call(undo)} answered HTTP 404`;
 }
 
-async function undoOne(entry: Entry): Promise<void> {
+/** Undoes one entry: what it leaves behind, if anything. */
+async function undoOne(entry: Entry): Promise<LeftBehind | undefined> {
   let undo: Exchange | undefined;
   let why: string | undefined;
   try {
@@ -151,18 +152,29 @@ async function undoOne(entry: Entry): Promise<void> {
   } catch (error) {
     why = `internal error of the conformance suite while undoing it: ${(error as Error).message ?? String(error)}`;
   }
-  if (why === undefined) return;
+  if (why === undefined) return undefined;
   const subject = entry.subject ?? (undo && undoableOf(undo)?.subject) ?? { kind: 'object', id: entry.what, owner: undo?.actor ?? '' };
-  leftBehind.push({ ...subject, why: redact(why) });
+  return { ...subject, why: redact(why) };
 }
 
-/** Undoes, newest first, everything on the ledger that its check did not settle. Its calls are the suite's own. */
+/**
+ * Undoes, newest first, everything on the ledger that its check did not settle, then revokes the tokens together:
+ * any other undo may need one of them, and no revocation needs another. Its calls are the suite's own.
+ */
 export async function undoAll(): Promise<void> {
   await outsideContract(async () => {
+    const tokens: Entry[] = [];
     while (entries.length > 0) {
       const entry = entries.pop() as Entry;
-      if (!entry.done) await undoOne(entry);
+      if (entry.done) continue;
+      if (entry.subject?.kind === 'token') {
+        tokens.push(entry);
+        continue;
+      }
+      const left = await undoOne(entry);
+      if (left) leftBehind.push(left);
     }
+    for (const left of await Promise.all(tokens.map(undoOne))) if (left) leftBehind.push(left);
   });
 }
 
