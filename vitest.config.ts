@@ -2,7 +2,6 @@
 // server). Our own tests of the support layer, the schemas, the reference server and the verdicts of the suite as a
 // whole are "self", then "self-timed" (the hostile servers, whose time bounds must not share the cores with the fault
 // runs), then "self-heavy" (the fault runs and the variations): groupOrder runs the groups one after another.
-// "exactness" (every single fault against whole files) is its own command, npm run test:exactness.
 import { defineConfig } from 'vitest/config';
 import { DEFAULT_TIMEOUT_MS } from './suites/support/config.ts';
 import { LONGEST_WAIT_MS } from './suites/support/pacing.ts';
@@ -18,8 +17,7 @@ const MOST_REQUESTS_OF_A_STEP = 100;
 const checkTimeoutMs = LONGEST_WAIT_MS + MOST_REQUESTS_OF_A_STEP * timeoutMs;
 
 const TIMED = ['suites/self/hostile-servers.test.ts'];
-const HEAVY = ['suites/self/fault-coverage.test.ts', 'suites/self/variations.test.ts'];
-const EXACTNESS = 'suites/self/fault-exactness.test.ts';
+const HEAVY = ['suites/self/fault-exactness.test.ts', 'suites/self/variations.test.ts'];
 
 export default defineConfig({
   test: {
@@ -42,15 +40,14 @@ export default defineConfig({
         test: {
           name: 'self',
           include: ['suites/support/**/*.test.ts', 'suites/self/**/*.test.ts', 'fixtures/**/*.test.ts', 'schemas/**/*.test.ts'],
-          exclude: [...TIMED, ...HEAVY, EXACTNESS, '**/node_modules/**'],
+          exclude: [...TIMED, ...HEAVY, '**/node_modules/**'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           sequence: { groupOrder: 0 },
         },
       },
       { test: { name: 'self-timed', include: TIMED, testTimeout: 300_000, hookTimeout: 300_000, sequence: { groupOrder: 1 } } },
-      { test: { name: 'self-heavy', include: HEAVY, testTimeout: 600_000, hookTimeout: 600_000, sequence: { groupOrder: 2 } } },
-      { test: { name: 'exactness', include: [EXACTNESS], testTimeout: 3_700_000, sequence: { groupOrder: 3 } } },
+      { test: { name: 'self-heavy', include: HEAVY, testTimeout: 600_000, hookTimeout: 1_200_000, sequence: { groupOrder: 2 } } },
     ],
   },
 });

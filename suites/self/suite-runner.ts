@@ -1,13 +1,16 @@
-// Runs the conformance suites many times over in ONE vitest process: one vitest project per run, each with
-// its own settings and so its own embedded reference server (with its own fault or variation). Starting
-// vitest once instead of once per run is what keeps the fault coverage test fast. Used as a script (tsx)
-// by runSuites() in run-cli.ts:
+// Runs the conformance suites many times over in ONE vitest process and ONE vitest project: each run (a fault, a
+// variation) has its own settings and so its own embedded reference server, and each of its suite files is run
+// through a small wrapper file that points the file at that server (actors.ts joinRun) and imports the suite file
+// anew. A vitest project per run cost about a second each in set-up and transforms, more than most runs
+// themselves; in one project, each worker loads the support layer once for every run. Used as a script (tsx) by
+// runSuites() in run-cli.ts:
 //   node --import tsx suites/self/suite-runner.ts <plan.json> <outcomes.json>
-import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join, relative, resolve } from 'node:path';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 import { startVitest, type Reporter, type SerializedError, type TestModule } from 'vitest/node';
 import rootConfig from '../../vitest.config.ts';
+import type { Config } from '../support/config.ts';
 import { prepareRun } from '../support/global-setup.ts';
 import { checkOf } from '../support/reporter.ts';
 import type { CheckStatus } from '../support/results.ts';
@@ -20,8 +23,6 @@ export interface SuiteRun {
   files: string[];
   /** Settings of this run, as the CLI would read them from the environment (CONFORMANCE_FAULTS...). */
   env: Record<string, string>;
-  /** Runs only the checks whose title matches (vitest testNamePattern source). */
-  testNamePattern?: string;
 }
 
 export interface RunCheck {
@@ -67,20 +68,30 @@ function conformanceProject(): ProjectTest {
   throw new Error('vitest.config.ts has no inline project named conformance');
 }
 
+/** A suite file of a run, as its wrapper runs it. */
+interface FileOfRun {
+  run: string;
+  /** The suite file, relative to the repository root. */
+  file: string;
+}
+
 class OutcomeCollector implements Reporter {
   readonly outcomes = new Map<string, SuiteOutcome>();
 
+  /** @param wrappers absolute wrapper path -> the run and suite file it stands for */
+  constructor(private readonly wrappers: ReadonlyMap<string, FileOfRun>) {}
+
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
-    const byRun = new Map<string, TestModule[]>();
-    for (const module of modules) byRun.set(module.project.name, [...(byRun.get(module.project.name) ?? []), module]);
+    const byRun = new Map<string, Array<{ module: TestModule; file: string }>>();
+    for (const module of modules) {
+      const of = this.wrappers.get(module.moduleId);
+      if (of) byRun.set(of.run, [...(byRun.get(of.run) ?? []), { module, file: of.file }]);
+    }
     for (const [name, runModules] of byRun) {
       const outcome = this.outcomeOf(name);
-      const checks = runModules.flatMap((module) => {
-        const file = module.moduleId.slice(ROOT.length + 1);
-        return [...module.children.allTests()].map((test) => checkOf(test, '', file));
-      });
+      const checks = runModules.flatMap(({ module, file }) => [...module.children.allTests()].map((test) => checkOf(test, '', file)));
       // The run-wide clauses (resource schemas, error bodies and texts, registered checks), as the reporter judges them.
-      for (const c of [...checks, ...runWideResults(runModules.map((m) => m.meta()), checks, [])]) {
+      for (const c of [...checks, ...runWideResults(runModules.map(({ module }) => module.meta()), checks, [])]) {
         outcome.checks.push({
           file: c.file,
           title: c.title,
@@ -91,7 +102,7 @@ class OutcomeCollector implements Reporter {
           ...(c.blockedBy ? { blockedBy: { ...(c.blockedBy.clause ? { clause: c.blockedBy.clause } : {}), summary: c.blockedBy.summary } } : {}),
         });
       }
-      for (const module of runModules) {
+      for (const { module } of runModules) {
         outcome.errors.push(...[...module.errors(), ...[...module.children.allSuites()].flatMap((suite) => suite.errors())].map(firstLine));
         const d = module.diagnostic();
         outcome.ms += Math.round(d.environmentSetupDuration + d.prepareDuration + d.collectDuration + d.setupDuration + d.duration);
@@ -109,60 +120,91 @@ class OutcomeCollector implements Reporter {
 }
 
 /**
- * Each run's server is started here, as the conformance global setup would start it, and its configuration
- * handed to the run's project: loading the global setup once per project would cost more than the run itself.
+ * Each run's server is started here, as the conformance global setup would start it; its configuration reaches the
+ * run's files through the project's provided `runs`.
  */
 interface Prepared {
   name: string;
-  project?: TestProjectInlineConfiguration;
+  config?: Config;
   close?: () => Promise<void>;
   consultedFaults?: () => string[];
 }
 
-async function prepare(run: SuiteRun, base: ProjectTest, collector: OutcomeCollector): Promise<Prepared> {
+async function prepare(run: SuiteRun, collector: OutcomeCollector): Promise<Prepared> {
   try {
     const { config, close, consultedFaults } = await prepareRun({ ...process.env, ...run.env });
-    const project: TestProjectInlineConfiguration = {
-      test: {
-        name: run.name,
-        include: run.files,
-        setupFiles: base.setupFiles,
-        // Against the embedded server a check takes milliseconds, or seconds where it waits out a silent stream: a
-        // check still running after this long hangs (a pacing wait for a far reset, say), and must say so.
-        testTimeout: RUN_CHECK_TIMEOUT_MS,
-        hookTimeout: RUN_CHECK_TIMEOUT_MS,
-        provide: { config },
-        ...(run.testNamePattern ? { testNamePattern: new RegExp(run.testNamePattern) } : {}),
-      },
-    };
-    return { name: run.name, project, close, consultedFaults };
+    return { name: run.name, config, close, consultedFaults };
   } catch (error) {
     collector.outcomeOf(run.name).errors.push(`the run could not be prepared: ${(error as Error).message}`);
     return { name: run.name };
   }
 }
 
+/** The wrapper of one suite file of one run: joins the run, then evaluates the suite file anew (a query makes it a module of its own). */
+function wrapperSource(wrapper: string, run: string, file: string, index: number): string {
+  const from = (path: string) => relative(join(wrapper, '..'), join(ROOT, path)).split('\\').join('/');
+  return [
+    `import { joinRun } from '${from('suites/support/actors.ts')}';`,
+    `joinRun(${JSON.stringify(run)});`,
+    `await import('${from(file)}?run=${index}');`,
+    '',
+  ].join('\n');
+}
+
 async function main(planFile: string, outcomesFile: string): Promise<void> {
   const runs = JSON.parse(readFileSync(planFile, 'utf8')) as SuiteRun[];
-  const collector = new OutcomeCollector();
-  for (const run of runs) collector.outcomeOf(run.name);
-  const prepared = [];
-  const base = conformanceProject();
-  for (const run of runs) prepared.push(await prepare(run, base, collector));
-  const projects = prepared.flatMap((p) => (p.project ? [p.project] : []));
-  const vitest = await startVitest('test', [], {
-    root: ROOT,
-    config: false,
-    watch: false,
-    reporters: [collector],
-    // A fork per file costs about twice the CPU of a fresh VM context in a reused fork (measured on the fault runs);
-    // each file still gets its own module graph, so no state passes from one run to the next.
-    pool: 'vmForks',
-    maxWorkers: WORKERS,
-    minWorkers: 1,
-    projects,
+  // Inside the root, where vitest looks for test files; reports/ is ignored by git.
+  const dir = join(ROOT, 'reports', `.runs-${process.pid}`);
+  const wrappers = new Map<string, FileOfRun>();
+  runs.forEach((run, index) => {
+    for (const file of run.files) {
+      const wrapper = join(dir, String(index).padStart(3, '0'), basename(file));
+      wrappers.set(wrapper, { run: run.name, file });
+    }
   });
-  await vitest?.close();
+  const collector = new OutcomeCollector(wrappers);
+  for (const run of runs) collector.outcomeOf(run.name);
+  const prepared: Prepared[] = [];
+  for (const run of runs) prepared.push(await prepare(run, collector));
+  const ready = new Set(prepared.filter((p) => p.config).map((p) => p.name));
+  let index = 0;
+  for (const [wrapper, { run, file }] of wrappers) {
+    if (!ready.has(run)) continue;
+    mkdirSync(join(wrapper, '..'), { recursive: true });
+    writeFileSync(wrapper, wrapperSource(wrapper, run, file, index++));
+  }
+  const base = conformanceProject();
+  try {
+    const vitest = await startVitest('test', [], {
+      root: ROOT,
+      config: false,
+      watch: false,
+      reporters: [collector],
+      // As the conformance command runs (cli.ts): each worker loads the support layer once for all the files it is
+      // given, and file-state.ts starts each file's state afresh, so no state passes from one run to the next.
+      pool: 'threads',
+      isolate: false,
+      maxWorkers: WORKERS,
+      minWorkers: WORKERS,
+      projects: [
+        {
+          test: {
+            name: 'runs',
+            include: [`${relative(ROOT, dir)}/**/*.test.ts`],
+            setupFiles: base.setupFiles,
+            // Against the embedded server a check takes milliseconds, or seconds where it waits out a silent stream:
+            // a check still running after this long hangs (a pacing wait for a far reset, say), and must say so.
+            testTimeout: RUN_CHECK_TIMEOUT_MS,
+            hookTimeout: RUN_CHECK_TIMEOUT_MS,
+            provide: { runs: Object.fromEntries(prepared.flatMap((p) => (p.config ? [[p.name, p.config]] : []))) },
+          },
+        } satisfies TestProjectInlineConfiguration,
+      ],
+    });
+    await vitest?.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
   for (const p of prepared) collector.outcomeOf(p.name).consulted = p.consultedFaults?.() ?? [];
   await Promise.all(prepared.map((p) => p.close?.()));
   writeFileSync(outcomesFile, JSON.stringify([...collector.outcomes.values()]));
@@ -174,5 +216,5 @@ if (!planFile || !outcomesFile) {
   process.exit(2);
 }
 await main(planFile, outcomesFile);
-// Servers and forks are closed; anything still pending is a leak that must not keep the test waiting.
+// Servers and workers are closed; anything still pending is a leak that must not keep the test waiting.
 process.exit(0);

@@ -4,6 +4,7 @@ import { inject } from 'vitest';
 import { uploadOf, type MediaFixture } from '../../fixtures/media/index.ts';
 import { cannotUndo, remember, stillThere, unconfirmed } from './cleanup.ts';
 import type { Config } from './config.ts';
+import { perFile } from './file-state.ts';
 import type { FormParams } from './form.ts';
 import { HttpClient, jsonOf, type Exchange, type RequestOptions } from './http.ts';
 import { answerOf, causeOf, failed, succeeded, type Step } from './preconditions.ts';
@@ -283,10 +284,30 @@ export async function requestToken(
 }
 
 let cached: { config: Config; a: Actor; b?: Actor; anon: Actor } | undefined;
+/** The run this file belongs to, when our own runner runs many at once (suites/self/suite-runner.ts). */
+let runName: string | undefined;
+// Each file may be a run against another server (our fault runs); and an actor learns about the server (form bodies).
+perFile(() => {
+  cached = undefined;
+  runName = undefined;
+  tokensIssued = 0;
+});
+
+/** Points this file at the server of one of our own runner's runs instead of the project's. */
+export function joinRun(name: string): void {
+  runName = name;
+}
+
+function configOfFile(): Config {
+  if (runName === undefined) return inject('config');
+  const config = inject('runs')?.[runName];
+  if (!config) throw new Error(`no configuration for the run "${runName}"`);
+  return config;
+}
 
 export function actors(): { config: Config; a: Actor; b?: Actor; anon: Actor } {
   if (cached) return cached;
-  const config = inject('config');
+  const config = configOfFile();
   registerSecret(config.tokenA, 'CONFORMANCE_TOKEN_A');
   registerSecret(config.tokenB, 'CONFORMANCE_TOKEN_B');
   registerSecret(config.passwordA, 'CONFORMANCE_PASSWORD_A');

@@ -25,7 +25,7 @@ function checkTitles(): Title[] {
     const source = readFileSync(join(SUITES, name), 'utf8');
     for (const match of source.matchAll(CHECK_CALL)) {
       const line = source.slice(0, match.index).split('\n').length;
-      // A template literal with placeholders cannot be read here, nor grepped by the fault-coverage test.
+      // A template literal with placeholders cannot be read here: a title names its clause literally.
       const literal = match[2] !== undefined && !(match[1] === '`' && match[2].includes('${'));
       titles.push({ file: `suites/${name}`, line, ...(literal ? { text: match[2] } : {}) });
     }

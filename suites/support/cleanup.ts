@@ -4,6 +4,7 @@
 // gone: a server without the undo operation answers 404 too, and the object is still there. What is not known to
 // be gone is listed as left behind, with its kind, id, owner and why; so are the applications the run registered,
 // which the contract has no operation to delete.
+import { perFile } from './file-state.ts';
 import { excerpt, jsonOf, outsideContract, senderOf, type Exchange } from './http.ts';
 import { redact } from './redact.ts';
 
@@ -45,6 +46,10 @@ interface Entry extends LedgerOptions {
 
 const entries: Entry[] = [];
 const leftBehind: LeftBehind[] = [];
+perFile(() => {
+  entries.length = 0;
+  leftBehind.length = 0;
+});
 
 export interface LedgerEntry {
   /** The check undid it itself (a delete under test): nothing left to do at the end. */

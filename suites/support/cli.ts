@@ -149,13 +149,15 @@ async function main(): Promise<number> {
     reporters: [new ConformanceReporter({ expectations, testNamePattern })],
     // The line of each check, for the CI annotations that point at it.
     includeTaskLocation: true,
-    // The groups wait on the server far more than they compute, so they run side by side, more of them than
-    // there are cores: one or two at a time, a run against a remote server is a sum of round trips. A fresh VM
-    // context per file in a reused fork keeps each group's module state (counts, cleanup ledger, pacing) its
-    // own, and a run costs about a fifth less CPU than with a fork per file. Measured with `npm run bench`.
-    pool: 'vmForks',
+    // The groups wait on the server far more than they compute, so they run side by side: one or two at a time, a
+    // run against a remote server is a sum of round trips. Each worker loads the support layer (ajv and the compiled
+    // schemas, undici, ws) once for all the files it runs, not once per file: that loading was most of a run's CPU
+    // time. file-state.ts starts each file's own state afresh. As many workers from the start as at most: a pool
+    // that ends idle workers above its minimum loses the files they were given (tinypool, isolate: false).
+    pool: 'threads',
+    isolate: false,
     maxWorkers: GROUPS_AT_ONCE,
-    minWorkers: 1,
+    minWorkers: GROUPS_AT_ONCE,
     ...(testNamePattern ? { testNamePattern } : {}),
     ...(shard ? { shard } : {}),
   });

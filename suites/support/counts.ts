@@ -1,5 +1,6 @@
 // The request counter of one worker: total, per account, per rate-limit bucket, and the writes the
 // contract's budgets care about. Each suite file hands its counts to the reporter, which adds them up.
+import { perFile } from './file-state.ts';
 import { budgetKeysOf, bucketsOf, pacingWaitedMs } from './pacing.ts';
 
 export interface Counts {
@@ -7,6 +8,7 @@ export interface Counts {
   perAccount: Record<string, number>;
   /** Per rate-limit counter as the server keeps it: "Deletion of A", "IP access" (see budgetKeysOf). */
   perBucket: Record<string, number>;
+  /** Statuses the server created: POST /api/v1/statuses answered 2xx. A refused probe creates nothing; it is a request. */
   statusCreations: number;
   deletions: number;
   uploads: number;
@@ -30,16 +32,20 @@ export const emptyCounts = (): Counts => ({
 });
 
 const counts = emptyCounts();
+perFile(() => void Object.assign(counts, emptyCounts()));
 
 export function countRequest(actor: string, method: string, path: string): void {
   counts.total += 1;
   counts.perAccount[actor] = (counts.perAccount[actor] ?? 0) + 1;
   const buckets = bucketsOf(method, path);
   for (const key of budgetKeysOf(actor, method, path)) counts.perBucket[key] = (counts.perBucket[key] ?? 0) + 1;
-  const p = path.split('?')[0];
-  if (method === 'POST' && p === '/api/v1/statuses') counts.statusCreations += 1;
   if (buckets.includes('Deletion')) counts.deletions += 1;
   if (buckets.includes('Uploading')) counts.uploads += 1;
+}
+
+/** An answer: a status creation when it is a 2xx answer to POST /api/v1/statuses. */
+export function countAnswer(method: string, path: string, status: number): void {
+  if (method === 'POST' && path.split('?')[0] === '/api/v1/statuses' && status >= 200 && status < 300) counts.statusCreations += 1;
 }
 
 export function countRefusal(): void {

@@ -10,6 +10,8 @@ import { configFromEnv, type Config } from './config.ts';
 declare module 'vitest' {
   export interface ProvidedContext {
     config: Config;
+    /** Our own runner's runs, each against its own server (suites/self/suite-runner.ts): run name -> configuration. */
+    runs?: Record<string, Config>;
   }
 }
 

@@ -6,7 +6,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { FormData as UndiciFormData, request } from 'undici';
 import { notSentReason, recordAnswer, recordSilence } from './breaker.ts';
 import { DEFAULT_USER_AGENT } from './config.ts';
-import { countRequest } from './counts.ts';
+import { countAnswer, countRequest } from './counts.ts';
 import { formPairs, multipart, urlEncoded, type FormParams, type Upload } from './form.ts';
 import { paceAfter, paceBefore } from './pacing.ts';
 import { redact } from './redact.ts';
@@ -180,7 +180,10 @@ export class HttpClient {
       if (isTimeout(error)) recordSilence(url, `${method} ${path}`);
     }
     exchange.ms = Math.round(performance.now() - started);
-    if (exchange.status !== undefined) paceAfter(this.actor, method, path, exchange.headers);
+    if (exchange.status !== undefined) {
+      countAnswer(method, path, exchange.status);
+      paceAfter(this.actor, method, path, exchange.headers);
+    }
     for (const observer of observers) observer(exchange);
     return exchange;
   }

@@ -4,6 +4,7 @@
 // reference server enforces it.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { perFile } from './file-state.ts';
 
 export type Bucket = 'Account access' | 'IP access' | 'App sign-up' | 'Uploading' | 'Deletion';
 
@@ -94,6 +95,10 @@ export const LONGEST_WAIT_MS = 31 * MINUTE;
 const CLOCK_SLACK_MS = 1000;
 const estimates = new Map<string, Estimate>();
 let waitedMs = 0;
+perFile(() => {
+  estimates.clear();
+  waitedMs = 0;
+});
 
 /**
  * Calls kept in hand: other workers of the run spend the same buckets between our look at the headers and our

@@ -32,6 +32,8 @@ describe('registered checks', () => {
     expect(broken({ 'x-ratelimit-reset': '300' })).toEqual(['LIMITS-HEADERS-4']);
     expect(broken({ 'x-ratelimit-reset': '2025-01-02T03:00:00.000Z' })).toEqual(['LIMITS-HEADERS-4']);
     expect([...violationsOf({ ...exchangeWith(good), status: 404, text: 'Not found' }).keys()]).toEqual(['WIRE-JSON-1']);
+    expect(broken({ 'content-type': 'text/html; charset=utf-8' })).toEqual(['WIRE-JSON-1']);
+    expect(broken({ 'content-type': 'application/activity+json' })).toEqual([]);
     // A client that does not ask for JSON is WIRE-JSON-2's to judge.
     expect([...violationsOf({ ...exchangeWith(good), requestHeaders: { accept: '*/*' }, status: 404, text: 'Not found' }).keys()]).toEqual([]);
   });

@@ -77,17 +77,23 @@ register('LIMITS-HEADERS-4', 'X-RateLimit-Reset is a timestamp in the future', '
   return `X-RateLimit-Reset: "${value}", ${Math.round((answeredAt - reset) / 1000)} s before the response${Number.isNaN(date) ? '' : ` (Date: ${ex.headers.date})`}`;
 });
 
-register('WIRE-JSON-1', 'every /api/* answer is JSON (the streaming interface aside)', 'a JSON body', (ex) => {
+// A client reads the format from Content-Type (masto, megalodon parse JSON by it): a JSON body labelled as another
+// format is no JSON answer to it. Any JSON media type (application/json, +json, a charset) passes, and so does a
+// body without a Content-Type, which says nothing of its format.
+const NAMES_JSON = /json/i;
+
+register('WIRE-JSON-1', 'every /api/* answer is JSON (the streaming interface aside)', 'a JSON body, labelled as JSON when labelled', (ex) => {
   // What a client that does not ask for JSON gets is WIRE-JSON-2's to judge.
   if (ex.requestHeaders.accept !== 'application/json') return undefined;
   // 206 has no body given; an empty body says nothing about the format.
   if (ex.status === 206 || ex.text.trim() === '' || ex.truncated) return undefined;
+  const type = ex.headers['content-type'];
   try {
     JSON.parse(ex.text);
-    return undefined;
   } catch {
-    return `HTTP ${ex.status} content-type ${ex.headers['content-type'] ?? 'none'}: ${ex.text.slice(0, 120)}`;
+    return `HTTP ${ex.status} content-type ${type ?? 'none'}: ${ex.text.slice(0, 120)}`;
   }
+  return type === undefined || NAMES_JSON.test(type) ? undefined : `HTTP ${ex.status}: a JSON body labelled content-type ${type}`;
 });
 
 // The contract lists no condition answered with a server error; a request sent malformed on purpose (its check

@@ -7,6 +7,7 @@
 import type { TaskMeta } from 'vitest';
 import { clause, ClauseFailure, type RootCause } from './clauses.ts';
 import { judgeCheck, type Expectation } from './expectations.ts';
+import { perFile } from './file-state.ts';
 import { curlOf, describeExchange, type Exchange } from './http.ts';
 import { block } from './preconditions.ts';
 import { redact } from './redact.ts';
@@ -36,6 +37,10 @@ declare module 'vitest' {
 
 const judged = new Map<string, number>();
 const mismatches = new Map<string, Map<string, Mismatch>>();
+perFile(() => {
+  judged.clear();
+  mismatches.clear();
+});
 
 /** One more response or instance judged for the clause. */
 export function judgedOnce(clauseId: string): void {

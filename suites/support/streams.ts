@@ -4,12 +4,12 @@
 // without the sentinel the check is blocked. Every stream opened here is closed after its suite file, whatever happened.
 import { createParser } from 'eventsource-parser';
 import { request } from 'undici';
-import { afterAll } from 'vitest';
 import WebSocket from 'ws';
 import { notSentReason, recordAnswer, recordSilence } from './breaker.ts';
 import type { RootCause } from './clauses.ts';
 import type { Config } from './config.ts';
 import { countStreamConnection } from './counts.ts';
+import { atFileEnd } from './file-state.ts';
 import { excerpt, type Exchange } from './http.ts';
 import { block } from './preconditions.ts';
 import { fail } from './verify.ts';
@@ -56,7 +56,7 @@ const MAX_REFUSAL_BYTES = 64 * 1024;
 const RAW_TAIL_CHARS = 400;
 
 const opened = new Set<EventStream>();
-afterAll(() => {
+atFileEnd(() => {
   for (const stream of opened) stream.close();
 });
 
