@@ -63,7 +63,8 @@ function texts(): fc.Arbitrary<string> {
 
 // The redraft property's runs, one per status the checks make anyway: both attachment kinds every time, on texts
 // that have broken servers before, and a generated text on the Idempotency-Key submission.
-const POLL_RUN: [string, Attached] = [`conformance redraft <b>bold</b> & #conformance${mention ? ` @${mention}` : ''}`, { kind: 'poll', options: ['yes', 'no', 'maybe'], multiple: true }];
+const POLL: Attached & { kind: 'poll' } = { kind: 'poll', options: ['yes', 'no', 'maybe'], multiple: true };
+const POLL_RUN: [string, Attached] = [`conformance redraft <b>bold</b> & #conformance${mention ? ` @${mention}` : ''}`, POLL];
 const MEDIA_RUN: [string, Attached] = ['conformance redraft ünïcødé 🐘 «quotes» 日本語 #redraft', { kind: 'media' }];
 const GENERATED_RUN: [string, Attached] = [fc.sample(texts(), 1)[0] as string, { kind: 'none' }];
 
@@ -91,16 +92,12 @@ async function attemptRefused(params: FormParams): Promise<Exchange> {
   return exchange;
 }
 
-/** The poll parameters of the poll run, with a fresh expires_in. */
-const pollParams = (poll: Attached & { kind: 'poll' }) => ({ options: poll.options, multiple: poll.multiple, expires_in: POLL_SECONDS });
-
 describe('POST /api/v1/statuses parameters', () => {
   const submission = { status: GENERATED_RUN[0], visibility: 'unlisted' };
-  const pollRun = POLL_RUN[1] as Attached & { kind: 'poll' };
   const pollStatusParams = (hideTotals: boolean): FormParams => ({
     status: POLL_RUN[0],
     visibility: 'unlisted',
-    poll: { ...pollParams(pollRun), ...(hideTotals ? { hide_totals: true } : {}) },
+    poll: { options: POLL.options, multiple: POLL.multiple, expires_in: POLL_SECONDS, ...(hideTotals ? { hide_totals: true } : {}) },
   });
   const scheduledText = 'conformance probe: a scheduled status, cancelled by the run';
   // Whole seconds, half an hour ahead: well past the 5 minutes, and equal after any rounding to the second.
@@ -205,7 +202,7 @@ describe('POST /api/v1/statuses parameters', () => {
       since(context, config, POLLS);
       const status = made(pollStatus);
       check(typeof status.poll === 'object' && status.poll !== null, 'a Poll in poll', `poll ${JSON.stringify(status.poll)}`, pollStatus.exchange);
-      expectEqual((status.poll as Poll).options?.map((o) => o.title), pollRun.options, 'poll.options titles', pollStatus.exchange);
+      expectEqual((status.poll as Poll).options?.map((o) => o.title), POLL.options, 'poll.options titles', pollStatus.exchange);
     });
 
     it('STATUS-POLL-2 poll[expires_in] is the seconds the poll stays open: expires_at is created_at plus expires_in', (context) => {
@@ -217,7 +214,7 @@ describe('POST /api/v1/statuses parameters', () => {
 
     it('STATUS-POLL-3 poll[multiple] is reflected in Poll.multiple', (context) => {
       since(context, config, POLLS);
-      expectEqual(poll().multiple, pollRun.multiple, 'poll.multiple', pollStatus.exchange);
+      expectEqual(poll().multiple, POLL.multiple, 'poll.multiple', pollStatus.exchange);
     });
 
     it('STATUS-POLL-4 poll[hide_totals] is accepted: the status is created with its Poll', (context) => {
