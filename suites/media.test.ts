@@ -2,7 +2,7 @@
 // point and attaching to a status, with the Errors rows these operations answer. The Uploading bucket allows
 // 30 uploads per 30 minutes, so this file uploads five files once and lets several checks judge each:
 //   image-640x480.png (v1, description and focus): sizes, read and update by its owner and by B, focus property, attached
-//   image-320x240.jpg (v2): answered at once, read until processed, attached
+//   image-320x240.jpg (v2): answered at once, read until processed, attached (and B's attempt to attach it)
 //   unknown.bin (v1), not-an-image.png (v1, and v2 where it fails in the background)
 // The preparation never judges: an upload that failed blocks the checks that need its attachment (by MEDIA-UPLOAD-1
 // or MEDIA-V2-1), and the Attachment schema is observed for RESOURCE-ATTACHMENT-1, which reports it last.
