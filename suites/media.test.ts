@@ -2,10 +2,12 @@
 // point and attaching to a status, with the Errors rows these operations answer. The Uploading bucket allows
 // 30 uploads per 30 minutes, so this file uploads five files once and lets several checks judge each:
 //   image-640x480.png (v1, description and focus): sizes, read and update by its owner and by B, focus property, attached
-//   image-320x240.jpg (v2): answered at once, read until processed, attached
+//   image-320x240.jpg (v2): answered at once, read until processed, attached (and B's attempt to attach it)
 //   unknown.bin (v1), not-an-image.png (v1, and v2 where it fails in the background)
 // The preparation never judges: an upload that failed blocks the checks that need its attachment (by MEDIA-UPLOAD-1
 // or MEDIA-V2-1), and the Attachment schema is observed for RESOURCE-ATTACHMENT-1, which reports it last.
+// Every request is made once, at the start and side by side where the contract's order does not matter (the uploads;
+// the reads; B's probes; the updates of the PNG, one after another): the checks judge the answers.
 import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { beforeAll, describe, it } from 'vitest';
@@ -114,8 +116,25 @@ function judgeable(exchange: Exchange, what: string): Exchange {
 /** The focus parameter as the contract writes it: "x,y". */
 const focusParam = (focus: { x: number; y: number }) => `${focus.x},${focus.y}`;
 const inFocusRange = (v: number) => v >= -1 && v <= 1;
+const focusInRange = (focus: { x: number; y: number }) => inFocusRange(focus.x) && inFocusRange(focus.y);
+
+// MEDIA-UPDATE-1's update, also a run of the MEDIA-FOCUS-2 property.
+const UPDATED_FOCUS = { x: -0.75, y: 0.5 };
+const UPDATED_DESCRIPTION = 'conformance probe: an updated description';
+/**
+ * The other runs of the MEDIA-FOCUS-2 property: two fixed (a corner of the range and a value beyond it) and five
+ * generated, mostly in range. Eight updates of one attachment in all; no shrinking, which would cost more requests.
+ */
+const FOCUS_RUNS: { x: number; y: number }[] = (() => {
+  const inRange = fc.integer({ min: -100, max: 100 }).map((n) => n / 100);
+  const outOfRange = fc.tuple(fc.integer({ min: 101, max: 400 }), fc.boolean()).map(([n, negative]) => (negative ? -n : n) / 100);
+  const coordinate = fc.oneof({ arbitrary: inRange, weight: 4 }, { arbitrary: outOfRange, weight: 1 });
+  return [{ x: -1, y: 1 }, { x: 1.5, y: 0 }, ...fc.sample(fc.record({ x: coordinate, y: coordinate }), 5)];
+})();
 
 const ATTACHED = { status: 'conformance probe: a status with media', sensitive: true, visibility: 'private' };
+/** B's creation with A's attachment, which MEDIA-ATTACH-3 wants refused. */
+const attachedByB = (id: string) => ({ status: 'conformance probe: not my media', media_ids: [id], visibility: 'private' });
 
 /** The ids of the attachments a status carries. */
 function mediaIdsOf(status: Record<string, unknown>): unknown[] {
@@ -142,20 +161,92 @@ describe('Media', () => {
   let invalidV2: Exchange | undefined;
   let invalidV2Reads: Exchange[] = [];
 
+  // The answers of B's probes, the read of a missing attachment and the updates of the PNG (see the checks).
+  let readByB: Exchange | undefined;
+  let readMissing: Exchange | undefined;
+  let updateByB: Exchange | undefined;
+  let attachByB: Exchange | undefined;
+  // The attachment of A's that B tried to attach.
+  let foreign: Step<Attachment> | undefined;
+  let thumbnailUpdate: Exchange | undefined;
+  let updated: Exchange | undefined;
+  const focusUpdates: { focus: { x: number; y: number }; exchange: Exchange }[] = [];
+
+  /** Both v2 uploads' reads side by side: the second file processes while the first is read. */
+  async function readV2(uploads: Promise<[Step<Attachment>, Exchange]>): Promise<void> {
+    [jpeg, invalidV2] = await uploads;
+    const invalidId = createdId(invalidV2);
+    [jpegReads, invalidV2Reads] = await Promise.all([jpeg.ok ? readUntilProcessed(a, jpeg.value.id) : [], invalidId ? readUntilProcessed(a, invalidId) : []]);
+  }
+
+  /** What B may not do with A's attachment: read it and update it (an update made anyway is undone at once). */
+  async function probeByB(other: Actor, attachment: Attachment): Promise<void> {
+    const path = `/api/v1/media/${attachment.id}`;
+    [readByB, updateByB] = await Promise.all([v2 ? other.get(path) : undefined, other.put(path, { description: 'conformance probe: not yours' })]);
+    // The owner puts the description back.
+    if (createdId(updateByB)) await a.put(path, { description: attachment.description });
+  }
+
+  /**
+   * The updates of the PNG, one after another: the refused thumbnail beside MEDIA-UPDATE-1's update and
+   * MEDIA-FOCUS-2's. A focus out of range the server accepted is put right afterwards, so the attachment stays
+   * valid for the checks that attach it.
+   */
+  async function updatePng(attachment: Attachment): Promise<void> {
+    const path = `/api/v1/media/${attachment.id}`;
+    const withFocus = releaseAtLeast(config.serverVersion, '2.3.0');
+    const thumbnail = releaseAtLeast(config.serverVersion, '3.2.0') ? a.put(path, {}, { uploads: [uploadOf(MEDIA_FIXTURES.notAnImage, 'thumbnail')] }) : undefined;
+    updated = await a.put(path, { description: UPDATED_DESCRIPTION, focus: withFocus ? focusParam(UPDATED_FOCUS) : undefined });
+    if (withFocus) {
+      for (const focus of FOCUS_RUNS) focusUpdates.push({ focus, exchange: await a.put(path, { focus: focusParam(focus) }, { malformed: !focusInRange(focus) }) });
+      if (focusUpdates.some(({ focus, exchange }) => !focusInRange(focus) && createdId(exchange))) await a.put(path, { focus: focusParam(PNG_FOCUS) });
+    }
+    thumbnailUpdate = await thumbnail;
+  }
+
+  /** B's attempt to attach an attachment of A's (MEDIA-ATTACH-3): what it made is deleted at once. */
+  async function attachByOther(other: Actor, target: Step<Attachment>): Promise<void> {
+    foreign = target;
+    if (target.ok) attachByB = await probe(other, attachedByB(target.value.id));
+  }
+
+  /**
+   * The PNG's updates, and B's attempt to attach an attachment of A's while it is free and not being updated (an
+   * attached one could not be updated): the JPEG once processed, while the PNG's updates go on; without it, the PNG
+   * after its updates; before the v2 upload (3.1.3), the PNG before them.
+   */
+  async function updateAndProbe(reads: Promise<void> | undefined): Promise<void> {
+    const updates = () => (png.ok ? updatePng(png.value) : undefined);
+    if (!b) return updates();
+    if (!reads) {
+      await attachByOther(b, png);
+      return updates();
+    }
+    const updating = updates();
+    await reads;
+    const ready = processedStep(jpeg, jpegReads);
+    if (!ready.ok) await updating;
+    await attachByOther(b, ready.ok ? ready : png);
+    await updating;
+  }
+
   beforeAll(async () => {
-    png = await a.upload(MEDIA_FIXTURES.png, { description: PNG_DESCRIPTION, focus: focusParam(PNG_FOCUS) });
-    unknown = await a.sendUpload(MEDIA_FIXTURES.unknown);
-    invalid = await a.sendUpload(MEDIA_FIXTURES.notAnImage);
+    // All five uploads at once, the v2 reads as soon as the v2 uploads answer; then B's probes and the updates.
+    const reads = v2 ? readV2(Promise.all([a.upload(MEDIA_FIXTURES.jpeg, {}, 'v2'), a.sendUpload(MEDIA_FIXTURES.notAnImage, {}, 'v2')])) : undefined;
+    [png, unknown, invalid] = await Promise.all([
+      a.upload(MEDIA_FIXTURES.png, { description: PNG_DESCRIPTION, focus: focusParam(PNG_FOCUS) }),
+      a.sendUpload(MEDIA_FIXTURES.unknown),
+      a.sendUpload(MEDIA_FIXTURES.notAnImage),
+    ]);
     // An invalid file the server kept anyway is removed at once (Mastodon's delete), so no other check meets it.
     const kept = createdId(invalid);
-    if (kept) await a.delete(`/api/v1/media/${kept}`);
-    if (!v2) return;
-    // Both v2 uploads first, then the reads: the second file processes while the first is read.
-    jpeg = await a.upload(MEDIA_FIXTURES.jpeg, {}, 'v2');
-    invalidV2 = await a.sendUpload(MEDIA_FIXTURES.notAnImage, {}, 'v2');
-    if (jpeg.ok) jpegReads = await readUntilProcessed(a, jpeg.value.id);
-    const invalidId = createdId(invalidV2);
-    if (invalidId) invalidV2Reads = await readUntilProcessed(a, invalidId);
+    await Promise.all([
+      kept && a.delete(`/api/v1/media/${kept}`),
+      reads,
+      v2 && a.get(`/api/v1/media/${MISSING_ID}`).then((exchange) => (readMissing = exchange)),
+      png.ok && b && probeByB(b, png.value),
+      updateAndProbe(reads),
+    ]);
   });
 
   it('MEDIA-UPLOAD-1 the v1 upload answers 200 and an Attachment', () => {
@@ -267,79 +358,63 @@ describe('Media', () => {
     expectError(last, 422, MEDIA_INVALID);
   });
 
-  it("MEDIA-READ-4 reading another user's attachment answers 404 \"Record not found\"", async (context) => {
+  it("MEDIA-READ-4 reading another user's attachment answers 404 \"Record not found\"", (context) => {
     since(context, config, '3.1.3');
     needs(context, b, 'needs CONFORMANCE_TOKEN_B');
-    expectError(judgeable(await (b as Actor).get(`/api/v1/media/${need(png).id}`), "B's read"), 404, 'Record not found');
+    need(png);
+    expectError(judgeable(readByB as Exchange, "B's read"), 404, 'Record not found');
   });
 
-  it('MEDIA-READ-5 reading an attachment that does not exist answers 404 "Record not found"', async (context) => {
+  it('MEDIA-READ-5 reading an attachment that does not exist answers 404 "Record not found"', (context) => {
     since(context, config, '3.1.3');
-    expectError(judgeable(await a.get(`/api/v1/media/${MISSING_ID}`), 'the read'), 404, 'Record not found');
+    expectError(judgeable(readMissing as Exchange, 'the read'), 404, 'Record not found');
   });
 
-  it("MEDIA-UPDATE-2 updating another user's attachment answers 404 \"Record not found\"", async (context) => {
+  it("MEDIA-UPDATE-2 updating another user's attachment answers 404 \"Record not found\"", (context) => {
     needs(context, b, 'needs CONFORMANCE_TOKEN_B');
-    const attachment = need(png);
-    const exchange = await (b as Actor).put(`/api/v1/media/${attachment.id}`, { description: 'conformance probe: not yours' });
-    // An update that should have been refused is undone at once: the owner puts the description back.
-    if (createdId(exchange)) await a.put(`/api/v1/media/${attachment.id}`, { description: attachment.description });
-    expectError(judgeable(exchange, "B's update"), 404, 'Record not found');
+    need(png);
+    expectError(judgeable(updateByB as Exchange, "B's update"), 404, 'Record not found');
   });
 
-  it('MEDIA-UPDATE-1 an update before attachment changes description and focus', async () => {
-    const { id } = need(png);
-    const focus = { x: -0.75, y: 0.5 };
-    const withFocus = releaseAtLeast(config.serverVersion, '2.3.0');
-    const description = 'conformance probe: an updated description';
-    const exchange = await a.put(`/api/v1/media/${id}`, { description, focus: withFocus ? focusParam(focus) : undefined });
+  it('MEDIA-UPDATE-1 an update before attachment changes description and focus', () => {
+    need(png);
+    const exchange = updated as Exchange;
     const attachment = expectOk<Attachment>(judgeable(exchange, 'the update'), 'Attachment', 200);
-    expectEqual(attachment.description, description, 'description', exchange);
-    if (withFocus) expectFocus(focusOf(attachment), focus, exchange);
+    expectEqual(attachment.description, UPDATED_DESCRIPTION, 'description', exchange);
+    if (releaseAtLeast(config.serverVersion, '2.3.0')) expectFocus(focusOf(attachment), UPDATED_FOCUS, exchange);
   });
 
-  it('MEDIA-UPDATE-3 an update with a thumbnail that is not an image is refused with 422', async (context) => {
+  it('MEDIA-UPDATE-3 an update with a thumbnail that is not an image is refused with 422', (context) => {
     since(context, config, '3.2.0');
-    const exchange = await a.put(`/api/v1/media/${need(png).id}`, {}, { uploads: [uploadOf(MEDIA_FIXTURES.notAnImage, 'thumbnail')] });
+    need(png);
     // The contract's text names the file ("File ... is invalid"); a server may name the thumbnail instead.
-    expectError(judgeable(exchange, 'the update'), 422);
+    expectError(judgeable(thumbnailUpdate as Exchange, 'the update'), 422);
   });
 
   it('MEDIA-FOCUS-2 focus values in range round-trip through an update, and no focus value answers 5xx', async (context) => {
     since(context, config, '2.3.0');
-    const { id } = need(png);
-    const inRange = fc.integer({ min: -100, max: 100 }).map((n) => n / 100);
-    const outOfRange = fc.tuple(fc.integer({ min: 101, max: 400 }), fc.boolean()).map(([n, negative]) => (negative ? -n : n) / 100);
-    const coordinate = fc.oneof({ arbitrary: inRange, weight: 4 }, { arbitrary: outOfRange, weight: 1 });
-    // What a server does with a value out of range is not shown; an accepted one is put right afterwards, so the
-    // attachment stays valid for the checks that attach it.
-    let acceptedOutOfRange = false;
-    const property = fc.asyncProperty(fc.record({ x: coordinate, y: coordinate }), async (focus) => {
-      const exchange = await a.put(`/api/v1/media/${id}`, { focus: focusParam(focus) }, { malformed: !(inFocusRange(focus.x) && inFocusRange(focus.y)) });
+    need(png);
+    // Each run judges one of the updates made above, each once (MEDIA-UPDATE-1's among them): the runs are those examples.
+    const runs = [{ focus: UPDATED_FOCUS, exchange: updated as Exchange }, ...focusUpdates];
+    const property = fc.asyncProperty(fc.integer({ min: 0, max: runs.length - 1 }), async (run) => {
+      const { focus, exchange } = runs[run] as (typeof runs)[number];
       check(exchange.status !== undefined && exchange.status < 500, 'an answer below HTTP 500', exchange.error ?? `HTTP ${exchange.status}`, exchange);
-      if (inFocusRange(focus.x) && inFocusRange(focus.y)) {
-        expectFocus(focusOf(expectOk<Attachment>(exchange, 'Attachment', 200)), focus, exchange);
-      } else if ((exchange.status as number) < 300) {
-        acceptedOutOfRange = true;
-      }
+      // What a server does with a value out of range is not shown.
+      if (focusInRange(focus)) expectFocus(focusOf(expectOk<Attachment>(exchange, 'Attachment', 200)), focus, exchange);
     });
-    // Eight updates of one attachment (two fixed: a corner of the range and a value beyond it); no shrinking,
-    // which would cost more requests: the failure shows the request that broke the property.
-    const examples: [{ x: number; y: number }][] = [[{ x: -1, y: 1 }], [{ x: 1.5, y: 0 }]];
-    const details = await fc.check(property, { numRuns: 8, endOnFailure: true, examples });
-    if (acceptedOutOfRange) await a.put(`/api/v1/media/${id}`, { focus: focusParam(PNG_FOCUS) });
+    // The failure shows the request that broke the property.
+    const details = await fc.check(property, { numRuns: runs.length, endOnFailure: true, examples: runs.map((_, run) => [run]) });
     if (details.failed) throw details.errorInstance instanceof Error ? details.errorInstance : new Error(fc.defaultReportMessage(details));
   });
 
   it("MEDIA-ATTACH-3 another user's attachment in media_ids[] is refused", async (context) => {
     needs(context, b, 'needs CONFORMANCE_TOKEN_B');
-    const id = need(png).id;
-    const params = { status: 'conformance probe: not my media', media_ids: [id], visibility: 'private' };
-    const exchange = await probe(b as Actor, params);
+    const { id } = need(foreign as Step<Attachment>);
+    const exchange = attachByB as Exchange;
     const made = createdObject(exchange);
     if (made && !mediaIdsOf(made).includes(id)) {
       // Made without the attachment: whether media_ids[] was read at all, the same creation as JSON tells.
-      const asJson = await probe(b as Actor, params, true);
+      const asJson = await probe(b as Actor, attachedByB(id), true);
       if (asJson.status !== undefined && asJson.status >= 400 && asJson.status < 500) {
         block(causeOf('WIRE-FORM-1', 'media_ids[] sent as form data was not read: the same creation as JSON was refused', exchange));
       }
