@@ -24,7 +24,7 @@ const { config, a, b } = actors();
 // An id no server has given out: far above any snowflake of this century.
 const MISSING_ID = '999999999999999999';
 const MEDIA_INVALID = 'Validation failed: File content type is invalid, File is invalid';
-const FIRST_READ_MS = 100;
+const NEXT_READ_MS = 150;
 // Servers may keep focus as 32-bit floats or round it; a ten-thousandth is far below anything a client crops by.
 const FOCUS_TOLERANCE = 1e-4;
 // aspect may be rounded (Mastodon sends it unrounded, others to a few digits).
@@ -38,13 +38,14 @@ const PNG_FOCUS = { x: 0.5, y: -0.25 };
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * Reads an attachment until its processing ends (any answer but 206), waiting 100 ms and then twice as long
- * each time, so a slow server costs a few reads rather than many; gives up at CONFORMANCE_TIMEOUT_MS.
+ * Reads an attachment until its processing ends (any answer but 206): at once, the read most likely to find it
+ * unfinished, then after NEXT_READ_MS and twice as long each time, so a slow server costs a few reads rather than
+ * many; gives up at CONFORMANCE_TIMEOUT_MS.
  */
 async function readUntilProcessed(actor: Actor, id: string): Promise<Exchange[]> {
   const reads: Exchange[] = [];
   const deadline = Date.now() + config.timeoutMs;
-  for (let wait = FIRST_READ_MS; ; wait *= 2) {
+  for (let wait = 0; ; wait = wait ? wait * 2 : NEXT_READ_MS) {
     await sleep(Math.min(wait, Math.max(0, deadline - Date.now())));
     const read = await actor.get(`/api/v1/media/${id}`);
     reads.push(read);

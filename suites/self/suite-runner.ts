@@ -9,8 +9,8 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 import { startVitest, type Reporter, type SerializedError, type TestModule } from 'vitest/node';
-import rootConfig from '../../vitest.config.ts';
 import type { Config } from '../support/config.ts';
+import { SETUP_FILES } from '../support/conformance-project.ts';
 import { prepareRun } from '../support/global-setup.ts';
 import { checkOf } from '../support/reporter.ts';
 import type { CheckStatus } from '../support/results.ts';
@@ -57,16 +57,6 @@ const WORKERS = 3;
 const RUN_CHECK_TIMEOUT_MS = 60_000;
 
 const firstLine = (error: SerializedError) => `${error.name ?? 'Error'}: ${(error.message ?? '').split('\n')[0]}`;
-
-type ProjectTest = NonNullable<TestProjectInlineConfiguration['test']>;
-
-/** The conformance project of vitest.config.ts: each run uses its setup and timeouts. */
-function conformanceProject(): ProjectTest {
-  for (const project of rootConfig.test?.projects ?? []) {
-    if (typeof project === 'object' && 'test' in project && project.test?.name === 'conformance') return project.test;
-  }
-  throw new Error('vitest.config.ts has no inline project named conformance');
-}
 
 /** A suite file of a run, as its wrapper runs it. */
 interface FileOfRun {
@@ -173,7 +163,6 @@ async function main(planFile: string, outcomesFile: string): Promise<void> {
     mkdirSync(join(wrapper, '..'), { recursive: true });
     writeFileSync(wrapper, wrapperSource(wrapper, run, file, index++));
   }
-  const base = conformanceProject();
   try {
     const vitest = await startVitest('test', [], {
       root: ROOT,
@@ -191,7 +180,7 @@ async function main(planFile: string, outcomesFile: string): Promise<void> {
           test: {
             name: 'runs',
             include: [`${relative(ROOT, dir)}/**/*.test.ts`],
-            setupFiles: base.setupFiles,
+            setupFiles: SETUP_FILES,
             // Against the embedded server a check takes milliseconds, or seconds where it waits out a silent stream:
             // a check still running after this long hangs (a pacing wait for a far reset, say), and must say so.
             testTimeout: RUN_CHECK_TIMEOUT_MS,
