@@ -1,6 +1,7 @@
-// Runs once per conformance run, before any suite: reads the configuration and, when no server URL is
-// configured, starts the embedded reference server (with CONFORMANCE_FAULTS and CONFORMANCE_VARIATIONS
-// switched on) and points the run at it.
+// Reads the configuration and, when no server URL is configured, starts the embedded reference server (with
+// CONFORMANCE_FAULTS and CONFORMANCE_VARIATIONS switched on) and points the run at it: prepareRun. The conformance
+// command (cli.ts) and our runner of many runs call it themselves; vitest calls the default export once per run of
+// the conformance project (npx vitest --project conformance, as npm test runs it).
 import type { TestProject } from 'vitest/node';
 import { isFault } from '../../fixtures/reference-server/faults.ts';
 import { startReferenceServer } from '../../fixtures/reference-server/server.ts';
