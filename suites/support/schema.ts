@@ -1,8 +1,12 @@
 // The one module that validates payloads against the JSON Schemas in schemas/ (draft 2020-12).
-import { readdirSync, readFileSync } from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { AnySchemaObject, ErrorObject } from 'ajv/dist/2020.js';
-import formatsModule from 'ajv-formats';
+// Every worker of a run validates, and compiling the schemas cost each of them more than loading the rest of the
+// support layer: they are compiled once (Ajv's standalone code) into a module cached under node_modules/.cache,
+// named by a hash of the schemas and the Ajv version, and each worker only imports it. Where that directory cannot
+// be written, they are compiled in memory.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 
 export type ResourceName =
   | 'Status' | 'Account' | 'Field' | 'Application' | 'Token' | 'Error'
@@ -11,11 +15,46 @@ export type ResourceName =
 export interface SchemaMismatch { pointer: string; expected: string; actual: string }
 
 const SCHEMA_DIR = new URL('../../schemas/', import.meta.url);
-const ajv = new Ajv2020({ allErrors: true, strict: true });
-formatsModule.default(ajv); // CJS module under NodeNext: the plugin is module.exports.default
-for (const file of readdirSync(SCHEMA_DIR).filter((f) => f.endsWith('.json')).sort()) {
-  ajv.addSchema(JSON.parse(readFileSync(new URL(file, SCHEMA_DIR), 'utf8')) as AnySchemaObject);
+const CACHE_DIR = new URL('../../node_modules/.cache/social-api-conformance/', import.meta.url);
+const require = createRequire(import.meta.url);
+
+const schemaTexts = readdirSync(SCHEMA_DIR).filter((f) => f.endsWith('.json')).sort().map((f) => readFileSync(new URL(f, SCHEMA_DIR), 'utf8'));
+
+/** An Ajv holding every schema; each is compiled on first use. */
+async function ajvOf(options: { standalone: boolean }) {
+  const [{ Ajv2020 }, formats] = await Promise.all([import('ajv/dist/2020.js'), import('ajv-formats')]);
+  const ajv = new Ajv2020({ allErrors: true, strict: true, ...(options.standalone ? { code: { source: true, esm: true } } : {}) });
+  formats.default.default(ajv); // CJS module under NodeNext: the plugin is module.exports.default
+  for (const text of schemaTexts) ajv.addSchema(JSON.parse(text) as AnySchemaObject);
+  return ajv;
 }
+
+/** The validators of every schema, by $id: imported from the cache, which the first run on this machine writes. */
+async function loadValidators(): Promise<(resource: ResourceName) => ValidateFunction | undefined> {
+  const { version } = require('ajv/package.json') as { version: string };
+  const hash = createHash('sha256').update(version).update(schemaTexts.join('\0')).digest('hex').slice(0, 16);
+  const file = new URL(`validators-${hash}.mjs`, CACHE_DIR);
+  try {
+    if (!existsSync(file)) {
+      const ajv = await ajvOf({ standalone: true });
+      const { default: standaloneCode } = await import('ajv/dist/standalone/index.js');
+      // The standalone module requires its format checks; as ESM it needs a require of its own.
+      const code = `import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n${standaloneCode.default(ajv)}`;
+      mkdirSync(CACHE_DIR, { recursive: true });
+      // Written whole, then renamed: a worker compiling at the same moment never imports half a file.
+      const partial = new URL(`validators-${hash}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`, CACHE_DIR);
+      writeFileSync(partial, code);
+      renameSync(partial, file);
+    }
+    const compiled = (await import(file.href)) as Record<string, ValidateFunction>;
+    return (resource) => compiled[resource];
+  } catch {
+    const ajv = await ajvOf({ standalone: false });
+    return (resource) => ajv.getSchema(resource);
+  }
+}
+
+const validatorOf = await loadValidators();
 
 const escape = (key: string): string => key.replaceAll('~', '~0').replaceAll('/', '~1');
 function valueAt(root: unknown, pointer: string): unknown {
@@ -44,7 +83,7 @@ function expectation(e: ErrorObject): string {
 
 /** Mismatches of `value` against the schema of `resource`; empty when valid. */
 export function schemaMismatches(resource: ResourceName, value: unknown): SchemaMismatch[] {
-  const validate = ajv.getSchema(resource); // compiled on first use, then cached by Ajv
+  const validate = validatorOf(resource);
   if (!validate) throw new Error(`no schema with $id ${resource} in ${SCHEMA_DIR.pathname}`);
   if (validate(value)) return [];
   // Drop noise: the null branch of "X|null" unions, and combinator summaries (anyOf/oneOf/if)
