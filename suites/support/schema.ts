@@ -1,8 +1,8 @@
 // The one module that validates payloads against the JSON Schemas in schemas/ (draft 2020-12).
-// Every worker of a run validates, and compiling the schemas cost each of them more than loading the rest of the
-// support layer: they are compiled once (Ajv's standalone code) into a module cached under node_modules/.cache,
-// named by a hash of the schemas and the Ajv version, and each worker only imports it. Where that directory cannot
-// be written, they are compiled in memory.
+// Every worker of a run validates, and compiling the schemas was a large part of each worker's start-up: they are
+// compiled once (Ajv's standalone code) into a module cached under node_modules/.cache, named by a hash of the
+// schemas, the options and the versions of Ajv, and each worker only imports it. Where that directory cannot be
+// written, they are compiled in memory.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -20,10 +20,12 @@ const require = createRequire(import.meta.url);
 
 const schemaTexts = readdirSync(SCHEMA_DIR).filter((f) => f.endsWith('.json')).sort().map((f) => readFileSync(new URL(f, SCHEMA_DIR), 'utf8'));
 
+const AJV_OPTIONS = { allErrors: true, strict: true };
+
 /** An Ajv holding every schema; each is compiled on first use. */
 async function ajvOf(options: { standalone: boolean }) {
   const [{ Ajv2020 }, formats] = await Promise.all([import('ajv/dist/2020.js'), import('ajv-formats')]);
-  const ajv = new Ajv2020({ allErrors: true, strict: true, ...(options.standalone ? { code: { source: true, esm: true } } : {}) });
+  const ajv = new Ajv2020({ ...AJV_OPTIONS, ...(options.standalone ? { code: { source: true, esm: true } } : {}) });
   formats.default.default(ajv); // CJS module under NodeNext: the plugin is module.exports.default
   for (const text of schemaTexts) ajv.addSchema(JSON.parse(text) as AnySchemaObject);
   return ajv;
@@ -31,8 +33,9 @@ async function ajvOf(options: { standalone: boolean }) {
 
 /** The validators of every schema, by $id: imported from the cache, which the first run on this machine writes. */
 async function loadValidators(): Promise<(resource: ResourceName) => ValidateFunction | undefined> {
-  const { version } = require('ajv/package.json') as { version: string };
-  const hash = createHash('sha256').update(version).update(schemaTexts.join('\0')).digest('hex').slice(0, 16);
+  // Whatever changes the compiled code names another file: the schemas, the options, Ajv's and its formats' versions.
+  const versions = ['ajv', 'ajv-formats'].map((name) => (require(`${name}/package.json`) as { version: string }).version);
+  const hash = createHash('sha256').update(JSON.stringify([versions, AJV_OPTIONS, schemaTexts])).digest('hex').slice(0, 16);
   const file = new URL(`validators-${hash}.mjs`, CACHE_DIR);
   try {
     if (!existsSync(file)) {
