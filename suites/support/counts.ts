@@ -8,8 +8,13 @@ export interface Counts {
   perAccount: Record<string, number>;
   /** Per rate-limit counter as the server keeps it: "Deletion of A", "IP access" (see budgetKeysOf). */
   perBucket: Record<string, number>;
-  /** Statuses the server created: POST /api/v1/statuses answered 2xx. A refused probe creates nothing; it is a request. */
+  /**
+   * Statuses the server published: POST /api/v1/statuses answered 2xx with a status not seen before. A refused probe
+   * creates nothing, nor does a resubmission the Idempotency-Key answers with the status it made already: each is a request.
+   */
   statusCreations: number;
+  /** Scheduled statuses the server made (a 2xx ScheduledStatus): never published, the run cancels each. */
+  scheduledStatuses: number;
   deletions: number;
   uploads: number;
   streamConnections: number;
@@ -24,6 +29,7 @@ export const emptyCounts = (): Counts => ({
   perAccount: {},
   perBucket: {},
   statusCreations: 0,
+  scheduledStatuses: 0,
   deletions: 0,
   uploads: 0,
   streamConnections: 0,
@@ -32,7 +38,12 @@ export const emptyCounts = (): Counts => ({
 });
 
 const counts = emptyCounts();
-perFile(() => void Object.assign(counts, emptyCounts()));
+/** The ids of the statuses this file's creations answered, so that an answer repeated counts once. */
+const created = new Set<string>();
+perFile(() => {
+  Object.assign(counts, emptyCounts());
+  created.clear();
+});
 
 export function countRequest(actor: string, method: string, path: string): void {
   counts.total += 1;
@@ -43,9 +54,26 @@ export function countRequest(actor: string, method: string, path: string): void 
   if (buckets.includes('Uploading')) counts.uploads += 1;
 }
 
-/** An answer: a status creation when it is a 2xx answer to POST /api/v1/statuses. */
-export function countAnswer(method: string, path: string, status: number): void {
-  if (method === 'POST' && path.split('?')[0] === '/api/v1/statuses' && status >= 200 && status < 300) counts.statusCreations += 1;
+/**
+ * An answer: a status creation when it is a 2xx answer to POST /api/v1/statuses with a status this file has not seen
+ * (a body that names none counts too, as the server may have made one); a scheduled status when it is a ScheduledStatus.
+ */
+export function countAnswer(method: string, path: string, status: number, body: string): void {
+  if (method !== 'POST' || path.split('?')[0] !== '/api/v1/statuses' || status < 200 || status >= 300) return;
+  const answered = parsedObject(body);
+  const id = typeof answered?.id === 'string' ? answered.id : undefined;
+  if (answered && id && 'scheduled_at' in answered) counts.scheduledStatuses += 1;
+  else if (id === undefined || !created.has(id)) counts.statusCreations += 1;
+  if (id) created.add(id);
+}
+
+function parsedObject(body: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(body);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function countRefusal(): void {
@@ -65,6 +93,7 @@ export function addCounts(into: Counts, from: Counts): Counts {
   for (const [k, v] of Object.entries(from.perAccount)) into.perAccount[k] = (into.perAccount[k] ?? 0) + v;
   for (const [k, v] of Object.entries(from.perBucket)) into.perBucket[k] = (into.perBucket[k] ?? 0) + v;
   into.statusCreations += from.statusCreations;
+  into.scheduledStatuses += from.scheduledStatuses;
   into.deletions += from.deletions;
   into.uploads += from.uploads;
   into.streamConnections += from.streamConnections;

@@ -181,7 +181,7 @@ export class HttpClient {
     }
     exchange.ms = Math.round(performance.now() - started);
     if (exchange.status !== undefined) {
-      countAnswer(method, path, exchange.status);
+      countAnswer(method, path, exchange.status, exchange.text);
       paceAfter(this.actor, method, path, exchange.headers);
     }
     for (const observer of observers) observer(exchange);

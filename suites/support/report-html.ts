@@ -215,7 +215,7 @@ ${skipped.length ? `<ul>${skipped.map((c) => `<li>${esc(c.title)}: <span class="
 ${table}
 </tbody></table>
 </section>
-<footer><p class="meta">${esc(totalsLine(t))}. Status creations ${results.counts.statusCreations}, deletions and unreblogs ${results.counts.deletions}, uploads ${results.counts.uploads}, stream connections ${results.counts.streamConnections}; objects left behind ${results.leftovers.length}.</p></footer>`;
+<footer><p class="meta">${esc(totalsLine(t))}. Status creations ${results.counts.statusCreations}, scheduled statuses ${results.counts.scheduledStatuses}, deletions and unreblogs ${results.counts.deletions}, uploads ${results.counts.uploads}, stream connections ${results.counts.streamConnections}; objects left behind ${results.leftovers.length}.</p></footer>`;
   return page(`Conformance ${results.verdict}: ${server.baseUrl}`, body, SCRIPT);
 }
 

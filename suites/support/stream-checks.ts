@@ -1,8 +1,8 @@
 // The streaming behaviour both transports must show, written once: the streams a run opens, what it posts while
-// they listen, and one verifier per clause (with the few that only one transport has). suites/streaming-sse.test.ts
-// and suites/streaming-websocket.test.ts name the clauses in their titles and play this scenario over their own transport.
+// they listen, and one verifier per clause (with the few that only one transport has). suites/streaming.test.ts
+// names the clauses in its titles and plays this scenario over both transports at once.
 //
-// Frugal: four statuses serve every stream, the fewest that show a direct message, a private status and two public
+// Frugal: both transports listen while the same statuses are posted, and four statuses serve every stream, the fewest that show a direct message, a private status and two public
 // ones (the absence on another tag's stream needs a later public status with that tag), in a thread that A mutes
 // between its replies. A posts a direct message; its account gives A's acct. The poster (B, or A without B) posts a
 // public status that mentions A and carries TAG; with B, A mutes its thread. The poster replies privately (the
@@ -158,24 +158,20 @@ export class StreamingScenario {
     private readonly posted: Posted,
   ) {}
 
-  /** Opens every stream over the transport, then posts while they listen. Never throws. */
-  static async play(open: Opener): Promise<StreamingScenario> {
-    const { config, a, b } = actors();
+  /**
+   * Opens every stream over each transport, then posts while they all listen: one set of statuses serves every
+   * transport, each judged on its own streams. Never throws.
+   */
+  static async play<T extends string>(openers: Record<T, Opener>): Promise<Record<T, StreamingScenario>> {
+    const { a, b } = actors();
     const poster = b ?? a;
-    const listen = (actor: Actor, request: Omit<StreamRequest, 'actor' | 'token'>) => open(config, { actor: actor.name, token: actor.token, ...request });
-    const [user, authorUser, pub, local, hashtag, localHashtag, otherHashtag, list, direct] = await Promise.all([
-      listen(a, { stream: 'user' }),
-      poster === a ? undefined : listen(poster, { stream: 'user' }),
-      listen(a, { stream: 'public' }),
-      listen(a, { stream: 'public:local' }),
-      listen(a, { stream: 'hashtag', tag: TAG }),
-      listen(a, { stream: 'hashtag:local', tag: TAG }),
-      listen(a, { stream: 'hashtag', tag: OTHER_TAG }),
-      config.listId ? listen(a, { stream: 'list', list: config.listId }) : undefined,
-      listen(a, { stream: 'direct' }),
-    ]);
-    const streams = { user, authorUser: authorUser ?? user, public: pub, local, hashtag, localHashtag, otherHashtag, list, direct };
-    const opened = openedSteps(streams, b ? 'STREAM-USER-2' : 'STREAM-USER-1');
+    const transports = Object.keys(openers) as T[];
+    const runs = await Promise.all(
+      transports.map(async (transport) => {
+        const streams = await openStreams(openers[transport], a, poster);
+        return { transport, streams, opened: openedSteps(streams, b ? 'STREAM-USER-2' : 'STREAM-USER-1') };
+      }),
+    );
 
     const directStatus = await a.createStatus({ status: 'conformance probe: a direct message on the streams', visibility: 'direct' });
     const at = { direct: Date.now(), public: 0, publicReply: 0, deletion: 0 };
@@ -190,13 +186,14 @@ export class StreamingScenario {
     let deletion: Step<unknown> = published;
     if (published.ok) {
       // A server that delivers asynchronously could otherwise send the delete before the update it deletes.
-      if (opened.public.ok) await opened.public.value.find(carrying(published.value.id), at.public);
+      await Promise.all(runs.map(({ opened: { public: pub } }) => (pub.ok ? pub.value.find(carrying(published.value.id), at.public) : undefined)));
       const answer = await poster.delete(`/api/v1/statuses/${published.value.id}`);
       at.deletion = Date.now();
       if (answer.status === 200) published.settle();
       deletion = answer.status === 200 ? succeeded(undefined, answer) : failed(causeOf('STATUS-DELETE-1', `DELETE of the poster's own status answered ${answerOf(answer)}`, answer), answer);
     }
-    return new StreamingScenario(streams, opened, { directStatus, mention, publicStatus: published, ...thread, deletion, at });
+    const posted: Posted = { directStatus, mention, publicStatus: published, ...thread, deletion, at };
+    return Object.fromEntries(runs.map(({ transport, streams, opened }) => [transport, new StreamingScenario(streams, opened, posted)])) as Record<T, StreamingScenario>;
   }
 
   /** Every stream of the run, for the checks that judge them all. */
@@ -508,6 +505,24 @@ function mentionOf(created: Created<Status>): Step<string> {
   if (typeof acct === 'string' && acct !== '') return succeeded(acct, created.exchange as Exchange);
   if (!created.ok) return failed(created.cause, created.exchange);
   return failed(causeOf('RESOURCE-STATUS-1', "A's status carries no account.acct to mention A by", created.exchange), created.exchange);
+}
+
+/** Every stream of a run over one transport: A's, and the user stream of the public status's author. */
+async function openStreams(open: Opener, a: Actor, poster: Actor): Promise<Record<StreamKey, EventStream | undefined>> {
+  const { config } = actors();
+  const listen = (actor: Actor, request: Omit<StreamRequest, 'actor' | 'token'>) => open(config, { actor: actor.name, token: actor.token, ...request });
+  const [user, authorUser, pub, local, hashtag, localHashtag, otherHashtag, list, direct] = await Promise.all([
+    listen(a, { stream: 'user' }),
+    poster === a ? undefined : listen(poster, { stream: 'user' }),
+    listen(a, { stream: 'public' }),
+    listen(a, { stream: 'public:local' }),
+    listen(a, { stream: 'hashtag', tag: TAG }),
+    listen(a, { stream: 'hashtag:local', tag: TAG }),
+    listen(a, { stream: 'hashtag', tag: OTHER_TAG }),
+    config.listId ? listen(a, { stream: 'list', list: config.listId }) : undefined,
+    listen(a, { stream: 'direct' }),
+  ]);
+  return { user, authorUser: authorUser ?? user, public: pub, local, hashtag, localHashtag, otherHashtag, list, direct };
 }
 
 /**
