@@ -2,13 +2,14 @@
 // they listen, and one verifier per clause (with the few that only one transport has). suites/streaming.test.ts
 // names the clauses in its titles and plays this scenario over both transports at once.
 //
-// Frugal: both transports listen while the same statuses are posted, and four statuses serve every stream, the fewest that show a direct message, a private status and two public
-// ones (the absence on another tag's stream needs a later public status with that tag), in a thread that A mutes
-// between its replies. A posts a direct message; its account gives A's acct. The poster (B, or A without B) posts a
-// public status that mentions A and carries TAG; with B, A mutes its thread. The poster replies privately (the
-// private status that public streams leave out); with B, A unmutes. The poster replies in public with OTHER_TAG (what
-// shows the public stream and the other tag's stream got past the statuses they leave out). Last, the poster deletes
-// the public status. The replies mention A too, so with B they are the muted and the resumed notification.
+// Frugal: both transports listen while the same statuses are posted, and four statuses serve every stream, the
+// fewest that show a direct message, a private status and two public ones (the absence on another tag's stream needs
+// a later public status with that tag), in a thread that A mutes between its replies. A posts a direct message; its
+// account gives A's acct. The poster (B, or A without B) posts a public status that mentions A and carries TAG; with
+// B, A mutes its thread. The poster replies privately (the private status that public streams leave out); with B, A
+// unmutes. The poster replies in public with OTHER_TAG (what shows the public stream and the other tag's stream got
+// past the statuses they leave out). Last, the poster deletes the public status. The replies mention A too, so with
+// B they are the muted and the resumed notification.
 //
 // The preparation never judges: a stream that did not open, a status that could not be made, a mute that did not
 // mute are steps that failed, and the checks that need them are blocked by their cause. An event that did not come
