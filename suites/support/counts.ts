@@ -62,7 +62,7 @@ export function countAnswer(method: string, path: string, status: number, body: 
   if (method !== 'POST' || path.split('?')[0] !== '/api/v1/statuses' || status < 200 || status >= 300) return;
   const answered = parsedObject(body);
   const id = typeof answered?.id === 'string' ? answered.id : undefined;
-  if (answered && id && 'scheduled_at' in answered) counts.scheduledStatuses += 1;
+  if (id && typeof answered?.scheduled_at === 'string') counts.scheduledStatuses += 1;
   else if (id === undefined || !created.has(id)) counts.statusCreations += 1;
   if (id) created.add(id);
 }
