@@ -2,7 +2,7 @@
 // or several faults: the failed clauses must be exactly theirs, and every blocked check must name one of them.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ALSO_FAILS, BLOCKS, type Fault } from '../../fixtures/reference-server/faults.ts';
+import { ALSO_FAILS, BLOCKS, faultClause, type Fault } from '../../fixtures/reference-server/faults.ts';
 import { ROOT } from './run-cli.ts';
 import type { RunCheck, SuiteOutcome } from './suite-runner.ts';
 
@@ -47,14 +47,14 @@ export const describeCheck = (c: RunCheck) =>
  */
 export function exactnessProblems(outcome: SuiteOutcome | undefined, faults: readonly Fault[]): string[] {
   // Narrowed to a few groups (SELF_GROUPS), a fault whose clause none of them checks cannot be caught there.
-  const judged = (f: Fault) => !NARROWED || outcome?.checks.some((c) => c.clause === f);
+  const judged = (f: Fault) => !NARROWED || outcome?.checks.some((c) => c.clause === faultClause(f));
   if (!outcome) return ['the runner did not report on this run'];
   const failed = failedClauses(outcome);
-  const expected = new Set<string>([...faults, ...faults.flatMap((f) => ALSO_FAILS[f]?.clauses ?? [])]);
-  const allowedCauses = new Set<string>([...faults, ...faults.flatMap((f) => BLOCKS[f]?.clauses ?? [])]);
+  const expected = new Set<string>([...faults.map(faultClause), ...faults.flatMap((f) => ALSO_FAILS[f]?.clauses ?? [])]);
+  const allowedCauses = new Set<string>([...faults.map(faultClause), ...faults.flatMap((f) => BLOCKS[f]?.clauses ?? [])]);
   return [
     ...outcome.errors.map((e) => `error outside checks: ${e}`),
-    ...faults.filter((f) => !failed.has(f) && judged(f)).map((f) => `${f} not caught: ${outcome.checks.filter((c) => c.clause === f).map(describeCheck).join('; ') || 'no check of it ran'}`),
+    ...faults.filter((f) => !failed.has(faultClause(f)) && judged(f)).map((f) => `${f} not caught: ${outcome.checks.filter((c) => c.clause === faultClause(f)).map(describeCheck).join('; ') || 'no check of it ran'}`),
     ...outcome.checks.filter((c) => c.status === 'failed' && !expected.has(c.failedClause ?? c.clause)).map((c) => `also failed: ${describeCheck(c)}`),
     ...outcome.checks.filter((c) => c.status === 'blocked' && !(c.blockedBy?.clause && allowedCauses.has(c.blockedBy.clause))).map((c) => `blocked by another cause: ${describeCheck(c)}`),
   ];
