@@ -10,7 +10,7 @@ import { startVitest } from 'vitest/node';
 import { ConfigError, configFromEnv, SETTINGS } from './config.ts';
 import { conformanceProject } from './conformance-project.ts';
 import { prepareRun } from './global-setup.ts';
-import { ExpectationsError, loadExpectations, selectionPattern, type Expectation } from './expectations.ts';
+import { ExpectationsError, loadExpectations, selectionPattern, updateExpectations, writeExpectations, type Expectation } from './expectations.ts';
 import ConformanceReporter from './reporter.ts';
 import type { RunResults } from './results.ts';
 import { addedLatencyMs, variationsOf, type Variation } from '../../fixtures/reference-server/variations.ts';
@@ -45,6 +45,10 @@ CI gate:
                       "<clause id or full check title>", "expect": "fail" | "skip", "reason": "..."}]}.
                       Expected failures do not fail the run; one that passes is "unexpectedly passing" and
                       fails it, unless --allow-unexpected-pass. A failed SHOULD clause is a warning.
+  --write-expectations FILE
+                      after the run, writes FILE (or updates it, keeping its reasons and skips): the run's
+                      failures and blocked checks expected with their reasons, entries that now pass dropped. The ratchet: baseline once, then gate with --expectations FILE. The exit code
+                      is still the run's verdict (judged by --expectations, which may name the same FILE).
   Under GitHub Actions (GITHUB_ACTIONS=true) failures are also printed as ::error annotations and
   summary.md is appended to $GITHUB_STEP_SUMMARY.
 
@@ -159,6 +163,9 @@ async function main(): Promise<number> {
   process.env.CONFORMANCE_REPORT_DIR = resolve(config.reportDir);
   if (config.expectationsFile) process.env.CONFORMANCE_EXPECTATIONS = resolve(config.expectationsFile);
   const expectations = expectationsOf(process.env.CONFORMANCE_EXPECTATIONS);
+  const writeTo = config.writeExpectationsFile && resolve(config.writeExpectationsFile);
+  // Read before the run: a mistake in the file to update stops the command before anything runs, as --expectations does.
+  const toUpdate = writeTo && existsSync(writeTo) ? expectationsOf(writeTo) : [];
   const shard = flags.shard as string | undefined;
   const slice = shard === undefined ? undefined : /^(\d+)\/(\d+)$/.exec(shard);
   if (slice === null || (slice && (Number(slice[1]) < 1 || Number(slice[1]) > Number(slice[2])))) usageError(`--shard must be I/N with 1 <= I <= N, got "${shard}"`);
@@ -202,6 +209,14 @@ async function main(): Promise<number> {
   await run.close?.();
   if (!existsSync(resultsFile)) return EXIT.failed;
   const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as RunResults;
+  if (writeTo) {
+    const { entries, added, dropped } = updateExpectations(toUpdate, results.checks);
+    writeExpectations(writeTo, entries);
+    const droppedList = dropped.length ? `; dropped ${dropped.length} that now pass: ${dropped.map((e) => e.check).join(', ')}` : '';
+    process.stdout.write(`Expectations written to ${writeTo}: ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}, ${added.length} added${droppedList}\n`);
+  } else if (results.totals.unexpectedPasses > 0 && config.expectationsFile) {
+    process.stdout.write(`To drop the expected failures that now pass: rerun with --expectations ${config.expectationsFile} --write-expectations ${config.expectationsFile}\n`);
+  }
   return results.verdict === 'PASS' ? EXIT.passed : EXIT.failed;
 }
 

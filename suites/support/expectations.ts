@@ -6,8 +6,16 @@
 // Format (JSON):
 //   { "expectations": [ { "check": "STATUS-READ-1", "expect": "fail", "reason": "tokenless reads are off here" } ] }
 // `check` is a clause id (every check titled with it, and every failure that names it) or one check's full title.
-import { readFileSync } from 'node:fs';
-import { CLAUSE_ID, findClause, type Severity } from './clauses.ts';
+//
+// --write-expectations FILE (updateExpectations) turns a run into that file, the ratchet of a CI gate: every failure
+// and every blocked check of the run is expected, so that the next run fails only on what is new. A blocked check is
+// written as expected to fail: "fail" reads "not known to pass", so that it neither fails the run while it stays
+// blocked or when, once judged, it fails, and is unexpectedly passing when it passes.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { causeLabel, CLAUSE_ID, findClause, type Severity } from './clauses.ts';
+import { redact } from './redact.ts';
+import type { CheckResult } from './results.ts';
 
 export type Expect = 'fail' | 'skip';
 
@@ -21,7 +29,7 @@ export interface Expectation {
 export type Outcome = 'passed' | 'failed' | 'warning' | 'expected-failure' | 'unexpectedly-passing' | 'blocked' | 'skipped';
 
 /** What became of one expectation in a run. */
-export type ExpectationState = 'failing as expected' | 'unexpectedly passing' | 'skipped' | 'not run';
+export type ExpectationState = 'failing as expected' | 'blocked' | 'unexpectedly passing' | 'skipped' | 'not run';
 
 export interface JudgedExpectation extends Expectation {
   state: ExpectationState;
@@ -127,7 +135,7 @@ export function judgeCheck(check: Judgeable, expectations: readonly Expectation[
 
 /**
  * Every check's outcome, and what became of every expectation: an expected failure none of whose checks
- * failed while one of them passed is unexpectedly passing, and so are those passing checks.
+ * failed or was blocked while one of them passed is unexpectedly passing, and so are those passing checks.
  */
 export function judgeRun(checks: readonly Judgeable[], expectations: readonly Expectation[]): JudgedExpectation[] {
   for (const check of checks) judgeCheck(check, expectations);
@@ -136,8 +144,85 @@ export function judgeRun(checks: readonly Judgeable[], expectations: readonly Ex
       return { ...expectation, state: checks.some((c) => names(expectation, c) && c.status === 'skipped') ? 'skipped' : 'not run' };
     }
     if (checks.some((c) => c.status === 'failed' && explains(expectation, c))) return { ...expectation, state: 'failing as expected' };
+    // A check that could not be judged may still fail: the entry is not known to rot.
+    if (checks.some((c) => c.status === 'blocked' && names(expectation, c))) return { ...expectation, state: 'blocked' };
     const passing = checks.filter((c) => c.status === 'passed' && names(expectation, c));
     for (const check of passing) check.outcome = 'unexpectedly-passing';
     return { ...expectation, state: passing.length ? 'unexpectedly passing' : 'not run' };
   });
+}
+
+/** The longest reason the writer gives: one line of a file that people read and edit. */
+const REASON_LENGTH = 200;
+
+function oneLine(text: string): string {
+  const line = text.split('\n').map((l) => l.trim()).find(Boolean) ?? '';
+  return line.length > REASON_LENGTH ? `${line.slice(0, REASON_LENGTH - 1)}…` : line;
+}
+
+/** The one-line reason the run gave for a check it did not pass: what its failure expected and met, or its block's cause. */
+export function reasonOf(check: Pick<CheckResult, 'clause' | 'status' | 'failedClause' | 'failure' | 'message' | 'blockedBy'>): string {
+  if (check.status === 'blocked') return oneLine(redact(`blocked by ${check.blockedBy ? causeLabel(check.blockedBy) : 'a failed precondition'}`));
+  const filedUnder = check.failedClause && check.failedClause !== check.clause ? `as ${check.failedClause}: ` : '';
+  const said = check.failure ? `expected ${check.failure.expected}; actual ${check.failure.actual}` : (check.message ?? 'failed');
+  return oneLine(redact(`${filedUnder}${said}`)) || 'failed';
+}
+
+/** What the ratchet expects of a run: the failures that would fail it (a warning does not) and the blocked checks. */
+const needsEntry = (c: CheckResult) => findClause(c.clause) !== undefined && (c.status === 'blocked' || (c.status === 'failed' && c.severity !== 'SHOULD'));
+
+/** The entry keeps the check from failing the run: an expected failure explains it, a skip or any entry naming it covers a block. */
+const covers = (e: Expectation, c: CheckResult) => (e.expect === 'fail' && c.status === 'failed' ? explains(e, c) : names(e, c));
+
+export interface ExpectationsUpdate {
+  entries: Expectation[];
+  added: Expectation[];
+  /** The expected failures that now pass. */
+  dropped: Expectation[];
+}
+
+/**
+ * The expectations after a run: the existing entries, less the expected failures that are unexpectedly passing,
+ * with their reasons as a person wrote them; then one entry for each failure or blocked check no entry covers.
+ * Entries about checks this run did not judge (other groups, skips) stay. A new entry names the clause when none
+ * of the clause's checks passed in the run, else the check's full title, so that it hides no check that passes
+ * today; a failure filed under another clause is keyed by its check's title, which hides no other check of that clause.
+ */
+export function updateExpectations(existing: readonly Expectation[], checks: readonly CheckResult[]): ExpectationsUpdate {
+  const states = judgeRun(
+    checks.map((c) => ({ ...c })),
+    existing,
+  );
+  const kept = existing.filter((_, i) => states[i]?.state !== 'unexpectedly passing');
+  const dropped = existing.filter((_, i) => states[i]?.state === 'unexpectedly passing');
+  const keyOf = (c: CheckResult) => {
+    const ownClause = c.status === 'blocked' || (c.failedClause ?? c.clause) === c.clause;
+    return ownClause && !checks.some((o) => o.clause === c.clause && o.status === 'passed') ? c.clause : c.title;
+  };
+  // Clause-wide entries first, as they cover most; a failure before a block, so that a clause's reason is a failure's.
+  const candidates = checks
+    .filter(needsEntry)
+    .map((c) => ({ c, check: keyOf(c) }))
+    .sort((x, y) => Number(x.check !== x.c.clause) - Number(y.check !== y.c.clause) || Number(x.c.status === 'blocked') - Number(y.c.status === 'blocked'));
+  const added: Expectation[] = [];
+  for (const { c, check } of candidates) {
+    if ([...kept, ...added].some((e) => covers(e, c))) continue;
+    added.push({ check, expect: 'fail', reason: reasonOf(c) });
+  }
+  added.sort((x, y) => x.check.localeCompare(y.check));
+  return { entries: [...kept, ...added], added, dropped };
+}
+
+/** The file's text: one entry a line, so that a baseline's diff reads check by check. */
+export function expectationsText(entries: readonly Expectation[]): string {
+  const lines = entries.map(({ check, expect, reason }) => `    { "check": ${JSON.stringify(check)}, "expect": ${JSON.stringify(expect)}, "reason": ${JSON.stringify(reason)} }`);
+  return lines.length ? `{\n  "expectations": [\n${lines.join(',\n')}\n  ]\n}\n` : '{\n  "expectations": []\n}\n';
+}
+
+/** Writes the entries to `file`, read back first as --expectations would read it. */
+export function writeExpectations(file: string, entries: readonly Expectation[]): void {
+  const text = expectationsText(entries);
+  parseExpectations(text, file);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
 }
