@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { judgeRun, parseExpectations, selectionPattern, type Expectation, type Judgeable } from './expectations.ts';
+import { expectationsText, judgeRun, parseExpectations, selectionPattern, updateExpectations, type Expectation, type Judgeable } from './expectations.ts';
+import type { CheckResult } from './results.ts';
 
 const check = (title: string, status: Judgeable['status'], extra: Partial<Judgeable> = {}): Judgeable => ({
   clause: title.split(' ')[0] ?? '',
@@ -76,5 +77,71 @@ describe('judgeRun', () => {
     const entries = judgeRun(checks, [fail('STATUS-READ-1'), fail('STATUS-READ-4')]);
     expect(checks.map((c) => c.outcome)).toEqual(['unexpectedly-passing', 'skipped']);
     expect(entries.map((e) => e.state)).toEqual(['unexpectedly passing', 'not run']);
+  });
+
+  it('should not call an expected failure whose check is still blocked unexpectedly passing', () => {
+    const checks = [check('STATUS-MUTE-2 x', 'blocked'), check('STATUS-MUTE-2 y', 'passed')];
+    expect(judgeRun(checks, [fail('STATUS-MUTE-2')]).map((e) => e.state)).toEqual(['blocked']);
+    expect(checks.map((c) => c.outcome)).toEqual(['blocked', 'passed']);
+  });
+});
+
+describe('updateExpectations', () => {
+  const result = (title: string, status: CheckResult['status'], extra: Partial<CheckResult> = {}): CheckResult => ({
+    ...check(title, status),
+    group: 'g',
+    file: 'suites/g.test.ts',
+    durationMs: 1,
+    observations: [],
+    ...(status === 'failed' ? { failedClause: title.split(' ')[0], failure: { clause: title.split(' ')[0] ?? '', expected: 'HTTP 404', actual: 'HTTP 200\n  body: {}' } } : {}),
+    ...extra,
+  });
+  const run = [
+    result('STATUS-READ-1 x', 'failed'),
+    result('STATUS-READ-2 y', 'failed'),
+    result('STATUS-READ-2 z', 'passed'),
+    result('APPS-VERIFY-2 w', 'failed', { failedClause: 'ERRORS-TOKEN-1' }),
+    result('ERRORS-TOKEN-1 v', 'passed'),
+    result('STATUS-MUTE-2 u', 'blocked', { blockedBy: { clause: 'STATUS-MUTE-1', summary: 'mute answered HTTP 404' } }),
+    result('STATUS-READ-3 t', 'failed', { severity: 'SHOULD' }),
+  ];
+
+  it('should expect every failure and blocked check with the reason the run gave, by clause where no check of the clause passed', () => {
+    const { entries, added } = updateExpectations([], run);
+    expect(added).toEqual(entries);
+    expect(entries).toEqual([
+      { check: 'APPS-VERIFY-2 w', expect: 'fail', reason: 'as ERRORS-TOKEN-1: expected HTTP 404; actual HTTP 200' },
+      { check: 'STATUS-MUTE-2', expect: 'fail', reason: 'blocked by STATUS-MUTE-1 (mute answered HTTP 404)' },
+      { check: 'STATUS-READ-1', expect: 'fail', reason: 'expected HTTP 404; actual HTTP 200' },
+      { check: 'STATUS-READ-2 y', expect: 'fail', reason: 'expected HTTP 404; actual HTTP 200' },
+    ]);
+  });
+
+  it('should write a file that --expectations reads and under which the same run passes', () => {
+    const { entries } = updateExpectations([], run);
+    expect(parseExpectations(expectationsText(entries), 'e.json')).toEqual(entries);
+    expect(parseExpectations(expectationsText([]), 'e.json')).toEqual([]);
+    const again = run.map((c) => ({ ...c }));
+    expect(judgeRun(again, entries).map((e) => e.state)).not.toContain('unexpectedly passing');
+    expect(again.map((c) => c.outcome)).toEqual(['expected-failure', 'expected-failure', 'passed', 'expected-failure', 'passed', 'blocked', 'warning']);
+  });
+
+  it("should keep a person's reasons and skips and the entries this run did not judge, and drop the expected failures that now pass", () => {
+    const existing: Expectation[] = [
+      { check: 'STATUS-READ-1', expect: 'fail', reason: 'ticket 7' },
+      { check: 'STATUS-MUTE-2', expect: 'skip', reason: 'no mutes here' },
+      { check: 'STATUS-READ-2 z', expect: 'fail', reason: 'fixed since' },
+      { check: 'ERRORS-TOKEN-1', expect: 'fail', reason: 'a failure filed under it keeps it' },
+      { check: 'MEDIA-V2-1', expect: 'fail', reason: 'not in this run' },
+    ];
+    const { entries, dropped } = updateExpectations(existing, run);
+    expect(dropped.map((e) => e.check)).toEqual(['STATUS-READ-2 z']);
+    expect(entries.map((e) => `${e.check}: ${e.reason}`)).toEqual([
+      'STATUS-READ-1: ticket 7',
+      'STATUS-MUTE-2: no mutes here',
+      'ERRORS-TOKEN-1: a failure filed under it keeps it',
+      'MEDIA-V2-1: not in this run',
+      'STATUS-READ-2 y: expected HTTP 404; actual HTTP 200',
+    ]);
   });
 });

@@ -1,0 +1,93 @@
+// The ratchet of a CI gate, as a server team meets it: a baseline written by --write-expectations from a run
+// against a faulty reference server, a gate that then fails on exactly one regression, and a fixed fault
+// reported as unexpectedly passing and dropped from the file by the next --write-expectations.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseExpectations, type Expectation } from '../support/expectations.ts';
+import type { RunResults } from '../support/results.ts';
+import { runCli, type CliRun } from './run-cli.ts';
+
+const GROUP = ['--group', 'client-registration'];
+/** A failure of its own clause, and a schema failure that blocks APPS-REGISTER-2. */
+const TODAY = ['APPS-VERIFY-2', 'RESOURCE-APPLICATION-1'];
+const REGRESSION = 'APPS-VERIFY-1';
+const BLOCKED = 'APPS-REGISTER-2';
+const PERSONS_REASON = 'tokenless verify_credentials is open on purpose (ticket 7)';
+const NOT_GITHUB = { GITHUB_ACTIONS: '', GITHUB_STEP_SUMMARY: '' };
+
+const work = mkdtempSync(join(tmpdir(), 'conformance-ratchet-'));
+/** Does not exist before the baseline: the first --write-expectations creates it. */
+const file = join(work, 'ci', 'expectations.json');
+const faults = (list: readonly string[]) => ['--fault', list.join(',')];
+
+let baseline: CliRun;
+let baselineFile: Expectation[];
+let gate: CliRun;
+let regressed: CliRun;
+let fixed: CliRun;
+let fixedFile: Expectation[];
+let afterFix: CliRun;
+
+function results(run: CliRun): RunResults {
+  if (!run.results) throw new Error(`the run wrote no results.json (exit ${run.code}): ${run.stderr.slice(0, 500)}`);
+  return run.results;
+}
+
+const readFile = () => parseExpectations(readFileSync(file, 'utf8'), file);
+
+beforeAll(async () => {
+  // The environment variable, as a CI job would set it.
+  baseline = await runCli([...GROUP, ...faults(TODAY)], { ...NOT_GITHUB, CONFORMANCE_WRITE_EXPECTATIONS: file });
+  baselineFile = readFile();
+  // A person gives one entry a reason of their own; the writer keeps it.
+  writeFileSync(file, readFileSync(file, 'utf8').replace(/("check": "APPS-VERIFY-2", "expect": "fail", "reason": )"[^\n]*"/, `$1${JSON.stringify(PERSONS_REASON)}`));
+  [gate, regressed] = await Promise.all([
+    runCli([...GROUP, ...faults(TODAY), '--expectations', file], NOT_GITHUB),
+    runCli([...GROUP, ...faults([...TODAY, REGRESSION]), '--expectations', file], NOT_GITHUB),
+  ]);
+  fixed = await runCli([...GROUP, ...faults(['APPS-VERIFY-2']), '--expectations', file, '--write-expectations', file], NOT_GITHUB);
+  fixedFile = readFile();
+  afterFix = await runCli([...GROUP, ...faults(['APPS-VERIFY-2']), '--expectations', file], NOT_GITHUB);
+});
+
+afterAll(() => {
+  for (const run of [baseline, gate, regressed, fixed, afterFix]) if (run) rmSync(run.reportDir, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('--write-expectations', () => {
+  it("should write today's failures and blocked checks, each with the run's reason, into a file that did not exist", () => {
+    expect(baseline.code).toBe(1);
+    expect(baseline.stdout).toContain(`Expectations written to ${file}: 3 entries, 3 added`);
+    expect(baselineFile.map((e) => e.check)).toEqual([BLOCKED, 'APPS-VERIFY-2', 'RESOURCE-APPLICATION-1']);
+    expect(baselineFile.every((e) => e.expect === 'fail')).toBe(true);
+    const reasons = Object.fromEntries(baselineFile.map((e) => [e.check, e.reason]));
+    expect(reasons[BLOCKED]).toBe(`blocked by RESOURCE-APPLICATION-1 (the registration answered name null, not a string)`);
+    expect(reasons['RESOURCE-APPLICATION-1']).toBe('expected Application /name: type string; actual Application /name: null (at Application /name)');
+    expect(reasons['APPS-VERIFY-2']).toMatch(/^expected a refusal: HTTP 401 .*; actual HTTP 200 /);
+  });
+
+  it('should let the gate pass on the same server with that file', () => {
+    expect(gate.code, gate.stdout.slice(-2000)).toBe(0);
+    expect(results(gate).totals).toMatchObject({ failed: 0, unexpectedPasses: 0, blocked: 1 });
+    expect(results(gate).totals.expectedFailures).toBeGreaterThanOrEqual(2);
+  });
+
+  it('should fail the gate on exactly the one regression', () => {
+    expect(regressed.code).toBe(1);
+    expect(results(regressed).checks.filter((c) => c.outcome === 'failed').map((c) => c.clause)).toEqual([REGRESSION]);
+    expect(results(regressed).totals.unexpectedPasses).toBe(0);
+  });
+
+  it('should report a fixed fault as unexpectedly passing, its blocked check included, and drop both from the file', () => {
+    expect(fixed.code).toBe(1);
+    const states = Object.fromEntries(results(fixed).expectations.entries.map((e) => [e.check, e.state]));
+    expect(states).toEqual({ [BLOCKED]: 'unexpectedly passing', 'APPS-VERIFY-2': 'failing as expected', 'RESOURCE-APPLICATION-1': 'unexpectedly passing' });
+    expect(results(fixed).checks.find((c) => c.clause === BLOCKED)?.outcome).toBe('unexpectedly-passing');
+    expect(fixed.stdout).toContain(`dropped 2 that now pass: ${BLOCKED}, RESOURCE-APPLICATION-1`);
+    expect(fixedFile).toEqual([{ check: 'APPS-VERIFY-2', expect: 'fail', reason: PERSONS_REASON }]);
+    expect(afterFix.code, afterFix.stdout.slice(-2000)).toBe(0);
+  });
+});
