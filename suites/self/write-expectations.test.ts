@@ -20,10 +20,13 @@ const NOT_GITHUB = { GITHUB_ACTIONS: '', GITHUB_STEP_SUMMARY: '' };
 const work = mkdtempSync(join(tmpdir(), 'conformance-ratchet-'));
 /** Does not exist before the baseline: the first --write-expectations creates it. */
 const file = join(work, 'ci', 'expectations.json');
+/** What a CI job keeps with its reports: the file updated by the gate's own run. */
+const updatedCopy = join(work, 'reports', 'expectations.json');
 const faults = (list: readonly string[]) => ['--fault', list.join(',')];
 
 let baseline: CliRun;
 let baselineFile: Expectation[];
+let editedFile: Expectation[];
 let gate: CliRun;
 let regressed: CliRun;
 let fixed: CliRun;
@@ -43,8 +46,9 @@ beforeAll(async () => {
   baselineFile = readFile();
   // A person gives one entry a reason of their own; the writer keeps it.
   writeFileSync(file, readFileSync(file, 'utf8').replace(/("check": "APPS-VERIFY-2", "expect": "fail", "reason": )"[^\n]*"/, `$1${JSON.stringify(PERSONS_REASON)}`));
+  editedFile = readFile();
   [gate, regressed] = await Promise.all([
-    runCli([...GROUP, ...faults(TODAY), '--expectations', file], NOT_GITHUB),
+    runCli([...GROUP, ...faults(TODAY), '--expectations', file, '--write-expectations', updatedCopy], NOT_GITHUB),
     runCli([...GROUP, ...faults([...TODAY, REGRESSION]), '--expectations', file], NOT_GITHUB),
   ]);
   fixed = await runCli([...GROUP, ...faults(['APPS-VERIFY-2']), '--expectations', file, '--write-expectations', file], NOT_GITHUB);
@@ -73,6 +77,8 @@ describe('--write-expectations', () => {
     expect(gate.code, gate.stdout.slice(-2000)).toBe(0);
     expect(results(gate).totals).toMatchObject({ failed: 0, unexpectedPasses: 0, blocked: 1 });
     expect(results(gate).totals.expectedFailures).toBeGreaterThanOrEqual(2);
+    // Nothing changed, so the copy the gate writes from --expectations is the file itself, reasons included.
+    expect(parseExpectations(readFileSync(updatedCopy, 'utf8'), updatedCopy)).toEqual(editedFile);
   });
 
   it('should fail the gate on exactly the one regression', () => {

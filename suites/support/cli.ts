@@ -46,9 +46,10 @@ CI gate:
                       Expected failures do not fail the run; one that passes is "unexpectedly passing" and
                       fails it, unless --allow-unexpected-pass. A failed SHOULD clause is a warning.
   --write-expectations FILE
-                      after the run, writes FILE (or updates it, keeping its reasons and skips): the run's
-                      failures and blocked checks expected with their reasons, entries that now pass dropped. The ratchet: baseline once, then gate with --expectations FILE. The exit code
-                      is still the run's verdict (judged by --expectations, which may name the same FILE).
+                      after the run, writes FILE: the entries of --expectations (else of FILE, if it exists)
+                      with their reasons and skips, less the expected failures that now pass, plus the run's
+                      failures and blocked checks, each expected with the run's reason. The ratchet: baseline
+                      once, then gate with --expectations FILE. The exit code is still the run's verdict.
   Under GitHub Actions (GITHUB_ACTIONS=true) failures are also printed as ::error annotations and
   summary.md is appended to $GITHUB_STEP_SUMMARY.
 
@@ -164,8 +165,9 @@ async function main(): Promise<number> {
   if (config.expectationsFile) process.env.CONFORMANCE_EXPECTATIONS = resolve(config.expectationsFile);
   const expectations = expectationsOf(process.env.CONFORMANCE_EXPECTATIONS);
   const writeTo = config.writeExpectationsFile && resolve(config.writeExpectationsFile);
-  // Read before the run: a mistake in the file to update stops the command before anything runs, as --expectations does.
-  const toUpdate = writeTo && existsSync(writeTo) ? expectationsOf(writeTo) : [];
+  // What the writer updates: the run's expectations, else the file it writes. Read before the run, so that a mistake
+  // in it stops the command before anything runs, as with --expectations.
+  const toUpdate = config.expectationsFile ? expectations : writeTo && existsSync(writeTo) ? expectationsOf(writeTo) : [];
   const shard = flags.shard as string | undefined;
   const slice = shard === undefined ? undefined : /^(\d+)\/(\d+)$/.exec(shard);
   if (slice === null || (slice && (Number(slice[1]) < 1 || Number(slice[1]) > Number(slice[2])))) usageError(`--shard must be I/N with 1 <= I <= N, got "${shard}"`);
