@@ -96,4 +96,15 @@ describe('--write-expectations', () => {
     expect(fixedFile).toEqual([{ check: 'APPS-VERIFY-2', expect: 'fail', reason: PERSONS_REASON }]);
     expect(afterFix.code, afterFix.stdout.slice(-2000)).toBe(0);
   });
+
+  it('should refuse a file to update that --expectations would refuse, before anything runs, and leave it as it was', async () => {
+    const malformed = join(work, 'malformed.json');
+    const text = '{"expectations": [{"check": "APPS-VERIFY-2", "expected": "fail", "reason": "r"}]}';
+    writeFileSync(malformed, text);
+    const run = await runCli(['--write-expectations', malformed], NOT_GITHUB, 30_000);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toMatch(/^social-api-conformance: .*malformed\.json: expectations\[0\] has unknown key expected/);
+    expect(run.results).toBeUndefined();
+    expect(readFileSync(malformed, 'utf8')).toBe(text);
+  });
 });
