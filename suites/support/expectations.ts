@@ -9,8 +9,8 @@
 //
 // --write-expectations FILE (updateExpectations) turns a run into that file, the ratchet of a CI gate: every failure
 // and every blocked check of the run is expected, so that the next run fails only on what is new. A blocked check is
-// written as expected to fail: "fail" reads "not known to pass", so that it neither fails the run while it stays
-// blocked or when, once judged, it fails, and is unexpectedly passing when it passes.
+// written as expected to fail: "fail" reads "not known to pass", so that the check fails the run neither while it
+// stays blocked nor when, once judged, it fails, and is unexpectedly passing when it passes.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { causeLabel, CLAUSE_ID, findClause, type Severity } from './clauses.ts';
@@ -171,7 +171,7 @@ export function reasonOf(check: Pick<CheckResult, 'clause' | 'status' | 'failedC
 /** What the ratchet expects of a run: the failures that would fail it (a warning does not) and the blocked checks. */
 const needsEntry = (c: CheckResult) => findClause(c.clause) !== undefined && (c.status === 'blocked' || (c.status === 'failed' && c.severity !== 'SHOULD'));
 
-/** The entry keeps the check from failing the run: an expected failure explains it, a skip or any entry naming it covers a block. */
+/** Whether the entry already holds the check: an expected failure that explains its failure, or any entry that names it. */
 const covers = (e: Expectation, c: CheckResult) => (e.expect === 'fail' && c.status === 'failed' ? explains(e, c) : names(e, c));
 
 export interface ExpectationsUpdate {
@@ -189,10 +189,8 @@ export interface ExpectationsUpdate {
  * today; a failure filed under another clause is keyed by its check's title, which hides no other check of that clause.
  */
 export function updateExpectations(existing: readonly Expectation[], checks: readonly CheckResult[]): ExpectationsUpdate {
-  const states = judgeRun(
-    checks.map((c) => ({ ...c })),
-    existing,
-  );
+  // Judged on copies: the run's own outcomes stay as its reports give them.
+  const states = judgeRun(checks.map((c) => ({ ...c })), existing);
   const kept = existing.filter((_, i) => states[i]?.state !== 'unexpectedly passing');
   const dropped = existing.filter((_, i) => states[i]?.state === 'unexpectedly passing');
   const keyOf = (c: CheckResult) => {
