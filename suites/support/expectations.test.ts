@@ -93,7 +93,7 @@ describe('updateExpectations', () => {
     file: 'suites/g.test.ts',
     durationMs: 1,
     observations: [],
-    ...(status === 'failed' ? { failedClause: title.split(' ')[0], failure: { clause: title.split(' ')[0] ?? '', expected: 'HTTP 404', actual: 'HTTP 200\n  body: {}' } } : {}),
+    ...(status === 'failed' ? { failedClause: title.split(' ')[0], failure: { clause: title.split(' ')[0] ?? '', expected: 'HTTP 404', actual: '2 distinct mismatches:\n  1. HTTP 200' } } : {}),
     ...extra,
   });
   const run = [
@@ -110,10 +110,10 @@ describe('updateExpectations', () => {
     const { entries, added } = updateExpectations([], run);
     expect(added).toEqual(entries);
     expect(entries).toEqual([
-      { check: 'APPS-VERIFY-2 w', expect: 'fail', reason: 'as ERRORS-TOKEN-1: expected HTTP 404; actual HTTP 200' },
+      { check: 'APPS-VERIFY-2 w', expect: 'fail', reason: 'as ERRORS-TOKEN-1: expected HTTP 404; actual 2 distinct mismatches: 1. HTTP 200' },
       { check: 'STATUS-MUTE-2', expect: 'fail', reason: 'blocked by STATUS-MUTE-1 (mute answered HTTP 404)' },
-      { check: 'STATUS-READ-1', expect: 'fail', reason: 'expected HTTP 404; actual HTTP 200' },
-      { check: 'STATUS-READ-2 y', expect: 'fail', reason: 'expected HTTP 404; actual HTTP 200' },
+      { check: 'STATUS-READ-1', expect: 'fail', reason: 'expected HTTP 404; actual 2 distinct mismatches: 1. HTTP 200' },
+      { check: 'STATUS-READ-2 y', expect: 'fail', reason: 'expected HTTP 404; actual 2 distinct mismatches: 1. HTTP 200' },
     ]);
   });
 
@@ -141,7 +141,7 @@ describe('updateExpectations', () => {
       'STATUS-MUTE-2: no mutes here',
       'ERRORS-TOKEN-1: a failure filed under it keeps it',
       'MEDIA-V2-1: not in this run',
-      'STATUS-READ-2 y: expected HTTP 404; actual HTTP 200',
+      'STATUS-READ-2 y: expected HTTP 404; actual 2 distinct mismatches: 1. HTTP 200',
     ]);
   });
 });

@@ -155,8 +155,9 @@ export function judgeRun(checks: readonly Judgeable[], expectations: readonly Ex
 /** The longest reason the writer gives: one line of a file that people read and edit. */
 const REASON_LENGTH = 200;
 
+/** The text on one line, cut to REASON_LENGTH: a list of mismatches reads "2 distinct mismatches: 1. expected ...". */
 function oneLine(text: string): string {
-  const line = text.split('\n').map((l) => l.trim()).find(Boolean) ?? '';
+  const line = text.trim().replace(/\s*\n\s*/g, ' ');
   return line.length > REASON_LENGTH ? `${line.slice(0, REASON_LENGTH - 1)}…` : line;
 }
 
