@@ -40,7 +40,7 @@ describe('the package', () => {
   const dir = mkdtempSync(join(tmpdir(), 'conformance-package-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('should start the reference server with `npx social-api-conformance serve` from the installed tarball, and pass the installed suite run against it', async () => {
+  it('should start the reference server with `npx social-api-conformance serve` from the installed tarball, and pass the installed suite run against it', { timeout: 400_000 }, async () => {
     const packed = await runCommand('npm', ['pack', '--silent', '--pack-destination', dir], {}, 60_000);
     expect(packed.code, packed.stderr).toBe(0);
     const tarball = packed.stdout.trim().split('\n').at(-1) as string;

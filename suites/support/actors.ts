@@ -240,7 +240,7 @@ let tokensIssued = 0;
 /** A token the run obtained, named by what it is, with how a person gets one (the ledger revokes the run's own). */
 function tokenSecret(anon: Actor, params: FormParams): [name: string, obtained: string] {
   const grant = String(params.grant_type ?? '');
-  const what = `with ${params.scope ? `scope "${String(params.scope)}"` : 'no scope'}, which the run revoked`;
+  const what = `with ${params.scope ? `scope "${String(params.scope)}"` : 'no scope'}, which the run revokes at its end`;
   if (grant === 'client_credentials') return ['APP_TOKEN', `an application token ${what}: POST /oauth/token grant_type=client_credentials with an application's client_id and client_secret`];
   const user = params.username !== undefined && params.username === anon.config.usernameB ? 'B' : 'A';
   if (grant === 'password') return [`USER_TOKEN_${user}`, `a user token of ${user} ${what}: POST /oauth/token grant_type=password with CONFORMANCE_USERNAME_${user} and CONFORMANCE_PASSWORD_${user}`];
