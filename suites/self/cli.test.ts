@@ -1,9 +1,8 @@
 // The command as a user meets it: usage errors, a server that is not there, and the walk from
 // `npm run reference-server` to a passing run with the lines it prints.
-import { spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, ROOT, runCli } from './run-cli.ts';
+import { runCli, startStandaloneServer } from './run-cli.ts';
 
 const STACK_FRAME = /^\s+at .*:\d+:\d+\)?$/m;
 
@@ -17,28 +16,8 @@ async function freePort(): Promise<number> {
 }
 
 /** Starts `npm run reference-server -- --port N [--variation V ...]` and resolves with its KEY=VALUE lines once it prints READY. */
-async function startStandaloneServer(port: number, variations: readonly string[] = []): Promise<{ lines: Record<string, string>; stop: () => void }> {
-  const args = ['run', '--silent', 'reference-server', '--', '--port', String(port), ...variations.flatMap((v) => ['--variation', v])];
-  // Its own process group, so that npm, the shell and the server all stop together.
-  const child = spawn('npm', args, { cwd: ROOT, env: cleanEnv({}), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  const stop = () => {
-    if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGTERM');
-  };
-  let output = '';
-  const lines = await new Promise<Record<string, string>>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no READY within 30 s; output: ${output}`)), 30_000);
-    child.stdout.on('data', (d: Buffer) => {
-      output += d.toString();
-      if (!/^READY$/m.test(output)) return;
-      clearTimeout(timer);
-      resolve(Object.fromEntries(output.split('\n').flatMap((line) => (/^[A-Z_]+=/.test(line) ? [line.split(/=(.*)/s).slice(0, 2) as [string, string]] : []))));
-    });
-    child.once('exit', (code) => reject(new Error(`the reference server exited with ${code}; output: ${output}`)));
-  }).catch((error: unknown) => {
-    stop();
-    throw error;
-  });
-  return { lines, stop };
+function startNpmServer(port: number, variations: readonly string[] = []): ReturnType<typeof startStandaloneServer> {
+  return startStandaloneServer('npm', ['run', '--silent', 'reference-server', '--', '--port', String(port), ...variations.flatMap((v) => ['--variation', v])]);
 }
 
 describe('the command', () => {
@@ -70,7 +49,7 @@ describe('the command', () => {
   // Started as real servers behave: no answer without a User-Agent, redirect_uri required on every token request,
   // and a web sign-in with a CSRF field and a session cookie before the authorization form.
   it('should pass against `npm run reference-server` (with the variations of real servers) with the KEY=VALUE lines it prints as the environment', async () => {
-    const { lines, stop } = await startStandaloneServer(await freePort(), ['no-user-agent-teapot', 'redirect-uri-required', 'web-sign-in']);
+    const { lines, stop } = await startNpmServer(await freePort(), ['no-user-agent-teapot', 'redirect-uri-required', 'web-sign-in']);
     try {
       expect(Object.keys(lines)).toEqual(expect.arrayContaining(['CONFORMANCE_BASE_URL', 'CONFORMANCE_TOKEN_A', 'CONFORMANCE_TOKEN_B']));
       const run = await runCli([], lines);

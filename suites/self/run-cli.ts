@@ -34,11 +34,11 @@ interface ChildRun {
   ms: number;
 }
 
-/** Runs node with these arguments in a clean environment; killed after timeoutMs (code null). */
-async function runNode(args: string[], env: Record<string, string>, timeoutMs: number): Promise<ChildRun> {
+/** Runs a command in a clean environment, in `cwd`; killed after timeoutMs (code null). */
+export async function runCommand(command: string, args: string[], env: Record<string, string>, timeoutMs: number, cwd = ROOT): Promise<ChildRun> {
   const started = performance.now();
   // Its own process group: a run that overstays is killed with every worker it started, none left orphaned.
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(command, args, { cwd, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -63,13 +63,41 @@ async function runNode(args: string[], env: Record<string, string>, timeoutMs: n
 
 export async function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 120_000): Promise<CliRun> {
   const reportDir = mkdtempSync(join(tmpdir(), 'conformance-'));
-  const run = await runNode([join(ROOT, 'suites/support/bin.mjs'), ...args], { CONFORMANCE_REPORT_DIR: reportDir, ...env }, timeoutMs);
+  const run = await runCommand(process.execPath, [join(ROOT, 'suites/support/bin.mjs'), ...args], { CONFORMANCE_REPORT_DIR: reportDir, ...env }, timeoutMs);
   const reports: Record<string, string> = {};
   for (const name of existsSync(reportDir) ? readdirSync(reportDir) : []) {
     if (!name.endsWith('.png')) reports[name] = readFileSync(join(reportDir, name), 'utf8');
   }
   const results = reports['results.json'] ? (JSON.parse(reports['results.json']) as RunResults) : undefined;
   return { ...run, reportDir, results, reports };
+}
+
+/**
+ * Starts a standalone reference server as a user does (`npm run reference-server`, `npx social-api-conformance
+ * serve`) and resolves with its KEY=VALUE lines once it prints READY; `stop` ends its process group.
+ */
+export async function startStandaloneServer(command: string, args: string[], cwd = ROOT): Promise<{ lines: Record<string, string>; stop: () => void }> {
+  // Its own process group, so that npm or npx, a shell and the server all stop together.
+  const child = spawn(command, args, { cwd, env: cleanEnv({}), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const stop = () => {
+    if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGTERM');
+  };
+  let output = '';
+  const lines = await new Promise<Record<string, string>>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no READY within 30 s; output: ${output}`)), 30_000);
+    child.stdout.on('data', (d: Buffer) => {
+      output += d.toString();
+      if (!/^READY$/m.test(output)) return;
+      clearTimeout(timer);
+      resolve(Object.fromEntries(output.split('\n').flatMap((line) => (/^[A-Z_]+=/.test(line) ? [line.split(/=(.*)/s).slice(0, 2) as [string, string]] : []))));
+    });
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    child.once('exit', (code) => reject(new Error(`the reference server exited with ${code}; output: ${output}`)));
+  }).catch((error: unknown) => {
+    stop();
+    throw error;
+  });
+  return { lines, stop };
 }
 
 export interface SuiteRuns extends ChildRun {
@@ -83,7 +111,7 @@ export async function runSuites(runs: readonly SuiteRun[], timeoutMs = 600_000):
   const planFile = join(dir, 'plan.json');
   const outcomesFile = join(dir, 'outcomes.json');
   writeFileSync(planFile, JSON.stringify(runs));
-  const run = await runNode(['--import', 'tsx', join(ROOT, 'suites/self/suite-runner.ts'), planFile, outcomesFile], {}, timeoutMs);
+  const run = await runCommand(process.execPath, ['--import', 'tsx', join(ROOT, 'suites/self/suite-runner.ts'), planFile, outcomesFile], {}, timeoutMs);
   const outcomes = existsSync(outcomesFile) ? (JSON.parse(readFileSync(outcomesFile, 'utf8')) as SuiteOutcome[]) : [];
   return { ...run, outcomes };
 }

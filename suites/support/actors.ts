@@ -219,13 +219,8 @@ export const OOB = 'urn:ietf:wg:oauth:2.0:oob';
  * behind; their tokens are revoked by the ledger.
  */
 export async function registerApp(anon: Actor, params: FormParams = {}): Promise<Step<Application>> {
-  const exchange = await anon.post('/api/v1/apps', {
-    client_name: 'conformance suite',
-    redirect_uris: OOB,
-    scopes: 'read write follow push',
-    website: 'https://conformance.invalid/suite',
-    ...params,
-  });
+  const fields = { client_name: 'conformance suite', redirect_uris: OOB, scopes: 'read write follow push', website: 'https://conformance.invalid/suite', ...params };
+  const exchange = await anon.post('/api/v1/apps', fields);
   const app = createdObject(exchange);
   // Listed before it is judged: what the server registered stays, also when its answer is wrong.
   if (typeof app?.client_id === 'string') {
@@ -234,12 +229,26 @@ export async function registerApp(anon: Actor, params: FormParams = {}): Promise
   if (typeof app?.client_id !== 'string' || typeof app.client_secret !== 'string') {
     return failed(causeOf('APPS-REGISTER-1', `registering an application answered ${answerOf(exchange)}${app ? ' without client_id and client_secret' : ''}`, exchange), exchange);
   }
-  registerSecret(app.client_secret, 'CLIENT_SECRET');
+  const how = `register one (POST /api/v1/apps with redirect_uris ${JSON.stringify(fields.redirect_uris)} and scopes "${String(fields.scopes)}") and use its client_id in place of ${app.client_id}`;
+  registerSecret(app.client_secret, 'CLIENT_SECRET', `the client_secret of application ${app.client_id}, which the run never exported: ${how}`);
   observeResource('Application', app, exchange);
   return succeeded(app as unknown as Application, exchange);
 }
 
 let tokensIssued = 0;
+
+/** A token the run obtained, named by what it is, with how a person gets one (the ledger revokes the run's own). */
+function tokenSecret(anon: Actor, params: FormParams): [name: string, obtained: string] {
+  const grant = String(params.grant_type ?? '');
+  const what = `with ${params.scope ? `scope "${String(params.scope)}"` : 'no scope'}, which the run revokes at its end`;
+  if (grant === 'client_credentials') return ['APP_TOKEN', `an application token ${what}: POST /oauth/token grant_type=client_credentials with an application's client_id and client_secret`];
+  const user = params.username !== undefined && params.username === anon.config.usernameB ? 'B' : 'A';
+  if (grant === 'password') return [`USER_TOKEN_${user}`, `a user token of ${user} ${what}: POST /oauth/token grant_type=password with CONFORMANCE_USERNAME_${user} and CONFORMANCE_PASSWORD_${user}`];
+  if (grant === 'authorization_code') {
+    return [`USER_TOKEN_${user}`, `a user token of ${user} ${what}: approve GET /oauth/authorize?response_type=code signed in as ${user}, then POST /oauth/token grant_type=authorization_code with the code`];
+  }
+  return ['OAUTH_TOKEN', `a token ${what}: POST /oauth/token issued it to grant_type "${grant}"`];
+}
 
 /**
  * Asks the token operation for a token; the ledger revokes it at the end, and a revocation answered 404 counts only
@@ -268,7 +277,7 @@ export async function requestToken(
   const step: Step<string> = token ? succeeded(token, exchange) : failed(causeOf(clause, `the ${grant} grant answered ${answerOf(exchange)}${what}`, exchange), exchange);
   if (body && present) observeResource('Token', body, exchange);
   if (token) {
-    registerSecret(token, 'APP_TOKEN');
+    registerSecret(token, ...tokenSecret(anon, params));
     // A token is never shown: it is known by its place among the run's tokens, its grant and its scope.
     const id = `#${++tokensIssued} (${[String(params.grant_type ?? 'token'), ...(params.scope ? [`scope "${String(params.scope)}"`] : [])].join(', ')})`;
     ({ settle } = remember('token of the suite application', () => anon.post('/oauth/revoke', { client_id: app.client_id, client_secret: app.client_secret, token }), {

@@ -4,7 +4,7 @@
 import { Cookie, CookieJar } from 'tough-cookie';
 import type { Exchange, HttpClient } from './http.ts';
 import type { HtmlForm } from './html-forms.ts';
-import { registerSecret } from './redact.ts';
+import { cookieVariable, registerSecret } from './redact.ts';
 
 /** More redirects than this in one navigation is a loop. */
 const MAX_REDIRECTS = 10;
@@ -88,7 +88,7 @@ export class Browser {
     for (const line of exchange.setCookies ?? []) {
       const parsed = Cookie.parse(line);
       if (!parsed) continue;
-      registerSecret(parsed.value, 'SESSION_COOKIE');
+      registerSecret(parsed.value, cookieVariable(parsed.key), `the cookie ${parsed.key} the server set in the run's web sign-in, which the run never exported: sign in at ${url.origin} in a browser and copy it`);
       await this.jar.setCookie(parsed, url.href, { ignoreError: true });
     }
     return exchange;

@@ -29,6 +29,7 @@ const GROUPS_AT_ONCE = { quickServer: 2, slowServer: 6 } as const;
 const QUICK_ROUND_TRIP_MS = 20;
 
 const HELP = `Usage: social-api-conformance [options]
+       social-api-conformance serve [options]   starts the reference server as a local stand-in (serve --help)
 
 Runs the conformance suites against CONFORMANCE_BASE_URL, or against the embedded reference server when
 it is unset, and writes report.html, results.json, junit.xml and summary.md to the report directory.

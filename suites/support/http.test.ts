@@ -3,7 +3,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_USER_AGENT } from './config.ts';
-import { curlOf, HttpClient } from './http.ts';
+import { curlOf, describeExchange, HttpClient } from './http.ts';
+import { registerSecret } from './redact.ts';
 
 let server: Server | undefined;
 afterEach(() => {
@@ -42,6 +43,25 @@ describe('the HTTP client', () => {
     expect(curlOf(await client.send('GET', '/api/v1/statuses/1', { accept: null }))).toBe(
       `curl -sS -i -X GET "$CONFORMANCE_BASE_URL"'/api/v1/statuses/1' -H 'accept:' -A 'conformance-test/1.0'`,
     );
+  });
+
+  it('should name the values the run obtained in the curl line, and say below it what each is and how to get one', async () => {
+    const { url } = await serve();
+    registerSecret('configured-token-of-a', 'CONFORMANCE_TOKEN_A');
+    registerSecret('obtained-user-token', 'USER_TOKEN_A', 'a user token of A with scope "read", which the run revoked: POST /oauth/token grant_type=password');
+    registerSecret('obtained-client-secret', 'CLIENT_SECRET', 'the client_secret of application 7, which the run never exported: register one');
+    const client = new HttpClient(url, 'A', 'obtained-user-token', 2000, 'conformance-test/1.0');
+    const revoke = await client.send('POST', '/oauth/revoke', { form: { client_id: '7', client_secret: 'obtained-client-secret', token: 'configured-token-of-a' } });
+    const described = describeExchange(revoke).split('\n');
+    const reproduce = described.findIndex((line) => line.startsWith('  reproduce: '));
+    expect(described[reproduce]).toBe(
+      `  reproduce: curl -sS -i -X POST "$CONFORMANCE_BASE_URL"'/oauth/revoke' -H 'accept: application/json' -A 'conformance-test/1.0' -H "authorization: Bearer $USER_TOKEN_A" -H 'content-type: application/x-www-form-urlencoded' --data-raw "client_id=7&client_secret=$CLIENT_SECRET&token=$CONFORMANCE_TOKEN_A"`,
+    );
+    // The configured token is the user's own: it needs no word. The others come in the order the line names them.
+    expect(described.slice(reproduce + 1)).toEqual([
+      '  where:     $USER_TOKEN_A is a user token of A with scope "read", which the run revoked: POST /oauth/token grant_type=password',
+      '  where:     $CLIENT_SECRET is the client_secret of application 7, which the run never exported: register one',
+    ]);
   });
 
   it('should keep each Set-Cookie line whole, also when a cookie date holds a comma', async () => {

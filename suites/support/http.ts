@@ -9,7 +9,7 @@ import { DEFAULT_USER_AGENT } from './config.ts';
 import { countAnswer, countRequest } from './counts.ts';
 import { formPairs, multipart, urlEncoded, type FormParams, type Upload } from './form.ts';
 import { paceAfter, paceBefore } from './pacing.ts';
-import { redact } from './redact.ts';
+import { obtainedSecretsIn, redact } from './redact.ts';
 
 /** Larger answers are cut here: no answer of this contract comes near it, and a hostile server cannot fill memory. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -212,7 +212,10 @@ export function excerpt(text: string, max = EXCERPT_CHARS): string {
 
 const SHOWN_RESPONSE_HEADERS = ['content-type', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'location'];
 
-/** The exchange as a failure message shows it: request, response and a curl line, all redacted. */
+/**
+ * The exchange as a failure message shows it: request, response and a curl line, all redacted, and below the line
+ * how to get each value it names that the run obtained itself.
+ */
 export function describeExchange(exchange: Exchange): string {
   const lines = [`  request:  ${exchange.method} ${exchange.path}  (as ${exchange.actor})`];
   for (const [name, value] of Object.entries(exchange.requestHeaders)) lines.push(`            ${name}: ${value}`);
@@ -226,6 +229,8 @@ export function describeExchange(exchange: Exchange): string {
     lines.push(`            body: ${excerpt(exchange.text) || '(empty)'}`);
   }
   lines.push(`  reproduce: ${curlOf(exchange)}`);
+  const sent = [exchange.path, ...Object.values(exchange.requestHeaders), exchange.requestBody ?? ''].join('\n');
+  for (const note of obtainedSecretsIn(sent)) lines.push(`  where:     ${note}`);
   return redact(lines.join('\n'));
 }
 

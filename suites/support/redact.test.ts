@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redact, registerSecret } from './redact.ts';
+import { cookieVariable, obtainedSecretsIn, redact, registerSecret } from './redact.ts';
 
 describe('redaction', () => {
   it('should replace a known secret by the name of its variable, everywhere it appears', () => {
@@ -13,6 +13,21 @@ describe('redaction', () => {
     registerSecret('p@ss word&more', 'CONFORMANCE_PASSWORD_A');
     expect(redact('user%5Bemail%5D=alice&user%5Bpassword%5D=p%40ss+word%26more')).toBe('user%5Bemail%5D=alice&user%5Bpassword%5D=$CONFORMANCE_PASSWORD_A');
     expect(redact('?pw=p%40ss%20word%26more')).toBe('?pw=$CONFORMANCE_PASSWORD_A');
+  });
+
+  it('should say what each value the run obtained is and how to get one, once each, in the order the text holds them', () => {
+    registerSecret('configured-token-bbbb', 'CONFORMANCE_TOKEN_B');
+    registerSecret('app-token-cccccccc', 'APP_TOKEN', 'an application token with scope "read"');
+    registerSecret('cookie value/dddd', 'SESSION_COOKIE_S', 'the cookie s');
+    const raw = 'cookie: s=cookie%20value%2Fdddd; token=app-token-cccccccc&again=app-token-cccccccc&b=configured-token-bbbb&s=cookie value/dddd';
+    expect(obtainedSecretsIn(raw)).toEqual(['$SESSION_COOKIE_S is the cookie s', '$APP_TOKEN is an application token with scope "read"']);
+    expect(obtainedSecretsIn('nothing secret')).toEqual([]);
+  });
+
+  it('should name a cookie value by what it is and which cookie it is', () => {
+    expect(cookieVariable('_mastodon_session')).toBe('SESSION_COOKIE_MASTODON_SESSION');
+    expect(cookieVariable('remember-user.token')).toBe('SESSION_COOKIE_REMEMBER_USER_TOKEN');
+    expect(cookieVariable('__')).toBe('SESSION_COOKIE');
   });
 
   it('should mask unknown credentials by their position', () => {

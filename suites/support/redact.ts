@@ -3,15 +3,44 @@
 // redacted request still reads like a command to paste; anything that looks like a credential but is not
 // known is masked by its position (Bearer header, access_token/client_secret/password/code fields).
 
-const known = new Map<string, string>();
+/** A value's variable, and for a value the run obtained itself, what it is and how a person gets one. */
+interface Known {
+  name: string;
+  obtained?: string;
+}
 
-/** Remembers a secret value under a name such as CONFORMANCE_TOKEN_A or CLIENT_SECRET. */
-export function registerSecret(value: string | undefined, name: string): void {
+const known = new Map<string, Known>();
+
+/**
+ * Remembers a secret value under a name such as CONFORMANCE_TOKEN_A or CLIENT_SECRET. A value the run obtained
+ * itself has `obtained`, what it is and how to get one ("a user token of A with scope ...: POST /oauth/token ..."),
+ * shown next to a curl line that names it.
+ */
+export function registerSecret(value: string | undefined, name: string, obtained?: string): void {
   // Very short values would redact ordinary words; real tokens and secrets are long.
   if (!value || value.length < 6) return;
-  known.set(value, name);
+  const entry = { name, ...(obtained ? { obtained } : {}) };
+  known.set(value, entry);
   // As it travels in a form body or a query (a password with a space or an @ in it), it is encoded.
-  for (const encoded of [new URLSearchParams({ v: value }).toString().slice(2), encodeURIComponent(value)]) known.set(encoded, name);
+  for (const encoded of [new URLSearchParams({ v: value }).toString().slice(2), encodeURIComponent(value)]) known.set(encoded, entry);
+}
+
+/** A cookie's value as a variable name: what it is and which cookie (SESSION_COOKIE_MASTODON_SESSION). */
+export function cookieVariable(cookieName: string): string {
+  const suffix = cookieName.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  return suffix ? `SESSION_COOKIE_${suffix}` : 'SESSION_COOKIE';
+}
+
+/**
+ * "$NAME is what it is: how to get one" for each secret the run obtained that `raw` (unredacted text) holds, in the
+ * order they appear: a reader pasting a curl line gets these first, since the run revoked or never exported them.
+ */
+export function obtainedSecretsIn(raw: string): string[] {
+  const found = [...known]
+    .filter(([value, entry]) => entry.obtained && raw.includes(value))
+    .sort((x, y) => raw.indexOf(x[0]) - raw.indexOf(y[0]))
+    .map(([, entry]) => `$${entry.name} is ${entry.obtained}`);
+  return [...new Set(found)];
 }
 
 const FIELD_NAMES = 'access_token|refresh_token|client_secret|password|code|token';
@@ -25,7 +54,7 @@ const PATTERNS: [RegExp, string][] = [
 export function redact(text: string): string {
   let out = text;
   // Longest first, so a secret that contains another is replaced whole.
-  for (const [value, name] of [...known].sort((x, y) => y[0].length - x[0].length)) {
+  for (const [value, { name }] of [...known].sort((x, y) => y[0].length - x[0].length)) {
     out = out.split(value).join(`$${name}`);
   }
   for (const [pattern, replacement] of PATTERNS) out = out.replace(pattern, replacement);

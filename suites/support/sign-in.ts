@@ -81,22 +81,26 @@ function dead(navigation: Navigation, origin: string, redirectUri: string): stri
  * answers the OAuth checks judge.
  */
 export async function authorizationCode(anon: Actor, app: Application, scope: string, redirectUri = OOB): Promise<AuthorizationCode> {
+  const authorize = `${AUTHORIZE_PATH}?${new URLSearchParams({ client_id: app.client_id, redirect_uri: redirectUri, response_type: 'code', scope })}`;
+  const result = await signInAndApprove(anon, authorize, redirectUri);
+  registerSecret(result.code, 'AUTHORIZATION_CODE', `an authorization code for A, good once and used by the run: sign in as A and approve GET ${authorize}`);
+  return result;
+}
+
+/** The flow itself, from the authorization URL to the code or the reason there is none. */
+async function signInAndApprove(anon: Actor, authorize: string, redirectUri: string): Promise<AuthorizationCode> {
   const { usernameA, passwordA } = anon.config;
   if (!usernameA || !passwordA) return { reason: 'needs CONFORMANCE_USERNAME_A and CONFORMANCE_PASSWORD_A to sign in and approve the authorization form' };
   registerSecret(passwordA, 'CONFORMANCE_PASSWORD_A');
   const browser = new Browser(anon.http, (url) => redirectUri !== OOB && url.href.startsWith(redirectUri));
   const origin = new URL(anon.config.baseUrl).origin;
-  const query = new URLSearchParams({ client_id: app.client_id, redirect_uri: redirectUri, response_type: 'code', scope });
-  let navigation = await browser.open(`${AUTHORIZE_PATH}?${query}`);
+  let navigation = await browser.open(authorize);
   const form = navigation.first;
   let signedIn = false;
 
   for (let submitted = 0; submitted <= MAX_FORMS; submitted++) {
     const { code, refusal } = codeOf(navigation);
-    if (code) {
-      registerSecret(code, 'AUTHORIZATION_CODE');
-      return { code, reason: '', form, approval: navigation.last };
-    }
+    if (code) return { code, reason: '', form, approval: navigation.last };
     if (refusal || navigation.leftFor?.href.startsWith(redirectUri)) {
       const reason = redact(refusal ?? 'the redirect to redirect_uri carries no code');
       return { reason, cause: causeOf('OAUTH-AUTHORIZE-2', reason, navigation.last), form, approval: navigation.last };
@@ -143,10 +147,7 @@ export async function authorizationCode(anon: Actor, app: Application, scope: st
  */
 function approved(navigation: Navigation, form: Exchange, what: string, redirectUri: string): AuthorizationCode {
   const { code, refusal } = codeOf(navigation);
-  if (code) {
-    registerSecret(code, 'AUTHORIZATION_CODE');
-    return { code, reason: '', form, approval: navigation.last };
-  }
+  if (code) return { code, reason: '', form, approval: navigation.last };
   const reason = redact(`${what} gave no code (${refusal ?? answerOf(navigation.last)})`);
   const accepted = navigation.last.status !== undefined && navigation.last.status < 400;
   const clause = accepted ? (redirectUri === OOB ? 'OAUTH-AUTHORIZE-3' : 'OAUTH-AUTHORIZE-2') : undefined;
