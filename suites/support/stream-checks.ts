@@ -102,6 +102,9 @@ const CARRIES: Record<Exclude<StreamKey, 'user'>, string> = {
   direct: 'STREAM-DIRECT-1',
 };
 
+/** The streams that carry the public status (tagged TAG, by the author), the public stream first. */
+const CARRYING_PUBLIC: readonly StreamKey[] = ['public', 'local', 'hashtag', 'localHashtag', 'authorUser'];
+
 interface Posted {
   directStatus: Step<Status>;
   /** A's acct, written in the public status and B's replies: the mention that notifies A. */
@@ -244,6 +247,20 @@ export class StreamingScenario {
     return causeOf(clause, `${stream.label} delivered the event without its name: ${describeEvent(event)}`, stream.exchange);
   }
 
+  /**
+   * The first event that matches on the public stream or, where that stream delivered none, on another open stream
+   * that carries the public status: an event check needs its event and a stream open, not the public stream's
+   * working. With none anywhere, the check is blocked by the public stream's missing update (STREAM-PUBLIC-1).
+   */
+  private async eventAbout(status: Status, matches: (event: StreamEvent) => boolean, since: number): Promise<{ stream: EventStream; event: StreamEvent }> {
+    for (const key of CARRYING_PUBLIC) {
+      const step = this.opened[key];
+      const event = step.ok ? await step.value.find(matches, since) : undefined;
+      if (step.ok && event) return { stream: step.value, event };
+    }
+    return block(this.missingUpdate(this.listening('public'), status.id, 'STREAM-PUBLIC-1'));
+  }
+
   /** The first update about the status on a stream that carries it by `clause`; its Status is observed for RESOURCE-STATUS-1. */
   private async expectUpdate(key: StreamKey, clause: string, status: Status, since: number, what: string): Promise<StreamEvent> {
     const stream = this.listening(key, clause);
@@ -260,9 +277,11 @@ export class StreamingScenario {
 
   // Posting a public status produces update on public, on the author's user stream and on hashtag streams for its tags.
   async publicCarriesPublicStatus(): Promise<void> {
-    const { publicStatus, at } = this.posted;
+    const { publicStatus, publicReply, at } = this.posted;
     const status = need(publicStatus);
     await this.expectUpdate('public', 'STREAM-PUBLIC-1', status, at.public, `an update event carrying public status ${status.id}`);
+    // The public reply is a public status too: the sentinel STREAM-PUBLIC-2 waits for is judged here.
+    if (publicReply.ok) await this.expectUpdate('public', 'STREAM-PUBLIC-1', publicReply.value, at.publicReply, `an update event carrying public reply ${publicReply.value.id}`);
   }
 
   async localCarriesPublicStatus(): Promise<void> {
@@ -272,9 +291,13 @@ export class StreamingScenario {
   }
 
   async hashtagCarriesTaggedStatus(): Promise<void> {
-    const { publicStatus, at } = this.posted;
+    const { publicStatus, publicReply, at } = this.posted;
     const status = need(publicStatus);
     await this.expectUpdate('hashtag', 'STREAM-HASHTAG-1', status, at.public, `an update event carrying status ${status.id} tagged #${TAG}`);
+    // So is the reply on its own tag's stream: the sentinel STREAM-HASHTAG-3 waits for.
+    if (publicReply.ok) {
+      await this.expectUpdate('otherHashtag', 'STREAM-HASHTAG-1', publicReply.value, at.publicReply, `an update event carrying reply ${publicReply.value.id} tagged #${OTHER_TAG}`);
+    }
   }
 
   async localHashtagCarriesTaggedStatus(): Promise<void> {
@@ -403,13 +426,11 @@ export class StreamingScenario {
   async updateCarriesStatus(): Promise<void> {
     const { publicStatus, at } = this.posted;
     const status = need(publicStatus);
-    const stream: EventStream = this.listening('public');
-    const event = await stream.find((e) => e.event === 'update' && e.data.includes(status.id), at.public);
-    if (!event) block(this.missingUpdate(stream, status.id, 'STREAM-PUBLIC-1'));
+    const { stream, event } = await this.eventAbout(status, (e) => e.event === 'update' && e.data.includes(status.id), at.public);
     const payload = parseJson(event.data);
-    if (!payload.ok) stream.fail('an update payload that is JSON: a Status', `${payload.reason}: ${describeEvent(event)}`);
+    if (!payload.ok) return stream.fail('an update payload that is JSON: a Status', `${payload.reason}: ${describeEvent(event)}`);
     const id = isObject(payload.value) ? payload.value.id : undefined;
-    if (id !== status.id) stream.fail(`the payload is the Status itself: id "${status.id}" at the top`, `payload ${excerpt(event.data, 300)}`);
+    if (id !== status.id) return stream.fail(`the payload is the Status itself: id "${status.id}" at the top`, `payload ${excerpt(event.data, 300)}`);
     // Its fields are the Status table's: RESOURCE-STATUS-1 judges them over the run.
     observeResource('Status', payload.value, stream.exchange);
   }
@@ -468,9 +489,7 @@ export class StreamingScenario {
   async framesEvents(): Promise<void> {
     const { publicStatus, at } = this.posted;
     const status = need(publicStatus);
-    const stream = this.listening('public');
-    const event = await stream.find((e) => e.data.includes(status.id), at.public);
-    if (!event) block(this.missingUpdate(stream, status.id, 'STREAM-PUBLIC-1'));
+    const { stream, event } = await this.eventAbout(status, (e) => e.data.includes(status.id), at.public);
     if (!event.event) stream.fail('an event: line naming the event before the data: line', `event name ${describeEvent(event)}`);
     if (!parseJson(event.data).ok) stream.fail('a data: payload that is JSON-encoded', describeEvent(event));
   }
