@@ -5,15 +5,17 @@
 // B, who cannot see A's private status `hidden`, shows the 404s.
 // Each row makes its moves once, in the order of the table, and its checks judge the answers. The rows' chains of
 // moves run side by side in one beforeAll: each sets a flag of its own (B's flags are B's), so no chain meets
-// another's state. A move is made only when the move before it took (favourite answered favourited = true before
-// favouriting again, and so on): a move that did not take blocks the checks after it with its clause. What a probe
-// that should be refused made anyway is undone at once, so that no later move meets it.
+// another's state. Every move acts on the id of the status acted on, never on an id an answer gave (whether the
+// answer is that status is the move's own check). A move is made only when the move before it took (support/moves.ts:
+// its answer, or a read after a stale one, shows the flag): a move that did not take blocks the checks after it with
+// its clause. What a probe that should be refused made anyway is undone at once, so that no later move meets it.
 import { beforeAll, describe, it } from 'vitest';
 import { actors, createdObject, type Actor, type Created, type Status } from './support/actors.ts';
 import { remember, type LedgerEntry } from './support/cleanup.ts';
 import { releaseAtLeast } from './support/config.ts';
 import type { FormParams } from './support/form.ts';
 import { jsonOf, type Exchange, type RequestOptions } from './support/http.ts';
+import { took, type Flag } from './support/moves.ts';
 import { answerOf, block, causeOf, failed, need, needs, since, succeeded, type Step } from './support/preconditions.ts';
 import { expectNoMismatch } from './support/run-wide.ts';
 import { check, expectEqual, expectError, expectList, expectOk, expectRefusal } from './support/verify.ts';
@@ -60,22 +62,8 @@ async function when<T>(needed: Step<T>, make: (value: T) => Promise<Exchange>): 
   return succeeded(exchange, exchange);
 }
 
-type Flag = 'favourited' | 'reblogged' | 'bookmarked' | 'muted' | 'pinned';
-
-/**
- * Whether a move took, for the moves after it: its answer is 200 with the Status (the one it acted on, whose id
- * the moves after it use) carrying the flag the transition gives. Otherwise the move's clause is their cause.
- */
-function took(made: Step<Exchange>, flag: Flag, value: boolean, clause: string, what: string): Step<Status> {
-  if (!made.ok) return failed(made.cause, made.exchange);
-  const body = createdObject(made.value);
-  if (made.value.status === 200 && typeof body?.id === 'string' && body[flag] === value) return succeeded(body as Status, made.value);
-  const shown = body ? ` with ${flag} ${JSON.stringify(body[flag])}` : '';
-  return failed(causeOf(clause, `${what} answered ${answerOf(made.value)}${shown}`, made.value), made.value);
-}
-
-/** The boost a reblog answered: a Status of its own with the original in reblog. Otherwise STATUS-REBLOG-1 is the cause. */
-function boostOf(made: Step<Exchange>, original: Step<Status>): Step<Status> {
+/** The boost a reblog answered: a Status of its own with the original in reblog. Otherwise `clause`, which judges that answer, is the cause. */
+function boostOf(made: Step<Exchange>, original: Step<Status>, clause = 'STATUS-REBLOG-1'): Step<Status> {
   if (!made.ok) return failed(made.cause, made.exchange);
   if (!original.ok) return original;
   const body = createdObject(made.value);
@@ -83,15 +71,26 @@ function boostOf(made: Step<Exchange>, original: Step<Status>): Step<Status> {
   if (made.value.status === 200 && typeof body?.id === 'string' && body.id !== original.value.id && reblog?.id === original.value.id) {
     return succeeded(body as Status, made.value);
   }
-  return failed(causeOf('STATUS-REBLOG-1', `reblog answered ${answerOf(made.value)}${body ? ', not a boost of the original' : ''}`, made.value), made.value);
+  return failed(causeOf(clause, `reblog answered ${answerOf(made.value)}${body ? ', not a boost of the original' : ''}`, made.value), made.value);
 }
 
 /** The id of the original a boost step found in its reblog. */
 const originalOf = (boost: Status) => (boost.reblog as Status).id;
 
-/** The answer is a Status whose per-user flag has the value the transition gives it. */
-function expectFlag(exchange: Exchange, flag: Flag, value: boolean): void {
-  expectEqual(expectOk<Status>(exchange, 'Status')[flag], value, flag, exchange);
+/**
+ * The id of the original once the booster's boost of it exists, for the moves that need only that: the answer was
+ * the boost, or else (`clause` judges that answer) the answer or a read shows the original reblogged.
+ */
+async function boostExists(booster: Actor, original: Step<Status>, made: Step<Exchange>, boost: Step<Status>, clause: string): Promise<Step<string>> {
+  return boost.ok ? succeeded(originalOf(boost.value), boost.exchange) : took(booster, original, made, 'reblogged', true, clause, 'reblog');
+}
+
+/** The answer to a move is the Status acted on (its id, not another's), whose per-user flag has the value the transition gives it. */
+function expectFlag(made: Step<Exchange>, acted: Step<Status>, flag: Flag, value: boolean): void {
+  const [exchange, status] = [need(made), need(acted)];
+  const body = expectOk<Status>(exchange, 'Status');
+  expectEqual(body.id, status.id, 'id (the status acted on)', exchange);
+  expectEqual(body[flag], value, flag, exchange);
 }
 
 /** The author of a status, for the accounts lists: a Status without an account id blocks the check. */
@@ -147,21 +146,21 @@ describe('States and transitions', () => {
 
     chains.push(async () => {
       favourite = await when(subject, (s) => move(a, s.id, 'favourite', 'unfavourite'));
-      const favourited = took(favourite, 'favourited', true, 'STATUS-FAV-1', 'favourite');
-      again = await when(favourited, (s) => a.post(on(s.id, 'favourite')));
-      listed = await when(favourited, (s) => a.get(on(s.id, 'favourited_by')));
-      unfavourite = await when(favourited, (s) => undoMove(a, s.id, 'unfavourite'));
-      const unfavourited = took(unfavourite, 'favourited', false, 'STATUS-FAV-3', 'unfavourite');
-      afterUndo = await when(unfavourited, (s) => a.get(on(s.id, 'favourited_by')));
-      unfavouriteAgain = await when(unfavourited, (s) => a.post(on(s.id, 'unfavourite')));
+      const favourited = await took(a, subject, favourite, 'favourited', true, 'STATUS-FAV-1', 'favourite');
+      again = await when(favourited, (id) => a.post(on(id, 'favourite')));
+      listed = await when(favourited, (id) => a.get(on(id, 'favourited_by')));
+      unfavourite = await when(favourited, (id) => undoMove(a, id, 'unfavourite'));
+      const unfavourited = await took(a, subject, unfavourite, 'favourited', false, 'STATUS-FAV-3', 'unfavourite');
+      afterUndo = await when(unfavourited, (id) => a.get(on(id, 'favourited_by')));
+      unfavouriteAgain = await when(unfavourited, (id) => a.post(on(id, 'unfavourite')));
     });
 
     it('STATUS-FAV-1 favourite answers the Status with favourited = true', () => {
-      expectFlag(need(favourite), 'favourited', true);
+      expectFlag(favourite, subject, 'favourited', true);
     });
 
     it('STATUS-FAV-2 favourite of a status already favourited still answers 200, favourited unchanged', () => {
-      expectFlag(need(again), 'favourited', true);
+      expectFlag(again, subject, 'favourited', true);
     });
 
     it('ERRORS-5XX-1 no well-formed request of this group so far, a repeated favourite among them, gets a server error (5xx)', () => {
@@ -169,11 +168,11 @@ describe('States and transitions', () => {
     });
 
     it('STATUS-FAV-3 unfavourite answers the Status with favourited = false', () => {
-      expectFlag(need(unfavourite), 'favourited', false);
+      expectFlag(unfavourite, subject, 'favourited', false);
     });
 
     it('STATUS-FAV-4 unfavourite of a status not favourited still answers 200, favourited = false', () => {
-      expectFlag(need(unfavouriteAgain), 'favourited', false);
+      expectFlag(unfavouriteAgain, subject, 'favourited', false);
     });
 
     it('STATUS-FAV-6 favourited_by lists the account that favourited, and no longer after its unfavourite', () => {
@@ -203,24 +202,26 @@ describe('States and transitions', () => {
       boost = await when(subject, (s) => move(booster, s.id, 'reblog', 'unreblog', visibilityParameter ? { visibility: 'public' } : undefined));
       boostsByVisibility.push({ visibility: 'public', made: boost });
       boosted = boostOf(boost, subject);
+      const exists = await boostExists(booster, subject, boost, boosted, 'STATUS-REBLOG-1');
       // The pin probe (undone at once if it takes) and the read leave the boost as it is: made side by side.
       const pinProbe = releaseAtLeast(config.serverVersion, PINS) ? when(boosted, (s) => probe(booster, s.id, 'pin', 'unpin')) : undefined;
-      listed = await when(boosted, (s) => booster.get(on(originalOf(s), 'reblogged_by')));
+      listed = await when(exists, (id) => booster.get(on(id, 'reblogged_by')));
       if (pinProbe) pinBoost = await pinProbe;
-      unreblog = await when(boosted, (s) => undoMove(booster, originalOf(s), 'unreblog'));
-      const unreblogged = took(unreblog, 'reblogged', false, 'STATUS-REBLOG-4', 'unreblog');
+      unreblog = await when(exists, (id) => undoMove(booster, id, 'unreblog'));
+      const unreblogged = await took(booster, subject, unreblog, 'reblogged', false, 'STATUS-REBLOG-4', 'unreblog');
       // Neither makes a boost: both meet the state the unreblog left.
       [afterUndo, unreblogAgain] = await Promise.all([
-        when(unreblogged, (s) => booster.get(on(s.id, 'reblogged_by'))),
-        when(unreblogged, (s) => booster.post(on(s.id, 'unreblog'))),
+        when(unreblogged, (id) => booster.get(on(id, 'reblogged_by'))),
+        when(unreblogged, (id) => booster.post(on(id, 'unreblog'))),
       ]);
       if (visibilityParameter) {
         // One boost per visibility: the unlisted one is undone to make room for the private one.
-        const unlisted = await when(unreblogged, (s) => move(booster, s.id, 'reblog', 'unreblog', { visibility: 'unlisted' }));
+        const unlisted = await when(unreblogged, (id) => move(booster, id, 'reblog', 'unreblog', { visibility: 'unlisted' }));
         boostsByVisibility.push({ visibility: 'unlisted', made: unlisted });
-        const undone = await when(boostOf(unlisted, subject), (s) => undoMove(booster, originalOf(s), 'unreblog'));
-        const room = took(undone, 'reblogged', false, 'STATUS-REBLOG-4', 'unreblog of the unlisted boost');
-        boostsByVisibility.push({ visibility: 'private', made: await when(room, (s) => move(booster, s.id, 'reblog', 'unreblog', { visibility: 'private' })) });
+        const unlistedExists = await boostExists(booster, subject, unlisted, boostOf(unlisted, subject, 'STATUS-REBLOG-2'), 'STATUS-REBLOG-2');
+        const undone = await when(unlistedExists, (id) => undoMove(booster, id, 'unreblog'));
+        const room = await took(booster, subject, undone, 'reblogged', false, 'STATUS-REBLOG-4', 'unreblog of the unlisted boost');
+        boostsByVisibility.push({ visibility: 'private', made: await when(room, (id) => move(booster, id, 'reblog', 'unreblog', { visibility: 'private' })) });
       }
     });
 
@@ -235,10 +236,12 @@ describe('States and transitions', () => {
     it('STATUS-REBLOG-2 the reblog visibility parameter (public, unlisted, private) is the visibility of the boost', (context) => {
       since(context, config, REBLOG_VISIBILITY);
       for (const { visibility, made } of boostsByVisibility) {
+        // Whether the public boost is a boost at all is STATUS-REBLOG-1's to judge; the others' answers are this clause's.
+        if (visibility === 'public') need(boostOf(made, subject));
         const exchange = need(made);
-        // An answer that is not a boost at all is STATUS-REBLOG-1's to judge.
-        if (exchange.status === 200) need(boostOf(made, subject));
-        expectEqual(expectOk<Status>(exchange, 'Status').visibility, visibility, 'visibility of the boost', exchange);
+        const body = expectOk<Status>(exchange, 'Status');
+        expectEqual(body.reblog?.id, need(subject).id, 'reblog.id (a boost of the original)', exchange);
+        expectEqual(body.visibility, visibility, 'visibility of the boost', exchange);
       }
     });
 
@@ -248,7 +251,7 @@ describe('States and transitions', () => {
     });
 
     it('STATUS-REBLOG-4 unreblog when a boost by the caller exists answers the Status with reblogged = false', () => {
-      expectFlag(need(unreblog), 'reblogged', false);
+      expectFlag(unreblog, subject, 'reblogged', false);
     });
 
     it('STATUS-REBLOG-5 unreblog when no boost by the caller exists answers 404 "Record not found"', () => {
@@ -274,18 +277,18 @@ describe('States and transitions', () => {
     chains.push(async () => {
       if (!releaseAtLeast(config.serverVersion, BOOKMARKS)) return;
       bookmark = await when(subject, (s) => move(a, s.id, 'bookmark', 'unbookmark'));
-      unbookmark = await when(took(bookmark, 'bookmarked', true, 'STATUS-BOOKMARK-1', 'bookmark'), (s) => undoMove(a, s.id, 'unbookmark'));
-      unbookmarkAgain = await when(took(unbookmark, 'bookmarked', false, 'STATUS-BOOKMARK-2', 'unbookmark'), (s) => a.post(on(s.id, 'unbookmark')));
+      unbookmark = await when(await took(a, subject, bookmark, 'bookmarked', true, 'STATUS-BOOKMARK-1', 'bookmark'), (id) => undoMove(a, id, 'unbookmark'));
+      unbookmarkAgain = await when(await took(a, subject, unbookmark, 'bookmarked', false, 'STATUS-BOOKMARK-2', 'unbookmark'), (id) => a.post(on(id, 'unbookmark')));
     });
 
     it('STATUS-BOOKMARK-1 bookmark answers the Status with bookmarked = true', (context) => {
       since(context, config, BOOKMARKS);
-      expectFlag(need(bookmark), 'bookmarked', true);
+      expectFlag(bookmark, subject, 'bookmarked', true);
     });
 
     it('STATUS-BOOKMARK-2 unbookmark of a bookmarked status answers the Status with bookmarked = false', (context) => {
       since(context, config, BOOKMARKS);
-      expectFlag(need(unbookmark), 'bookmarked', false);
+      expectFlag(unbookmark, subject, 'bookmarked', false);
     });
 
     it('STATUS-BOOKMARK-3 unbookmark of a status that is not bookmarked answers 404 "Record not found"', (context) => {
@@ -304,30 +307,30 @@ describe('States and transitions', () => {
     chains.push(async () => {
       if (!releaseAtLeast(config.serverVersion, MUTES)) return;
       mute = await when(subject, (s) => move(a, s.id, 'mute', 'unmute'));
-      const muted = took(mute, 'muted', true, 'STATUS-MUTE-1', 'mute');
-      again = await when(muted, (s) => a.post(on(s.id, 'mute')));
-      unmute = await when(muted, (s) => undoMove(a, s.id, 'unmute'));
-      unmuteAgain = await when(took(unmute, 'muted', false, 'STATUS-MUTE-3', 'unmute'), (s) => a.post(on(s.id, 'unmute')));
+      const muted = await took(a, subject, mute, 'muted', true, 'STATUS-MUTE-1', 'mute');
+      again = await when(muted, (id) => a.post(on(id, 'mute')));
+      unmute = await when(muted, (id) => undoMove(a, id, 'unmute'));
+      unmuteAgain = await when(await took(a, subject, unmute, 'muted', false, 'STATUS-MUTE-3', 'unmute'), (id) => a.post(on(id, 'unmute')));
     });
 
     it('STATUS-MUTE-1 mute by a caller who takes part in the thread answers the Status with muted = true', (context) => {
       since(context, config, MUTES);
-      expectFlag(need(mute), 'muted', true);
+      expectFlag(mute, subject, 'muted', true);
     });
 
     it('STATUS-MUTE-2 mute of a thread already muted still answers 200, muted = true', (context) => {
       since(context, config, MUTES);
-      expectFlag(need(again), 'muted', true);
+      expectFlag(again, subject, 'muted', true);
     });
 
     it('STATUS-MUTE-3 unmute answers the Status with muted = false', (context) => {
       since(context, config, MUTES);
-      expectFlag(need(unmute), 'muted', false);
+      expectFlag(unmute, subject, 'muted', false);
     });
 
     it('STATUS-MUTE-4 unmute of a thread not muted still answers 200, muted = false', (context) => {
       since(context, config, MUTES);
-      expectFlag(need(unmuteAgain), 'muted', false);
+      expectFlag(unmuteAgain, subject, 'muted', false);
     });
   });
 
@@ -342,8 +345,8 @@ describe('States and transitions', () => {
     chains.push(async () => {
       if (!pinsExist) return;
       pin = await when(subject, (s) => move(a, s.id, 'pin', 'unpin'));
-      unpin = await when(took(pin, 'pinned', true, 'STATUS-PIN-1', 'pin'), (s) => undoMove(a, s.id, 'unpin'));
-      unpinAgain = await when(took(unpin, 'pinned', false, 'STATUS-PIN-5', 'unpin'), (s) => a.post(on(s.id, 'unpin')));
+      unpin = await when(await took(a, subject, pin, 'pinned', true, 'STATUS-PIN-1', 'pin'), (id) => undoMove(a, id, 'unpin'));
+      unpinAgain = await when(await took(a, subject, unpin, 'pinned', false, 'STATUS-PIN-5', 'unpin'), (id) => a.post(on(id, 'unpin')));
     });
     // The refusals run beside the pin chain: A's is of another status, and B's pins are B's own.
     chains.push(async () => {
@@ -356,17 +359,17 @@ describe('States and transitions', () => {
     // pinned is "present in some responses": the answers to pin and unpin are where the transition shows.
     it("STATUS-PIN-1 pin of the caller's own public status that is not a boost answers the Status with pinned = true", (context) => {
       since(context, config, PINS);
-      expectFlag(need(pin), 'pinned', true);
+      expectFlag(pin, subject, 'pinned', true);
     });
 
     it('STATUS-PIN-5 unpin answers the Status with pinned = false', (context) => {
       since(context, config, PINS);
-      expectFlag(need(unpin), 'pinned', false);
+      expectFlag(unpin, subject, 'pinned', false);
     });
 
     it('STATUS-PIN-6 unpin of a status not pinned still answers 200, pinned = false', (context) => {
       since(context, config, PINS);
-      expectFlag(need(unpinAgain), 'pinned', false);
+      expectFlag(unpinAgain, subject, 'pinned', false);
     });
 
     it('STATUS-PIN-2 pin of a status not owned by the caller answers 422 "Validation failed: Someone else\'s toot cannot be pinned"', (context) => {

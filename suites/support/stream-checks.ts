@@ -20,6 +20,7 @@ import type { RootCause } from './clauses.ts';
 import { remember } from './cleanup.ts';
 import { excerpt, type Exchange } from './http.ts';
 import { answerOf, block, causeOf, failed, need, needs, since, succeeded, type Step } from './preconditions.ts';
+import { took } from './moves.ts';
 import { observeResource } from './resources.ts';
 import { describeEvent, isEventStream, type EventStream, type Opener, type StreamEvent, type StreamRequest } from './streams.ts';
 
@@ -101,6 +102,9 @@ const CARRIES: Record<Exclude<StreamKey, 'user'>, string> = {
   direct: 'STREAM-DIRECT-1',
 };
 
+/** The streams that carry the public status (tagged TAG, by the author), the public stream first. */
+const CARRYING_PUBLIC: readonly StreamKey[] = ['public', 'local', 'hashtag', 'localHashtag', 'authorUser'];
+
 interface Posted {
   directStatus: Step<Status>;
   /** A's acct, written in the public status and B's replies: the mention that notifies A. */
@@ -118,14 +122,6 @@ interface Posted {
   at: { direct: number; public: number; publicReply: number; deletion: number };
 }
 
-/** A mute or unmute: it worked when it answered 200 with the flag it sets, else it blocks with its clause. */
-function moveStep(exchange: Exchange, muted: boolean, clause: string, what: string): Step<unknown> {
-  const flag = createdObject(exchange)?.muted;
-  if (exchange.status === 200 && flag === muted) return succeeded(flag, exchange);
-  const summary = exchange.status === 200 ? `${what} answered muted = ${JSON.stringify(flag)}` : `${what} answered ${answerOf(exchange)}`;
-  return failed(causeOf(clause, summary, exchange), exchange);
-}
-
 type Thread = Pick<Posted, 'privateReply' | 'publicReply' | 'mute' | 'unmute'>;
 
 /**
@@ -140,11 +136,16 @@ async function replyInThread(a: Actor, b: Actor | undefined, published: Step<Sta
   const poster = b ?? a;
   const root = published.value.id;
   const thread = `/api/v1/statuses/${root}`;
-  const withoutB = failed<unknown>({ summary: NEEDS_B });
-  const mute = b ? moveStep(await a.post(`${thread}/mute`), true, 'STATUS-MUTE-1', 'POST .../mute') : withoutB;
+  const withoutB = failed<string>({ summary: NEEDS_B });
+  /** A's mute or unmute of the thread: it took when its answer, or a read after it, shows the flag (moves.ts). */
+  const moved = async (action: 'mute' | 'unmute', clause: string) => {
+    const exchange = await a.post(`${thread}/${action}`);
+    return took(a, published, succeeded(exchange, exchange), 'muted', action === 'mute', clause, `POST .../${action}`);
+  };
+  const mute = b ? await moved('mute', 'STATUS-MUTE-1') : withoutB;
   const muted = b ? remember(`mute of ${root} by A`, () => a.post(`${thread}/unmute`)) : undefined;
   const privateReply = await poster.createStatus({ status: `${written}conformance probe: a private reply on the streams`, in_reply_to_id: root, visibility: 'private' });
-  const unmute = b ? moveStep(await a.post(`${thread}/unmute`), false, 'STATUS-MUTE-3', 'POST .../unmute') : withoutB;
+  const unmute = b ? await moved('unmute', 'STATUS-MUTE-3') : withoutB;
   if (unmute.ok) muted?.settle();
   const publicReply = await poster.createStatus({ status: `${written}conformance probe: a public reply on the streams #${OTHER_TAG}`, in_reply_to_id: root, visibility: 'public' });
   return { privateReply, publicReply, mute, unmute };
@@ -188,8 +189,9 @@ export class StreamingScenario {
     if (published.ok) {
       // A server that delivers asynchronously could otherwise send the delete before the update it deletes.
       await Promise.all(runs.map(({ opened: { public: pub } }) => (pub.ok ? pub.value.find(carrying(published.value.id), at.public) : undefined)));
-      const answer = await poster.delete(`/api/v1/statuses/${published.value.id}`);
+      // Its delete event may come before the answer: the wait starts when the request is sent.
       at.deletion = Date.now();
+      const answer = await poster.delete(`/api/v1/statuses/${published.value.id}`);
       if (answer.status === 200) published.settle();
       deletion = answer.status === 200 ? succeeded(undefined, answer) : failed(causeOf('STATUS-DELETE-1', `DELETE of the poster's own status answered ${answerOf(answer)}`, answer), answer);
     }
@@ -234,7 +236,7 @@ export class StreamingScenario {
     let cause = this.causes.get(key);
     if (!cause) {
       const unnamed = stream.events.find((e) => e.event === undefined && about(e));
-      cause = unnamed ? this.unframed(stream, unnamed) : causeOf(clause, `${stream.label} delivered no ${event} about status ${id} within ${stream.timeoutMs} ms: ${stream.lastSeen()}`, stream.exchange);
+      cause = unnamed ? this.unframed(stream, unnamed) : stream.unreadable() ?? causeOf(clause, `${stream.label} delivered no ${event} about status ${id} within ${stream.timeoutMs} ms: ${stream.lastSeen()}`, stream.exchange);
       this.causes.set(key, cause);
     }
     return cause;
@@ -243,6 +245,20 @@ export class StreamingScenario {
   private unframed(stream: EventStream, event: StreamEvent): RootCause {
     const clause = stream.transport === 'WebSocket' ? 'STREAM-WS-2' : 'EVENTS-FRAME-1';
     return causeOf(clause, `${stream.label} delivered the event without its name: ${describeEvent(event)}`, stream.exchange);
+  }
+
+  /**
+   * The first event that matches on the public stream or, where that stream delivered none, on another open stream
+   * that carries the public status: an event check needs its event and a stream open, not the public stream's
+   * working. With none anywhere, the check is blocked by the public stream's missing update (STREAM-PUBLIC-1).
+   */
+  private async eventAbout(status: Status, matches: (event: StreamEvent) => boolean, since: number): Promise<{ stream: EventStream; event: StreamEvent }> {
+    for (const key of CARRYING_PUBLIC) {
+      const step = this.opened[key];
+      const event = step.ok ? await step.value.find(matches, since) : undefined;
+      if (step.ok && event) return { stream: step.value, event };
+    }
+    return block(this.missingUpdate(this.listening('public'), status.id, 'STREAM-PUBLIC-1'));
   }
 
   /** The first update about the status on a stream that carries it by `clause`; its Status is observed for RESOURCE-STATUS-1. */
@@ -261,9 +277,11 @@ export class StreamingScenario {
 
   // Posting a public status produces update on public, on the author's user stream and on hashtag streams for its tags.
   async publicCarriesPublicStatus(): Promise<void> {
-    const { publicStatus, at } = this.posted;
+    const { publicStatus, publicReply, at } = this.posted;
     const status = need(publicStatus);
     await this.expectUpdate('public', 'STREAM-PUBLIC-1', status, at.public, `an update event carrying public status ${status.id}`);
+    // The public reply is a public status too: the sentinel STREAM-PUBLIC-2 waits for is judged here.
+    if (publicReply.ok) await this.expectUpdate('public', 'STREAM-PUBLIC-1', publicReply.value, at.publicReply, `an update event carrying public reply ${publicReply.value.id}`);
   }
 
   async localCarriesPublicStatus(): Promise<void> {
@@ -273,9 +291,13 @@ export class StreamingScenario {
   }
 
   async hashtagCarriesTaggedStatus(): Promise<void> {
-    const { publicStatus, at } = this.posted;
+    const { publicStatus, publicReply, at } = this.posted;
     const status = need(publicStatus);
     await this.expectUpdate('hashtag', 'STREAM-HASHTAG-1', status, at.public, `an update event carrying status ${status.id} tagged #${TAG}`);
+    // So is the reply on its own tag's stream: the sentinel STREAM-HASHTAG-3 waits for.
+    if (publicReply.ok) {
+      await this.expectUpdate('otherHashtag', 'STREAM-HASHTAG-1', publicReply.value, at.publicReply, `an update event carrying reply ${publicReply.value.id} tagged #${OTHER_TAG}`);
+    }
   }
 
   async localHashtagCarriesTaggedStatus(): Promise<void> {
@@ -337,6 +359,7 @@ export class StreamingScenario {
     // The stream carries what its user may see: a direct message its author cannot read cannot arrive either.
     const read = await actors().a.get(`/api/v1/statuses/${status.id}`);
     if (read.status !== 200) block(causeOf('STATUS-VIS-6', `the author's read of the direct message answered ${answerOf(read)}`, read));
+    blockIfUnreadable(stream);
     stream.fail(`an event carrying direct message ${status.id} (on ${stream.label}, within ${stream.timeoutMs} ms)`);
   }
 
@@ -403,33 +426,35 @@ export class StreamingScenario {
   async updateCarriesStatus(): Promise<void> {
     const { publicStatus, at } = this.posted;
     const status = need(publicStatus);
-    const stream: EventStream = this.listening('public');
-    const event = await stream.find((e) => e.event === 'update' && e.data.includes(status.id), at.public);
-    if (!event) block(this.missingUpdate(stream, status.id, 'STREAM-PUBLIC-1'));
+    const { stream, event } = await this.eventAbout(status, (e) => e.event === 'update' && e.data.includes(status.id), at.public);
     const payload = parseJson(event.data);
-    if (!payload.ok) stream.fail('an update payload that is JSON: a Status', `${payload.reason}: ${describeEvent(event)}`);
+    if (!payload.ok) return stream.fail('an update payload that is JSON: a Status', `${payload.reason}: ${describeEvent(event)}`);
     const id = isObject(payload.value) ? payload.value.id : undefined;
-    if (id !== status.id) stream.fail(`the payload is the Status itself: id "${status.id}" at the top`, `payload ${excerpt(event.data, 300)}`);
+    if (id !== status.id) return stream.fail(`the payload is the Status itself: id "${status.id}" at the top`, `payload ${excerpt(event.data, 300)}`);
     // Its fields are the Status table's: RESOURCE-STATUS-1 judges them over the run.
     observeResource('Status', payload.value, stream.exchange);
   }
 
-  // Events table: delete carries the id of the deleted status.
+  // Events table: delete carries the id of the deleted status. It needs the stream open and the status deleted,
+  // nothing more: a delete that came is judged whether or not the update before it came.
   async deleteNamesStatusId(): Promise<void> {
     const { publicStatus, deletion, at } = this.posted;
     const status = need(publicStatus);
     need(deletion);
     const stream = this.listening('public');
-    // No delete can be expected where the status itself never came.
-    if (!(await stream.find(carriesStatus(status.id), at.public))) block(this.missingUpdate(stream, status.id, 'STREAM-PUBLIC-1'));
     if (await stream.find(deleteOf(status.id), at.deletion)) return;
     const unnamed = stream.events.find((e) => e.event === undefined && deletedIdOf(e.data) === status.id);
     if (unnamed) block(this.unframed(stream, unnamed));
+    // A delete that came after the DELETE, whatever it names, is judged. A stream that carried nothing of the status,
+    // neither its update nor a delete, fails what the stream carries.
+    const deletes = stream.eventsSince(at.deletion).filter((e) => e.event === 'delete');
+    if (deletes.length === 0 && !stream.events.some(carriesStatus(status.id))) block(this.missingUpdate(stream, status.id, 'STREAM-PUBLIC-1'));
     // A status that still exists after its DELETE answered 200 was not deleted: no delete event can be expected.
     const { a, b } = actors();
     const read = await (b ?? a).get(`/api/v1/statuses/${status.id}`);
     if (read.status === 200) block(causeOf('STATUS-DELETE-2', 'the status still reads after its DELETE answered 200', read));
-    stream.fail(`a delete event whose payload is the id ${status.id} (compared as text; on ${stream.label}, within ${stream.timeoutMs} ms)`);
+    const actual = deletes.length > 0 ? `${deletes.map(describeEvent).slice(0, 3).join('; ')} (${stream.lastSeen()})` : stream.lastSeen();
+    stream.fail(`a delete event whose payload is the id ${status.id} (compared as text; on ${stream.label}, within ${stream.timeoutMs} ms)`, actual);
   }
 
   // Events table: notification carries a Notification, whose fields are not shown: a JSON object.
@@ -453,17 +478,19 @@ export class StreamingScenario {
 
   // Events rule 1: heartbeat comments, within the timeout of the opening.
   async carriesHeartbeats(): Promise<void> {
-    await this.listening('public').waitForComment('a comment line (a heartbeat)');
+    const stream = this.listening('public');
+    if (await stream.findComment()) return;
+    blockIfUnreadable(stream);
+    stream.fail(`a comment line (a heartbeat) (on ${stream.label}, within ${stream.timeoutMs} ms of opening)`);
   }
 
-  // Events rule 2: an event: line with its name, then a data: line with the JSON-encoded payload.
+  // Events rule 2: an event: line with its name, then a data: line with the JSON-encoded payload. Judged on the first
+  // event about the public status, its update or its delete (which event is which is the Events table's to judge).
   async framesEvents(): Promise<void> {
     const { publicStatus, at } = this.posted;
     const status = need(publicStatus);
-    const stream = this.listening('public');
-    const event = await stream.find((e) => e.data.includes(status.id), at.public);
-    if (!event) block(this.missingUpdate(stream, status.id, 'STREAM-PUBLIC-1'));
-    if (event.event !== 'update') stream.fail('an event: line naming update before the data: line', `event name ${describeEvent(event)}`);
+    const { stream, event } = await this.eventAbout(status, (e) => e.data.includes(status.id), at.public);
+    if (!event.event) stream.fail('an event: line naming the event before the data: line', `event name ${describeEvent(event)}`);
     if (!parseJson(event.data).ok) stream.fail('a data: payload that is JSON-encoded', describeEvent(event));
   }
 
@@ -500,6 +527,12 @@ function messageFault(message: string): string | undefined {
   return typeof name === 'string' && payloadOk ? undefined : 'a message {"event": name, "payload": JSON-encoded text}';
 }
 
+/** Blocks the running check when its stream is not readable as an event stream (STREAM-SSE-1). */
+function blockIfUnreadable(stream: EventStream): void {
+  const cause = stream.unreadable();
+  if (cause) block(cause);
+}
+
 /** A's acct, from the status A created first (whatever else is wrong with it): the poster mentions A with it. */
 function mentionOf(created: Created<Status>): Step<string> {
   const acct = (createdObject(created.exchange as Exchange)?.account as { acct?: unknown } | undefined)?.acct;
@@ -528,8 +561,8 @@ async function openStreams(open: Opener, a: Actor, poster: Actor): Promise<Recor
 
 /**
  * Each stream as a step. One that did not open is blocked by the transport's clause when the transport shows no
- * working stream (SSE: none answered an event stream, or this one answered something else; WebSocket: A's user
- * stream did not open), else by the clause of what it carries, which its own check then fails.
+ * working stream (SSE: none answered 200; WebSocket: A's user stream did not open), else by the clause of what it
+ * carries, which its own check then fails. An SSE stream that answered 200 is read whatever its Content-Type.
  */
 function openedSteps(streams: Record<StreamKey, EventStream | undefined>, userClause: string): Record<StreamKey, Step<EventStream>> {
   const present = Object.values(streams).filter((s): s is EventStream => s !== undefined);
@@ -544,8 +577,7 @@ function openedSteps(streams: Record<StreamKey, EventStream | undefined>, userCl
     if (!stream) return failed({ summary: 'the list stream is opened only with CONFORMANCE_LIST_ID' });
     if (stream.accepted) return succeeded(stream, stream.exchange);
     if (!works) return failed(noTransport, stream.exchange);
-    const notAnEventStream = !webSocket && stream.exchange.status === 200;
-    return failed(didNotOpen(notAnEventStream ? transportClause : key === 'user' ? userClause : CARRIES[key], stream), stream.exchange);
+    return failed(didNotOpen(key === 'user' ? userClause : CARRIES[key], stream), stream.exchange);
   };
   const keys: StreamKey[] = ['user', 'authorUser', 'public', 'local', 'hashtag', 'localHashtag', 'otherHashtag', 'list', 'direct'];
   return Object.fromEntries(keys.map((key) => [key, stepOf(key)])) as Record<StreamKey, Step<EventStream>>;

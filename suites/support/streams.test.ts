@@ -79,6 +79,20 @@ describe('server-sent event streams', () => {
     await expect(stream.expectNone('sentinel update', (e) => e.data === '"sentinel"', 'the other', (e) => e.data === '"forbidden"')).rejects.toThrow(/no sentinel update before the other \(on GET/);
   });
 
+  it('should read an event stream labelled with another Content-Type, and call a stream that reads as nothing unreadable', async () => {
+    const { url } = await httpServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(req.url?.includes('hashtag') ? '<html><body>Not here</body></html>\n' : ':thump\nevent: update\ndata: {"id":"1"}\n\n');
+    });
+    const stream = await openSse(configFor(url), publicStream);
+    expect(stream.accepted).toBe(true);
+    expect((await stream.waitFor('an update', (e) => e.event === 'update')).data).toBe('{"id":"1"}');
+    expect(stream.unreadable()).toBeUndefined();
+    const page = await openSse(configFor(url), { ...publicStream, stream: 'hashtag', tag: 'x' });
+    expect(await page.find(() => true)).toBeUndefined();
+    expect(page.unreadable()).toMatchObject({ clause: 'STREAM-SSE-1', summary: expect.stringContaining('answered Content-Type text/plain, and nothing in it read as an event stream') });
+  });
+
   it('should end the connection when the stream is closed', async () => {
     let hungUp = () => {};
     const gone = new Promise<void>((resolve) => (hungUp = resolve));

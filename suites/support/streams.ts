@@ -11,7 +11,7 @@ import type { Config } from './config.ts';
 import { countStreamConnection } from './counts.ts';
 import { atFileEnd } from './file-state.ts';
 import { excerpt, type Exchange } from './http.ts';
-import { block } from './preconditions.ts';
+import { block, causeOf } from './preconditions.ts';
 import { fail } from './verify.ts';
 
 export type Transport = 'server-sent events' | 'WebSocket';
@@ -69,6 +69,8 @@ export class EventStream {
   ended?: string;
   readonly openedAt = Date.now();
   private rawTail = '';
+  /** When each of `events` arrived. */
+  private readonly arrivedAt: number[] = [];
   private readonly arrivals = new Set<() => void>();
 
   constructor(
@@ -83,13 +85,17 @@ export class EventStream {
     opened.add(this);
   }
 
-  /** True once the server accepted the stream (SSE: HTTP 200 with an event stream; WebSocket: 101 Switching Protocols). */
+  /**
+   * True once the server accepted the stream (SSE: HTTP 200, read as an event stream whatever its Content-Type, which
+   * is STREAM-SSE-1's alone to judge; WebSocket: 101 Switching Protocols).
+   */
   get accepted(): boolean {
-    return this.transport === 'WebSocket' ? this.exchange.status === 101 : this.exchange.status === 200 && isEventStream(this.exchange);
+    return this.exchange.status === (this.transport === 'WebSocket' ? 101 : 200);
   }
 
   receive(event: StreamEvent): void {
     this.events.push(event);
+    this.arrivedAt.push(Date.now());
     this.notify();
   }
 
@@ -126,11 +132,32 @@ export class EventStream {
     return this.settle(this.scanner(matches), since + this.timeoutMs);
   }
 
+  /** The events that arrived from `time` on. */
+  eventsSince(time: number): StreamEvent[] {
+    return this.events.filter((_, index) => (this.arrivedAt[index] as number) >= time);
+  }
+
   /** A comment line (a heartbeat), waiting at most the timeout from the opening of the stream. */
   async waitForComment(what: string): Promise<string> {
-    const found = await this.settle(() => this.comments[0], this.openedAt + this.timeoutMs);
+    const found = await this.findComment();
     if (found === undefined) this.fail(`${what} (on ${this.label}, within ${this.timeoutMs} ms of opening)`);
     return found;
+  }
+
+  /** Like waitForComment, but answers undefined instead of failing. */
+  findComment(): Promise<string | undefined> {
+    return this.settle(() => this.comments[0], this.openedAt + this.timeoutMs);
+  }
+
+  /**
+   * Why nothing can be expected of an SSE stream: it answered another Content-Type than text/event-stream
+   * (STREAM-SSE-1) and nothing in it read as an event stream, neither an event nor a comment. A stream with another
+   * Content-Type whose bytes are an event stream is read as one: only its header is wrong.
+   */
+  unreadable(): RootCause | undefined {
+    if (this.transport !== 'server-sent events' || isEventStream(this.exchange) || this.events.length > 0 || this.comments.length > 0) return undefined;
+    const type = this.exchange.headers['content-type'] ?? '(none)';
+    return causeOf('STREAM-SSE-1', `${this.label} answered Content-Type ${type}, and nothing in it read as an event stream: ${this.lastSeen()}`, this.exchange);
   }
 
   /**
@@ -288,14 +315,6 @@ async function connectSse(config: Config, spec: StreamRequest, carrier: 'header'
     if (response.statusCode !== 200) {
       const refusal = await readRefusal(body, config.timeoutMs);
       stream.end(`HTTP ${response.statusCode} ${excerpt(refusal, 200) || '(empty body)'}`);
-      return stream;
-    }
-    // What is not an event stream is not read as one: its events are no server-sent events to judge.
-    if (!isEventStream(exchange)) {
-      // Ending the stream aborts the request: the body's abort error is expected, and must not go unhandled.
-      body.on('error', () => undefined);
-      body.destroy();
-      stream.end(`HTTP 200 with Content-Type ${exchange.headers['content-type'] ?? '(none)'}: not an event stream`);
       return stream;
     }
     const parser = createParser({
