@@ -3,7 +3,8 @@
 // its statuses are one per visibility, so every visibility check judges the same four:
 // top (public; spoiler, sensitive, language) <- reply (unlisted) <- hidden (private), and a plain direct status,
 // which the delete checks delete last, once every other check has judged it. Each carries only the parameters its
-// checks need, so that a server that misreads one parameter blocks nothing else.
+// checks need, so that a server that misreads one parameter blocks nothing else; a direct status with a poll, the
+// unusual form, is STATUS-CREATE-4's alone.
 // The preparation never judges: a status that could not be made blocks the checks that need it, with its cause.
 // It also sends every read the checks judge, all at once, so that the group waits for few answers in a row.
 import { beforeAll, describe, it } from 'vitest';
@@ -20,6 +21,8 @@ const DIRECT_TEXT = 'conformance probe: a direct status that mentions nobody #co
 const MISSING_ID = '999999999999999999';
 const TOKEN_INVALID = 'The access token is invalid';
 const REFUSED = { status: 'conformance probe: must be refused' };
+const DIRECT_POLL = { status: 'conformance probe: a direct status with a poll', visibility: 'direct', poll: { options: ['yes', 'no'], expires_in: 3600 } };
+const POLLS = '2.8.0';
 const WHITELIST = 'the instance runs in whitelist mode: tokenless reads answer 401 there (CONFORMANCE_WHITELIST_MODE)';
 // Before 2.7.0 every read of a status needed a token: what a tokenless read answered then is not shown.
 const TOKENLESS_READS = '2.7.0';
@@ -122,6 +125,7 @@ describe('Statuses', () => {
   let reply: Created<Status>;
   let hidden: Created<Status>;
   let direct: Created<Status>;
+  let directPoll: Created<Status> | undefined;
   // Two probes are sent as clients that do not ask for JSON, so that WIRE-JSON-2 judges their answers too:
   // the read of a missing status as curl sends it (Accept: */*), the creation without a token with no Accept header.
   let missingRead: Exchange;
@@ -141,9 +145,10 @@ describe('Statuses', () => {
       reply = await replyTo(top, { status: 'conformance probe: an unlisted reply', visibility: 'unlisted' });
       hidden = await replyTo(reply, { status: 'conformance probe: a private reply to the reply', visibility: 'private' });
     }
-    [, direct, missingRead, withoutToken, invalidToken] = await Promise.all([
+    [, direct, directPoll, missingRead, withoutToken, invalidToken] = await Promise.all([
       thread(),
       a.createStatus({ status: DIRECT_TEXT, visibility: 'direct' }),
+      releaseAtLeast(config.serverVersion, POLLS) ? a.createStatus(DIRECT_POLL) : undefined,
       a.get(`/api/v1/statuses/${MISSING_ID}`, { accept: '*/*' }),
       anon.post('/api/v1/statuses', REFUSED, { accept: null }),
       anon.post('/api/v1/statuses', REFUSED, { token: 'conformance-invalid-token' }),
@@ -167,8 +172,9 @@ describe('Statuses', () => {
   });
 
   it('STATUS-CREATE-4 visibility (public, unlisted, private, direct) is reflected in the created status', () => {
-    for (const [created, visibility] of [[top, 'public'], [reply, 'unlisted'], [hidden, 'private'], [direct, 'direct']] as const) {
-      expectEqual(answered(created).visibility, visibility, `visibility of the ${visibility} status`, created.exchange);
+    const withPoll = directPoll ? [[directPoll, 'direct', 'direct status with a poll']] as const : [];
+    for (const [created, visibility, what] of [[top, 'public', 'public status'], [reply, 'unlisted', 'unlisted status'], [hidden, 'private', 'private status'], [direct, 'direct', 'direct status'], ...withPoll] as const) {
+      expectEqual(answered(created).visibility, visibility, `visibility of the ${what}`, created.exchange);
     }
   });
 
@@ -379,14 +385,15 @@ describe('Statuses', () => {
 
     beforeAll(async () => {
       // B tries A's public status while A deletes the direct one; then, alongside the reads and deletes of the
-      // deleted status, A deletes the thread, which the ledger would otherwise delete one status after another.
+      // deleted status, A deletes the thread and the direct poll, which the ledger would otherwise delete one after
+      // another.
       const foreign = b && top.ok ? b.delete(`/api/v1/statuses/${top.value.id}`) : undefined;
       [deletion, foreignDeletion] = await Promise.all([deleteOwn(direct), foreign]);
       const gone = direct.ok && deletion?.status === 200 ? `/api/v1/statuses/${direct.value.id}` : undefined;
       [deletedRead, secondDeletion] = await Promise.all([
         gone ? a.get(gone) : undefined,
         gone ? a.delete(gone) : undefined,
-        ...[top, reply, hidden].map(deleteOwn),
+        ...[top, reply, hidden, ...(directPoll ? [directPoll] : [])].map(deleteOwn),
       ]);
     });
 

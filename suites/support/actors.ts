@@ -196,7 +196,8 @@ export class Actor {
     if (!better) return { ...step, settle };
     bodies.json = true;
     const brackets = off.every((o) => BRACKETED.has(o.param)) && createdId(exchange) !== undefined;
-    bodies.notUnderstood ??= { clause: brackets ? 'WIRE-FORM-1' : 'WIRE-FORM-2', exchange };
+    // A form misread beyond its bracket names (WIRE-FORM-2) is the cause, whichever creation showed what first.
+    if (bodies.notUnderstood?.clause !== 'WIRE-FORM-2') bodies.notUnderstood = { clause: brackets ? 'WIRE-FORM-1' : 'WIRE-FORM-2', exchange };
     return { ...this.statusStep(kept, retryOff), settle: settleRetry };
   }
 
