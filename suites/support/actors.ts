@@ -213,7 +213,7 @@ export class Actor {
   private offOf(exchange: Exchange, params: FormParams): Off[] {
     const body = createdObject(exchange);
     if (typeof body?.id === 'string') return offFields(body as Status, params);
-    return [{ param: 'status', clause: 'STATUS-CREATE-1', summary: 'no status' }, ...Object.keys(params).map((param) => ({ param, clause: 'STATUS-CREATE-1', summary: 'no status' }))];
+    return Object.keys(params).map((param) => ({ param, clause: 'STATUS-CREATE-1', summary: 'no status was made' }));
   }
 
   private statusStep(exchange: Exchange, off: readonly Off[]): Step<Status> {
