@@ -65,18 +65,63 @@ export function createdStep<T>(exchange: Exchange, resource: 'Status' | 'Attachm
   return succeeded(body as T, exchange);
 }
 
-/** What a creation asked for that the status it answered must have, for the checks that rely on it (and the clause that says so). */
-function statusAsAsked(status: Status, params: FormParams): { clause: string; summary: string } | undefined {
-  if (typeof params.visibility === 'string' && status.visibility !== params.visibility) {
-    return { clause: 'STATUS-CREATE-4', summary: `a status created with visibility ${params.visibility} answered visibility ${JSON.stringify(status.visibility)}` };
-  }
-  if (typeof params.in_reply_to_id === 'string' && status.in_reply_to_id !== params.in_reply_to_id) {
-    return { clause: 'STATUS-CREATE-6', summary: `a reply to ${params.in_reply_to_id} answered in_reply_to_id ${JSON.stringify(status.in_reply_to_id)}` };
-  }
-  if (params.poll !== undefined && (typeof status.poll !== 'object' || status.poll === null)) {
-    return { clause: 'STATUS-POLL-1', summary: `a status created with poll[options][] answered poll ${JSON.stringify(status.poll)}` };
-  }
-  return undefined;
+/** A parameter a creation asked for that the status it answered does not carry as asked, and the clause that says so. */
+interface Off {
+  param: string;
+  clause: string;
+  summary: string;
+}
+
+const idsOf = (media: unknown) => (Array.isArray(media) ? media.map((m: unknown) => (typeof m === 'object' && m !== null ? (m as { id?: unknown }).id : m)) : []);
+const sameSet = (x: unknown[], y: unknown[]) => JSON.stringify(x.map(String).sort()) === JSON.stringify(y.map(String).sort());
+
+/** Every parameter a creation asked for that the status it answered does not reflect (its text is rendered as HTML, so it is not compared). */
+function offFields(status: Status, params: FormParams): Off[] {
+  const shown = (value: unknown) => JSON.stringify(value);
+  const off: (Off | false)[] = [
+    typeof params.visibility === 'string' && status.visibility !== params.visibility && {
+      param: 'visibility', clause: 'STATUS-CREATE-4', summary: `a status created with visibility ${params.visibility} answered visibility ${shown(status.visibility)}`,
+    },
+    typeof params.in_reply_to_id === 'string' && status.in_reply_to_id !== params.in_reply_to_id && {
+      param: 'in_reply_to_id', clause: 'STATUS-CREATE-6', summary: `a reply to ${params.in_reply_to_id} answered in_reply_to_id ${shown(status.in_reply_to_id)}`,
+    },
+    params.poll !== undefined && (typeof status.poll !== 'object' || status.poll === null) && {
+      param: 'poll', clause: 'STATUS-POLL-1', summary: `a status created with poll[options][] answered poll ${shown(status.poll)}`,
+    },
+    typeof params.spoiler_text === 'string' && status.spoiler_text !== params.spoiler_text && {
+      param: 'spoiler_text', clause: 'STATUS-CREATE-2', summary: `a status created with spoiler_text answered spoiler_text ${shown(status.spoiler_text)}`,
+    },
+    params.sensitive === true && status.sensitive !== true && {
+      param: 'sensitive', clause: 'STATUS-CREATE-3', summary: `a status created sensitive answered sensitive ${shown(status.sensitive)}`,
+    },
+    typeof params.language === 'string' && status.language !== params.language && {
+      param: 'language', clause: 'STATUS-CREATE-5', summary: `a status created with language ${params.language} answered language ${shown(status.language)}`,
+    },
+    Array.isArray(params.media_ids) && !sameSet(idsOf(status.media_attachments), params.media_ids) && {
+      param: 'media_ids', clause: 'MEDIA-ATTACH-1', summary: `a status created with media_ids[] answered media_attachments ${shown(idsOf(status.media_attachments))}`,
+    },
+  ];
+  return off.filter((o): o is Off => o !== false);
+}
+
+/** What the checks of a prepared status rely on: its visibility, what it replies to and its poll; the rest they judge themselves. */
+const RELIED_ON = new Set(['visibility', 'in_reply_to_id', 'poll']);
+/** The parameters whose names carry brackets in a form body (poll[options][], media_ids[]): WIRE-FORM-1's. */
+const BRACKETED = new Set(['poll', 'media_ids']);
+
+/**
+ * How this file's requests send their parameters to the server (POST /api/v1/statuses and the media updates): form
+ * data, the contract's wire convention, until a creation showed that the server does not understand a form body
+ * there but does understand the same parameters as JSON. From then on every creation, update and probe is sent as
+ * JSON, as client libraries talk, so that each check still judges its own clause on the exchange that shows it.
+ * `notUnderstood` is the form-encoded creation that showed it: the bracket names only (WIRE-FORM-1), or the form
+ * body (WIRE-FORM-2), for those clauses' checks.
+ */
+const bodies: { json: boolean; notUnderstood?: { clause: 'WIRE-FORM-1' | 'WIRE-FORM-2'; exchange: Exchange } } = { json: false };
+
+/** The form-encoded creation the server did not understand while it understood the same parameters as JSON, if any. */
+export function formNotUnderstood(): { clause: 'WIRE-FORM-1' | 'WIRE-FORM-2'; exchange: Exchange } | undefined {
+  return bodies.notUnderstood;
 }
 
 export class Actor {
@@ -95,28 +140,18 @@ export class Actor {
   post(path: string, form?: FormParams, options?: RequestOptions): Promise<Exchange> {
     return this.http.send('POST', path, { form, ...options });
   }
+  /** A form body goes as JSON once the server showed it does not understand forms (see `bodies`); a multipart one as it is. */
   put(path: string, form?: FormParams, options?: RequestOptions): Promise<Exchange> {
-    return this.http.send('PUT', path, { form, ...options });
+    const asJson = bodies.json && form !== undefined && !options?.uploads;
+    return this.http.send('PUT', path, asJson ? { json: form, ...options } : { form, ...options });
   }
   delete(path: string, options?: RequestOptions): Promise<Exchange> {
     return this.http.send('DELETE', path, options);
   }
 
-  /**
-   * How this actor sends POST /api/v1/statuses: form data, the contract's wire convention, until the server showed
-   * that it does not understand a form body there but does understand the same parameters as JSON (WIRE-FORM-2).
-   * From then on the actor talks JSON, as client libraries do, so that the other checks still judge their own clauses.
-   */
-  private statusesAsJson = false;
-  /**
-   * The form-encoded creation the server did not understand while it understood the same as JSON: the bracket
-   * names of a poll only (WIRE-FORM-1), or the form body as a whole (WIRE-FORM-2). For those clauses' checks.
-   */
-  formNotUnderstood?: { clause: 'WIRE-FORM-1' | 'WIRE-FORM-2'; exchange: Exchange };
-
-  /** POST /api/v1/statuses as this actor sends it (see statusesAsJson); nothing is put on the ledger. */
+  /** POST /api/v1/statuses as this file sends it (see `bodies`); nothing is put on the ledger. */
   postStatus(params: FormParams, options?: RequestOptions): Promise<Exchange> {
-    return this.statusesAsJson ? this.http.send('POST', '/api/v1/statuses', { json: params, ...options }) : this.post('/api/v1/statuses', params, options);
+    return bodies.json ? this.http.send('POST', '/api/v1/statuses', { json: params, ...options }) : this.post('/api/v1/statuses', params, options);
   }
 
   /** Whatever a creation made goes on the ledger before anything is judged, also when its answer is wrong. */
@@ -138,37 +173,53 @@ export class Actor {
 
   /**
    * A status for the checks to judge, made as a preparation step: lenient (2xx with an id, and what the creation
-   * asked for of visibility, reply and poll), never judged. A form-encoded creation that fails is tried once as
-   * JSON: if that works, the server does not understand the contract's form bodies (WIRE-FORM-2), the form attempt's
-   * leftovers are undone at once, and the actor talks JSON from then on.
+   * asked for of visibility, reply and poll), never judged. Until this file talks JSON, a form-encoded creation whose
+   * answer does not carry every parameter it asked for is tried once as JSON: where that carries more of them, the
+   * server does not understand the contract's form bodies (WIRE-FORM-1 or -2), the form attempt's leftover is undone
+   * at once, and the file talks JSON from then on; otherwise the JSON attempt is undone at once and the form answer
+   * stands, for the checks to judge.
    */
   async createStatus(params: FormParams, options?: RequestOptions): Promise<Created<Status>> {
-    const asJson = this.statusesAsJson;
+    const asJson = bodies.json;
     const exchange = await this.postStatus(params, options);
     const settle = this.rememberStatus(exchange);
-    const step = this.statusStep(exchange, params);
-    if (step.ok || asJson) return { ...step, settle };
+    const off = this.offOf(exchange, params);
+    const step = this.statusStep(exchange, off);
+    if (asJson || off.length === 0) return { ...step, settle };
     const retry = await this.http.send('POST', '/api/v1/statuses', { json: params, ...options });
     const settleRetry = this.rememberStatus(retry);
-    const retried = this.statusStep(retry, params);
-    if (!retried.ok) return { ...step, settle };
-    this.statusesAsJson = true;
-    // A status made without its poll understood the body but not the bracket names.
-    const onlyPoll = !step.ok && step.cause.clause === 'STATUS-POLL-1';
-    this.formNotUnderstood = { clause: onlyPoll ? 'WIRE-FORM-1' : 'WIRE-FORM-2', exchange };
-    const leftover = createdId(exchange);
-    if (leftover) {
-      const undo = await this.delete(`/api/v1/statuses/${leftover}`);
-      if (undo.status !== undefined && undo.status < 300) settle();
-    }
-    return { ...retried, settle: settleRetry };
+    const retryOff = this.offOf(retry, params);
+    const better = retryOff.length < off.length && retryOff.every((o) => off.some((f) => f.param === o.param));
+    const [kept, dropped] = better ? [retry, exchange] : [exchange, retry];
+    // An Idempotency-Key may answer the JSON attempt with the status the form made: that one stays.
+    if (createdId(retry) !== createdId(exchange)) await this.undoAtOnce(dropped, better ? settle : settleRetry);
+    if (!better) return { ...step, settle };
+    bodies.json = true;
+    const brackets = off.every((o) => BRACKETED.has(o.param)) && createdId(exchange) !== undefined;
+    // A form misread beyond its bracket names (WIRE-FORM-2) is the cause, whichever creation showed what first.
+    if (bodies.notUnderstood?.clause !== 'WIRE-FORM-2') bodies.notUnderstood = { clause: brackets ? 'WIRE-FORM-1' : 'WIRE-FORM-2', exchange };
+    return { ...this.statusStep(kept, retryOff), settle: settleRetry };
   }
 
-  private statusStep(exchange: Exchange, params: FormParams): Step<Status> {
+  /** Deletes what a creation attempt made that no check uses, so that none meets it; off the ledger once deleted. */
+  private async undoAtOnce(exchange: Exchange, settle: () => void): Promise<void> {
+    const id = createdId(exchange);
+    if (!id) return;
+    const undo = await this.delete(`/api/v1/statuses/${id}`);
+    if (undo.status !== undefined && undo.status < 300) settle();
+  }
+
+  /** What a creation answered off what it asked for; a creation that made nothing is off in every parameter. */
+  private offOf(exchange: Exchange, params: FormParams): Off[] {
+    const body = createdObject(exchange);
+    if (typeof body?.id === 'string') return offFields(body as Status, params);
+    return Object.keys(params).map((param) => ({ param, clause: 'STATUS-CREATE-1', summary: 'no status was made' }));
+  }
+
+  private statusStep(exchange: Exchange, off: readonly Off[]): Step<Status> {
     const step = createdStep<Status>(exchange, 'Status', 'STATUS-CREATE-1', 'creating a status');
-    if (!step.ok) return step;
-    const off = statusAsAsked(step.value, params);
-    return off ? failed(causeOf(off.clause, off.summary, exchange), exchange) : step;
+    const relied = off.find((o) => RELIED_ON.has(o.param));
+    return step.ok && relied ? failed(causeOf(relied.clause, relied.summary, exchange), exchange) : step;
   }
 
   /**
@@ -295,9 +346,11 @@ export async function requestToken(
 let cached: { config: Config; a: Actor; b?: Actor; anon: Actor } | undefined;
 /** The run this file belongs to, when our own runner runs many at once (suites/self/suite-runner.ts). */
 let runName: string | undefined;
-// Each file may be a run against another server (our fault runs); and an actor learns about the server (form bodies).
+// Each file may be a run against another server (our fault runs), and learns how that server reads bodies.
 perFile(() => {
   cached = undefined;
+  bodies.json = false;
+  delete bodies.notUnderstood;
   runName = undefined;
   tokensIssued = 0;
 });
