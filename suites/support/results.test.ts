@@ -1,7 +1,7 @@
 // The text reports' account of the configured release: how many checks it skipped.
 import { describe, expect, it } from 'vitest';
 import { emptyCounts } from './counts.ts';
-import { releaseSkips, summaryMarkdown, terminalSummary, totalsOf, type CheckResult, type RunResults } from './results.ts';
+import { rankRootCauses, releaseSkips, summaryMarkdown, terminalSummary, totalsOf, type CheckResult, type RunResults } from './results.ts';
 
 const check = (clause: string, skipReason?: string): CheckResult => ({
   clause,
@@ -23,6 +23,7 @@ function resultsOf(checks: CheckResult[]): RunResults {
     startedAt: new Date(0).toISOString(),
     durationMs: 1000,
     totals: totalsOf(checks),
+    rootCauses: rankRootCauses(checks),
     groups: [],
     checks,
     expectations: { allowUnexpectedPass: false, entries: [] },

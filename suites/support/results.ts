@@ -71,6 +71,8 @@ export interface RunResults {
   startedAt: string;
   durationMs: number;
   totals: Totals;
+  /** What to fix first: every failed clause and every cause outside the contract, the one that blocks most checks first. */
+  rootCauses: RankedCause[];
   groups: GroupResult[];
   checks: CheckResult[];
   expectations: { file?: string; allowUnexpectedPass: boolean; entries: JudgedExpectation[] };
@@ -142,20 +144,191 @@ export function totalsLine(t: Totals): string {
 /** Result of one clause over the checks that name it; the worst one wins. */
 export type ClauseResult = Outcome | 'not run';
 const WORST_FIRST: readonly ClauseResult[] = ['failed', 'unexpectedly-passing', 'warning', 'expected-failure', 'passed', 'blocked', 'skipped'];
+const worstOf = (list: readonly CheckResult[]): ClauseResult => WORST_FIRST.find((outcome) => list.some((c) => c.outcome === outcome)) ?? 'not run';
 
-/** Each clause's result and the checks behind it; a failure that names another clause counts for both. */
-export function clauseResults(checks: readonly CheckResult[]): Map<string, { result: ClauseResult; checks: CheckResult[] }> {
-  const byClause = new Map<string, CheckResult[]>();
+export interface ClauseTile {
+  /** The worst outcome of the clause's own checks and of the failures other checks filed under it. */
+  result: ClauseResult;
+  /** The clause's own checks, then the checks of other clauses whose failure names it. */
+  checks: CheckResult[];
+  /** The result comes from a failure another check filed under this clause: its own checks did better. */
+  filedByOthers: boolean;
+  /** Checks this clause keeps from being judged, when it is a root cause (rootCauses). */
+  blocks: number;
+}
+
+/**
+ * What each clause's tile shows (report.html, the matrix): the outcome of its own checks, with the failures that
+ * checks of other clauses filed under it counted there as well (the deviation is this clause's), and the number of
+ * checks it blocks when it is a root cause, so that a cause of blocks never looks plainly green.
+ */
+export function clauseResults(checks: readonly CheckResult[]): Map<string, ClauseTile> {
+  const own = new Map<string, CheckResult[]>();
+  const filed = new Map<string, CheckResult[]>();
   for (const check of checks) {
-    const ids = new Set([check.clause, ...(check.status === 'failed' && check.failedClause ? [check.failedClause] : [])]);
-    for (const id of ids) byClause.set(id, [...(byClause.get(id) ?? []), check]);
+    own.set(check.clause, [...(own.get(check.clause) ?? []), check]);
+    if (check.status === 'failed' && check.failedClause && check.failedClause !== check.clause) {
+      filed.set(check.failedClause, [...(filed.get(check.failedClause) ?? []), check]);
+    }
   }
-  const results = new Map<string, { result: ClauseResult; checks: CheckResult[] }>();
-  for (const [id, list] of byClause) {
-    const result = WORST_FIRST.find((outcome) => list.some((c) => c.outcome === outcome)) ?? 'not run';
-    results.set(id, { result, checks: list });
+  const blocks = new Map(rankRootCauses(checks).flatMap((r) => (r.clause ? [[r.clause, r.blocks] as const] : [])));
+  const tiles = new Map<string, ClauseTile>();
+  for (const id of new Set([...own.keys(), ...filed.keys(), ...blocks.keys()])) {
+    const mine = own.get(id) ?? [];
+    const others = filed.get(id) ?? [];
+    const result = worstOf([...mine, ...others]);
+    tiles.set(id, { result, checks: [...mine, ...others], filedByOthers: result !== worstOf(mine), blocks: blocks.get(id) ?? 0 });
   }
-  return results;
+  return tiles;
+}
+
+type Judged = Pick<CheckResult, 'clause' | 'status' | 'failedClause'>;
+
+/** The clauses that can be the cause of a block in this run: a check failed under them, or one of their own checks was blocked. */
+export function heldCauses(checks: readonly Judged[]): Set<string> {
+  return new Set(checks.flatMap((c) => (c.status === 'failed' ? [c.failedClause ?? c.clause] : c.status === 'blocked' ? [c.clause] : [])));
+}
+
+/** The skip reason of a check that --only left out. */
+export const NOT_SELECTED = 'not selected (--only)';
+const EXPECTATIONS_SKIP = 'expectations file: ';
+/** A skip that leaves a clause's verdict to another run: not selected, skipped by the expectations file, another release. */
+const leftToAnotherRun = (c: CheckResult) => c.skipReason === NOT_SELECTED || (c.skipReason ?? '').startsWith(EXPECTATIONS_SKIP) || (c.skipReason ?? '').includes(RELEASE_SKIP_MARK);
+
+/**
+ * The invariant of blocks: a check is blocked only by a clause that failed (or was itself blocked) in the same run,
+ * or by a cause outside the contract. A block naming a clause that passed, that did not run though it was selected,
+ * or that the catalogue lacks, is an error of the suite: one line per such check, naming it and its cause. A clause
+ * whose checks are not in the run at all (another group, another shard) or were left to another run cannot tell.
+ */
+export function unheldBlocks(checks: readonly CheckResult[]): Array<{ check: CheckResult; error: string }> {
+  const held = heldCauses(checks);
+  return checks.flatMap((check) => {
+    const id = check.blockedBy?.clause;
+    if (check.status !== 'blocked' || !check.blockedBy || !id || held.has(id)) return [];
+    const ofCause = checks.filter((c) => c.clause === id);
+    const passed = ofCause.find((c) => c.status === 'passed');
+    const why = !findClause(id)
+      ? `${id} is no clause of the catalogue`
+      : passed
+        ? `${id} passed in this run (${passed.title})`
+        : ofCause.length > 0 && ofCause.every((c) => c.status === 'skipped' && !leftToAnotherRun(c))
+          ? `${id} did not run (${ofCause.map((c) => c.skipReason ?? 'skipped').join('; ')})`
+          : undefined;
+    if (!why) return [];
+    return [{ check, error: `internal error of the conformance suite: ${check.title} is blocked by ${causeLabel(check.blockedBy)}, but ${why}: a check may be blocked only by a clause that failed or was blocked in the same run (please report it with reports/results.json)` }];
+  });
+}
+
+/** One root cause of the run: a failed clause, or a cause outside the contract, with what it holds back. */
+export interface RankedCause {
+  /** The clause that failed; absent for a cause outside the contract. */
+  clause?: string;
+  /** "STATUS-CREATE-4", or "outside the contract: ...". */
+  label: string;
+  /** The worst outcome of the failures under the clause (failed, warning, expected failure); none when it only blocks. */
+  outcome?: Outcome;
+  /** Checks it keeps from being judged: blocked naming it, or naming a clause that is blocked by it in turn. */
+  blocks: number;
+  /** Of those, the checks blocked naming it. */
+  directly: number;
+  /** One line: what showed it. */
+  evidence: string;
+  /** The curl line that shows it (secrets are environment variable names). */
+  reproduce?: string;
+}
+
+const EVIDENCE_CHARS = 240;
+const oneLine = (s: string) => {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return flat.length > EVIDENCE_CHARS ? `${flat.slice(0, EVIDENCE_CHARS - 1)}…` : flat;
+};
+
+/** What a failed check shows in one line: its failure's expected and actual, or its message's first line. */
+function evidenceOf(check: CheckResult): string {
+  if (check.failure) return oneLine(`expected ${check.failure.expected}; actual ${check.failure.actual}`);
+  return oneLine((check.message ?? '').split('\n')[0] ?? '');
+}
+
+/**
+ * The root causes, the one that keeps most checks from being judged first: every clause that failed (whatever the
+ * expectations file and its severity make of it) and every cause outside the contract. A blocked check counts toward
+ * the root of its chain: when the clause it names did not fail but was itself blocked, it counts for the cause of
+ * that clause's first blocked check, and so on; a clause that failed is a root even where some of its checks are
+ * blocked, since it needs its own fix. A clause that neither failed nor was blocked ends its chain (an error of the
+ * suite unless its checks are not in the run, see unheldBlocks).
+ */
+export function rankRootCauses(checks: readonly CheckResult[]): RankedCause[] {
+  const failures = new Map<string, CheckResult>();
+  for (const c of checks) {
+    if (c.status !== 'failed') continue;
+    const id = c.failedClause ?? c.clause;
+    const first = failures.get(id);
+    if (!first || (first.outcome !== 'failed' && c.outcome === 'failed')) failures.set(id, c);
+  }
+  const blockedOwn = new Map<string, RootCause>();
+  for (const c of checks) if (c.status === 'blocked' && c.blockedBy && !blockedOwn.has(c.clause)) blockedOwn.set(c.clause, c.blockedBy);
+  const rootOf = (cause: RootCause, seen: ReadonlySet<string>): RootCause => {
+    const next = cause.clause && !failures.has(cause.clause) && !seen.has(cause.clause) ? blockedOwn.get(cause.clause) : undefined;
+    return next && cause.clause ? rootOf(next, new Set([...seen, cause.clause])) : cause;
+  };
+  const ranked = new Map<string, RankedCause>();
+  for (const [id, check] of failures) {
+    const outcome = WORST_FIRST.find((o) => checks.some((c) => c.status === 'failed' && (c.failedClause ?? c.clause) === id && c.outcome === o)) as Outcome;
+    ranked.set(id, { clause: id, label: id, outcome, blocks: 0, directly: 0, evidence: evidenceOf(check), ...(check.reproduce ? { reproduce: check.reproduce } : {}) });
+  }
+  for (const c of checks) {
+    if (c.status !== 'blocked' || !c.blockedBy) continue;
+    const root = rootOf(c.blockedBy, new Set());
+    const key = root.clause ?? causeLabel(root);
+    const entry = ranked.get(key) ?? {
+      ...(root.clause ? { clause: root.clause } : {}),
+      label: key,
+      blocks: 0,
+      directly: 0,
+      evidence: oneLine(root.summary),
+      ...(root.reproduce ? { reproduce: root.reproduce } : {}),
+    };
+    entry.blocks += 1;
+    if (root === c.blockedBy) entry.directly += 1;
+    ranked.set(key, entry);
+  }
+  const rank = (r: RankedCause) => (r.outcome ? WORST_FIRST.indexOf(r.outcome) : WORST_FIRST.length);
+  return [...ranked.values()].sort((x, y) => y.blocks - x.blocks || rank(x) - rank(y) || x.label.localeCompare(y.label));
+}
+
+const OUTCOME_WORDS: Partial<Record<Outcome, string>> = { failed: 'failed', warning: 'warning', 'expected-failure': 'expected failure', 'unexpectedly-passing': 'unexpectedly passing' };
+
+/** What a root cause holds back, in words: "blocks 12 checks (3 of them through a blocked clause)". */
+export function blocksPhrase(r: RankedCause): string {
+  const through = r.blocks - r.directly;
+  return `blocks ${checksCount(r.blocks)}${through > 0 ? ` (${through} of them through a blocked clause)` : ''}`;
+}
+
+/** A root cause as one line: "STATUS-CREATE-4 (failed), blocks 18 checks: expected ...; actual ...". */
+export function rootCauseLine(r: RankedCause): string {
+  const outcome = r.outcome ? ` (${OUTCOME_WORDS[r.outcome] ?? r.outcome})` : '';
+  // A cause outside the contract carries its evidence in its label already.
+  return `${r.label}${outcome}, ${blocksPhrase(r)}${r.clause ? `: ${r.evidence}` : ''}`;
+}
+
+/** A group that judged nothing: every check blocked or skipped. It has its own mark, never a green tick. */
+export function judgedNothing(t: Totals): boolean {
+  return t.passed + t.failed + t.warnings + t.expectedFailures + t.unexpectedPasses === 0;
+}
+
+/** A group's mark in every report: ✗ something fails the run, ○ nothing was judged, ✓ it passed. */
+export function groupMark(g: GroupResult): { mark: '✗' | '○' | '✓'; meaning: string } {
+  if (g.failed > 0 || g.unexpectedPasses > 0 || g.errors.length > 0) return { mark: '✗', meaning: 'failed' };
+  if (judgedNothing(g)) return { mark: '○', meaning: 'nothing judged' };
+  return { mark: '✓', meaning: 'passed' };
+}
+
+/** A group as one line: "✓ Statuses: 20 passed, 1 failed, 3 skipped", ": nothing judged" when so. */
+export function groupLine(g: GroupResult): string {
+  const { mark, meaning } = groupMark(g);
+  const errors = g.errors.length ? `, ${g.errors.length} error${g.errors.length > 1 ? 's' : ''}` : '';
+  return `${mark} ${g.name}: ${totalsLine(g)}${errors}${meaning === 'nothing judged' ? ': nothing judged' : ''}`;
 }
 
 const xml = (s: string) =>
@@ -245,6 +418,23 @@ function failureSection(heading: string, checks: readonly CheckResult[], note: (
   return lines;
 }
 
+/** summary.md's first section: what to fix first, each cause with its evidence and curl line. */
+function rootCausesSection(causes: readonly RankedCause[]): string[] {
+  if (causes.length === 0) return [];
+  const lines = ['## Root causes', '', 'Each failed clause and each cause outside the contract, the one that blocks most checks first. A blocked check counts for the root of its chain: when the clause it names was itself blocked, for that clause\'s cause.', ''];
+  causes.forEach((r, i) => {
+    lines.push(`${i + 1}. **${r.label}**${r.outcome ? ` (${OUTCOME_WORDS[r.outcome] ?? r.outcome})` : ''}, ${blocksPhrase(r)}${r.clause ? `: ${r.evidence.replace(/</g, '&lt;')}` : ''}`);
+    if (r.reproduce) lines.push('', `   \`${r.reproduce.replace(/`/g, "'")}\``);
+  });
+  return [...lines, ''];
+}
+
+/** summary.md's groups, each with its mark: a group that judged nothing is marked apart, never with a tick. */
+function groupsSection(groups: readonly GroupResult[]): string[] {
+  if (groups.length === 0) return [];
+  return ['## Groups', '', ...groups.map((g) => `- ${groupLine(g)}`), ''];
+}
+
 export function summaryMarkdown(results: RunResults): string {
   const t = results.totals;
   const lines = [
@@ -258,6 +448,8 @@ export function summaryMarkdown(results: RunResults): string {
     '|---|---|---|---|---|---|---|---|---|---|',
     `| ${t.checks} | ${t.passed} | ${t.failed} | ${t.warnings} | ${t.expectedFailures} | ${t.unexpectedPasses} | ${t.blocked} | ${t.skipped} | ${results.counts.total} | ${(results.durationMs / 1000).toFixed(1)} s |`,
     '',
+    ...rootCausesSection(results.rootCauses),
+    ...groupsSection(results.groups),
   ];
   lines.push(...failureSection('Failures by clause', results.checks.filter((c) => c.outcome === 'failed'), () => ''));
   const unexpected = results.expectations.entries.filter((e) => e.state === 'unexpectedly passing');
@@ -322,12 +514,22 @@ function leftBehindSection(leftovers: readonly LeftBehind[]): string[] {
 /** The terminal lists this many objects left behind; summary.md and the other reports list them all. */
 const LEFT_BEHIND_SHOWN = 20;
 
+/** The terminal ranks this many root causes, each with its curl line; summary.md and the other reports rank them all. */
+const ROOT_CAUSES_SHOWN = 10;
+
 /** The end of the terminal output (and of a CI log): verdict, totals, and what to look at. */
 export function terminalSummary(results: RunResults): string {
   const lines = [
     `Conformance: ${results.verdict}: ${results.totals.checks} checks, ${totalsLine(results.totals)}; ${results.counts.total} requests in ${(results.durationMs / 1000).toFixed(1)} s`,
     releaseLine(results),
   ];
+  const causes = results.rootCauses;
+  if (causes.length > 0) lines.push('Root causes, the one that blocks most checks first:');
+  causes.slice(0, ROOT_CAUSES_SHOWN).forEach((r, i) => {
+    lines.push(`  ${i + 1}. ${rootCauseLine(r)}`);
+    if (r.reproduce) lines.push(`     ${r.reproduce}`);
+  });
+  if (causes.length > ROOT_CAUSES_SHOWN) lines.push(`  ... and ${causes.length - ROOT_CAUSES_SHOWN} more in summary.md`);
   const list = (heading: string, checks: readonly CheckResult[]) => {
     if (checks.length === 0) return;
     lines.push(`${heading}:`);
