@@ -252,10 +252,10 @@ describe('report.html in headless Chromium', () => {
       expect(await page.textContent(`${tile} .blocks`)).toBe(String(blocked));
       expect(await styleOf(page, tile, 'boxShadow'), 'a root cause is framed').not.toBe('none');
       expect(await styleOf(page, `#matrix a.tile[data-clause="${LONE_FAULT}"]`, 'boxShadow'), 'a failure that blocks nothing is not').toBe('none');
-      expect(await page.getAttribute(tile, 'title')).toMatch(new RegExp(`root cause: ${blocked} checks blocked by it`));
+      expect(await page.getAttribute(tile, 'title')).toMatch(new RegExp(`cause of ${blocked} blocked checks`));
       const legend = await page.innerText('#tile-meaning');
       expect(legend).toMatch(/worst outcome of the clause's own checks, a failure that a check of another clause filed under this clause counted here as well/);
-      expect(legend).toMatch(/a root cause: it keeps n checks from being judged/);
+      expect(legend).toMatch(/framed, with a number: a cause of blocks, it keeps n checks from being judged/);
       await page.locator(`#root-causes a:has-text("${BLOCKING_FAULT}")`).click();
       expect(await page.locator(`details.failure[data-clause="${BLOCKING_FAULT}"]`).getAttribute('open')).not.toBeNull();
     }));

@@ -79,6 +79,7 @@ tr.section th { background: #f6f8fa; } .dim { color: var(--muted); }
 table.matrix td.cell { text-align: center; min-width: 90px; font-weight: 600; }
 .filed-by-others { outline: 2px dashed #fff; outline-offset: -4px; }
 .root-cause-tile { box-shadow: 0 0 0 2px #fff, 0 0 0 4px var(--ink); }
+.tile-meaning .tile { min-width: 0; margin: 0 2px; }
 .tile .blocks, .cell .blocks { display: inline-block; margin-left: 5px; padding: 0 5px; border-radius: 8px; background: #fff; color: var(--ink); font-weight: 600; }
 ol.root-causes li { margin: 0 0 10px; } ol.root-causes .evidence { color: var(--muted); }
 ul.groups { list-style: none; padding: 0; } ul.groups .mark { display: inline-block; width: 1.4em; font-weight: 700; }
@@ -129,7 +130,7 @@ const LEGEND_ORDER = ['passed', 'failed', 'warning', 'expected-failure', 'unexpe
 const legendOf = (symbol: (r: Shown) => string) => LEGEND_ORDER.map((r) => `<span><span class="tile ${cssClass(r)}">${symbol(r)}</span> ${esc(LABEL[r])}</span>`).join('');
 
 /** The one meaning of a clause's tile (or cell), as its legend states it. */
-const TILE_MEANING = `<span class="tile-meaning" id="tile-meaning">Each tile is the worst outcome of the clause's own checks, a failure that a check of another clause filed under this clause counted here as well: <span class="tile r-failed filed-by-others">&nbsp;</span> when only such a failure makes it so (its own checks did better). <span class="tile r-failed root-cause-tile">&nbsp;<span class="blocks">n</span></span> a root cause: it keeps n checks from being judged (see Root causes).</span>`;
+const TILE_MEANING = `<p class="meta tile-meaning" id="tile-meaning">Each tile is the worst outcome of the clause's own checks, a failure that a check of another clause filed under this clause counted here as well; <span class="tile r-failed filed-by-others">ID</span> dashed inside: only such a failure makes it so (its own checks did better). <span class="tile r-failed root-cause-tile">ID<span class="blocks">n</span></span> framed, with a number: a cause of blocks, it keeps n checks from being judged (a root cause counts those blocked through its chain too; see Root causes).</p>`;
 
 const tileClasses = (base: string, result: Shown, tile: ClauseTile | undefined) =>
   `${base} ${cssClass(result)}${tile?.filedByOthers ? ' filed-by-others' : ''}${tile?.blocks ? ' root-cause-tile' : ''}`;
@@ -142,7 +143,7 @@ function tileNote(result: Shown, tile: ClauseTile | undefined): string {
     const from = tile.checks.filter((c) => c.status === 'failed' && c.failedClause && c.failedClause !== c.clause).map((c) => c.clause);
     notes.push(`through the failure of ${[...new Set(from)].join(', ')} filed under this clause`);
   }
-  if (tile?.blocks) notes.push(`root cause: ${tile.blocks} check${tile.blocks === 1 ? '' : 's'} blocked by it`);
+  if (tile?.blocks) notes.push(`cause of ${tile.blocks} blocked check${tile.blocks === 1 ? '' : 's'}`);
   return notes.join('; ');
 }
 
@@ -188,7 +189,7 @@ export function reportHtml(results: RunResults): string {
     [t.blocked, 'blocked', 'blocked'],
     [t.skipped, 'skipped', 'skipped'],
   ];
-  const legend = `${legendOf(() => '')}${TILE_MEANING}`;
+  const legend = `<div class="legend">${legendOf(() => '')}</div>${TILE_MEANING}`;
   const matrix = sections
     .map(([name, clauses]) => {
       const tiles = clauses.map((clause) => {
@@ -222,7 +223,7 @@ export function reportHtml(results: RunResults): string {
 <section id="totals" class="totals">${totals.map(([n, label, r]) => `<div class="total o-${r}${n > 0 ? ' some' : ''}" data-total="${esc(label)}"><span class="n">${n}</span><span class="label">${esc(label)}</span></div>`).join('')}</section>
 ${rootCausesHtml(results.rootCauses, firstFailure)}
 <section id="groups"><h2>Groups</h2><ul class="groups">${results.groups.map((g) => { const { mark, meaning } = groupMark(g); return `<li class="g-${meaning.replace(/ /g, '-')}" data-group="${esc(g.name)}" data-mark="${mark}"><span class="mark">${mark}</span>${esc(groupLine(g).slice(mark.length + 1))}</li>`; }).join('')}</ul></section>
-<section id="matrix"><h2>Clauses by section</h2><div class="legend">${legend}</div>
+<section id="matrix"><h2>Clauses by section</h2>${legend}
 ${matrix}
 </section>
 <section id="failures"><h2>Failures and warnings (${attention.length})</h2>
@@ -301,10 +302,10 @@ export function matrixHtml(columns: readonly MatrixColumn[]): string {
     })
     .join('\n');
   const totals = columns.map((c) => `<td class="cell dim">${esc(totalsLine(c.results.totals))}</td>`).join('');
-  const legend = `${legendOf((r) => SYMBOL[r])}${TILE_MEANING}`;
+  const legend = `<div class="legend">${legendOf((r) => SYMBOL[r])}</div>${TILE_MEANING}`;
   const body = `<h1>Conformance matrix</h1>
 <p class="meta">${columns.length} result sets; one row per clause of the contract, one column per server.</p>
-<div class="legend">${legend}</div>
+${legend}
 <table class="matrix"><thead><tr><th>Clause</th><th>Contract's words</th>${head}</tr></thead>
 <tbody>
 ${rows}

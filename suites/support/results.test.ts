@@ -171,7 +171,9 @@ describe('root causes', () => {
   it('should mark a root cause on its tile with the checks it blocks, and a failure filed under another clause apart', () => {
     const tiles = clauseResults([...checks, check('ERRORS-TOKEN-1'), failedAs('APPS-VERIFY-2', 'ERRORS-TOKEN-1')]);
     expect(tiles.get('STATUS-CREATE-4')).toMatchObject({ result: 'failed', blocks: 4, filedByOthers: false });
-    expect(tiles.get('STATUS-DELETE-1')).toMatchObject({ result: 'blocked', blocks: 0 });
+    // Blocked itself, it still blocks two checks: its tile says so.
+    expect(tiles.get('STATUS-DELETE-1')).toMatchObject({ result: 'blocked', blocks: 2 });
+    expect(clauseResults([...checks, check('STATUS-DELETE-1')]).get('STATUS-DELETE-1')).toMatchObject({ result: 'passed', blocks: 2 });
     expect(tiles.get('ERRORS-TOKEN-1')).toMatchObject({ result: 'failed', filedByOthers: true, blocks: 0 });
     expect(tiles.get('APPS-VERIFY-2')).toMatchObject({ result: 'failed', filedByOthers: false });
   });

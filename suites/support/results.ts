@@ -153,14 +153,15 @@ export interface ClauseTile {
   checks: CheckResult[];
   /** The result comes from a failure another check filed under this clause: its own checks did better. */
   filedByOthers: boolean;
-  /** Checks this clause keeps from being judged, when it is a root cause (rootCauses). */
+  /** Checks this clause keeps from being judged: as a root cause, those of its chains too (rootCauses); else those naming it. */
   blocks: number;
 }
 
 /**
  * What each clause's tile shows (report.html, the matrix): the outcome of its own checks, with the failures that
  * checks of other clauses filed under it counted there as well (the deviation is this clause's), and the number of
- * checks it blocks when it is a root cause, so that a cause of blocks never looks plainly green.
+ * checks it blocks when it is a cause of blocks, so that a cause never looks plainly green (a clause blocked in one
+ * check may pass another and still block checks).
  */
 export function clauseResults(checks: readonly CheckResult[]): Map<string, ClauseTile> {
   const own = new Map<string, CheckResult[]>();
@@ -171,7 +172,9 @@ export function clauseResults(checks: readonly CheckResult[]): Map<string, Claus
       filed.set(check.failedClause, [...(filed.get(check.failedClause) ?? []), check]);
     }
   }
-  const blocks = new Map(rankRootCauses(checks).flatMap((r) => (r.clause ? [[r.clause, r.blocks] as const] : [])));
+  const blocks = new Map<string, number>();
+  for (const c of checks) if (c.status === 'blocked' && c.blockedBy?.clause) blocks.set(c.blockedBy.clause, (blocks.get(c.blockedBy.clause) ?? 0) + 1);
+  for (const r of rankRootCauses(checks)) if (r.clause && r.blocks > 0) blocks.set(r.clause, r.blocks);
   const tiles = new Map<string, ClauseTile>();
   for (const id of new Set([...own.keys(), ...filed.keys(), ...blocks.keys()])) {
     const mine = own.get(id) ?? [];
