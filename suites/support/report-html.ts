@@ -229,7 +229,7 @@ ${matrix}
 <section id="failures"><h2>Failures and warnings (${attention.length})</h2>
 ${attention.length ? attention.map(failureDetails).join('\n') : '<p>None.</p>'}
 </section>
-${errors.length ? `<section id="errors"><h2>Errors outside checks (${errors.length})</h2>${errors.map((e) => `<pre>${esc(e)}</pre>`).join('\n')}</section>` : ''}
+${errors.length ? `<section id="errors"><h2>Errors of the suite (${errors.length})</h2>${errors.map((e) => `<pre>${esc(e)}</pre>`).join('\n')}</section>` : ''}
 <section id="blocked"><h2>Blocked: cannot judge (${blockedCount})</h2>
 ${blocked.length ? blocked.map((g) => `<details class="blocked-cause" data-cause="${esc(g.label)}"><summary>${g.checks.length} check${g.checks.length === 1 ? '' : 's'} blocked by ${esc(g.label)}</summary>${g.cause.exchange ? `<pre>${esc(g.cause.exchange)}</pre>` : ''}<ul>${g.checks.map((c) => `<li>${esc(c.title)}</li>`).join('')}</ul></details>`).join('\n') : '<p>None.</p>'}
 <section id="left-behind"><h2>Objects left behind (${results.leftovers.length})</h2>

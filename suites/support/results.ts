@@ -465,7 +465,7 @@ export function summaryMarkdown(results: RunResults): string {
   lines.push(...failureSection('Warnings (SHOULD clauses)', results.checks.filter((c) => c.outcome === 'warning'), () => ''));
   lines.push(...failureSection('Expected failures', results.checks.filter((c) => c.outcome === 'expected-failure'), (c) => ` (expected: ${c.expectation?.reason ?? ''})`));
   if (results.errors.length > 0 || results.groups.some((g) => g.errors.length > 0)) {
-    lines.push('## Errors outside checks', '');
+    lines.push('## Errors of the suite', '', 'Not deviations of the server: a group whose preparation threw, an unhandled error, a block whose cause did not hold. Each fails the run; please report it.', '');
     for (const e of [...results.errors, ...results.groups.flatMap((g) => g.errors)]) lines.push(`- ${e.split('\n')[0]}`);
     lines.push('');
   }
@@ -544,7 +544,7 @@ export function terminalSummary(results: RunResults): string {
   for (const e of results.expectations.entries.filter((e) => e.state === 'unexpectedly passing')) {
     lines.push(`Unexpectedly passing${results.expectations.allowUnexpectedPass ? ' (allowed)' : ''}: ${e.check}: the expectations file says it fails (${e.reason})`);
   }
-  for (const e of [...results.errors, ...results.groups.flatMap((g) => g.errors)]) lines.push(`Error outside checks: ${e.split('\n')[0]}`);
+  for (const e of [...results.errors, ...results.groups.flatMap((g) => g.errors)]) lines.push(`Error of the suite: ${e.split('\n')[0]}`);
   for (const group of blockedByCause(results.checks)) lines.push(`Blocked: ${checksCount(group.checks.length)} by ${group.label}`);
   const skipped = results.checks.filter((c) => c.outcome === 'skipped');
   if (skipped.length) {
