@@ -160,8 +160,8 @@ describe('root causes first', () => {
     const blocked = r.checks.filter((c) => c.status === 'blocked').length;
     expect(blocked).toBeGreaterThan(3);
     expect(r.rootCauses).toEqual([
-      { clause: BLOCKING_FAULT, label: BLOCKING_FAULT, outcome: 'failed', blocks: blocked, directly: blocked, evidence: expect.stringMatching(/^expected visibility .*; actual visibility .*"public"/), reproduce: expect.stringMatching(/^curl .*'\/api\/v1\/statuses'/) },
-      { clause: LONE_FAULT, label: LONE_FAULT, outcome: 'failed', blocks: 0, directly: 0, evidence: expect.any(String), reproduce: expect.stringMatching(/^curl -sS -i -X DELETE /) },
+      { clause: BLOCKING_FAULT, label: BLOCKING_FAULT, outcome: 'failed', blocks: blocked, evidence: expect.stringMatching(/^expected visibility .*; actual visibility .*"public"/), reproduce: expect.stringMatching(/^curl .*'\/api\/v1\/statuses'/) },
+      { clause: LONE_FAULT, label: LONE_FAULT, outcome: 'failed', blocks: 0, evidence: expect.any(String), reproduce: expect.stringMatching(/^curl -sS -i -X DELETE /) },
     ]);
   });
 

@@ -3,7 +3,7 @@
 // and the compatibility matrix of several servers (matrix.ts), clauses as rows and servers as columns.
 import { causeLabel, CLAUSES, type Clause } from './clauses.ts';
 import { redact } from './redact.ts';
-import { blockedByCause, blocksPhrase, clauseResults, groupLine, groupMark, totalsLine, type CheckResult, type ClauseResult, type ClauseTile, type RankedCause, type RunResults } from './results.ts';
+import { blockedByCause, causeState, clauseResults, groupLine, groupMark, totalsLine, type CheckResult, type ClauseResult, type ClauseTile, type RankedCause, ROOT_CAUSES_SAID, type RunResults } from './results.ts';
 
 type Shown = ClauseResult | 'not testable';
 
@@ -130,7 +130,7 @@ const LEGEND_ORDER = ['passed', 'failed', 'warning', 'expected-failure', 'unexpe
 const legendOf = (symbol: (r: Shown) => string) => LEGEND_ORDER.map((r) => `<span><span class="tile ${cssClass(r)}">${symbol(r)}</span> ${esc(LABEL[r])}</span>`).join('');
 
 /** The one meaning of a clause's tile (or cell), as its legend states it. */
-const TILE_MEANING = `<p class="meta tile-meaning" id="tile-meaning">Each tile is the worst outcome of the clause's own checks, a failure that a check of another clause filed under this clause counted here as well; <span class="tile r-failed filed-by-others">ID</span> dashed inside: only such a failure makes it so (its own checks did better). <span class="tile r-failed root-cause-tile">ID<span class="blocks">n</span></span> framed, with a number: a cause of blocks, it keeps n checks from being judged (a root cause counts those blocked through its chain too; see Root causes).</p>`;
+const TILE_MEANING = `<p class="meta tile-meaning" id="tile-meaning">Each tile is the worst outcome of the clause's own checks, a failure that a check of another clause filed under this clause counted here as well; <span class="tile r-failed filed-by-others">ID</span> dashed inside: only such a failure makes it so (its own checks did better). <span class="tile r-failed root-cause-tile">ID<span class="blocks">n</span></span> framed, with a number: a cause of blocks, it keeps n checks from being judged (see Root causes).</p>`;
 
 const tileClasses = (base: string, result: Shown, tile: ClauseTile | undefined) =>
   `${base} ${cssClass(result)}${tile?.filedByOthers ? ' filed-by-others' : ''}${tile?.blocks ? ' root-cause-tile' : ''}`;
@@ -254,13 +254,14 @@ function rootCausesHtml(causes: readonly RankedCause[], firstFailure: ReadonlyMa
   const items = causes.map((r) => {
     const target = r.clause ? firstFailure.get(r.clause) : undefined;
     const name = target ? `<a href="#${target}"><b>${esc(r.label)}</b></a>` : `<b>${esc(r.label)}</b>`;
-    const outcome = r.outcome ? ` <span class="badge ${cssClass(r.outcome)}">${esc(LABEL[r.outcome])}</span>` : '';
+    const state = causeState(r);
+    const outcome = r.outcome ? ` <span class="badge ${cssClass(r.outcome)}">${esc(LABEL[r.outcome])}</span>` : state ? ` <span class="badge r-blocked">${esc(state)}</span>` : '';
     const evidence = r.clause ? `<div class="evidence">${esc(r.evidence)}</div>` : '';
     const curl = r.reproduce ? `<div class="reproduce"><pre><code>${esc(r.reproduce)}</code></pre><button type="button" onclick="copyCurl(this)">Copy</button></div>` : '';
-    return `<li data-cause="${esc(r.label)}" data-blocks="${r.blocks}">${name}${outcome}: <span class="blocks-count">${esc(blocksPhrase(r))}</span>${evidence}${curl}</li>`;
+    return `<li data-cause="${esc(r.label)}" data-blocks="${r.blocks}">${name}${outcome}: <span class="blocks-count">blocks ${r.blocks} check${r.blocks === 1 ? '' : 's'}</span>${evidence}${curl}</li>`;
   });
   return `<section id="root-causes"><h2>Root causes (${causes.length})</h2>
-<p class="meta">Each failed clause and each cause outside the contract, the one that blocks most checks first. A blocked check counts for the root of its chain: when the clause it names was itself blocked, for that clause's cause.</p>
+<p class="meta">${esc(ROOT_CAUSES_SAID)}</p>
 <ol class="root-causes">${items.join('\n')}</ol></section>`;
 }
 

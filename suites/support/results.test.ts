@@ -135,7 +135,7 @@ describe('root causes', () => {
     failedAs('STATUS-POLL-1'),
     failedAs('STATUS-CREATE-4'),
     blockedBy('STATUS-READ-2', 'STATUS-CREATE-4'),
-    // A chain: STATUS-DELETE-1 was itself blocked by STATUS-CREATE-4, so what it blocks counts for STATUS-CREATE-4.
+    // A chain: STATUS-DELETE-1 was itself blocked by STATUS-CREATE-4, and blocks two checks of its own.
     blockedBy('STATUS-DELETE-1', 'STATUS-CREATE-4'),
     blockedBy('STATUS-DELETE-2', 'STATUS-DELETE-1'),
     blockedBy('STATUS-DELETE-4', 'STATUS-DELETE-1'),
@@ -144,33 +144,37 @@ describe('root causes', () => {
     check('STATUS-READ-1'),
   ];
 
-  it('should rank every failed clause and cause outside the contract by the checks it blocks, counted to the root of each chain', () => {
+  it('should rank every failed clause, clause that blocks and cause outside the contract by the checks blocked naming it', () => {
     expect(rankRootCauses(checks)).toEqual([
-      { clause: 'STATUS-CREATE-4', label: 'STATUS-CREATE-4', outcome: 'failed', blocks: 4, directly: 2, evidence: 'expected HTTP 401; actual HTTP 200 {"id":"1"}', reproduce: `curl -sS -i -X GET "$CONFORMANCE_BASE_URL"'/STATUS-CREATE-4'` },
-      { label: 'outside the contract: no answer from the server', blocks: 2, directly: 2, evidence: 'no answer from the server', reproduce: `curl -sS -i "$CONFORMANCE_BASE_URL"'/25'` },
-      expect.objectContaining({ clause: 'STATUS-POLL-1', outcome: 'failed', blocks: 0, directly: 0 }),
+      { clause: 'STATUS-CREATE-4', label: 'STATUS-CREATE-4', outcome: 'failed', blocks: 2, evidence: 'expected HTTP 401; actual HTTP 200 {"id":"1"}', reproduce: `curl -sS -i -X GET "$CONFORMANCE_BASE_URL"'/STATUS-CREATE-4'` },
+      { label: 'outside the contract: no answer from the server', blocks: 2, evidence: 'no answer from the server', reproduce: `curl -sS -i "$CONFORMANCE_BASE_URL"'/25'` },
+      // Its own check blocked, it was still seen not doing what two checks need: a cause of its own, not STATUS-CREATE-4's.
+      { clause: 'STATUS-DELETE-1', label: 'STATUS-DELETE-1', ownCheckBlockedBy: 'STATUS-CREATE-4', blocks: 2, evidence: 'STATUS-DELETE-1 answered HTTP 500', reproduce: `curl -sS -i "$CONFORMANCE_BASE_URL"'/33'` },
+      expect.objectContaining({ clause: 'STATUS-POLL-1', outcome: 'failed', blocks: 0 }),
     ]);
   });
 
   it('should open the terminal summary and summary.md with the ranking, each cause with its evidence and curl line', () => {
     const results = resultsOf(checks);
     const terminal = terminalSummary(results).split('\n');
-    expect(terminal.slice(2, 8)).toEqual([
+    expect(terminal.slice(2, 10)).toEqual([
       'Root causes, the one that blocks most checks first:',
-      '  1. STATUS-CREATE-4 (failed), blocks 4 checks (2 of them through a blocked clause): expected HTTP 401; actual HTTP 200 {"id":"1"}',
+      '  1. STATUS-CREATE-4 (failed), blocks 2 checks: expected HTTP 401; actual HTTP 200 {"id":"1"}',
       `     curl -sS -i -X GET "$CONFORMANCE_BASE_URL"'/STATUS-CREATE-4'`,
       '  2. outside the contract: no answer from the server, blocks 2 checks',
       `     curl -sS -i "$CONFORMANCE_BASE_URL"'/25'`,
-      '  3. STATUS-POLL-1 (failed), blocks 0 checks: expected HTTP 401; actual HTTP 200 {"id":"1"}',
+      '  3. STATUS-DELETE-1 (its own check blocked by STATUS-CREATE-4), blocks 2 checks: STATUS-DELETE-1 answered HTTP 500',
+      `     curl -sS -i "$CONFORMANCE_BASE_URL"'/33'`,
+      '  4. STATUS-POLL-1 (failed), blocks 0 checks: expected HTTP 401; actual HTTP 200 {"id":"1"}',
     ]);
     const summary = summaryMarkdown(results);
     expect(summary.indexOf('## Root causes')).toBeLessThan(summary.indexOf('## Failures by clause'));
-    expect(summary).toMatch(/## Root causes\n\n.*\n\n1\. \*\*STATUS-CREATE-4\*\* \(failed\), blocks 4 checks .*\n\n {3}`curl .*STATUS-CREATE-4'`\n2\. \*\*outside the contract: no answer from the server\*\*, blocks 2 checks\n/);
+    expect(summary).toMatch(/## Root causes\n\n.*\n\n1\. \*\*STATUS-CREATE-4\*\* \(failed\), blocks 2 checks: .*\n\n {3}`curl .*STATUS-CREATE-4'`\n2\. \*\*outside the contract: no answer from the server\*\*, blocks 2 checks\n/);
   });
 
   it('should mark a root cause on its tile with the checks it blocks, and a failure filed under another clause apart', () => {
     const tiles = clauseResults([...checks, check('ERRORS-TOKEN-1'), failedAs('APPS-VERIFY-2', 'ERRORS-TOKEN-1')]);
-    expect(tiles.get('STATUS-CREATE-4')).toMatchObject({ result: 'failed', blocks: 4, filedByOthers: false });
+    expect(tiles.get('STATUS-CREATE-4')).toMatchObject({ result: 'failed', blocks: 2, filedByOthers: false });
     // Blocked itself, it still blocks two checks: its tile says so.
     expect(tiles.get('STATUS-DELETE-1')).toMatchObject({ result: 'blocked', blocks: 2 });
     expect(clauseResults([...checks, check('STATUS-DELETE-1')]).get('STATUS-DELETE-1')).toMatchObject({ result: 'passed', blocks: 2 });

@@ -153,7 +153,7 @@ export interface ClauseTile {
   checks: CheckResult[];
   /** The result comes from a failure another check filed under this clause: its own checks did better. */
   filedByOthers: boolean;
-  /** Checks this clause keeps from being judged: as a root cause, those of its chains too (rootCauses); else those naming it. */
+  /** Checks blocked naming this clause. */
   blocks: number;
 }
 
@@ -174,7 +174,6 @@ export function clauseResults(checks: readonly CheckResult[]): Map<string, Claus
   }
   const blocks = new Map<string, number>();
   for (const c of checks) if (c.status === 'blocked' && c.blockedBy?.clause) blocks.set(c.blockedBy.clause, (blocks.get(c.blockedBy.clause) ?? 0) + 1);
-  for (const r of rankRootCauses(checks)) if (r.clause && r.blocks > 0) blocks.set(r.clause, r.blocks);
   const tiles = new Map<string, ClauseTile>();
   for (const id of new Set([...own.keys(), ...filed.keys(), ...blocks.keys()])) {
     const mine = own.get(id) ?? [];
@@ -223,19 +222,19 @@ export function unheldBlocks(checks: readonly CheckResult[]): Array<{ check: Che
   });
 }
 
-/** One root cause of the run: a failed clause, or a cause outside the contract, with what it holds back. */
+/** One root cause of the run: a failed clause, a clause named by blocks, or a cause outside the contract. */
 export interface RankedCause {
-  /** The clause that failed; absent for a cause outside the contract. */
+  /** The clause; absent for a cause outside the contract. */
   clause?: string;
   /** "STATUS-CREATE-4", or "outside the contract: ...". */
   label: string;
   /** The worst outcome of the failures under the clause (failed, warning, expected failure); none when it only blocks. */
   outcome?: Outcome;
-  /** Checks it keeps from being judged: blocked naming it, or naming a clause that is blocked by it in turn. */
+  /** A clause that did not fail but whose own check was blocked: that check's cause ("OAUTH-TOKEN-1"). */
+  ownCheckBlockedBy?: string;
+  /** Checks blocked naming it. */
   blocks: number;
-  /** Of those, the checks blocked naming it. */
-  directly: number;
-  /** One line: what showed it. */
+  /** One line: what showed it (the failure's expected and actual, or the first block's summary). */
   evidence: string;
   /** The curl line that shows it (secrets are environment variable names). */
   reproduce?: string;
@@ -255,11 +254,11 @@ function evidenceOf(check: CheckResult): string {
 
 /**
  * The root causes, the one that keeps most checks from being judged first: every clause that failed (whatever the
- * expectations file and its severity make of it) and every cause outside the contract. A blocked check counts toward
- * the root of its chain: when the clause it names did not fail but was itself blocked, it counts for the cause of
- * that clause's first blocked check, and so on; a clause that failed is a root even where some of its checks are
- * blocked, since it needs its own fix. A clause that neither failed nor was blocked ends its chain (an error of the
- * suite unless its checks are not in the run, see unheldBlocks).
+ * expectations file and its severity make of it), every clause that blocks checks, and every cause outside the
+ * contract. A blocked check counts for the cause it names, never further along a chain: a block names the clause
+ * whose operation was seen not doing what the check needs, so that clause is what needs fixing, even when its own
+ * check was blocked by another cause (a server that refuses the broad scopes of the configured tokens blocks the
+ * checks that create with them, whatever blocked the scope check itself). Such a clause says which cause blocked its check.
  */
 export function rankRootCauses(checks: readonly CheckResult[]): RankedCause[] {
   const failures = new Map<string, CheckResult>();
@@ -270,30 +269,26 @@ export function rankRootCauses(checks: readonly CheckResult[]): RankedCause[] {
     if (!first || (first.outcome !== 'failed' && c.outcome === 'failed')) failures.set(id, c);
   }
   const blockedOwn = new Map<string, RootCause>();
-  for (const c of checks) if (c.status === 'blocked' && c.blockedBy && !blockedOwn.has(c.clause)) blockedOwn.set(c.clause, c.blockedBy);
-  const rootOf = (cause: RootCause, seen: ReadonlySet<string>): RootCause => {
-    const next = cause.clause && !failures.has(cause.clause) && !seen.has(cause.clause) ? blockedOwn.get(cause.clause) : undefined;
-    return next && cause.clause ? rootOf(next, new Set([...seen, cause.clause])) : cause;
-  };
+  for (const c of checks) if (c.status === 'blocked' && c.blockedBy && c.blockedBy.clause !== c.clause && !blockedOwn.has(c.clause)) blockedOwn.set(c.clause, c.blockedBy);
   const ranked = new Map<string, RankedCause>();
   for (const [id, check] of failures) {
     const outcome = WORST_FIRST.find((o) => checks.some((c) => c.status === 'failed' && (c.failedClause ?? c.clause) === id && c.outcome === o)) as Outcome;
-    ranked.set(id, { clause: id, label: id, outcome, blocks: 0, directly: 0, evidence: evidenceOf(check), ...(check.reproduce ? { reproduce: check.reproduce } : {}) });
+    ranked.set(id, { clause: id, label: id, outcome, blocks: 0, evidence: evidenceOf(check), ...(check.reproduce ? { reproduce: check.reproduce } : {}) });
   }
   for (const c of checks) {
     if (c.status !== 'blocked' || !c.blockedBy) continue;
-    const root = rootOf(c.blockedBy, new Set());
-    const key = root.clause ?? causeLabel(root);
+    const cause = c.blockedBy;
+    const key = cause.clause ?? causeLabel(cause);
+    const own = cause.clause ? blockedOwn.get(cause.clause) : undefined;
     const entry = ranked.get(key) ?? {
-      ...(root.clause ? { clause: root.clause } : {}),
+      ...(cause.clause ? { clause: cause.clause } : {}),
       label: key,
+      ...(own ? { ownCheckBlockedBy: own.clause ?? causeLabel(own) } : {}),
       blocks: 0,
-      directly: 0,
-      evidence: oneLine(root.summary),
-      ...(root.reproduce ? { reproduce: root.reproduce } : {}),
+      evidence: oneLine(cause.summary),
+      ...(cause.reproduce ? { reproduce: cause.reproduce } : {}),
     };
     entry.blocks += 1;
-    if (root === c.blockedBy) entry.directly += 1;
     ranked.set(key, entry);
   }
   const rank = (r: RankedCause) => (r.outcome ? WORST_FIRST.indexOf(r.outcome) : WORST_FIRST.length);
@@ -302,17 +297,17 @@ export function rankRootCauses(checks: readonly CheckResult[]): RankedCause[] {
 
 const OUTCOME_WORDS: Partial<Record<Outcome, string>> = { failed: 'failed', warning: 'warning', 'expected-failure': 'expected failure', 'unexpectedly-passing': 'unexpectedly passing' };
 
-/** What a root cause holds back, in words: "blocks 12 checks (3 of them through a blocked clause)". */
-export function blocksPhrase(r: RankedCause): string {
-  const through = r.blocks - r.directly;
-  return `blocks ${checksCount(r.blocks)}${through > 0 ? ` (${through} of them through a blocked clause)` : ''}`;
+/** How a root cause stands in the run, in a few words: "failed", "its own check blocked by OAUTH-TOKEN-1". */
+export function causeState(r: RankedCause): string | undefined {
+  if (r.outcome) return OUTCOME_WORDS[r.outcome] ?? r.outcome;
+  return r.ownCheckBlockedBy ? `its own check blocked by ${r.ownCheckBlockedBy}` : undefined;
 }
 
 /** A root cause as one line: "STATUS-CREATE-4 (failed), blocks 18 checks: expected ...; actual ...". */
 export function rootCauseLine(r: RankedCause): string {
-  const outcome = r.outcome ? ` (${OUTCOME_WORDS[r.outcome] ?? r.outcome})` : '';
+  const state = causeState(r);
   // A cause outside the contract carries its evidence in its label already.
-  return `${r.label}${outcome}, ${blocksPhrase(r)}${r.clause ? `: ${r.evidence}` : ''}`;
+  return `${r.label}${state ? ` (${state})` : ''}, blocks ${checksCount(r.blocks)}${r.clause ? `: ${r.evidence}` : ''}`;
 }
 
 /** A group that judged nothing: every check blocked or skipped. It has its own mark, never a green tick. */
@@ -421,12 +416,16 @@ function failureSection(heading: string, checks: readonly CheckResult[], note: (
   return lines;
 }
 
+/** What the ranking of root causes holds, as every report says it. */
+export const ROOT_CAUSES_SAID = 'Each failed clause, each clause that blocks checks and each cause outside the contract, the one that blocks most checks first. A blocked check counts for the cause it names.';
+
 /** summary.md's first section: what to fix first, each cause with its evidence and curl line. */
 function rootCausesSection(causes: readonly RankedCause[]): string[] {
   if (causes.length === 0) return [];
-  const lines = ['## Root causes', '', 'Each failed clause and each cause outside the contract, the one that blocks most checks first. A blocked check counts for the root of its chain: when the clause it names was itself blocked, for that clause\'s cause.', ''];
+  const lines = ['## Root causes', '', ROOT_CAUSES_SAID, ''];
   causes.forEach((r, i) => {
-    lines.push(`${i + 1}. **${r.label}**${r.outcome ? ` (${OUTCOME_WORDS[r.outcome] ?? r.outcome})` : ''}, ${blocksPhrase(r)}${r.clause ? `: ${r.evidence.replace(/</g, '&lt;')}` : ''}`);
+    const state = causeState(r);
+    lines.push(`${i + 1}. **${r.label}**${state ? ` (${state})` : ''}, blocks ${checksCount(r.blocks)}${r.clause ? `: ${r.evidence.replace(/</g, '&lt;')}` : ''}`);
     if (r.reproduce) lines.push('', `   \`${r.reproduce.replace(/`/g, "'")}\``);
   });
   return [...lines, ''];
