@@ -232,6 +232,7 @@ ${attention.length ? attention.map(failureDetails).join('\n') : '<p>None.</p>'}
 ${errors.length ? `<section id="errors"><h2>Errors of the suite (${errors.length})</h2>${errors.map((e) => `<pre>${esc(e)}</pre>`).join('\n')}</section>` : ''}
 <section id="blocked"><h2>Blocked: cannot judge (${blockedCount})</h2>
 ${blocked.length ? blocked.map((g) => `<details class="blocked-cause" data-cause="${esc(g.label)}"><summary>${g.checks.length} check${g.checks.length === 1 ? '' : 's'} blocked by ${esc(g.label)}</summary>${g.cause.exchange ? `<pre>${esc(g.cause.exchange)}</pre>` : ''}<ul>${g.checks.map((c) => `<li>${esc(c.title)}</li>`).join('')}</ul></details>`).join('\n') : '<p>None.</p>'}
+</section>
 <section id="left-behind"><h2>Objects left behind (${results.leftovers.length})</h2>
 ${leftBehindTable(results)}
 </section>
@@ -252,8 +253,9 @@ ${table}
 function rootCausesHtml(causes: readonly RankedCause[], firstFailure: ReadonlyMap<string, string>): string {
   if (causes.length === 0) return '<section id="root-causes"><h2>Root causes (0)</h2><p>None: no clause failed and no check was blocked.</p></section>';
   const items = causes.map((r) => {
-    const target = r.clause ? firstFailure.get(r.clause) : undefined;
-    const name = target ? `<a href="#${target}"><b>${esc(r.label)}</b></a>` : `<b>${esc(r.label)}</b>`;
+    // A failure opens at its details; a clause that only blocks, at its row of the clause table; the rest, at the blocked checks.
+    const target = r.clause ? (firstFailure.get(r.clause) ?? `clause-${anchor(r.clause)}`) : 'blocked';
+    const name = `<a href="#${target}"><b>${esc(r.label)}</b></a>`;
     const state = causeState(r);
     const outcome = r.outcome ? ` <span class="badge ${cssClass(r.outcome)}">${esc(LABEL[r.outcome])}</span>` : state ? ` <span class="badge r-blocked">${esc(state)}</span>` : '';
     const evidence = r.clause ? `<div class="evidence">${esc(r.evidence)}</div>` : '';
