@@ -3,7 +3,7 @@
 // and the compatibility matrix of several servers (matrix.ts), clauses as rows and servers as columns.
 import { causeLabel, CLAUSES, type Clause } from './clauses.ts';
 import { redact } from './redact.ts';
-import { blockedByCause, causeState, clauseResults, groupLine, groupMark, totalsLine, type CheckResult, type ClauseResult, type ClauseTile, type RankedCause, ROOT_CAUSES_SAID, type RunResults } from './results.ts';
+import { blockedByCause, causeState, clauseResults, groupMark, groupText, totalsLine, type CheckResult, type ClauseResult, type ClauseTile, type RankedCause, ROOT_CAUSES_SAID, type RunResults } from './results.ts';
 
 type Shown = ClauseResult | 'not testable';
 
@@ -222,7 +222,7 @@ export function reportHtml(results: RunResults): string {
 </header>
 <section id="totals" class="totals">${totals.map(([n, label, r]) => `<div class="total o-${r}${n > 0 ? ' some' : ''}" data-total="${esc(label)}"><span class="n">${n}</span><span class="label">${esc(label)}</span></div>`).join('')}</section>
 ${rootCausesHtml(results.rootCauses, firstFailure)}
-<section id="groups"><h2>Groups</h2><ul class="groups">${results.groups.map((g) => { const { mark, meaning } = groupMark(g); return `<li class="g-${meaning.replace(/ /g, '-')}" data-group="${esc(g.name)}" data-mark="${mark}"><span class="mark">${mark}</span>${esc(groupLine(g).slice(mark.length + 1))}</li>`; }).join('')}</ul></section>
+<section id="groups"><h2>Groups</h2><ul class="groups">${results.groups.map((g) => { const { mark, meaning } = groupMark(g); return `<li class="g-${meaning.replace(/ /g, '-')}" data-group="${esc(g.name)}" data-mark="${mark}"><span class="mark">${mark}</span>${esc(groupText(g))}</li>`; }).join('')}</ul></section>
 <section id="matrix"><h2>Clauses by section</h2>${legend}
 ${matrix}
 </section>

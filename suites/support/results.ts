@@ -322,11 +322,15 @@ export function groupMark(g: GroupResult): { mark: '✗' | '○' | '✓'; meanin
   return { mark: '✓', meaning: 'passed' };
 }
 
-/** A group as one line: "✓ Statuses: 20 passed, 1 failed, 3 skipped", ": nothing judged" when so. */
-export function groupLine(g: GroupResult): string {
-  const { mark, meaning } = groupMark(g);
+/** A group's name and totals: "Statuses: 20 passed, 1 failed, 3 skipped", ": nothing judged" when so. */
+export function groupText(g: GroupResult): string {
   const errors = g.errors.length ? `, ${g.errors.length} error${g.errors.length > 1 ? 's' : ''}` : '';
-  return `${mark} ${g.name}: ${totalsLine(g)}${errors}${meaning === 'nothing judged' ? ': nothing judged' : ''}`;
+  return `${g.name}: ${totalsLine(g)}${errors}${judgedNothing(g) ? ': nothing judged' : ''}`;
+}
+
+/** A group as one line of text, its mark first: "○ Authentication: 0 passed, 0 failed, 11 blocked, 0 skipped: nothing judged". */
+export function groupLine(g: GroupResult): string {
+  return `${groupMark(g).mark} ${groupText(g)}`;
 }
 
 const xml = (s: string) =>
