@@ -368,7 +368,7 @@ export function junitXml(results: RunResults): string {
   const suites = results.groups.map((group) => {
     const checks = results.checks.filter((c) => c.file === group.file);
     const cases = checks.map((c) => junitCase(c, group.name, allow));
-    const errors = group.errors.map((e, i) => `    <testcase classname="${xml(group.name)}" name="${xml(`${group.name} could not run (${i + 1})`)}">\n      <error message="${xml(e.split('\n')[0] ?? '')}">${xml(e)}</error>\n    </testcase>`);
+    const errors = group.errors.map((e, i) => `    <testcase classname="${xml(group.name)}" name="${xml(`${group.name}: error of the suite (${i + 1})`)}">\n      <error message="${xml(e.split('\n')[0] ?? '')}">${xml(e)}</error>\n    </testcase>`);
     const skipped = group.skipped + group.blocked + group.expectedFailures;
     return `  <testsuite name="${xml(group.name)}" tests="${checks.length + errors.length}" failures="${failing(group)}" errors="${group.errors.length}" skipped="${skipped}" time="${(group.durationMs / 1000).toFixed(3)}">\n${[...cases, ...errors].join('\n')}\n  </testsuite>`;
   });
@@ -429,7 +429,7 @@ function rootCausesSection(causes: readonly RankedCause[]): string[] {
   const lines = ['## Root causes', '', ROOT_CAUSES_SAID, ''];
   causes.forEach((r, i) => {
     const state = causeState(r);
-    lines.push(`${i + 1}. **${r.label}**${state ? ` (${state})` : ''}, blocks ${checksCount(r.blocks)}${r.clause ? `: ${r.evidence.replace(/</g, '&lt;')}` : ''}`);
+    lines.push(`${i + 1}. **${r.label.replace(/</g, '&lt;')}**${state ? ` (${state})` : ''}, blocks ${checksCount(r.blocks)}${r.clause ? `: ${r.evidence.replace(/</g, '&lt;')}` : ''}`);
     if (r.reproduce) lines.push('', `   \`${r.reproduce.replace(/`/g, "'")}\``);
   });
   return [...lines, ''];
