@@ -4,6 +4,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ALSO_FAILS, BLOCKS, faultClause, type Fault } from '../../fixtures/reference-server/faults.ts';
 import { ROOT } from './run-cli.ts';
+import { heldCauses } from '../support/results.ts';
 import type { RunCheck, SuiteOutcome } from './suite-runner.ts';
 
 /** Faults whose clause is only checked under a setting; their runs switch it on. */
@@ -43,7 +44,9 @@ export const describeCheck = (c: RunCheck) =>
 
 /**
  * What is wrong with a run of `faults`: their clauses not failed, failed clauses other than theirs (and those
- * ALSO_FAILS declares), checks blocked by something else than them (or what BLOCKS declares), errors outside checks.
+ * ALSO_FAILS declares), checks blocked by something else than them (or what BLOCKS declares), checks blocked by a
+ * clause that neither failed nor was blocked in the run (the reporter's invariant, results.ts unheldBlocks), errors
+ * outside checks.
  */
 export function exactnessProblems(outcome: SuiteOutcome | undefined, faults: readonly Fault[]): string[] {
   // Narrowed to a few groups (SELF_GROUPS), a fault whose clause none of them checks cannot be caught there.
@@ -52,10 +55,16 @@ export function exactnessProblems(outcome: SuiteOutcome | undefined, faults: rea
   const failed = failedClauses(outcome);
   const expected = new Set<string>([...faults.map(faultClause), ...faults.flatMap((f) => ALSO_FAILS[f]?.clauses ?? [])]);
   const allowedCauses = new Set<string>([...faults.map(faultClause), ...faults.flatMap((f) => BLOCKS[f]?.clauses ?? [])]);
+  const held = heldCauses(outcome.checks);
+  // Narrowed, the cause's own check may sit in a group left out: only a cause with a check in the run can be held to it.
+  const inRun = (clause: string) => !NARROWED || outcome.checks.some((c) => c.clause === clause);
   return [
     ...outcome.errors.map((e) => `error outside checks: ${e}`),
     ...faults.filter((f) => !failed.has(faultClause(f)) && judged(f)).map((f) => `${f} not caught: ${outcome.checks.filter((c) => c.clause === faultClause(f)).map(describeCheck).join('; ') || 'no check of it ran'}`),
     ...outcome.checks.filter((c) => c.status === 'failed' && !expected.has(c.failedClause ?? c.clause)).map((c) => `also failed: ${describeCheck(c)}`),
     ...outcome.checks.filter((c) => c.status === 'blocked' && !(c.blockedBy?.clause && allowedCauses.has(c.blockedBy.clause))).map((c) => `blocked by another cause: ${describeCheck(c)}`),
+    ...outcome.checks
+      .filter((c) => c.status === 'blocked' && c.blockedBy?.clause && !held.has(c.blockedBy.clause) && inRun(c.blockedBy.clause))
+      .map((c) => `blocked by a cause that neither failed nor was blocked in this run: ${describeCheck(c)}`),
   ];
 }

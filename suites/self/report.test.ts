@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { mergeShards } from '../support/matrix.ts';
 import type { RunResults } from '../support/results.ts';
 import { ROOT, runCli, type CliRun } from './run-cli.ts';
@@ -33,9 +33,12 @@ let fixed: CliRun;
 let allowed: CliRun;
 /** A fault that takes away the precondition of many checks: one failure, the rest blocked by it. */
 let blocking: CliRun;
-/** Only a blocked check selected: its root cause is not in the run. */
+/** Only a blocked check selected: its root cause is not in the run, and the group judged nothing. */
 let blockedOnly: CliRun;
 const BLOCKING_FAULT = 'STATUS-CREATE-4';
+/** Two root causes: the blocking fault, and one that blocks nothing. */
+let ranked: CliRun;
+const LONE_FAULT = 'STATUS-DELETE-3';
 
 function results(run: CliRun): RunResults {
   if (!run.results) throw new Error(`the run wrote no results.json (exit ${run.code}): ${run.stderr.slice(0, 500)}`);
@@ -55,18 +58,19 @@ beforeAll(async () => {
     }),
   );
   writeFileSync(stepSummary, '# earlier step\n');
-  [faulty, expected, fixed, allowed, blocking, blockedOnly] = await Promise.all([
+  [faulty, expected, fixed, allowed, blocking, blockedOnly, ranked] = await Promise.all([
     runCli(['--group', GROUP, '--fault', FAULT], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: stepSummary }),
     runCli(['--group', GROUP, '--fault', FAULT, '--expectations', expectationsFile], NOT_GITHUB),
     runCli(['--group', GROUP, '--expectations', expectationsFile], NOT_GITHUB),
     runCli(['--group', GROUP, '--expectations', expectationsFile, '--allow-unexpected-pass'], NOT_GITHUB),
     runCli(['--group', 'statuses', '--fault', BLOCKING_FAULT], NOT_GITHUB),
     runCli(['--group', 'statuses', '--only', 'STATUS-READ-4', '--fault', 'STATUS-READ-1'], NOT_GITHUB),
+    runCli(['--group', 'statuses', '--fault', `${LONE_FAULT},${BLOCKING_FAULT}`], NOT_GITHUB),
   ]);
 });
 
 afterAll(() => {
-  for (const run of [faulty, expected, fixed, allowed, blocking, blockedOnly]) if (run) rmSync(run.reportDir, { recursive: true, force: true });
+  for (const run of [faulty, expected, fixed, allowed, blocking, blockedOnly, ranked]) if (run) rmSync(run.reportDir, { recursive: true, force: true });
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -150,31 +154,76 @@ describe('blocked checks', () => {
   });
 });
 
+describe('root causes first', () => {
+  it('should rank the failed clauses by the checks they block in results.json, with evidence and curl line', () => {
+    const r = results(ranked);
+    const blocked = r.checks.filter((c) => c.status === 'blocked').length;
+    expect(blocked).toBeGreaterThan(3);
+    expect(r.rootCauses).toEqual([
+      { clause: BLOCKING_FAULT, label: BLOCKING_FAULT, outcome: 'failed', blocks: blocked, evidence: expect.stringMatching(/^expected visibility .*; actual visibility .*"public"/), reproduce: expect.stringMatching(/^curl .*'\/api\/v1\/statuses'/) },
+      { clause: LONE_FAULT, label: LONE_FAULT, outcome: 'failed', blocks: 0, evidence: expect.any(String), reproduce: expect.stringMatching(/^curl -sS -i -X DELETE /) },
+    ]);
+  });
+
+  it('should open the terminal summary and summary.md with them, the cause that blocks most first', () => {
+    const blocked = results(ranked).totals.blocked;
+    const summary = ranked.stdout.slice(ranked.stdout.indexOf('\nConformance: FAIL'));
+    expect(summary).toMatch(new RegExp(`^Root causes, the one that blocks most checks first:\n  1\\. ${BLOCKING_FAULT} \\(failed\\), blocks ${blocked} checks: expected .*\n     curl .*\n  2\\. ${LONE_FAULT} \\(failed\\), blocks 0 checks: .*\n     curl .*\nFailures by clause:`, 'm'));
+    const md = ranked.reports['summary.md'] ?? '';
+    expect(md.indexOf(`1. **${BLOCKING_FAULT}** (failed), blocks ${blocked} checks`)).toBeGreaterThan(md.indexOf('## Root causes'));
+    expect(md.indexOf(`2. **${LONE_FAULT}** (failed), blocks 0 checks`)).toBeLessThan(md.indexOf('## Failures by clause'));
+  });
+});
+
+describe('a group that judged nothing', () => {
+  it('should be marked apart, never with a tick, in the terminal, summary.md and report.html', () => {
+    const t = results(blockedOnly).groups[0];
+    expect(t).toMatchObject({ name: 'Statuses', passed: 0, failed: 0, blocked: 1 });
+    expect(blockedOnly.stdout).toMatch(/^○ Statuses: 0 passed, 0 failed, 1 blocked, \d+ skipped: nothing judged \(\d+\.\d s\)$/m);
+    expect(blockedOnly.reports['summary.md']).toMatch(/^- ○ Statuses: 0 passed, 0 failed, 1 blocked, \d+ skipped: nothing judged$/m);
+    expect(blockedOnly.reports['report.html']).toMatch(/<li class="g-nothing-judged" data-group="Statuses" data-mark="○">/);
+    expect(blocking.stdout).toMatch(/^✗ Statuses: /m);
+  });
+});
+
+/** Opens a run's report.html in headless Chromium; nothing may be fetched. Skips (outside CI) without a browser. */
+async function inBrowser(context: TestContext, run: CliRun, use: (page: Page) => Promise<void>): Promise<void> {
+  if (!existsSync(CHROMIUM)) {
+    // CI installs Debian's chromium (.ci/run); elsewhere a missing browser skips rather than fails.
+    if (process.env.CI) throw new Error(`no browser at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH`);
+    context.skip(`no browser at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+  }
+  expect(run.reports['report.html'] ?? '', 'self-contained: nothing to fetch').not.toMatch(/(?:src|href)=["']?(?:https?:)?\/\//i);
+  const profile = mkdtempSync(join(tmpdir(), 'conformance-chromium-'));
+  const browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+  try {
+    const page = await browser.newPage();
+    const fetched: string[] = [];
+    page.on('request', (request) => fetched.push(request.url()));
+    const reportUrl = pathToFileURL(join(run.reportDir, 'report.html')).href;
+    await page.goto(reportUrl);
+    await use(page);
+    expect(fetched.filter((url) => url !== reportUrl)).toEqual([]);
+  } finally {
+    await browser.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+/** The computed style of the first element a CSS selector finds (an expression: the project's TypeScript has no DOM library). */
+const styleOf = (page: Page, selector: string, property: string) => page.evaluate<string>(`getComputedStyle(document.querySelector(${JSON.stringify(selector)}))[${JSON.stringify(property)}]`);
+const rgb = (colour: string) => (colour.match(/\d+/g) ?? []).map(Number);
+
 describe('report.html in headless Chromium', () => {
-  it('should show the totals and the failing clause in red, each failure expandable to its exchange, and save a screenshot', async (context) => {
-    if (!existsSync(CHROMIUM)) {
-      // CI installs Debian's chromium (.ci/run); elsewhere a missing browser skips rather than fails.
-      if (process.env.CI) throw new Error(`no browser at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH`);
-      context.skip(`no browser at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
-    }
-    const html = faulty.reports['report.html'] ?? '';
-    expect(html, 'self-contained: nothing to fetch').not.toMatch(/(?:src|href)=["']?(?:https?:)?\/\//i);
-    const profile = mkdtempSync(join(tmpdir(), 'conformance-chromium-'));
-    const browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
-    try {
-      const page = await browser.newPage();
-      const fetched: string[] = [];
-      page.on('request', (request) => fetched.push(request.url()));
-      const reportUrl = pathToFileURL(join(faulty.reportDir, 'report.html')).href;
-      await page.goto(reportUrl);
+  it('should show the totals and the failing clause in red, each failure expandable to its exchange, and save a screenshot', (context) =>
+    inBrowser(context, faulty, async (page) => {
       expect(await page.textContent('#verdict')).toBe('FAIL');
       const t = results(faulty).totals;
       expect(await page.textContent('[data-total="checks"] .n')).toBe(String(t.checks));
       expect(await page.textContent('[data-total="failed"] .n')).toBe('1');
       expect(await page.textContent('[data-total="passed"] .n')).toBe(String(t.passed));
-        // Expressions, not functions: the project's TypeScript has no DOM library.
-      const background = (clause: string) => page.evaluate<string>(`getComputedStyle(document.querySelector('#matrix a.tile[data-clause="${clause}"]')).backgroundColor`);
-      const [r = 0, g = 0, b = 0] = ((await background(FAULT)).match(/\d+/g) ?? []).map(Number);
+      const background = (clause: string) => styleOf(page, `#matrix a.tile[data-clause="${clause}"]`, 'backgroundColor');
+      const [r = 0, g = 0, b = 0] = rgb(await background(FAULT));
       expect(r > 150 && g < 90 && b < 90, `the failing clause's tile is red, got rgb(${r}, ${g}, ${b})`).toBe(true);
       expect(await background('APPS-VERIFY-1'), 'a passing clause is not red').not.toBe(await background(FAULT));
       const failure = page.locator(`details.failure[data-clause="${FAULT}"]`);
@@ -188,12 +237,36 @@ describe('report.html in headless Chromium', () => {
       const screenshot = join(faulty.reportDir, 'report.png');
       await page.screenshot({ path: screenshot, fullPage: false });
       expect(statSync(screenshot).size).toBeGreaterThan(10_000);
-      expect(fetched.filter((url) => url !== reportUrl)).toEqual([]);
-    } finally {
-      await browser.close();
-      rmSync(profile, { recursive: true, force: true });
-    }
-  });
+    }));
+
+  it('should open with the root causes ranked, mark a root cause on its tile, and say what a tile means in the legend', (context) =>
+    inBrowser(context, ranked, async (page) => {
+      const blocked = results(ranked).totals.blocked;
+      const headings = await page.locator('h2').allInnerTexts();
+      expect(headings.slice(0, 2)).toEqual(['Root causes (2)', 'Groups']);
+      const causes = await page.locator('#root-causes li').allInnerTexts();
+      expect(causes[0]).toMatch(new RegExp(`^${BLOCKING_FAULT} failed: blocks ${blocked} checks\\s+expected visibility [^\\n]*\\s+curl -sS -i -X POST [^\\n]*\\s+Copy$`));
+      expect(causes[1]).toMatch(new RegExp(`^${LONE_FAULT} failed: blocks 0 checks`));
+      const tile = `#matrix a.tile[data-clause="${BLOCKING_FAULT}"]`;
+      expect(await page.getAttribute(tile, 'data-blocks')).toBe(String(blocked));
+      expect(await page.textContent(`${tile} .blocks`)).toBe(String(blocked));
+      expect(await styleOf(page, tile, 'boxShadow'), 'a root cause is framed').not.toBe('none');
+      expect(await styleOf(page, `#matrix a.tile[data-clause="${LONE_FAULT}"]`, 'boxShadow'), 'a failure that blocks nothing is not').toBe('none');
+      expect(await page.getAttribute(tile, 'title')).toMatch(new RegExp(`cause of ${blocked} blocked checks`));
+      const legend = await page.innerText('#tile-meaning');
+      expect(legend).toMatch(/worst outcome of the clause's own checks, a failure that a check of another clause filed under this clause counted here as well/);
+      expect(legend).toMatch(/framed, with a number: a cause of blocks, it keeps n checks from being judged/);
+      await page.locator(`#root-causes a:has-text("${BLOCKING_FAULT}")`).click();
+      expect(await page.locator(`details.failure[data-clause="${BLOCKING_FAULT}"]`).getAttribute('open')).not.toBeNull();
+    }));
+
+  it('should mark a group that judged nothing apart, not green', (context) =>
+    inBrowser(context, blockedOnly, async (page) => {
+      const group = '#groups li[data-group="Statuses"]';
+      expect(await page.innerText(group)).toMatch(/^○\s*Statuses: 0 passed, 0 failed, 1 blocked, \d+ skipped: nothing judged$/);
+      const [r = 0, g = 0, b = 0] = rgb(await styleOf(page, `${group} .mark`, 'color'));
+      expect(g > r + 40 && g > b + 40, `the mark is not green, got rgb(${r}, ${g}, ${b})`).toBe(false);
+    }));
 });
 
 describe('expectations file', () => {

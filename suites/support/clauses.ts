@@ -297,6 +297,8 @@ export interface RootCause {
   summary: string;
   /** The redacted exchange that showed it, with its curl line. */
   exchange?: string;
+  /** The curl command of that exchange alone, for the ranking of root causes (secrets are environment variable names). */
+  reproduce?: string;
 }
 
 /** "STATUS-MUTE-1 (mute answered HTTP 404)", or "outside the contract: ...". */

@@ -6,8 +6,8 @@ import { parseArgs } from 'node:util';
 import { addCounts, emptyCounts } from './counts.ts';
 import { judgeRun, type Expectation } from './expectations.ts';
 import { matrixHtml, type MatrixColumn } from './report-html.ts';
-import { writeReports } from './reporter.ts';
-import { runVerdict, totalsOf, type RunResults } from './results.ts';
+import { withRunTotals, writeReports } from './reporter.ts';
+import { rankRootCauses, runVerdict, totalsOf, type RunResults } from './results.ts';
 
 const EXIT = { passed: 0, failed: 1, usage: 2 } as const;
 
@@ -51,10 +51,7 @@ export function mergeShards(shards: readonly RunResults[]): RunResults {
   const expectations = new Map<string, Expectation>();
   for (const shard of shards) for (const { check, expect, reason } of shard.expectations?.entries ?? []) expectations.set(check, { check, expect, reason });
   const entries = judgeRun(checks, [...expectations.values()]);
-  const groups = shards
-    .flatMap((s) => s.groups)
-    .map((g) => ({ ...g, ...totalsOf(checks.filter((c) => c.file === g.file)) }))
-    .sort((x, y) => x.file.localeCompare(y.file));
+  const groups = withRunTotals(shards.flatMap((s) => s.groups), checks);
   const starts = shards.map((s) => Date.parse(s.startedAt));
   const ends = shards.map((s) => Date.parse(s.startedAt) + s.durationMs);
   const merged: Omit<RunResults, 'verdict'> = {
@@ -63,6 +60,7 @@ export function mergeShards(shards: readonly RunResults[]): RunResults {
     startedAt: new Date(Math.min(...starts)).toISOString(),
     durationMs: Math.max(...ends) - Math.min(...starts),
     totals: totalsOf(checks),
+    rootCauses: rankRootCauses(checks),
     groups,
     checks,
     expectations: {

@@ -6,7 +6,7 @@ import type { TestContext } from 'vitest';
 import { getCurrentTest } from 'vitest/suite';
 import { causeLabel, type RootCause } from './clauses.ts';
 import { releaseAtLeast, type Config } from './config.ts';
-import { describeExchange, type Exchange } from './http.ts';
+import { curlOf, describeExchange, type Exchange } from './http.ts';
 import { redact } from './redact.ts';
 
 /** In the reason of every check skipped for the configured release, so that the summary can count them. */
@@ -47,7 +47,7 @@ export function causeOf(clause: string | undefined, summary: string, exchange?: 
   const broadRefused = exchange?.status === 403 && USERS.has(exchange.actor);
   const cause = broadRefused ? 'ACCESS-BROAD-1' : clause;
   const said = broadRefused ? `${summary}: the token's broad scopes were refused` : summary;
-  return { ...(cause ? { clause: cause } : {}), summary: redact(said), ...(exchange ? { exchange: describeExchange(exchange) } : {}) };
+  return { ...(cause ? { clause: cause } : {}), summary: redact(said), ...(exchange ? { exchange: describeExchange(exchange), reproduce: redact(curlOf(exchange)) } : {}) };
 }
 
 /** How an answer failed a precondition, in a few words: "HTTP 404", "no answer: ...". */

@@ -3,7 +3,7 @@
 // and the compatibility matrix of several servers (matrix.ts), clauses as rows and servers as columns.
 import { causeLabel, CLAUSES, type Clause } from './clauses.ts';
 import { redact } from './redact.ts';
-import { blockedByCause, clauseResults, totalsLine, type CheckResult, type ClauseResult, type RunResults } from './results.ts';
+import { blockedByCause, causeState, clauseResults, groupMark, groupText, totalsLine, type CheckResult, type ClauseResult, type ClauseTile, type RankedCause, ROOT_CAUSES_SAID, type RunResults } from './results.ts';
 
 type Shown = ClauseResult | 'not testable';
 
@@ -77,6 +77,13 @@ table { border-collapse: collapse; width: 100%; } th, td { text-align: left; ver
 td.result { white-space: nowrap; } td.id { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; white-space: nowrap; }
 tr.section th { background: #f6f8fa; } .dim { color: var(--muted); }
 table.matrix td.cell { text-align: center; min-width: 90px; font-weight: 600; }
+.filed-by-others { outline: 2px dashed #fff; outline-offset: -4px; }
+.root-cause-tile { box-shadow: 0 0 0 2px #fff, 0 0 0 4px var(--ink); }
+.tile-meaning .tile { min-width: 0; margin: 0 2px; }
+.tile .blocks, .cell .blocks { display: inline-block; margin-left: 5px; padding: 0 5px; border-radius: 8px; background: #fff; color: var(--ink); font-weight: 600; }
+ol.root-causes li { margin: 0 0 10px; } ol.root-causes .evidence { color: var(--muted); }
+ul.groups { list-style: none; padding: 0; } ul.groups .mark { display: inline-block; width: 1.4em; font-weight: 700; }
+.g-failed .mark { color: var(--failed); } .g-passed .mark { color: var(--passed); } .g-nothing-judged .mark { color: var(--blocked); }
 `;
 
 // Opens the failure a tile points at, and copies a curl line.
@@ -117,6 +124,27 @@ function sectionsOf(knownIds: Iterable<string>): Array<[string, Clause[]]> {
 function shownResult(clause: Clause, result: ClauseResult | undefined): Shown {
   if (result) return result;
   return clause.kind === 'rule' ? 'not run' : 'not testable';
+}
+
+const LEGEND_ORDER = ['passed', 'failed', 'warning', 'expected-failure', 'unexpectedly-passing', 'blocked', 'skipped', 'not run', 'not testable'] as const;
+const legendOf = (symbol: (r: Shown) => string) => LEGEND_ORDER.map((r) => `<span><span class="tile ${cssClass(r)}">${symbol(r)}</span> ${esc(LABEL[r])}</span>`).join('');
+
+/** The one meaning of a clause's tile (or cell), as its legend states it. */
+const TILE_MEANING = `<p class="meta tile-meaning" id="tile-meaning">Each tile is the worst outcome of the clause's own checks, a failure that a check of another clause filed under this clause counted here as well; <span class="tile r-failed filed-by-others">ID</span> dashed inside: only such a failure makes it so (its own checks did better). <span class="tile r-failed root-cause-tile">ID<span class="blocks">n</span></span> framed, with a number: a cause of blocks, it keeps n checks from being judged (see Root causes).</p>`;
+
+const tileClasses = (base: string, result: Shown, tile: ClauseTile | undefined) =>
+  `${base} ${cssClass(result)}${tile?.filedByOthers ? ' filed-by-others' : ''}${tile?.blocks ? ' root-cause-tile' : ''}`;
+const tileData = (tile: ClauseTile | undefined) => `${tile?.filedByOthers ? ' data-filed-by-others="true"' : ''}${tile?.blocks ? ` data-blocks="${tile.blocks}"` : ''}`;
+
+/** A tile's result in words, with where a failure filed by another check comes from and what a root cause blocks. */
+function tileNote(result: Shown, tile: ClauseTile | undefined): string {
+  const notes = [LABEL[result]];
+  if (tile?.filedByOthers) {
+    const from = tile.checks.filter((c) => c.status === 'failed' && c.failedClause && c.failedClause !== c.clause).map((c) => c.clause);
+    notes.push(`through the failure of ${[...new Set(from)].join(', ')} filed under this clause`);
+  }
+  if (tile?.blocks) notes.push(`cause of ${tile.blocks} blocked check${tile.blocks === 1 ? '' : 's'}`);
+  return notes.join('; ');
 }
 
 const failureId = (i: number) => `failure-${i + 1}`;
@@ -161,15 +189,14 @@ export function reportHtml(results: RunResults): string {
     [t.blocked, 'blocked', 'blocked'],
     [t.skipped, 'skipped', 'skipped'],
   ];
-  const legend = (['passed', 'failed', 'warning', 'expected-failure', 'unexpectedly-passing', 'blocked', 'skipped', 'not run', 'not testable'] as const)
-    .map((r) => `<span><span class="tile ${cssClass(r)}"></span> ${esc(LABEL[r])}</span>`)
-    .join('');
+  const legend = `<div class="legend">${legendOf(() => '')}</div>${TILE_MEANING}`;
   const matrix = sections
     .map(([name, clauses]) => {
       const tiles = clauses.map((clause) => {
-        const result = shownResult(clause, byClause.get(clause.id)?.result);
+        const tile = byClause.get(clause.id);
+        const result = shownResult(clause, tile?.result);
         const target = firstFailure.get(clause.id) ?? `clause-${anchor(clause.id)}`;
-        return `<a class="tile ${cssClass(result)}" href="#${target}" data-clause="${esc(clause.id)}" data-result="${esc(result)}" title="${esc(`${clause.id}: ${clause.words} (${LABEL[result]})`)}">${esc(clause.id)}</a>`;
+        return `<a class="${tileClasses('tile', result, tile)}" href="#${target}" data-clause="${esc(clause.id)}" data-result="${esc(result)}"${tileData(tile)} title="${esc(`${clause.id}: ${clause.words} (${tileNote(result, tile)})`)}">${esc(clause.id)}${tile?.blocks ? `<span class="blocks">${tile.blocks}</span>` : ''}</a>`;
       });
       return `<div class="section-row"><h3>${esc(name)}</h3><div class="tiles">${tiles.join('')}</div></div>`;
     })
@@ -194,15 +221,18 @@ export function reportHtml(results: RunResults): string {
 <p class="meta">Server ${esc(server.baseUrl)}${server.embedded ? ' (embedded reference server)' : ''}, release ${esc(server.version)}${server.faults.length ? `, faults ${esc(server.faults.join(', '))}` : ''}. Started ${esc(results.startedAt)}, ${(results.durationMs / 1000).toFixed(1)} s, ${results.counts.total} requests.${results.expectations.file ? ` Expectations: ${esc(results.expectations.file)}.` : ''}</p>
 </header>
 <section id="totals" class="totals">${totals.map(([n, label, r]) => `<div class="total o-${r}${n > 0 ? ' some' : ''}" data-total="${esc(label)}"><span class="n">${n}</span><span class="label">${esc(label)}</span></div>`).join('')}</section>
-<section id="matrix"><h2>Clauses by section</h2><div class="legend">${legend}</div>
+${rootCausesHtml(results.rootCauses, firstFailure)}
+<section id="groups"><h2>Groups</h2><ul class="groups">${results.groups.map((g) => { const { mark, meaning } = groupMark(g); return `<li class="g-${meaning.replace(/ /g, '-')}" data-group="${esc(g.name)}" data-mark="${mark}"><span class="mark">${mark}</span>${esc(groupText(g))}</li>`; }).join('')}</ul></section>
+<section id="matrix"><h2>Clauses by section</h2>${legend}
 ${matrix}
 </section>
 <section id="failures"><h2>Failures and warnings (${attention.length})</h2>
 ${attention.length ? attention.map(failureDetails).join('\n') : '<p>None.</p>'}
 </section>
-${errors.length ? `<section id="errors"><h2>Errors outside checks (${errors.length})</h2>${errors.map((e) => `<pre>${esc(e)}</pre>`).join('\n')}</section>` : ''}
+${errors.length ? `<section id="errors"><h2>Errors of the suite (${errors.length})</h2>${errors.map((e) => `<pre>${esc(e)}</pre>`).join('\n')}</section>` : ''}
 <section id="blocked"><h2>Blocked: cannot judge (${blockedCount})</h2>
 ${blocked.length ? blocked.map((g) => `<details class="blocked-cause" data-cause="${esc(g.label)}"><summary>${g.checks.length} check${g.checks.length === 1 ? '' : 's'} blocked by ${esc(g.label)}</summary>${g.cause.exchange ? `<pre>${esc(g.cause.exchange)}</pre>` : ''}<ul>${g.checks.map((c) => `<li>${esc(c.title)}</li>`).join('')}</ul></details>`).join('\n') : '<p>None.</p>'}
+</section>
 <section id="left-behind"><h2>Objects left behind (${results.leftovers.length})</h2>
 ${leftBehindTable(results)}
 </section>
@@ -217,6 +247,24 @@ ${table}
 </section>
 <footer><p class="meta">${esc(totalsLine(t))}. Status creations ${results.counts.statusCreations}, scheduled statuses ${results.counts.scheduledStatuses}, deletions and unreblogs ${results.counts.deletions}, uploads ${results.counts.uploads}, stream connections ${results.counts.streamConnections}; objects left behind ${results.leftovers.length}.</p></footer>`;
   return page(`Conformance ${results.verdict}: ${server.baseUrl}`, body, SCRIPT);
+}
+
+/** report.html opens with what to fix first: each root cause, what it blocks, its evidence and curl line. */
+function rootCausesHtml(causes: readonly RankedCause[], firstFailure: ReadonlyMap<string, string>): string {
+  if (causes.length === 0) return '<section id="root-causes"><h2>Root causes (0)</h2><p>None: no clause failed and no check was blocked.</p></section>';
+  const items = causes.map((r) => {
+    // A failure opens at its details; a clause that only blocks, at its row of the clause table; the rest, at the blocked checks.
+    const target = r.clause ? (firstFailure.get(r.clause) ?? `clause-${anchor(r.clause)}`) : 'blocked';
+    const name = `<a href="#${target}"><b>${esc(r.label)}</b></a>`;
+    const state = causeState(r);
+    const outcome = r.outcome ? ` <span class="badge ${cssClass(r.outcome)}">${esc(LABEL[r.outcome])}</span>` : state ? ` <span class="badge r-blocked">${esc(state)}</span>` : '';
+    const evidence = r.clause ? `<div class="evidence">${esc(r.evidence)}</div>` : '';
+    const curl = r.reproduce ? `<div class="reproduce"><pre><code>${esc(r.reproduce)}</code></pre><button type="button" onclick="copyCurl(this)">Copy</button></div>` : '';
+    return `<li data-cause="${esc(r.label)}" data-blocks="${r.blocks}">${name}${outcome}: <span class="blocks-count">blocks ${r.blocks} check${r.blocks === 1 ? '' : 's'}</span>${evidence}${curl}</li>`;
+  });
+  return `<section id="root-causes"><h2>Root causes (${causes.length})</h2>
+<p class="meta">${esc(ROOT_CAUSES_SAID)}</p>
+<ol class="root-causes">${items.join('\n')}</ol></section>`;
 }
 
 /** What the run created and could not undo, one row per object: kind, id, owner and why. */
@@ -249,7 +297,7 @@ export function matrixHtml(columns: readonly MatrixColumn[]): string {
           const found = results.get(clause.id);
           const result = shownResult(clause, found?.result);
           const checks = (found?.checks ?? []).map((c) => `${c.title}: ${c.outcome}${c.skipReason ? ` (${c.skipReason})` : ''}`).join('\n');
-          return `<td class="cell ${cssClass(result)}" data-column="${i}" data-clause="${esc(clause.id)}" data-result="${esc(result)}" title="${esc(`${columns[i]?.label}: ${LABEL[result]}${checks ? `\n${checks}` : ''}`)}">${SYMBOL[result]}</td>`;
+          return `<td class="${tileClasses('cell', result, found)}" data-column="${i}" data-clause="${esc(clause.id)}" data-result="${esc(result)}"${tileData(found)} title="${esc(`${columns[i]?.label}: ${tileNote(result, found)}${checks ? `\n${checks}` : ''}`)}">${SYMBOL[result]}${found?.blocks ? `<span class="blocks">${found.blocks}</span>` : ''}</td>`;
         });
         return `<tr><td class="id${clause.kind === 'rule' ? '' : ' dim'}" title="${esc(clause.words)}">${esc(clause.id)}</td><td class="${clause.kind === 'rule' ? '' : 'dim'}">${esc(clause.words)}</td>${cells.join('')}</tr>`;
       });
@@ -257,12 +305,10 @@ export function matrixHtml(columns: readonly MatrixColumn[]): string {
     })
     .join('\n');
   const totals = columns.map((c) => `<td class="cell dim">${esc(totalsLine(c.results.totals))}</td>`).join('');
-  const legend = (['passed', 'failed', 'warning', 'expected-failure', 'unexpectedly-passing', 'blocked', 'skipped', 'not run', 'not testable'] as const)
-    .map((r) => `<span><span class="tile ${cssClass(r)}">${SYMBOL[r]}</span> ${esc(LABEL[r])}</span>`)
-    .join('');
+  const legend = `<div class="legend">${legendOf((r) => SYMBOL[r])}</div>${TILE_MEANING}`;
   const body = `<h1>Conformance matrix</h1>
 <p class="meta">${columns.length} result sets; one row per clause of the contract, one column per server.</p>
-<div class="legend">${legend}</div>
+${legend}
 <table class="matrix"><thead><tr><th>Clause</th><th>Contract's words</th>${head}</tr></thead>
 <tbody>
 ${rows}

@@ -15,13 +15,16 @@ import { runWideResults } from './run-wide.ts';
 import {
   clauseOfTitle,
   githubAnnotations,
+  groupLine,
   junitXml,
+  NOT_SELECTED,
+  rankRootCauses,
   runVerdict,
   severityOf,
   summaryMarkdown,
   terminalSummary,
-  totalsLine,
   totalsOf,
+  unheldBlocks,
   type CheckResult,
   type CheckStatus,
   type GroupResult,
@@ -113,9 +116,20 @@ export function checkOf(test: TestCase, group: string, file: string, pattern?: R
     ...(failure ? { failure } : {}),
     ...(failure?.reproduce ? { reproduce: failure.reproduce } : {}),
     ...(blockedBy ? { blockedBy } : {}),
-    ...(status === 'skipped' ? { skipReason: (result.state === 'skipped' && result.note) || (pattern && !pattern.test(fullNameOf(test)) ? 'not selected (--only)' : 'skipped') } : {}),
+    ...(status === 'skipped' ? { skipReason: (result.state === 'skipped' && result.note) || (pattern && !pattern.test(fullNameOf(test)) ? NOT_SELECTED : 'skipped') } : {}),
     observations: test.annotations().filter((a) => a.type === 'observation').map((a) => redact(a.message)),
   };
+}
+
+/**
+ * The groups with their totals over the whole run (run-wide results included), each with the errors of the suite
+ * that its blocked checks show: a block whose cause did not hold (unheldBlocks) fails the run as an error of the group.
+ */
+export function withRunTotals(groups: readonly GroupResult[], checks: readonly CheckResult[]): GroupResult[] {
+  const unheld = unheldBlocks(checks);
+  return groups
+    .map((g) => ({ ...g, ...totalsOf(checks.filter((c) => c.file === g.file)), errors: [...new Set([...g.errors, ...unheld.filter((u) => u.check.file === g.file).map((u) => u.error)])] }))
+    .sort((x, y) => x.file.localeCompare(y.file));
 }
 
 /** The four report files of a run (or of merged shards) in `dir`. */
@@ -168,9 +182,7 @@ export default class ConformanceReporter implements Reporter {
     };
     this.groups.push(group);
     this.checks.push(...checks);
-    const mark = group.failed > 0 || group.unexpectedPasses > 0 || errors.length > 0 ? '✗' : '✓';
-    const extra = errors.length ? `, ${errors.length} error${errors.length > 1 ? 's' : ''}` : '';
-    process.stdout.write(`${mark} ${name}: ${totalsLine(group)}${extra} (${(group.durationMs / 1000).toFixed(1)} s)\n`);
+    process.stdout.write(`${groupLine(group)} (${(group.durationMs / 1000).toFixed(1)} s)\n`);
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, _reason: TestRunEndReason): void {
@@ -187,9 +199,7 @@ export default class ConformanceReporter implements Reporter {
     const checks = [...this.checks].sort((x, y) => x.file.localeCompare(y.file));
     // Judged over the whole run: an expected failure is unexpectedly passing only when none of its checks failed.
     const entries = judgeRun(checks, this.expectations);
-    const groups = [...this.groups]
-      .map((g) => ({ ...g, ...totalsOf(checks.filter((c) => c.file === g.file)) }))
-      .sort((x, y) => x.file.localeCompare(y.file));
+    const groups = withRunTotals(this.groups, checks);
     const unverdicted: Omit<RunResults, 'verdict'> = {
       server: {
         baseUrl: config.baseUrl || process.env.CONFORMANCE_RESOLVED_BASE_URL || '',
@@ -200,6 +210,7 @@ export default class ConformanceReporter implements Reporter {
       startedAt: this.startedAt.toISOString(),
       durationMs: Date.now() - this.startedAt.getTime(),
       totals: totalsOf(checks),
+      rootCauses: rankRootCauses(checks),
       groups,
       checks,
       expectations: { ...(config.expectationsFile ? { file: config.expectationsFile } : {}), allowUnexpectedPass: config.allowUnexpectedPass, entries },

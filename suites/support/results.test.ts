@@ -1,7 +1,24 @@
-// The text reports' account of the configured release: how many checks it skipped.
+// The text reports as data makes them: the configured release, the invariant of blocks, the ranking of root causes,
+// the tiles of the clause grid and the mark of a group that judged nothing.
 import { describe, expect, it } from 'vitest';
 import { emptyCounts } from './counts.ts';
-import { releaseSkips, summaryMarkdown, terminalSummary, totalsOf, type CheckResult, type RunResults } from './results.ts';
+import { reportHtml } from './report-html.ts';
+import { withRunTotals } from './reporter.ts';
+import {
+  clauseResults,
+  groupLine,
+  groupMark,
+  junitXml,
+  rankRootCauses,
+  releaseSkips,
+  runVerdict,
+  summaryMarkdown,
+  terminalSummary,
+  totalsOf,
+  unheldBlocks,
+  type CheckResult,
+  type RunResults,
+} from './results.ts';
 
 const check = (clause: string, skipReason?: string): CheckResult => ({
   clause,
@@ -23,6 +40,7 @@ function resultsOf(checks: CheckResult[]): RunResults {
     startedAt: new Date(0).toISOString(),
     durationMs: 1000,
     totals: totalsOf(checks),
+    rootCauses: rankRootCauses(checks),
     groups: [],
     checks,
     expectations: { allowUnexpectedPass: false, entries: [] },
@@ -44,5 +62,134 @@ describe('the release in the summaries', () => {
     const line = 'Release 2.9.0 (CONFORMANCE_SERVER_VERSION, the release of this API the server implements): 2 checks skipped for it';
     expect(terminalSummary(results).split('\n')[1]).toBe(line);
     expect(summaryMarkdown(results)).toContain(`${line}.`);
+  });
+});
+
+const failedAs = (clause: string, failedClause = clause): CheckResult => ({
+  ...check(clause),
+  status: 'failed',
+  outcome: 'failed',
+  failedClause,
+  message: `${failedClause} words\n  expected: x\n  actual:   y`,
+  failure: { clause: failedClause, expected: 'HTTP 401', actual: 'HTTP 200\n{"id":"1"}' },
+  reproduce: `curl -sS -i -X GET "$CONFORMANCE_BASE_URL"'/${clause}'`,
+});
+const blockedBy = (clause: string, cause?: string, summary = `${cause ?? 'something'} answered HTTP 500`): CheckResult => ({
+  ...check(clause),
+  status: 'blocked',
+  outcome: 'blocked',
+  blockedBy: { ...(cause ? { clause: cause } : {}), summary, reproduce: `curl -sS -i "$CONFORMANCE_BASE_URL"'/${summary.length}'` },
+});
+const skippedFor = (clause: string, skipReason: string): CheckResult => ({ ...check(clause), status: 'skipped', outcome: 'skipped', skipReason });
+
+describe('the invariant of blocks', () => {
+  it('should hold a block to a cause that failed or was itself blocked in the same run, or lies outside the contract', () => {
+    const checks = [
+      failedAs('STATUS-CREATE-4'),
+      blockedBy('STATUS-READ-2', 'STATUS-CREATE-4'),
+      blockedBy('STATUS-READ-3', 'STATUS-READ-2'),
+      blockedBy('STATUS-READ-4', undefined, 'the list stream is opened only with CONFORMANCE_LIST_ID'),
+      failedAs('APPS-VERIFY-2', 'ERRORS-TOKEN-1'),
+      blockedBy('STATUS-VIS-1', 'ERRORS-TOKEN-1'),
+      // Left to another run: its check was not selected, or is in a group this run did not run.
+      skippedFor('STATUS-READ-1', 'not selected (--only)'),
+      blockedBy('STATUS-VIS-2', 'STATUS-READ-1'),
+      blockedBy('STATUS-VIS-3', 'MEDIA-UPLOAD-1'),
+    ];
+    expect(unheldBlocks(checks)).toEqual([]);
+  });
+
+  it('should report a block whose cause passed, did not run, or is no clause as an error of the suite naming the check and its cause', () => {
+    const checks = [
+      check('STATUS-CREATE-1'),
+      blockedBy('STATUS-DELETE-1', 'STATUS-CREATE-1', 'creating a status answered HTTP 401'),
+      skippedFor('STATUS-WHITELIST-1', 'needs CONFORMANCE_WHITELIST_MODE (an instance in whitelist mode)'),
+      blockedBy('STATUS-READ-4', 'STATUS-WHITELIST-1'),
+      blockedBy('STATUS-READ-5', 'NO-SUCH-CLAUSE-1'),
+    ];
+    const errors = unheldBlocks(checks).map((u) => u.error);
+    expect(errors).toEqual([
+      expect.stringMatching(/^internal error of the conformance suite: STATUS-DELETE-1 a check is blocked by STATUS-CREATE-1 \(creating a status answered HTTP 401\), but STATUS-CREATE-1 passed in this run \(STATUS-CREATE-1 a check\): a check may be blocked only by a clause that failed or was blocked in the same run/),
+      expect.stringMatching(/STATUS-READ-4 a check is blocked by STATUS-WHITELIST-1 .*, but STATUS-WHITELIST-1 did not run \(needs CONFORMANCE_WHITELIST_MODE/),
+      expect.stringMatching(/STATUS-READ-5 a check is blocked by NO-SUCH-CLAUSE-1 .*, but NO-SUCH-CLAUSE-1 is no clause of the catalogue/),
+    ]);
+  });
+
+  it('should fail the run with the error in the group of the blocked check, shown by every report', () => {
+    const checks = [check('STATUS-CREATE-1'), blockedBy('STATUS-DELETE-1', 'STATUS-CREATE-1', 'creating a status answered HTTP 401')];
+    const group = { name: 'Statuses', file: 'suites/statuses.test.ts', durationMs: 1, ...totalsOf(checks), errors: [] };
+    const groups = withRunTotals([group, { ...group, name: 'Media', file: 'suites/media.test.ts' }], checks);
+    expect(groups.map((g) => g.errors.length)).toEqual([0, 1]);
+    const results = { ...resultsOf(checks), groups };
+    expect(runVerdict(results)).toBe('FAIL');
+    const said = /internal error of the conformance suite: STATUS-DELETE-1 a check is blocked by STATUS-CREATE-1/;
+    expect(terminalSummary(results)).toMatch(said);
+    expect(summaryMarkdown(results)).toMatch(said);
+    expect(junitXml(results)).toMatch(new RegExp(`<error message="${said.source}`));
+    expect(reportHtml(results)).toMatch(said);
+  });
+});
+
+describe('root causes', () => {
+  const checks = [
+    failedAs('STATUS-POLL-1'),
+    failedAs('STATUS-CREATE-4'),
+    blockedBy('STATUS-READ-2', 'STATUS-CREATE-4'),
+    // A chain: STATUS-DELETE-1 was itself blocked by STATUS-CREATE-4, and blocks two checks of its own.
+    blockedBy('STATUS-DELETE-1', 'STATUS-CREATE-4'),
+    blockedBy('STATUS-DELETE-2', 'STATUS-DELETE-1'),
+    blockedBy('STATUS-DELETE-4', 'STATUS-DELETE-1'),
+    blockedBy('STATUS-VIS-1', undefined, 'no answer from the server'),
+    blockedBy('STATUS-VIS-2', undefined, 'no answer from the server'),
+    check('STATUS-READ-1'),
+  ];
+
+  it('should rank every failed clause, clause that blocks and cause outside the contract by the checks blocked naming it', () => {
+    expect(rankRootCauses(checks)).toEqual([
+      { clause: 'STATUS-CREATE-4', label: 'STATUS-CREATE-4', outcome: 'failed', blocks: 2, evidence: 'expected HTTP 401; actual HTTP 200 {"id":"1"}', reproduce: `curl -sS -i -X GET "$CONFORMANCE_BASE_URL"'/STATUS-CREATE-4'` },
+      { label: 'outside the contract: no answer from the server', blocks: 2, evidence: 'no answer from the server', reproduce: `curl -sS -i "$CONFORMANCE_BASE_URL"'/25'` },
+      // Its own check blocked, it was still seen not doing what two checks need: a cause of its own, not STATUS-CREATE-4's.
+      { clause: 'STATUS-DELETE-1', label: 'STATUS-DELETE-1', ownCheckBlockedBy: 'STATUS-CREATE-4', blocks: 2, evidence: 'STATUS-DELETE-1 answered HTTP 500', reproduce: `curl -sS -i "$CONFORMANCE_BASE_URL"'/33'` },
+      expect.objectContaining({ clause: 'STATUS-POLL-1', outcome: 'failed', blocks: 0 }),
+    ]);
+  });
+
+  it('should open the terminal summary and summary.md with the ranking, each cause with its evidence and curl line', () => {
+    const results = resultsOf(checks);
+    const terminal = terminalSummary(results).split('\n');
+    expect(terminal.slice(2, 10)).toEqual([
+      'Root causes, the one that blocks most checks first:',
+      '  1. STATUS-CREATE-4 (failed), blocks 2 checks: expected HTTP 401; actual HTTP 200 {"id":"1"}',
+      `     curl -sS -i -X GET "$CONFORMANCE_BASE_URL"'/STATUS-CREATE-4'`,
+      '  2. outside the contract: no answer from the server, blocks 2 checks',
+      `     curl -sS -i "$CONFORMANCE_BASE_URL"'/25'`,
+      '  3. STATUS-DELETE-1 (its own check blocked by STATUS-CREATE-4), blocks 2 checks: STATUS-DELETE-1 answered HTTP 500',
+      `     curl -sS -i "$CONFORMANCE_BASE_URL"'/33'`,
+      '  4. STATUS-POLL-1 (failed), blocks 0 checks: expected HTTP 401; actual HTTP 200 {"id":"1"}',
+    ]);
+    const summary = summaryMarkdown(results);
+    expect(summary.indexOf('## Root causes')).toBeLessThan(summary.indexOf('## Failures by clause'));
+    expect(summary).toMatch(/## Root causes\n\n.*\n\n1\. \*\*STATUS-CREATE-4\*\* \(failed\), blocks 2 checks: .*\n\n {3}`curl .*STATUS-CREATE-4'`\n2\. \*\*outside the contract: no answer from the server\*\*, blocks 2 checks\n/);
+  });
+
+  it('should mark a root cause on its tile with the checks it blocks, and a failure filed under another clause apart', () => {
+    const tiles = clauseResults([...checks, check('ERRORS-TOKEN-1'), failedAs('APPS-VERIFY-2', 'ERRORS-TOKEN-1')]);
+    expect(tiles.get('STATUS-CREATE-4')).toMatchObject({ result: 'failed', blocks: 2, filedByOthers: false });
+    // Blocked itself, it still blocks two checks: its tile says so.
+    expect(tiles.get('STATUS-DELETE-1')).toMatchObject({ result: 'blocked', blocks: 2 });
+    expect(clauseResults([...checks, check('STATUS-DELETE-1')]).get('STATUS-DELETE-1')).toMatchObject({ result: 'passed', blocks: 2 });
+    expect(tiles.get('ERRORS-TOKEN-1')).toMatchObject({ result: 'failed', filedByOthers: true, blocks: 0 });
+    expect(tiles.get('APPS-VERIFY-2')).toMatchObject({ result: 'failed', filedByOthers: false });
+  });
+});
+
+describe('a group that judged nothing', () => {
+  it('should get its own mark, never a tick, in the terminal line and summary.md', () => {
+    const checks = [blockedBy('STATUS-READ-2', 'STATUS-CREATE-4'), skippedFor('STATUS-READ-1', 'needs CONFORMANCE_TOKEN_B')];
+    const group = { name: 'Authentication', file: 'suites/access.test.ts', durationMs: 1, ...totalsOf(checks), errors: [] };
+    expect(groupMark(group)).toEqual({ mark: '○', meaning: 'nothing judged' });
+    expect(groupLine(group)).toBe('○ Authentication: 0 passed, 0 failed, 1 blocked, 1 skipped: nothing judged');
+    expect(groupMark({ ...group, ...totalsOf([check('STATUS-READ-1')]) }).mark).toBe('✓');
+    expect(summaryMarkdown({ ...resultsOf(checks), groups: [group] })).toContain('## Groups\n\n- ○ Authentication: 0 passed, 0 failed, 1 blocked, 1 skipped: nothing judged\n');
   });
 });

@@ -71,6 +71,8 @@ export interface RunResults {
   startedAt: string;
   durationMs: number;
   totals: Totals;
+  /** What to fix first: every failed clause and every cause outside the contract, the one that blocks most checks first. */
+  rootCauses: RankedCause[];
   groups: GroupResult[];
   checks: CheckResult[];
   expectations: { file?: string; allowUnexpectedPass: boolean; entries: JudgedExpectation[] };
@@ -142,20 +144,193 @@ export function totalsLine(t: Totals): string {
 /** Result of one clause over the checks that name it; the worst one wins. */
 export type ClauseResult = Outcome | 'not run';
 const WORST_FIRST: readonly ClauseResult[] = ['failed', 'unexpectedly-passing', 'warning', 'expected-failure', 'passed', 'blocked', 'skipped'];
+const worstOf = (list: readonly CheckResult[]): ClauseResult => WORST_FIRST.find((outcome) => list.some((c) => c.outcome === outcome)) ?? 'not run';
 
-/** Each clause's result and the checks behind it; a failure that names another clause counts for both. */
-export function clauseResults(checks: readonly CheckResult[]): Map<string, { result: ClauseResult; checks: CheckResult[] }> {
-  const byClause = new Map<string, CheckResult[]>();
+export interface ClauseTile {
+  /** The worst outcome of the clause's own checks and of the failures other checks filed under it. */
+  result: ClauseResult;
+  /** The clause's own checks, then the checks of other clauses whose failure names it. */
+  checks: CheckResult[];
+  /** The result comes from a failure another check filed under this clause: its own checks did better. */
+  filedByOthers: boolean;
+  /** Checks blocked naming this clause. */
+  blocks: number;
+}
+
+/**
+ * What each clause's tile shows (report.html, the matrix): the outcome of its own checks, with the failures that
+ * checks of other clauses filed under it counted there as well (the deviation is this clause's), and the number of
+ * checks it blocks when it is a cause of blocks, so that a cause never looks plainly green (a clause blocked in one
+ * check may pass another and still block checks).
+ */
+export function clauseResults(checks: readonly CheckResult[]): Map<string, ClauseTile> {
+  const own = new Map<string, CheckResult[]>();
+  const filed = new Map<string, CheckResult[]>();
   for (const check of checks) {
-    const ids = new Set([check.clause, ...(check.status === 'failed' && check.failedClause ? [check.failedClause] : [])]);
-    for (const id of ids) byClause.set(id, [...(byClause.get(id) ?? []), check]);
+    own.set(check.clause, [...(own.get(check.clause) ?? []), check]);
+    if (check.status === 'failed' && check.failedClause && check.failedClause !== check.clause) {
+      filed.set(check.failedClause, [...(filed.get(check.failedClause) ?? []), check]);
+    }
   }
-  const results = new Map<string, { result: ClauseResult; checks: CheckResult[] }>();
-  for (const [id, list] of byClause) {
-    const result = WORST_FIRST.find((outcome) => list.some((c) => c.outcome === outcome)) ?? 'not run';
-    results.set(id, { result, checks: list });
+  const blocks = new Map<string, number>();
+  for (const c of checks) if (c.status === 'blocked' && c.blockedBy?.clause) blocks.set(c.blockedBy.clause, (blocks.get(c.blockedBy.clause) ?? 0) + 1);
+  const tiles = new Map<string, ClauseTile>();
+  for (const id of new Set([...own.keys(), ...filed.keys(), ...blocks.keys()])) {
+    const mine = own.get(id) ?? [];
+    const others = filed.get(id) ?? [];
+    const result = worstOf([...mine, ...others]);
+    tiles.set(id, { result, checks: [...mine, ...others], filedByOthers: result !== worstOf(mine), blocks: blocks.get(id) ?? 0 });
   }
-  return results;
+  return tiles;
+}
+
+type Judged = Pick<CheckResult, 'clause' | 'status' | 'failedClause'>;
+
+/** The clauses that can be the cause of a block in this run: a check failed under them, or one of their own checks was blocked. */
+export function heldCauses(checks: readonly Judged[]): Set<string> {
+  return new Set(checks.flatMap((c) => (c.status === 'failed' ? [c.failedClause ?? c.clause] : c.status === 'blocked' ? [c.clause] : [])));
+}
+
+/** The skip reason of a check that --only left out. */
+export const NOT_SELECTED = 'not selected (--only)';
+const EXPECTATIONS_SKIP = 'expectations file: ';
+/** A skip that leaves a clause's verdict to another run: not selected, skipped by the expectations file, another release. */
+const leftToAnotherRun = (c: CheckResult) => c.skipReason === NOT_SELECTED || (c.skipReason ?? '').startsWith(EXPECTATIONS_SKIP) || (c.skipReason ?? '').includes(RELEASE_SKIP_MARK);
+
+/**
+ * The invariant of blocks: a check is blocked only by a clause that failed (or was itself blocked) in the same run,
+ * or by a cause outside the contract. A block naming a clause that passed, that did not run though it was selected,
+ * or that the catalogue lacks, is an error of the suite: one line per such check, naming it and its cause. A clause
+ * whose checks are not in the run at all (another group, another shard) or were left to another run cannot tell.
+ */
+export function unheldBlocks(checks: readonly CheckResult[]): Array<{ check: CheckResult; error: string }> {
+  const held = heldCauses(checks);
+  return checks.flatMap((check) => {
+    const id = check.blockedBy?.clause;
+    if (check.status !== 'blocked' || !check.blockedBy || !id || held.has(id)) return [];
+    const ofCause = checks.filter((c) => c.clause === id);
+    const passed = ofCause.find((c) => c.status === 'passed');
+    const why = !findClause(id)
+      ? `${id} is no clause of the catalogue`
+      : passed
+        ? `${id} passed in this run (${passed.title})`
+        : ofCause.length > 0 && ofCause.every((c) => c.status === 'skipped' && !leftToAnotherRun(c))
+          ? `${id} did not run (${ofCause.map((c) => c.skipReason ?? 'skipped').join('; ')})`
+          : undefined;
+    if (!why) return [];
+    return [{ check, error: `internal error of the conformance suite: ${check.title} is blocked by ${causeLabel(check.blockedBy)}, but ${why}: a check may be blocked only by a clause that failed or was blocked in the same run (please report it with reports/results.json)` }];
+  });
+}
+
+/** One root cause of the run: a failed clause, a clause named by blocks, or a cause outside the contract. */
+export interface RankedCause {
+  /** The clause; absent for a cause outside the contract. */
+  clause?: string;
+  /** "STATUS-CREATE-4", or "outside the contract: ...". */
+  label: string;
+  /** The worst outcome of the failures under the clause (failed, warning, expected failure); none when it only blocks. */
+  outcome?: Outcome;
+  /** A clause that did not fail but whose own check was blocked: that check's cause ("OAUTH-TOKEN-1"). */
+  ownCheckBlockedBy?: string;
+  /** Checks blocked naming it. */
+  blocks: number;
+  /** One line: what showed it (the failure's expected and actual, or the first block's summary). */
+  evidence: string;
+  /** The curl line that shows it (secrets are environment variable names). */
+  reproduce?: string;
+}
+
+const EVIDENCE_CHARS = 240;
+const oneLine = (s: string) => {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return flat.length > EVIDENCE_CHARS ? `${flat.slice(0, EVIDENCE_CHARS - 1)}…` : flat;
+};
+
+/** What a failed check shows in one line: its failure's expected and actual, or its message's first line. */
+function evidenceOf(check: CheckResult): string {
+  if (check.failure) return oneLine(`expected ${check.failure.expected}; actual ${check.failure.actual}`);
+  return oneLine((check.message ?? '').split('\n')[0] ?? '');
+}
+
+/**
+ * The root causes, the one that keeps most checks from being judged first: every clause that failed (whatever the
+ * expectations file and its severity make of it), every clause that blocks checks, and every cause outside the
+ * contract. A blocked check counts for the cause it names, never further along a chain: a block names the clause
+ * whose operation was seen not doing what the check needs, so that clause is what needs fixing, even when its own
+ * check was blocked by another cause (a server that refuses the broad scopes of the configured tokens blocks the
+ * checks that create with them, whatever blocked the scope check itself). Such a clause says which cause blocked its check.
+ */
+export function rankRootCauses(checks: readonly CheckResult[]): RankedCause[] {
+  const failures = new Map<string, CheckResult>();
+  for (const c of checks) {
+    if (c.status !== 'failed') continue;
+    const id = c.failedClause ?? c.clause;
+    const first = failures.get(id);
+    if (!first || (first.outcome !== 'failed' && c.outcome === 'failed')) failures.set(id, c);
+  }
+  const blockedOwn = new Map<string, RootCause>();
+  for (const c of checks) if (c.status === 'blocked' && c.blockedBy && c.blockedBy.clause !== c.clause && !blockedOwn.has(c.clause)) blockedOwn.set(c.clause, c.blockedBy);
+  const ranked = new Map<string, RankedCause>();
+  for (const [id, check] of failures) {
+    const outcome = WORST_FIRST.find((o) => checks.some((c) => c.status === 'failed' && (c.failedClause ?? c.clause) === id && c.outcome === o)) as Outcome;
+    ranked.set(id, { clause: id, label: id, outcome, blocks: 0, evidence: evidenceOf(check), ...(check.reproduce ? { reproduce: check.reproduce } : {}) });
+  }
+  for (const c of checks) {
+    if (c.status !== 'blocked' || !c.blockedBy) continue;
+    const cause = c.blockedBy;
+    const key = cause.clause ?? causeLabel(cause);
+    const own = cause.clause ? blockedOwn.get(cause.clause) : undefined;
+    const entry = ranked.get(key) ?? {
+      ...(cause.clause ? { clause: cause.clause } : {}),
+      label: key,
+      ...(own ? { ownCheckBlockedBy: own.clause ?? causeLabel(own) } : {}),
+      blocks: 0,
+      evidence: oneLine(cause.summary),
+      ...(cause.reproduce ? { reproduce: cause.reproduce } : {}),
+    };
+    entry.blocks += 1;
+    ranked.set(key, entry);
+  }
+  const rank = (r: RankedCause) => (r.outcome ? WORST_FIRST.indexOf(r.outcome) : WORST_FIRST.length);
+  return [...ranked.values()].sort((x, y) => y.blocks - x.blocks || rank(x) - rank(y) || x.label.localeCompare(y.label));
+}
+
+const OUTCOME_WORDS: Partial<Record<Outcome, string>> = { failed: 'failed', warning: 'warning', 'expected-failure': 'expected failure', 'unexpectedly-passing': 'unexpectedly passing' };
+
+/** How a root cause stands in the run, in a few words: "failed", "its own check blocked by OAUTH-TOKEN-1". */
+export function causeState(r: RankedCause): string | undefined {
+  if (r.outcome) return OUTCOME_WORDS[r.outcome] ?? r.outcome;
+  return r.ownCheckBlockedBy ? `its own check blocked by ${r.ownCheckBlockedBy}` : undefined;
+}
+
+/** A root cause as one line: "STATUS-CREATE-4 (failed), blocks 18 checks: expected ...; actual ...". */
+export function rootCauseLine(r: RankedCause): string {
+  const state = causeState(r);
+  // A cause outside the contract carries its evidence in its label already.
+  return `${r.label}${state ? ` (${state})` : ''}, blocks ${checksCount(r.blocks)}${r.clause ? `: ${r.evidence}` : ''}`;
+}
+
+/** A group that judged nothing: every check blocked or skipped. It has its own mark, never a green tick. */
+export function judgedNothing(t: Totals): boolean {
+  return t.passed + t.failed + t.warnings + t.expectedFailures + t.unexpectedPasses === 0;
+}
+
+/** A group's mark in every report: ✗ something fails the run, ○ nothing was judged, ✓ it passed. */
+export function groupMark(g: GroupResult): { mark: '✗' | '○' | '✓'; meaning: string } {
+  if (g.failed > 0 || g.unexpectedPasses > 0 || g.errors.length > 0) return { mark: '✗', meaning: 'failed' };
+  if (judgedNothing(g)) return { mark: '○', meaning: 'nothing judged' };
+  return { mark: '✓', meaning: 'passed' };
+}
+
+/** A group's name and totals: "Statuses: 20 passed, 1 failed, 3 skipped", ": nothing judged" when so. */
+export function groupText(g: GroupResult): string {
+  const errors = g.errors.length ? `, ${g.errors.length} error${g.errors.length > 1 ? 's' : ''}` : '';
+  return `${g.name}: ${totalsLine(g)}${errors}${judgedNothing(g) ? ': nothing judged' : ''}`;
+}
+
+/** A group as one line of text, its mark first: "○ Authentication: 0 passed, 0 failed, 11 blocked, 0 skipped: nothing judged". */
+export function groupLine(g: GroupResult): string {
+  return `${groupMark(g).mark} ${groupText(g)}`;
 }
 
 const xml = (s: string) =>
@@ -193,7 +368,7 @@ export function junitXml(results: RunResults): string {
   const suites = results.groups.map((group) => {
     const checks = results.checks.filter((c) => c.file === group.file);
     const cases = checks.map((c) => junitCase(c, group.name, allow));
-    const errors = group.errors.map((e, i) => `    <testcase classname="${xml(group.name)}" name="${xml(`${group.name} could not run (${i + 1})`)}">\n      <error message="${xml(e.split('\n')[0] ?? '')}">${xml(e)}</error>\n    </testcase>`);
+    const errors = group.errors.map((e, i) => `    <testcase classname="${xml(group.name)}" name="${xml(`${group.name}: error of the suite (${i + 1})`)}">\n      <error message="${xml(e.split('\n')[0] ?? '')}">${xml(e)}</error>\n    </testcase>`);
     const skipped = group.skipped + group.blocked + group.expectedFailures;
     return `  <testsuite name="${xml(group.name)}" tests="${checks.length + errors.length}" failures="${failing(group)}" errors="${group.errors.length}" skipped="${skipped}" time="${(group.durationMs / 1000).toFixed(3)}">\n${[...cases, ...errors].join('\n')}\n  </testsuite>`;
   });
@@ -245,6 +420,27 @@ function failureSection(heading: string, checks: readonly CheckResult[], note: (
   return lines;
 }
 
+/** What the ranking of root causes holds, as every report says it. */
+export const ROOT_CAUSES_SAID = 'Each failed clause, each clause that blocks checks and each cause outside the contract, the one that blocks most checks first. A blocked check counts for the cause it names.';
+
+/** summary.md's first section: what to fix first, each cause with its evidence and curl line. */
+function rootCausesSection(causes: readonly RankedCause[]): string[] {
+  if (causes.length === 0) return [];
+  const lines = ['## Root causes', '', ROOT_CAUSES_SAID, ''];
+  causes.forEach((r, i) => {
+    const state = causeState(r);
+    lines.push(`${i + 1}. **${r.label.replace(/</g, '&lt;')}**${state ? ` (${state})` : ''}, blocks ${checksCount(r.blocks)}${r.clause ? `: ${r.evidence.replace(/</g, '&lt;')}` : ''}`);
+    if (r.reproduce) lines.push('', `   \`${r.reproduce.replace(/`/g, "'")}\``);
+  });
+  return [...lines, ''];
+}
+
+/** summary.md's groups, each with its mark: a group that judged nothing is marked apart, never with a tick. */
+function groupsSection(groups: readonly GroupResult[]): string[] {
+  if (groups.length === 0) return [];
+  return ['## Groups', '', ...groups.map((g) => `- ${groupLine(g)}`), ''];
+}
+
 export function summaryMarkdown(results: RunResults): string {
   const t = results.totals;
   const lines = [
@@ -258,6 +454,8 @@ export function summaryMarkdown(results: RunResults): string {
     '|---|---|---|---|---|---|---|---|---|---|',
     `| ${t.checks} | ${t.passed} | ${t.failed} | ${t.warnings} | ${t.expectedFailures} | ${t.unexpectedPasses} | ${t.blocked} | ${t.skipped} | ${results.counts.total} | ${(results.durationMs / 1000).toFixed(1)} s |`,
     '',
+    ...rootCausesSection(results.rootCauses),
+    ...groupsSection(results.groups),
   ];
   lines.push(...failureSection('Failures by clause', results.checks.filter((c) => c.outcome === 'failed'), () => ''));
   const unexpected = results.expectations.entries.filter((e) => e.state === 'unexpectedly passing');
@@ -270,7 +468,7 @@ export function summaryMarkdown(results: RunResults): string {
   lines.push(...failureSection('Warnings (SHOULD clauses)', results.checks.filter((c) => c.outcome === 'warning'), () => ''));
   lines.push(...failureSection('Expected failures', results.checks.filter((c) => c.outcome === 'expected-failure'), (c) => ` (expected: ${c.expectation?.reason ?? ''})`));
   if (results.errors.length > 0 || results.groups.some((g) => g.errors.length > 0)) {
-    lines.push('## Errors outside checks', '');
+    lines.push('## Errors of the suite', '', 'Not deviations of the server: a group whose preparation threw, an unhandled error, a block whose cause did not hold. Each fails the run; please report it.', '');
     for (const e of [...results.errors, ...results.groups.flatMap((g) => g.errors)]) lines.push(`- ${e.split('\n')[0]}`);
     lines.push('');
   }
@@ -322,12 +520,22 @@ function leftBehindSection(leftovers: readonly LeftBehind[]): string[] {
 /** The terminal lists this many objects left behind; summary.md and the other reports list them all. */
 const LEFT_BEHIND_SHOWN = 20;
 
+/** The terminal ranks this many root causes, each with its curl line; summary.md and the other reports rank them all. */
+const ROOT_CAUSES_SHOWN = 10;
+
 /** The end of the terminal output (and of a CI log): verdict, totals, and what to look at. */
 export function terminalSummary(results: RunResults): string {
   const lines = [
     `Conformance: ${results.verdict}: ${results.totals.checks} checks, ${totalsLine(results.totals)}; ${results.counts.total} requests in ${(results.durationMs / 1000).toFixed(1)} s`,
     releaseLine(results),
   ];
+  const causes = results.rootCauses;
+  if (causes.length > 0) lines.push('Root causes, the one that blocks most checks first:');
+  causes.slice(0, ROOT_CAUSES_SHOWN).forEach((r, i) => {
+    lines.push(`  ${i + 1}. ${rootCauseLine(r)}`);
+    if (r.reproduce) lines.push(`     ${r.reproduce}`);
+  });
+  if (causes.length > ROOT_CAUSES_SHOWN) lines.push(`  ... and ${causes.length - ROOT_CAUSES_SHOWN} more in summary.md`);
   const list = (heading: string, checks: readonly CheckResult[]) => {
     if (checks.length === 0) return;
     lines.push(`${heading}:`);
@@ -339,7 +547,7 @@ export function terminalSummary(results: RunResults): string {
   for (const e of results.expectations.entries.filter((e) => e.state === 'unexpectedly passing')) {
     lines.push(`Unexpectedly passing${results.expectations.allowUnexpectedPass ? ' (allowed)' : ''}: ${e.check}: the expectations file says it fails (${e.reason})`);
   }
-  for (const e of [...results.errors, ...results.groups.flatMap((g) => g.errors)]) lines.push(`Error outside checks: ${e.split('\n')[0]}`);
+  for (const e of [...results.errors, ...results.groups.flatMap((g) => g.errors)]) lines.push(`Error of the suite: ${e.split('\n')[0]}`);
   for (const group of blockedByCause(results.checks)) lines.push(`Blocked: ${checksCount(group.checks.length)} by ${group.label}`);
   const skipped = results.checks.filter((c) => c.outcome === 'skipped');
   if (skipped.length) {
