@@ -148,7 +148,7 @@ describe('safety on a live instance', () => {
     [FAILING]: { faults: ['RESOURCE-STATUS-1', 'STATUS-FAV-2'] },
     // The groups that upload, register applications and obtain tokens: a whole run's cleanup confirmations against
     // this server take the IP access bucket past its reserve, and pacing then waits minutes for the reset.
-    [LIMITED]: { variations: ['no-media-delete-no-revoke'], groups: ['media', 'oauth', 'access', 'client-registration'] },
+    [LIMITED]: { variations: ['no-media-delete', 'no-media-read', 'no-revoke'], groups: ['media', 'oauth', 'access', 'client-registration'] },
   };
 
   beforeAll(async () => {
