@@ -98,8 +98,10 @@ interface Read {
 /** What the ledger reads of an entry's object. */
 interface Target {
   subject: Subject;
-  /** Each must show the object present before the undo and absent after: an attachment's record and its file. */
+  /** Each must show the object present before the undo: an attachment's record and its file. */
   reads: Read[];
+  /** Those that must show it absent after the undo, where not all: an attachment's file, which anyone can fetch. */
+  absence?: () => Read[];
   /** A flag shows only on the status it is set on: once that status is gone, nothing of the flag can be read or used. */
   goesWith?: string;
 }
@@ -188,7 +190,9 @@ function targetOf(entry: Entry, planned: Exchange): Target | undefined {
   if (planned.method === 'DELETE' && (m = /^\/api\/v1\/media\/([^/]+)$/.exec(path))) {
     const id = m[1] as string;
     const record = objectRead('attachment', id, sender, path);
-    return { subject: { kind: 'attachment', id, owner }, reads: [record, fileRead(record, id, sender)] };
+    const file = fileRead(record, id, sender);
+    // Gone once its url no longer serves the file; by the record's read where no answer gave a url.
+    return { subject: { kind: 'attachment', id, owner }, reads: [record, file], absence: () => [file.applies?.() ? file : record] };
   }
   const move = planned.method === 'POST' ? /^\/api\/v1\/statuses\/([^/]+)\/(\w+)$/.exec(path) : null;
   const flag = move && Object.entries(FLAGS).find(([, f]) => f.unset === move[2]);
@@ -219,10 +223,11 @@ interface Case {
   tried: Exchange[];
 }
 
+const absenceReads = (target: Target): Read[] => target.absence?.() ?? target.reads;
+
 /** Sends the reads that show it gone, each unless a read since the undo did; the first that shows it still there ends them. */
 async function readAfter(c: Case): Promise<void> {
-  // An attachment's file first: it is what anyone can still fetch.
-  for (const read of [...(c.target?.reads ?? [])].reverse()) {
+  for (const read of c.target ? absenceReads(c.target) : []) {
     if (!lastReadSince(read, c.undoneAt)) {
       const exchange = await read.send();
       if (exchange) c.tried.push(exchange);
@@ -271,7 +276,7 @@ function whyNotGone(c: Case, goneStatuses: ReadonlySet<string>): string | undefi
     const before = sightingsOf(read.key).filter((s) => s.at < c.undoneAt && s.read).at(-1);
     return `not known to be gone: ${c.undone}, and no read showed it present before (${before ? read.shown(before) : `${read.what} was never read`})`;
   }
-  for (const read of reads) {
+  for (const read of absenceReads(c.target)) {
     if (lastReadSince(read, c.undoneAt)) continue;
     const tried = c.tried.at(-1);
     const got = tried ? `${call(tried)} got ${tried.error ?? `HTTP ${tried.status}`}` : `${read.what} could not be read`;
