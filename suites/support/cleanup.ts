@@ -213,11 +213,12 @@ const lastReadSince = (read: Read, after: number): Sighting | undefined => sight
 
 /** One object's cleanup: what was done to it and from when a read shows it gone. */
 interface Case {
-  entry?: Entry;
   subject: Subject;
   target?: Target;
   /** What the undo did, for the why. */
   undone: string;
+  /** When the reads after it came, for the why. */
+  after?: string;
   undoneAt: number;
   /** The reads sent after the undo, for the why of one that got no answer. */
   tried: Exchange[];
@@ -249,7 +250,7 @@ async function undoOne(entry: Entry): Promise<Case> {
   const planned = await plannedCall(entry.undo);
   const target = planned && targetOf(entry, planned);
   const subject = target?.subject ?? entry.subject ?? { kind: 'object', id: entry.what, owner: planned?.actor ?? '' };
-  const c: Case = { entry, subject, target, undone: '', undoneAt: entry.settledAt ?? 0, tried: [] };
+  const c: Case = { subject, target, undone: '', undoneAt: entry.settledAt ?? 0, tried: [] };
   if (entry.settledAt !== undefined) {
     c.undone = `${planned ? call(planned) : entry.what} was sent by its check`;
   } else {
@@ -269,7 +270,7 @@ function whyNotGone(c: Case, goneStatuses: ReadonlySet<string>): string | undefi
   const reads = c.target.reads.filter((read) => read.applies?.() ?? true);
   for (const read of reads) {
     const after = lastReadSince(read, c.undoneAt);
-    if (after?.present) return `still there: ${c.undone}, and after it ${read.shown(after)}`;
+    if (after?.present) return `still there: ${c.undone}, and ${c.after ?? 'after it'} ${read.shown(after)}`;
   }
   for (const read of reads) {
     if (shownPresent(read, c.undoneAt)) continue;
@@ -291,7 +292,7 @@ async function guarded(entry: Entry): Promise<Case> {
     return await undoOne(entry);
   } catch (error) {
     const subject = entry.subject ?? { kind: 'object', id: entry.what, owner: '' };
-    return { entry, subject, undone: `internal error of the conformance suite while undoing it: ${(error as Error).message ?? String(error)}`, undoneAt: nextAt(), tried: [] };
+    return { subject, undone: `internal error of the conformance suite while undoing it: ${(error as Error).message ?? String(error)}`, undoneAt: nextAt(), tried: [] };
   }
 }
 
@@ -316,8 +317,8 @@ export async function undoAll(): Promise<void> {
     }
     cases.push(...(await Promise.all(tokens.map(guarded))));
     const goneStatuses = new Set(cases.filter((c) => c.subject.kind === 'status' && !whyNotGone(c, new Set())).map((c) => c.subject.id));
-    // A flag whose status is not known gone is read now: its status is still readable, or the read tells why not.
-    await Promise.all(cases.filter((c) => c.target?.goesWith && !goneStatuses.has(c.target.goesWith)).map(readAfter));
+    // A flag whose status is not known gone is read now, one at a time: a read of a status shows all of the reader's flags.
+    for (const c of cases) if (c.target?.goesWith && !goneStatuses.has(c.target.goesWith)) await readAfter(c);
     cases.push(...(await Promise.all(applications.map(readApplication))));
     const listed = new Set<string>();
     for (const c of cases) {
@@ -332,9 +333,9 @@ export async function undoAll(): Promise<void> {
 
 /** An application, once its tokens are revoked: read when a token request showed it there, else listed as it is. */
 async function readApplication(app: Application): Promise<Case> {
-  const undone = 'the contract has no operation to delete an application (its tokens were revoked)';
+  const undone = 'the contract has no operation to delete an application';
   const read = app.clientSecret && app.sender ? applicationRead(app.subject.id, app.clientSecret, app.sender) : undefined;
-  const c: Case = { subject: app.subject, target: read && { subject: app.subject, reads: [read] }, undone, undoneAt: nextAt(), tried: [] };
+  const c: Case = { subject: app.subject, target: read && { subject: app.subject, reads: [read] }, undone, after: "once the run's tokens were revoked", undoneAt: nextAt(), tried: [] };
   if (read && shownPresent(read, c.undoneAt)) await readAfter(c);
   return c;
 }
