@@ -56,7 +56,9 @@ export const urlOf = (attachmentId: string): string | undefined => urls.get(atta
 
 function record(exchange: Exchange, kind: string, id: string, by: string, present: boolean, read: boolean): void {
   const key = keyOf(kind, id, by);
-  sightings.set(key, [...sightingsOf(key), { at: order, present, read, exchange }]);
+  const list = sightings.get(key) ?? [];
+  list.push({ at: order, present, read, exchange });
+  sightings.set(key, list);
   if (read && present) readsThatShow.add(kind);
 }
 
@@ -68,8 +70,10 @@ function learnUrls(body: Json): void {
   const attachments = [body, ...(Array.isArray(body.media_attachments) ? body.media_attachments : [])].map(objectOf);
   for (const attachment of attachments) {
     if (typeof attachment?.id !== 'string' || typeof attachment.url !== 'string' || !('type' in attachment)) continue;
-    urls.set(attachment.id, attachment.url);
-    attachmentsByUrl.set(attachment.url, attachment.id);
+    // As a fetch of it names it (http.ts: origin, path and query).
+    const url = URL.canParse(attachment.url) ? new URL(attachment.url).href : attachment.url;
+    urls.set(attachment.id, url);
+    attachmentsByUrl.set(url, attachment.id);
   }
 }
 
@@ -98,8 +102,8 @@ function see(exchange: Exchange): void {
   // An attachment's file is served, or not (S3 refuses a missing object with 403).
   if (file !== undefined && exchange.method === 'GET') return record(exchange, 'file', file, '', ok, true);
   const bearer = /^Bearer (.+)$/.exec(exchange.requestHeaders.authorization ?? '')?.[1];
-  // A token the server judged (2xx, or refused for its scope) is one it holds; 401 is one it does not.
-  if (bearer && path.startsWith('/api/') && (ok || status === 403 || status === 401)) record(exchange, 'token', bearer, '', status !== 401, true);
+  // A token a call succeeded with is one the server holds; 401 is one it does not.
+  if (bearer && path.startsWith('/api/') && (ok || status === 401)) record(exchange, 'token', bearer, '', ok, true);
   const by = exchange.actor;
   let m: RegExpExecArray | null;
   if (exchange.method === 'POST' && path === '/api/v1/statuses' && ok && typeof body?.id === 'string') {
