@@ -2,8 +2,10 @@
 // tokens, as against a production server. Afterwards the server's own state must show that the run left nothing
 // behind (but the applications it registered, which the contract cannot delete), touched nothing it did not create,
 // and that no secret reached the output or the reports; in a run that passes and in one where checks fail. The
-// report's list of objects left behind must be the server's truth: only those applications there, and against a
-// server without the cleanup's media delete and token revocation, every attachment and token it kept as well.
+// report's list of objects left behind must be the server's truth: only those applications there; against a server
+// without the cleanup's media delete, media read and token revocation, every attachment and token it kept as well;
+// against one whose deleted statuses stay readable, those statuses; against one that deletes an application with
+// its token, no application.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEDIA_FIXTURES } from '../../fixtures/media/index.ts';
@@ -59,10 +61,12 @@ function objectsOf(store: Store): Map<string, string> {
 
 interface Verdict {
   run: CliRun;
-  /** What the run made that the server still holds: statuses, flags, attachments ("kind id"). */
+  /** What the run made that the server still holds or shows: statuses, flags, attachments ("kind id"). */
   leftBehind: string[];
-  /** The applications the run registered (client ids): the contract has no operation to delete them. */
+  /** The applications the run registered that the server still holds (client ids): the contract has no operation to delete them. */
   applications: string[];
+  /** How many applications the server registered for the run. */
+  registered: number;
   /** The tokens the run obtained that the server still accepts. */
   tokensKept: number;
   touched: string[];
@@ -99,8 +103,12 @@ async function liveRun({ faults = [], variations = [], groups = [] }: Server): P
       CONFORMANCE_LIST_ID: server.listId,
     });
     const after = objectsOf(store);
-    const leftBehind = [...after.keys()].filter((key) => !before.has(key));
+    // A deleted status the server still shows (the STATUS-DELETE-2 fault) is left behind; a boost is known to the
+    // ledger by the flag on the status it boosts, which its removal clears.
+    const shownDeleted = faults.includes('STATUS-DELETE-2') ? [...store.deletedStatuses.values()].filter((s) => !s.reblogOfId && !seededIds.has(s.id)).map((s) => `status ${s.id}`) : [];
+    const leftBehind = [...[...after.keys()].filter((key) => !before.has(key)), ...shownDeleted];
     const applications = [...store.apps.values()].filter((app) => !appsBefore.has(app.id)).map((app) => app.clientId);
+    const registered = store.writes.slice(writesBefore).filter((w) => w.method === 'POST' && w.path === '/api/v1/apps').length;
     const tokensKept = [...store.tokens.values()].filter((t) => !tokensBefore.has(t.token) && !t.revoked).length;
     const touched = [
       ...[...before].filter(([key, record]) => after.get(key) !== record).map(([key]) => `${key} ${after.has(key) ? 'was changed' : 'is gone'}`),
@@ -120,7 +128,7 @@ async function liveRun({ faults = [], variations = [], groups = [] }: Server): P
     ];
     const outputs = { stdout: run.stdout, stderr: run.stderr, ...run.reports };
     const leaked = Object.entries(outputs).flatMap(([file, text]) => secrets.filter(([, value]) => text.includes(value)).map(([name]) => `${name} in ${file}`));
-    return { run, leftBehind, applications, tokensKept, touched, leaked };
+    return { run, leftBehind, applications, registered, tokensKept, touched, leaked };
   } finally {
     await server.close();
   }
@@ -138,7 +146,9 @@ function truth(verdict: Verdict): string[] {
 
 const PASSING = 'a passing run';
 const FAILING = 'a failing run';
-const LIMITED = 'a run against a server without media delete and token revocation';
+const LIMITED = 'a run against a server without media delete, media read and token revocation';
+const READABLE = 'a run against a server whose deleted statuses stay readable';
+const APPS_GO = 'a run against a server that deletes an application with its token';
 
 describe('safety on a live instance', () => {
   const verdicts = new Map<string, Verdict>();
@@ -148,7 +158,10 @@ describe('safety on a live instance', () => {
     [FAILING]: { faults: ['RESOURCE-STATUS-1', 'STATUS-FAV-2'] },
     // The groups that upload, register applications and obtain tokens: a whole run's cleanup confirmations against
     // this server take the IP access bucket past its reserve, and pacing then waits minutes for the reset.
-    [LIMITED]: { variations: ['no-media-delete-no-revoke'], groups: ['media', 'oauth', 'access', 'client-registration'] },
+    [LIMITED]: { variations: ['no-media-delete', 'no-media-read', 'no-revoke'], groups: ['media', 'oauth', 'access', 'client-registration'] },
+    // The groups that create and delete statuses, the media status among them; the boosts are the flags' checks'.
+    [READABLE]: { faults: ['STATUS-DELETE-2'], groups: ['statuses', 'statuses-create', 'media'] },
+    [APPS_GO]: { variations: ['app-deleted-with-token'], groups: ['access', 'client-registration'] },
   };
 
   beforeAll(async () => {
@@ -188,18 +201,42 @@ describe('safety on a live instance', () => {
     // The variation keeps what the cleanup cannot remove: the run must have left some of each.
     expect(verdict.leftBehind.some((key) => key.startsWith('attachment ')), 'attachments kept by the server').toBe(true);
     expect(verdict.tokensKept, 'tokens kept by the server').toBeGreaterThan(0);
+    // Every attachment the run made: the read answers 404 to everything, so it never showed one present.
     expect(reported(verdict)).toEqual(truth(verdict));
     const count = truth(verdict).length;
+    const WHY: Record<string, RegExp> = {
+      application: /no operation to delete an application/,
+      attachment: /^(still there|not known to be gone): DELETE \/api\/v1\/media\/\S+ answered HTTP 404, and /,
+      token: /^still there: POST \/oauth\/revoke answered HTTP 404, and after it a call with the token \(GET \S+\) answered HTTP 200$/,
+    };
     for (const entry of results?.leftovers ?? []) {
       expect(entry.owner, `${entry.kind} ${entry.id}`).not.toBe('');
-      expect(entry.why, `${entry.kind} ${entry.id}`).toMatch(entry.kind === 'application' ? /no operation to delete an application/ : /^no undo operation on this server: .* answered HTTP 404, and /);
+      expect(entry.why, `${entry.kind} ${entry.id}`).toMatch(WHY[entry.kind] ?? /^$/);
     }
+    // The url of an attachment that had one was fetched, and the file was still served.
+    expect(results?.leftovers.some((e) => e.kind === 'attachment' && / its url \S+ was served \(HTTP 200\)$/.test(e.why))).toBe(true);
     expect(reports['summary.md']).toContain(`## Objects left behind: ${count}`);
     expect(reports['report.html']).toContain(`Objects left behind (${count})`);
     expect(stdout).toContain(`Objects left behind: ${count}`);
   });
 
-  for (const name of [PASSING, FAILING, LIMITED]) {
+  it(`${READABLE} should list the statuses the server still shows after their delete answered 200, and nothing it removed`, () => {
+    const verdict = verdicts.get(READABLE) as Verdict;
+    expect(verdict.leftBehind.some((key) => key.startsWith('status ')), 'deleted statuses the server still shows').toBe(true);
+    expect(reported(verdict)).toEqual(truth(verdict));
+    for (const entry of verdict.run.results?.leftovers ?? []) {
+      if (entry.kind === 'status') expect(entry.why, entry.id).toMatch(/^still there: DELETE \/api\/v1\/statuses\/\S+ (answered HTTP 200|was sent by its check), and after it GET \S+ answered HTTP 200$/);
+    }
+  });
+
+  it(`${APPS_GO} should list none of the applications the server deleted with their tokens`, () => {
+    const verdict = verdicts.get(APPS_GO) as Verdict;
+    expect(verdict.tokensKept).toBe(0);
+    expect(verdict.applications.length, 'applications the server deleted').toBeLessThan(verdict.registered);
+    expect(reported(verdict)).toEqual(truth(verdict));
+  });
+
+  for (const name of [PASSING, FAILING, LIMITED, READABLE, APPS_GO]) {
     it(`${name} should not touch anything the run did not create`, () => {
       expect(verdicts.get(name)?.touched).toEqual([]);
     });

@@ -1,12 +1,13 @@
 // The cleanup ledger: everything a suite creates is written down as it is created, with the operation that
 // undoes it, and undone in reverse order when the suite file ends, also after failures. Only what the run created
-// is ever touched. An undo counts as done when the server answers 2xx, or 404 and a read confirms the object is
-// gone: a server without the undo operation answers 404 too, and the object is still there. What is not known to
-// be gone is listed as left behind, with its kind, id, owner and why; so are the applications the run registered,
-// which the contract has no operation to delete.
+// is ever touched. An object counts as gone only when a read showed it present earlier in the run and a read after
+// the undo shows it absent (sightings.ts keeps what the run's answers showed): an undo answered 2xx may have undone
+// nothing, and a 404 from a read that answers 404 for everything proves nothing. Everything else is listed as left
+// behind, with its kind, id, owner and why; so is every application the run registered that no read shows gone.
 import { perFile } from './file-state.ts';
-import { excerpt, jsonOf, outsideContract, senderOf, type Exchange } from './http.ts';
+import { excerpt, outsideContract, plannedCall, senderOf, type Exchange, type HttpClient } from './http.ts';
 import { redact } from './redact.ts';
+import { FLAGS, keyOf, nextAt, readShows, sightingsOf, urlOf, type FlagKind, type Sighting } from './sightings.ts';
 
 /** What the run created and could not undo, as the reports list it. */
 export interface LeftBehind {
@@ -16,171 +17,327 @@ export interface LeftBehind {
   id: string;
   /** Who made it: A, B, anonymous, or an application. */
   owner: string;
-  /** No undo operation on this server, refused with HTTP n, no answer within N ms... */
+  /** What the undo answered and what the reads showed. */
   why: string;
 }
 
-/** What an entry is, when the undo operation does not tell (see subjectOf). */
+/** What an entry is, when the undo operation does not tell (a token). */
 export interface Subject {
   kind: string;
   id: string;
   owner: string;
 }
 
-/**
- * After the undo answered 404: undefined when a read shows the object gone, else why it is not known to be gone.
- * Sent as the ledger's own calls (outsideContract).
- */
-export type Confirm = (undo: Exchange) => Promise<string | undefined>;
-
 export interface LedgerOptions {
   subject?: Subject;
-  confirm?: Confirm;
+  /** The token a revocation revokes: a call with it must be refused afterwards. */
+  token?: string;
 }
 
 interface Entry extends LedgerOptions {
   what: string;
   undo: () => Promise<Exchange>;
-  done: boolean;
+  /** The check undid it itself: the place in the file's answers from which a read shows it gone. */
+  settledAt?: number;
+}
+
+/** An application the run registered; the contract has no operation to delete one. */
+interface Application {
+  subject: Subject;
+  clientSecret?: string;
+  sender?: HttpClient;
 }
 
 const entries: Entry[] = [];
-const leftBehind: LeftBehind[] = [];
+const applications: Application[] = [];
 perFile(() => {
   entries.length = 0;
-  leftBehind.length = 0;
+  applications.length = 0;
 });
 
 export interface LedgerEntry {
-  /** The check undid it itself (a delete under test): nothing left to do at the end. */
+  /** The check undid it itself (a delete under test): the ledger only reads whether it is gone. */
   settle(): void;
 }
 
 /**
- * Writes down what was created and the call that undoes it. Kind, id, owner and the read that confirms a 404 are
- * read from the undo call (DELETE /api/v1/statuses/:id, POST .../unfavourite...) unless `options` give them.
+ * Writes down what was created and the call that undoes it. Kind, id and owner are read from the undo call
+ * (DELETE /api/v1/statuses/:id, POST .../unfavourite...) unless `options` give them.
  */
 export function remember(what: string, undo: () => Promise<Exchange>, options: LedgerOptions = {}): LedgerEntry {
-  const entry: Entry = { what, undo, done: false, ...options };
+  const entry: Entry = { what, undo, ...options };
   entries.push(entry);
-  return { settle: () => void (entry.done = true) };
+  return { settle: () => void (entry.settledAt ??= nextAt()) };
 }
 
-/** Something the run made and has no way to undo (an application): listed as left behind at once. */
-export function cannotUndo(subject: Subject, why: string): void {
-  leftBehind.push({ ...subject, why: redact(why) });
+/** An application the run registered (its registration's answer): listed as left behind unless a read shows it gone. */
+export function rememberApplication(registration: Exchange, subject: Subject, clientSecret: unknown): void {
+  applications.push({ subject, clientSecret: typeof clientSecret === 'string' ? clientSecret : undefined, sender: senderOf(registration) });
 }
 
-/** The flag a status shows for each undoable interaction. */
-const FLAGS: Record<string, { kind: string; flag: string }> = {
-  unfavourite: { kind: 'favourite', flag: 'favourited' },
-  unreblog: { kind: 'boost', flag: 'reblogged' },
-  unbookmark: { kind: 'bookmark', flag: 'bookmarked' },
-  unmute: { kind: 'mute', flag: 'muted' },
-  unpin: { kind: 'pin', flag: 'pinned' },
-};
+/** A read that shows an object present or absent (sightings.ts). */
+interface Read {
+  kind: string;
+  key: string;
+  /**
+   * Whether the answer that made the object counts as showing it present only once a read of its kind showed one
+   * present: where the read tells absence by 404, as a server without the read answers too. A flag read tells it by
+   * a false flag in the status, which is an answer about the flag.
+   */
+  witnessed: boolean;
+  /** What is read, for the why: "GET /api/v1/statuses/5", "its url". */
+  what: string;
+  /** Sends the read; undefined when there is nothing to send (an attachment whose url no answer gave). */
+  send: () => Promise<Exchange | undefined>;
+  /** What a sighting showed, for the why. */
+  shown: (sighting: Sighting) => string;
+  /** False where there is nothing to read: an attachment whose url no answer gave (one whose processing failed). */
+  applies?: () => boolean;
+}
 
-interface Undoable {
+/** What the ledger reads of an entry's object. */
+interface Target {
   subject: Subject;
-  /** The read whose 404 (or, for a flag, whose flag false) shows the object gone. */
-  read: string;
-  flag?: string;
-  /** Answers of the read that show the object still there besides 200: an attachment reads 206 or 422 too. */
-  alsoThere?: number[];
+  /** Each must show the object present before the undo: an attachment's record and its file. */
+  reads: Read[];
+  /** Those that must show it absent after the undo, where not all: an attachment's file, which anyone can fetch. */
+  absence?: () => Read[];
+  /** A flag shows only on the status it is set on: once that status is gone, nothing of the flag can be read or used. */
+  goesWith?: string;
 }
 
-/** What an undo call undoes, read from its method and path; undefined for a call the ledger does not know. */
-function undoableOf(undo: Exchange): Undoable | undefined {
-  const path = undo.path.split('?')[0] ?? '';
-  const owner = undo.actor;
+const call = (exchange: Exchange) => `${exchange.method} ${exchange.path.split('?')[0]}`;
+const answered = (s: Sighting) => `${call(s.exchange)} answered HTTP ${s.exchange.status}`;
+
+function objectRead(kind: string, id: string, sender: HttpClient, path: string): Read {
+  return { kind, key: keyOf(kind, id, sender.actor), witnessed: true, what: `GET ${path}`, send: () => sender.send('GET', path), shown: answered };
+}
+
+function flagRead(kind: FlagKind, statusId: string, sender: HttpClient): Read {
+  const path = `/api/v1/statuses/${statusId}`;
+  const { flag } = FLAGS[kind];
+  return {
+    kind,
+    key: keyOf(kind, statusId, sender.actor),
+    witnessed: false,
+    what: `${flag} in GET ${path}`,
+    send: () => sender.send('GET', path),
+    shown: (s) => `${call(s.exchange)} showed ${flag} ${s.present}`,
+  };
+}
+
+/** The file of an attachment at its url, fetched without a token as anyone can; the record read first gives the url where no answer did. */
+function fileRead(record: Read, id: string, sender: HttpClient): Read {
+  return {
+    kind: 'file',
+    key: keyOf('file', id),
+    witnessed: true,
+    what: 'its url',
+    send: async () => {
+      if (!urlOf(id)) await record.send();
+      const url = urlOf(id);
+      if (!url || !URL.canParse(url)) return undefined;
+      const { origin, pathname, search } = new URL(url);
+      return sender.forOrigin(origin).send('GET', `${pathname}${search}`, { accept: '*/*' });
+    },
+    shown: (s) => `its url ${s.exchange.url} ${s.present ? 'was served' : 'was not served'} (HTTP ${s.exchange.status})`,
+    applies: () => urlOf(id) !== undefined,
+  };
+}
+
+function tokenRead(token: string, sender: HttpClient): Read {
+  return {
+    kind: 'token',
+    key: keyOf('token', token),
+    // 401 is an answer about the token, which a server without the operation does not give.
+    witnessed: false,
+    what: 'a call with the token',
+    send: () => sender.send('GET', '/api/v1/apps/verify_credentials', { token }),
+    shown: (s) => `a call with the token (${call(s.exchange)}) answered HTTP ${s.exchange.status}`,
+  };
+}
+
+/**
+ * The token operation with the application's client credentials and an authorization code that does not exist:
+ * invalid_grant while the application is there, invalid_client once it is gone (sightings.ts). Nothing is made.
+ */
+function applicationRead(clientId: string, clientSecret: string, sender: HttpClient): Read {
+  const form = { client_id: clientId, client_secret: clientSecret, redirect_uri: 'urn:ietf:wg:oauth:2.0:oob', grant_type: 'authorization_code', code: 'conformance-cleanup-no-such-code' };
+  return {
+    kind: 'application',
+    key: keyOf('application', clientId),
+    witnessed: true,
+    what: 'POST /oauth/token with its client credentials',
+    send: () => sender.send('POST', '/oauth/token', { form }),
+    shown: (s) => `${call(s.exchange)} with its client credentials ${s.present ? 'still authenticated the client' : 'answered invalid_client'} (HTTP ${s.exchange.status})`,
+  };
+}
+
+/** What an undo call undoes and how to read it, from its method and path; undefined for a call the ledger does not know. */
+function targetOf(entry: Entry, planned: Exchange): Target | undefined {
+  const sender = senderOf(planned);
+  if (!sender) return undefined;
+  if (entry.token !== undefined && entry.subject) return { subject: entry.subject, reads: [tokenRead(entry.token, sender)] };
+  const path = planned.path.split('?')[0] ?? '';
+  const owner = planned.actor;
   let m: RegExpExecArray | null;
-  if (undo.method === 'DELETE' && (m = /^\/api\/v1\/statuses\/([^/]+)$/.exec(path))) return { subject: { kind: 'status', id: m[1] as string, owner }, read: path };
-  if (undo.method === 'DELETE' && (m = /^\/api\/v1\/scheduled_statuses\/([^/]+)$/.exec(path))) return { subject: { kind: 'scheduled status', id: m[1] as string, owner }, read: path };
-  if (undo.method === 'DELETE' && (m = /^\/api\/v1\/media\/([^/]+)$/.exec(path))) {
-    // The Attachment state table: 206 while processing; the Errors table: 422 where processing failed.
-    return { subject: { kind: 'attachment', id: m[1] as string, owner }, read: path, alsoThere: [206, 422] };
+  if (planned.method === 'DELETE' && (m = /^\/api\/v1\/statuses\/([^/]+)$/.exec(path))) {
+    return { subject: { kind: 'status', id: m[1] as string, owner }, reads: [objectRead('status', m[1] as string, sender, path)] };
   }
-  if (undo.method === 'POST' && (m = /^\/api\/v1\/statuses\/([^/]+)\/(un\w+)$/.exec(path)) && FLAGS[m[2] as string]) {
-    const { kind, flag } = FLAGS[m[2] as string] as { kind: string; flag: string };
-    return { subject: { kind, id: m[1] as string, owner }, read: `/api/v1/statuses/${m[1]}`, flag };
+  if (planned.method === 'DELETE' && (m = /^\/api\/v1\/scheduled_statuses\/([^/]+)$/.exec(path))) {
+    return { subject: { kind: 'scheduled status', id: m[1] as string, owner }, reads: [objectRead('scheduled status', m[1] as string, sender, path)] };
+  }
+  if (planned.method === 'DELETE' && (m = /^\/api\/v1\/media\/([^/]+)$/.exec(path))) {
+    const id = m[1] as string;
+    const record = objectRead('attachment', id, sender, path);
+    const file = fileRead(record, id, sender);
+    // Gone once its url no longer serves the file; by the record's read where no answer gave a url.
+    return { subject: { kind: 'attachment', id, owner }, reads: [record, file], absence: () => [file.applies?.() ? file : record] };
+  }
+  const move = planned.method === 'POST' ? /^\/api\/v1\/statuses\/([^/]+)\/(\w+)$/.exec(path) : null;
+  const flag = move && Object.entries(FLAGS).find(([, f]) => f.unset === move[2]);
+  if (move && flag) {
+    const kind = flag[0] as FlagKind;
+    const statusId = move[1] as string;
+    return { subject: { kind, id: statusId, owner }, reads: [flagRead(kind, statusId, sender)], goesWith: statusId };
   }
   return undefined;
 }
 
-const call = (exchange: Exchange) => `${exchange.method} ${exchange.path.split('?')[0]}`;
+/** A sighting before `before` that showed it present: a read, or the answer that made it (see Read.witnessed). */
+const shownPresent = (read: Read, before: number): Sighting | undefined =>
+  sightingsOf(read.key).find((s) => s.at < before && s.present && (s.read || !read.witnessed || readShows(read.kind)));
 
-/** The start of every why after an undo answered 404: what it answered, and what the read showed. */
-export function stillThere(undo: Exchange, evidence: string): string {
-  return `no undo operation on this server: ${call(undo)} answered HTTP 404, and ${evidence}`;
+/** The last read at or after `after`. */
+const lastReadSince = (read: Read, after: number): Sighting | undefined => sightingsOf(read.key).filter((s) => s.read && s.at >= after).at(-1);
+
+/** One object's cleanup: what was done to it and from when a read shows it gone. */
+interface Case {
+  subject: Subject;
+  target?: Target;
+  /** What the undo did, for the why. */
+  undone: string;
+  /** When the reads after it came, for the why. */
+  after?: string;
+  undoneAt: number;
+  /** The reads sent after the undo, for the why of one that got no answer. */
+  tried: Exchange[];
 }
 
-/** The read that would have confirmed a 404 got no answer, or an answer that tells nothing. */
-export function unconfirmed(undo: Exchange, read: Exchange): string {
-  const answer = read.error ?? `HTTP ${read.status}`;
-  return `not known to be gone: ${call(undo)} answered HTTP 404, and the read that would show it gone (${call(read)}) got ${answer}`;
-}
+const absenceReads = (target: Target): Read[] => target.absence?.() ?? target.reads;
 
-/** The read confirmation of an undo the ledger knows: gone when the object reads 404, or the flag reads false. */
-async function confirmByRead(undo: Exchange, undoable: Undoable): Promise<string | undefined> {
-  const sender = senderOf(undo);
-  if (!sender) return `not known to be gone: ${call(undo)} answered HTTP 404`;
-  const read = await sender.send('GET', undoable.read);
-  if (read.status === 404) return undefined;
-  if (!undoable.flag && read.status !== undefined && [200, ...(undoable.alsoThere ?? [])].includes(read.status)) {
-    return stillThere(undo, `${call(read)} still answers HTTP ${read.status}`);
+/** Sends the reads that show it gone, each unless a read since the undo did; the first that shows it still there ends them. */
+async function readAfter(c: Case): Promise<void> {
+  for (const read of c.target ? absenceReads(c.target) : []) {
+    if (!lastReadSince(read, c.undoneAt)) {
+      const exchange = await read.send();
+      if (exchange) c.tried.push(exchange);
+    }
+    if (lastReadSince(read, c.undoneAt)?.present) return;
   }
-  if (read.status !== 200 || !undoable.flag) return unconfirmed(undo, read);
-  const json = jsonOf(read);
-  const shown = json.ok && typeof json.value === 'object' && json.value !== null ? (json.value as Record<string, unknown>)[undoable.flag] : undefined;
-  if (shown === false) return undefined;
-  return shown === undefined ? unconfirmed(undo, read) : stillThere(undo, `${call(read)} still shows ${undoable.flag} ${JSON.stringify(shown)}`);
 }
 
-/** Why the undo did not undo, or undefined when the object is gone. */
-async function whyNotUndone(entry: Entry, undo: Exchange): Promise<string | undefined> {
-  if (undo.error) return `${call(undo)}: ${undo.error}`;
+/** What the undo answered, for the why. */
+function undoneBy(undo: Exchange): string {
+  if (undo.error) return `${call(undo)} got no answer (${undo.error})`;
   const status = undo.status as number;
-  if (status >= 200 && status < 300) return undefined;
-  if (status !== 404) return `refused with HTTP ${status}: ${call(undo)} answered ${excerpt(undo.text, 200) || '(empty body)'}`;
-  if (entry.confirm) return entry.confirm(undo);
-  const undoable = undoableOf(undo);
-  return undoable ? confirmByRead(undo, undoable) : `not known to be gone: ${call(undo)} answered HTTP 404`;
+  const refused = status >= 300 && status !== 404 ? `: ${excerpt(undo.text, 200) || '(empty body)'}` : '';
+  return `${call(undo)} answered HTTP ${status}${refused}`;
 }
 
-/** Undoes one entry: what it leaves behind, if anything. */
-async function undoOne(entry: Entry): Promise<LeftBehind | undefined> {
-  let undo: Exchange | undefined;
-  let why: string | undefined;
-  try {
-    undo = await entry.undo();
-    why = await whyNotUndone(entry, undo);
-  } catch (error) {
-    why = `internal error of the conformance suite while undoing it: ${(error as Error).message ?? String(error)}`;
+/** Undoes one entry: reads first what no read showed present yet, then undoes, then reads (but a flag that may go with its status). */
+async function undoOne(entry: Entry): Promise<Case> {
+  const planned = await plannedCall(entry.undo);
+  const target = planned && targetOf(entry, planned);
+  const subject = target?.subject ?? entry.subject ?? { kind: 'object', id: entry.what, owner: planned?.actor ?? '' };
+  const c: Case = { subject, target, undone: '', undoneAt: entry.settledAt ?? 0, tried: [] };
+  if (entry.settledAt !== undefined) {
+    c.undone = `${planned ? call(planned) : entry.what} was sent by its check`;
+  } else {
+    // A flag is not read before: the answer that set it showed it, and most go with their status.
+    if (!target?.goesWith) for (const read of target?.reads ?? []) if (!shownPresent(read, nextAt())) await read.send();
+    c.undoneAt = nextAt();
+    c.undone = undoneBy(await entry.undo());
   }
-  if (why === undefined) return undefined;
-  const subject = entry.subject ?? (undo && undoableOf(undo)?.subject) ?? { kind: 'object', id: entry.what, owner: undo?.actor ?? '' };
-  return { ...subject, why: redact(why) };
+  if (!target?.goesWith) await readAfter(c);
+  return c;
 }
+
+/** Why a case is not known to be gone, or undefined when it is gone. */
+function whyNotGone(c: Case, goneStatuses: ReadonlySet<string>): string | undefined {
+  if (!c.target) return `not known to be gone: ${c.undone}, and no read shows whether such an object is gone`;
+  if (c.target.goesWith && goneStatuses.has(c.target.goesWith)) return undefined;
+  const reads = c.target.reads.filter((read) => read.applies?.() ?? true);
+  for (const read of reads) {
+    const after = lastReadSince(read, c.undoneAt);
+    if (after?.present) return `still there: ${c.undone}, and ${c.after ?? 'after it'} ${read.shown(after)}`;
+  }
+  for (const read of reads) {
+    if (shownPresent(read, c.undoneAt)) continue;
+    const before = sightingsOf(read.key).filter((s) => s.at < c.undoneAt && s.read).at(-1);
+    return `not known to be gone: ${c.undone}, and no read showed it present before (${before ? read.shown(before) : `${read.what} was never read`})`;
+  }
+  for (const read of absenceReads(c.target)) {
+    if (lastReadSince(read, c.undoneAt)) continue;
+    const tried = c.tried.at(-1);
+    const got = tried ? `${call(tried)} got ${tried.error ?? `HTTP ${tried.status}`}` : `${read.what} could not be read`;
+    return `not known to be gone: ${c.undone}, and the read that would show it gone got nothing that tells (${got})`;
+  }
+  return undefined;
+}
+
+/** An undo that threw: our own bug, said as such. */
+async function guarded(entry: Entry): Promise<Case> {
+  try {
+    return await undoOne(entry);
+  } catch (error) {
+    const subject = entry.subject ?? { kind: 'object', id: entry.what, owner: '' };
+    return { subject, undone: `internal error of the conformance suite while undoing it: ${(error as Error).message ?? String(error)}`, undoneAt: nextAt(), tried: [] };
+  }
+}
+
+const leftBehind: LeftBehind[] = [];
+perFile(() => {
+  leftBehind.length = 0;
+});
 
 /**
- * Undoes, newest first, everything on the ledger that its check did not settle, then revokes the tokens together:
- * any other undo may need one of them, and no revocation needs another. Its calls are the suite's own.
+ * Undoes, newest first, everything on the ledger, then revokes the tokens together (any other undo may need one of
+ * them, and no revocation needs another), then reads each application; judges each object from what the reads
+ * showed. Its calls are the suite's own.
  */
 export async function undoAll(): Promise<void> {
   await outsideContract(async () => {
+    const cases: Case[] = [];
     const tokens: Entry[] = [];
     while (entries.length > 0) {
       const entry = entries.pop() as Entry;
-      if (entry.done) continue;
-      if (entry.subject?.kind === 'token') {
-        tokens.push(entry);
-        continue;
-      }
-      const left = await undoOne(entry);
-      if (left) leftBehind.push(left);
+      if (entry.token !== undefined) tokens.push(entry);
+      else cases.push(await guarded(entry));
     }
-    for (const left of await Promise.all(tokens.map(undoOne))) if (left) leftBehind.push(left);
+    cases.push(...(await Promise.all(tokens.map(guarded))));
+    const goneStatuses = new Set(cases.filter((c) => c.subject.kind === 'status' && !whyNotGone(c, new Set())).map((c) => c.subject.id));
+    // A flag whose status is not known gone is read now, one at a time: a read of a status shows all of the reader's flags.
+    for (const c of cases) if (c.target?.goesWith && !goneStatuses.has(c.target.goesWith)) await readAfter(c);
+    cases.push(...(await Promise.all(applications.map(readApplication))));
+    const listed = new Set<string>();
+    for (const c of cases) {
+      const why = whyNotGone(c, goneStatuses);
+      const key = keyOf(c.subject.kind, c.subject.id, c.subject.owner);
+      if (why === undefined || listed.has(key)) continue;
+      listed.add(key);
+      leftBehind.push({ ...c.subject, why: redact(why) });
+    }
   });
+}
+
+/** An application, once its tokens are revoked: read when a token request showed it there, else listed as it is. */
+async function readApplication(app: Application): Promise<Case> {
+  const undone = 'the contract has no operation to delete an application';
+  const read = app.clientSecret && app.sender ? applicationRead(app.subject.id, app.clientSecret, app.sender) : undefined;
+  const c: Case = { subject: app.subject, target: read && { subject: app.subject, reads: [read] }, undone, after: "once the run's tokens were revoked", undoneAt: nextAt(), tried: [] };
+  if (read && shownPresent(read, c.undoneAt)) await readAfter(c);
+  return c;
 }
 
 /** What could not be undone, for the report: a live instance must be left as it was found. */

@@ -78,6 +78,18 @@ export function outsideContract<T>(calls: () => Promise<T>): Promise<T> {
   return outside.run(true, calls);
 }
 
+const planning = new AsyncLocalStorage<{ planned?: Exchange }>();
+
+/**
+ * The first call that `calls` would send, built and not sent (nor counted, paced or observed): the cleanup ledger
+ * reads from an undo what it undoes before it undoes it.
+ */
+export async function plannedCall(calls: () => Promise<unknown>): Promise<Exchange | undefined> {
+  const plan: { planned?: Exchange } = {};
+  await planning.run(plan, calls);
+  return plan.planned;
+}
+
 /** The client that sent an exchange, for a call of the same actor that follows up on it (cleanup.ts). */
 const senders = new WeakMap<Exchange, HttpClient>();
 export const senderOf = (exchange: Exchange): HttpClient | undefined => senders.get(exchange);
@@ -103,6 +115,11 @@ export class HttpClient {
     private readonly timeoutMs: number,
     private readonly userAgent = DEFAULT_USER_AGENT,
   ) {}
+
+  /** A client without a token for another origin, where an attachment's file is served (cleanup.ts). */
+  forOrigin(origin: string): HttpClient {
+    return new HttpClient(origin, this.actor, undefined, this.timeoutMs, this.userAgent);
+  }
 
   async send(method: string, path: string, options: RequestOptions = {}): Promise<Exchange> {
     const query = options.query ? `?${urlEncoded(options.query)}` : '';
@@ -146,6 +163,12 @@ export class HttpClient {
       ...(options.malformed || options.uploads?.some((u) => u.invalid) ? { malformed: true } : {}),
     };
     senders.set(exchange, this);
+    const plan = planning.getStore();
+    if (plan) {
+      plan.planned ??= exchange;
+      exchange.error = 'not sent: only planned';
+      return exchange;
+    }
     const notSent = notSentReason(url, this.timeoutMs);
     if (notSent) {
       exchange.error = notSent;
