@@ -9,7 +9,7 @@ import { beforeAll, describe, it } from 'vitest';
 import { actors, createdObject, type Actor, type Created, type Status } from './support/actors.ts';
 import { releaseAtLeast } from './support/config.ts';
 import type { Exchange } from './support/http.ts';
-import { answerOf, before, block, causeOf, failed, need, needs, since, type Step } from './support/preconditions.ts';
+import { answerOf, before, block, causeOf, countJudged, failed, need, needs, since, type Step } from './support/preconditions.ts';
 import { expectNoMismatch, hasMismatch } from './support/run-wide.ts';
 import { check, expectEqual, expectError, expectJson, expectList, expectOk, fail, observeErrorBody, statusLine as statusLineOf } from './support/verify.ts';
 
@@ -226,6 +226,8 @@ describe('Statuses', () => {
       fail('the form-encoded creation understood as its JSON equivalent was', statusLineOf(notUnderstood.exchange), notUnderstood.exchange);
     }
     need(top);
+    // The form-encoded creation of `top`, understood.
+    countJudged();
   });
 
   it('WIRE-FORM-1 form parameters with [] and bracket names (poll[options][]) are understood', (context) => {

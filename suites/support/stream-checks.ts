@@ -19,7 +19,7 @@ import { actors, createdObject, type Actor, type Created, type Status } from './
 import type { RootCause } from './clauses.ts';
 import { remember } from './cleanup.ts';
 import { excerpt, type Exchange } from './http.ts';
-import { answerOf, block, causeOf, failed, need, needs, since, succeeded, type Step } from './preconditions.ts';
+import { answerOf, block, causeOf, countJudged, failed, need, needs, since, succeeded, type Step } from './preconditions.ts';
 import { observeResource } from './resources.ts';
 import { describeEvent, isEventStream, type EventStream, type Opener, type StreamEvent, type StreamRequest } from './streams.ts';
 
@@ -252,6 +252,7 @@ export class StreamingScenario {
     if (event) {
       const payload = statusPayload(event.data, status.id);
       if (payload) observeResource('Status', payload, stream.exchange);
+      countJudged();
       return event;
     }
     const cause = this.missingUpdate(stream, status.id, clause);
@@ -333,7 +334,7 @@ export class StreamingScenario {
     const { directStatus, at } = this.posted;
     const status = need(directStatus);
     const stream = this.listening('direct', 'STREAM-DIRECT-1');
-    if (await stream.find(carrying(status.id), at.direct)) return;
+    if (await stream.find(carrying(status.id), at.direct)) return countJudged();
     // The stream carries what its user may see: a direct message its author cannot read cannot arrive either.
     const read = await actors().a.get(`/api/v1/statuses/${status.id}`);
     if (read.status !== 200) block(causeOf('STATUS-VIS-6', `the author's read of the direct message answered ${answerOf(read)}`, read));
@@ -360,6 +361,7 @@ export class StreamingScenario {
 
   async userCarriesNotification(context: TestContext): Promise<void> {
     await this.mentionNotification(context, 'STREAM-USER-2');
+    countJudged();
   }
 
   /** What the mute checks build on: B's replies before and after A's unmute, each of which works. */
@@ -393,7 +395,7 @@ export class StreamingScenario {
   async unmutedThreadNotifies(context: TestContext): Promise<void> {
     const { resumed, stream } = await this.thread(context);
     const event = await stream.find(notificationAbout(resumed.id), this.posted.at.publicReply);
-    if (event) return;
+    if (event) return countJudged();
     const cause = this.missingNotification(stream, resumed.id, 'STREAM-USER-4');
     if (cause.clause !== 'STREAM-USER-4') block(cause);
     stream.fail(`a notification event about reply ${resumed.id}, posted after A unmuted the thread (on ${stream.label}, within ${stream.timeoutMs} ms)`);
@@ -412,6 +414,7 @@ export class StreamingScenario {
     if (id !== status.id) stream.fail(`the payload is the Status itself: id "${status.id}" at the top`, `payload ${excerpt(event.data, 300)}`);
     // Its fields are the Status table's: RESOURCE-STATUS-1 judges them over the run.
     observeResource('Status', payload.value, stream.exchange);
+    countJudged();
   }
 
   // Events table: delete carries the id of the deleted status.
@@ -422,7 +425,7 @@ export class StreamingScenario {
     const stream = this.listening('public');
     // No delete can be expected where the status itself never came.
     if (!(await stream.find(carriesStatus(status.id), at.public))) block(this.missingUpdate(stream, status.id, 'STREAM-PUBLIC-1'));
-    if (await stream.find(deleteOf(status.id), at.deletion)) return;
+    if (await stream.find(deleteOf(status.id), at.deletion)) return countJudged();
     const unnamed = stream.events.find((e) => e.event === undefined && deletedIdOf(e.data) === status.id);
     if (unnamed) block(this.unframed(stream, unnamed));
     // A status that still exists after its DELETE answered 200 was not deleted: no delete event can be expected.
@@ -439,6 +442,7 @@ export class StreamingScenario {
     if (!payload.ok || !isObject(payload.value)) {
       this.listening('user').fail('a notification payload that is a JSON object', `${payload.ok ? `JSON ${typeof payload.value}` : payload.reason}: ${describeEvent(event)}`);
     }
+    countJudged();
   }
 
   // Server-sent events: every stream that answered is an event stream; none answering at all is this clause's failure too.
@@ -449,6 +453,7 @@ export class StreamingScenario {
     for (const stream of answered) {
       if (!isEventStream(stream.exchange)) stream.fail('Content-Type text/event-stream', `Content-Type ${stream.exchange.headers['content-type'] ?? '(none)'}`);
     }
+    countJudged(answered.length);
   }
 
   // Events rule 1: heartbeat comments, within the timeout of the opening.
@@ -465,12 +470,14 @@ export class StreamingScenario {
     if (!event) block(this.missingUpdate(stream, status.id, 'STREAM-PUBLIC-1'));
     if (event.event !== 'update') stream.fail('an event: line naming update before the data: line', `event name ${describeEvent(event)}`);
     if (!parseJson(event.data).ok) stream.fail('a data: payload that is JSON-encoded', describeEvent(event));
+    countJudged();
   }
 
   // WebSocket: A's user stream opens with the token in access_token.
   opensUserStream(): void {
     const stream = this.streams.user as EventStream;
     if (!stream.accepted) stream.fail('the upgrade answers 101 Switching Protocols: the token in access_token is accepted');
+    countJudged();
   }
 
   // WebSocket: every message is {"event": name, "payload": JSON-encoded text}; judged once the public status's update came.
@@ -486,6 +493,7 @@ export class StreamingScenario {
         const wrong = messageFault(event.message ?? '');
         if (wrong) listened.fail(wrong, `message ${(event.message ?? '').slice(0, 300)}`);
       }
+      countJudged(listened.events.length);
     }
   }
 }

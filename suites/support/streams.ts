@@ -11,7 +11,7 @@ import type { Config } from './config.ts';
 import { countStreamConnection } from './counts.ts';
 import { atFileEnd } from './file-state.ts';
 import { excerpt, type Exchange } from './http.ts';
-import { block } from './preconditions.ts';
+import { block, countJudged } from './preconditions.ts';
 import { fail } from './verify.ts';
 
 export type Transport = 'server-sent events' | 'WebSocket';
@@ -118,6 +118,7 @@ export class EventStream {
   async waitFor(what: string, matches: (event: StreamEvent) => boolean, since = Date.now()): Promise<StreamEvent> {
     const found = await this.find(matches, since);
     if (!found) this.fail(`${what} (on ${this.label}, within ${this.timeoutMs} ms)`);
+    countJudged();
     return found;
   }
 
@@ -130,6 +131,7 @@ export class EventStream {
   async waitForComment(what: string): Promise<string> {
     const found = await this.settle(() => this.comments[0], this.openedAt + this.timeoutMs);
     if (found === undefined) this.fail(`${what} (on ${this.label}, within ${this.timeoutMs} ms of opening)`);
+    countJudged();
     return found;
   }
 
@@ -149,6 +151,7 @@ export class EventStream {
     const first = await this.settle(this.scanner((e) => forbidden(e) || sentinel(e)), since + this.timeoutMs);
     if (!first) block(withoutSentinel());
     if (forbidden(first)) this.fail(`no ${what} before ${sentinelWhat} (on ${this.label})`, `${what}: ${describeEvent(first)}`);
+    countJudged();
   }
 
   /** Fails the running check; actual defaults to the last thing this stream showed. */
