@@ -133,7 +133,7 @@ describe('States and transitions', () => {
    * where the same operation answered 2xx when it may act: a server without the operation refuses everything.
    */
   const visible = new Map<string, Step<Exchange>>();
-  const pinExists = () => controlled(visible.get('pin'), 'STATUS-PIN-1', 'pin');
+  const pinExists = () => controlled(visible.get('pin'), 'STATUS-PIN-1', "A's pin of its own public status");
 
   beforeAll(async () => {
     [subject, hidden] = await Promise.all([
@@ -417,8 +417,8 @@ describe('States and transitions', () => {
 
     /** A 404 for the status B cannot see counts only where A's move and undo answered 2xx; else the row's first clause blocks the check. */
     function controlledBy(action: string, undo: string, rowClause: string): void {
-      controlled(visible.get(action), rowClause, action);
-      controlled(visible.get(undo), rowClause, undo);
+      controlled(visible.get(action), rowClause, `A's ${action} of its own status`);
+      controlled(visible.get(undo), rowClause, `A's ${undo} of its own status`);
     }
 
     it('STATUS-FAV-5 favourite and unfavourite of a status the caller cannot see answer 404 "Record not found"', (context) => {

@@ -91,10 +91,10 @@ export function notJudged(reason: string): never {
  * clause (`clause`, whose check judges that 2xx) blocks the check.
  */
 export function controlled(control: Step<Exchange> | undefined, clause: string, operation: string): void {
-  if (!control) block({ summary: `${operation} was not made on what the caller may act on` });
+  if (!control) block({ summary: `${operation} (the positive control) was not made` });
   if (!control.ok) block(control.cause);
   const { status } = control.value;
-  if (status === undefined || status < 200 || status > 299) block(causeOf(clause, `${operation} answered ${answerOf(control.value)} for what the caller may act on`, control.value));
+  if (status === undefined || status < 200 || status > 299) block(causeOf(clause, `${operation} (the positive control) answered ${answerOf(control.value)}`, control.value));
 }
 
 /**
