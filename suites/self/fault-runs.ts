@@ -42,8 +42,22 @@ export const describeCheck = (c: RunCheck) =>
   `${c.title}: ${c.status}${c.blockedBy ? ` by ${c.blockedBy.clause ?? 'outside the contract'} (${c.blockedBy.summary})` : ''}${c.status === 'failed' ? ` [${(c.message ?? '').split('\n')[0]}]` : ''}`;
 
 /**
+ * A pass judged at least one instance, and a check that met nothing to judge names the cause: a passed check that
+ * judged nothing, or one not judged (whose absence no fault of the run explains), is a defect of the suite. Against
+ * the plain server every check judges something; under a fault, what it takes away blocks, naming its clause.
+ */
+function unjudgedProblems(outcome: SuiteOutcome): string[] {
+  return outcome.checks.flatMap((c) => {
+    if (c.status === 'passed' && !c.judged) return [`passed judging nothing: ${describeCheck(c)}`];
+    if (c.status === 'not-judged') return [`not judged: ${describeCheck(c)} (${c.notJudged ?? ''})`];
+    return [];
+  });
+}
+
+/**
  * What is wrong with a run of `faults`: their clauses not failed, failed clauses other than theirs (and those
- * ALSO_FAILS declares), checks blocked by something else than them (or what BLOCKS declares), errors outside checks.
+ * ALSO_FAILS declares), checks blocked by something else than them (or what BLOCKS declares), checks that passed
+ * judging nothing or were not judged, errors outside checks.
  */
 export function exactnessProblems(outcome: SuiteOutcome | undefined, faults: readonly Fault[]): string[] {
   // Narrowed to a few groups (SELF_GROUPS), a fault whose clause none of them checks cannot be caught there.
@@ -57,5 +71,6 @@ export function exactnessProblems(outcome: SuiteOutcome | undefined, faults: rea
     ...faults.filter((f) => !failed.has(faultClause(f)) && judged(f)).map((f) => `${f} not caught: ${outcome.checks.filter((c) => c.clause === faultClause(f)).map(describeCheck).join('; ') || 'no check of it ran'}`),
     ...outcome.checks.filter((c) => c.status === 'failed' && !expected.has(c.failedClause ?? c.clause)).map((c) => `also failed: ${describeCheck(c)}`),
     ...outcome.checks.filter((c) => c.status === 'blocked' && !(c.blockedBy?.clause && allowedCauses.has(c.blockedBy.clause))).map((c) => `blocked by another cause: ${describeCheck(c)}`),
+    ...unjudgedProblems(outcome),
   ];
 }
