@@ -1,6 +1,7 @@
 // The text reports' account of the configured release: how many checks it skipped.
 import { describe, expect, it } from 'vitest';
 import { emptyCounts } from './counts.ts';
+import { reportHtml } from './report-html.ts';
 import { releaseSkips, summaryMarkdown, terminalSummary, totalsOf, type CheckResult, type RunResults } from './results.ts';
 
 const check = (clause: string, skipReason?: string): CheckResult => ({
@@ -44,5 +45,19 @@ describe('the release in the summaries', () => {
     const line = 'Release 2.9.0 (CONFORMANCE_SERVER_VERSION, the release of this API the server implements): 2 checks skipped for it';
     expect(terminalSummary(results).split('\n')[1]).toBe(line);
     expect(summaryMarkdown(results)).toContain(`${line}.`);
+  });
+});
+
+describe('checks not judged in the reports', () => {
+  it('should count a check that met nothing to judge apart from passes, and list it with what went unseen', () => {
+    const unjudged: CheckResult = { ...check('RESOURCE-SCHEDULED-1'), status: 'not-judged', outcome: 'not-judged', judged: 0, notJudged: 'the run met no ScheduledStatus' };
+    const results = resultsOf([{ ...check('STATUS-READ-1'), judged: 1 }, unjudged]);
+    expect(results.totals).toMatchObject({ passed: 1, notJudged: 1 });
+    expect(terminalSummary(results)).toContain('1 passed, 0 failed, 1 not judged, 0 skipped');
+    expect(terminalSummary(results)).toContain('Not judged: RESOURCE-SCHEDULED-1 a check: the run met no ScheduledStatus');
+    expect(summaryMarkdown(results)).toMatch(/## Not judged\n\n.*\n\n- RESOURCE-SCHEDULED-1 a check: the run met no ScheduledStatus/);
+    const html = reportHtml(results);
+    expect(html).toMatch(/<section id="not-judged"><h2>Not judged: nothing met to judge \(1\)<\/h2>[\s\S]*RESOURCE-SCHEDULED-1 a check: <span class="dim">the run met no ScheduledStatus/);
+    expect(html).toContain('data-judged="1"');
   });
 });

@@ -176,7 +176,7 @@ export function runWideResults(metas: readonly TaskMeta[], checks: readonly Chec
     const count = observed.reduce((sum, o) => sum + (o.judged[id] ?? 0), 0);
     const failure = distinct.size > 0 ? failureOf(id, [...distinct.values()]) : undefined;
     // In the order of RUN_WIDE, a clause that explains another's absence (ERRORS-BODY-1, LIMITS-HEADERS-1) comes first.
-    const verdict = failure ? { status: 'failed' as const } : count > 0 ? { status: 'passed' as const } : unjudged(id, runWide, own, [...checks, ...results]);
+    const verdict = failure ? { status: 'failed' as const } : count > 0 ? { status: 'passed' as const } : unjudged(id, runWide, own, [...results, ...checks]);
     const result: CheckResult = {
       clause: id,
       title: `${id} ${runWide.sentence} (run-wide)`,
