@@ -64,8 +64,9 @@ function texts(): fc.Arbitrary<string> {
 // The redraft property's runs, one per status the checks make anyway: both attachment kinds every time, on texts
 // that have broken servers before, and a generated text on the Idempotency-Key submission.
 const POLL: Attached & { kind: 'poll' } = { kind: 'poll', options: ['yes', 'no', 'maybe'], multiple: true };
-const POLL_RUN: [string, Attached] = [`conformance redraft <b>bold</b> & #conformance${mention ? ` @${mention}` : ''}`, POLL];
-const MEDIA_RUN: [string, Attached] = ['conformance redraft ünïcødé 🐘 «quotes» 日本語 #redraft', { kind: 'media' }];
+const POLL_RUN: [string, Attached] = [`conformance redraft <b>bold</b> & ünïcødé 🐘 «quotes» 日本語 #conformance${mention ? ` @${mention}` : ''}`, POLL];
+// A status with media only: its DELETE answer's text is the empty string to resend (RESOURCE-STATUS-1's case without text).
+const MEDIA_RUN: [string, Attached] = ['', { kind: 'media' }];
 const GENERATED_RUN: [string, Attached] = [fc.sample(texts(), 1)[0] as string, { kind: 'none' }];
 
 /**

@@ -27,6 +27,8 @@ export interface RunWideObservations {
   judged: Record<string, number>;
   /** Clause id -> distinct mismatch (its key) -> the first time it was seen. */
   mismatches: Record<string, Record<string, Mismatch>>;
+  /** Clause id -> the cases of its resource this file met (expectCase). */
+  cases?: Record<string, string[]>;
 }
 
 declare module 'vitest' {
@@ -37,14 +39,23 @@ declare module 'vitest' {
 
 const judged = new Map<string, number>();
 const mismatches = new Map<string, Map<string, Mismatch>>();
+const casesMet = new Map<string, Set<string>>();
 perFile(() => {
   judged.clear();
   mismatches.clear();
+  casesMet.clear();
 });
 
 /** One more response or instance judged for the clause. */
 export function judgedOnce(clauseId: string): void {
   judged.set(clauseId, (judged.get(clauseId) ?? 0) + 1);
+}
+
+/** An instance of a case the clause's resource should be met in (expectCase). */
+export function caseMet(clauseId: string, words: string): void {
+  let met = casesMet.get(clauseId);
+  if (!met) casesMet.set(clauseId, (met = new Set()));
+  met.add(words);
 }
 
 /** A mismatch of a run-wide clause; `key` tells distinct mismatches apart, and only the first of each is kept. */
@@ -74,6 +85,7 @@ export function runWideSnapshot(): RunWideObservations {
   return {
     judged: Object.fromEntries(judged),
     mismatches: Object.fromEntries([...mismatches].map(([id, found]) => [id, Object.fromEntries(found)])),
+    cases: Object.fromEntries([...casesMet].map(([id, met]) => [id, [...met]])),
   };
 }
 
@@ -114,6 +126,8 @@ interface RunWide {
   sentence: string;
   /** The clauses whose failure explains that the run met nothing to judge (LIMITS-HEADERS-1 for the headers' values). */
   explainedBy?: readonly string[];
+  /** The cases the contract's types name, which the run should meet (an Account with no status yet). */
+  cases?: string[];
 }
 
 /** The run-wide clauses; registered checks add theirs (runWideClause). */
@@ -161,6 +175,20 @@ function unjudged(id: string, { sentence, explainedBy }: RunWide, own: CheckResu
   return { status: 'not-judged', notJudged: own.notJudged ?? `the run met nothing to judge for ${id}: ${sentence}` };
 }
 
+/** A case of the clause's resource that the run should meet: a run that met none says so in the clause's result. */
+export function expectCase(clauseId: string, words: string): void {
+  const runWide = RUN_WIDE.get(clauseId);
+  if (!runWide) throw new Error(`${clauseId} is no run-wide clause`);
+  runWide.cases = [...(runWide.cases ?? []), words];
+}
+
+/** What the clause's result says of the run: how much it judged, and each case it should have met and did not. */
+function observationsOf(id: string, count: number, observed: readonly RunWideObservations[]): string[] {
+  const met = new Set(observed.flatMap((o) => o.cases?.[id] ?? []));
+  const unseen = (RUN_WIDE.get(id)?.cases ?? []).filter((words) => !met.has(words));
+  return [`${count} judged across the run`, ...unseen.map((words) => `not met in this run, so not judged: ${words}`)];
+}
+
 /**
  * One result per run-wide clause, judged over every suite file of the run; only for the clauses whose owning
  * check ran (a run of other groups or other clauses is reported on what it selected and nothing else).
@@ -189,7 +217,7 @@ export function runWideResults(metas: readonly TaskMeta[], checks: readonly Chec
       durationMs: 0,
       judged: count,
       ...(failure ? { message: failure.message, failure: failure.data } : {}),
-      observations: [`${count} judged across the run`],
+      observations: observationsOf(id, count, observed),
     };
     judgeCheck(result, expectations);
     results.push(result);
