@@ -16,6 +16,7 @@ import { releaseAtLeast } from './support/config.ts';
 import type { FormParams } from './support/form.ts';
 import type { Exchange } from './support/http.ts';
 import { answerOf, block, causeOf, failed, need, since, type Step } from './support/preconditions.ts';
+import { observeResource } from './support/resources.ts';
 import { expectNoMismatch } from './support/run-wide.ts';
 import { check, expectEqual, expectOk, expectRefusal, fail, statusLine } from './support/verify.ts';
 
@@ -296,6 +297,12 @@ describe('POST /api/v1/statuses parameters', () => {
       const exchange = await author.delete(`/api/v1/statuses/${status.id}`);
       if (exchange.status === 200) created.settle();
       const source = createdObject(exchange);
+      // The answer is a Status for RESOURCE-STATUS-1: text is a string also for a status with media only.
+      if (exchange.status === 200 && source) observeResource('Status', source, exchange);
+      // A text that is there but no string is the Status type's (a status with media only answered text null).
+      if (exchange.status === 200 && source && 'text' in source && typeof source.text !== 'string') {
+        block(causeOf('RESOURCE-STATUS-1', `DELETE of the caller's own status answered text ${JSON.stringify(source.text)}`, exchange));
+      }
       if (exchange.status !== 200 || typeof source?.text !== 'string') {
         block(causeOf('STATUS-DELETE-1', `DELETE of the caller's own status answered ${answerOf(exchange)}${source ? ` with text ${JSON.stringify(source.text)}` : ''}`, exchange));
       }

@@ -11,6 +11,8 @@ import { redact } from './redact.ts';
 import { reportHtml } from './report-html.ts';
 import { findClause, type FailureData, type RootCause } from './clauses.ts';
 import './registered-checks.ts';
+// The resource cases each resource clause's result reports as met or not (resources.ts expectCase).
+import './resources.ts';
 import { runWideResults } from './run-wide.ts';
 import {
   clauseOfTitle,
