@@ -131,23 +131,19 @@ interface RunWide {
 }
 
 /** The run-wide clauses; registered checks add theirs (runWideClause). */
-const RUN_WIDE = new Map<string, RunWide>(
-  (
-    [
-      ['RESOURCE-STATUS-1', 'every Status the run met has the fields and types of the contract'],
-  ['RESOURCE-ACCOUNT-1', 'every Account the run met has the fields and types of the contract'],
-  ['RESOURCE-APPLICATION-1', 'every Application the run met has the fields and types of the contract'],
-  ['RESOURCE-TOKEN-1', 'every Token the run met has an access_token string'],
-  ['RESOURCE-CONTEXT-1', 'every Context the run met has ancestors and descendants, arrays of Status'],
-  ['RESOURCE-CARD-1', 'every Card the run met has the fields and types of the contract'],
-  ['RESOURCE-POLL-1', 'every Poll the run met has the fields and types of the contract', 'STATUS-POLL-1'],
-  ['RESOURCE-SCHEDULED-1', 'every ScheduledStatus the run met has id, scheduled_at, params and media_attachments', 'STATUS-SCHEDULED-1'],
-  ['RESOURCE-ATTACHMENT-1', 'every Attachment the run met has the fields and types of the contract'],
-  ['ERRORS-BODY-1', 'every error answer the checks identified carries a JSON body {error: string}'],
-  ['ERRORS-TEXT-1', 'every error answer the checks identified carries the text of its row of the Errors table', 'ERRORS-BODY-1'],
-    ] as const
-  ).map(([id, sentence, explainedBy]: readonly [string, string, string?]) => [id, { sentence, ...(explainedBy ? { explainedBy: [explainedBy] } : {}) }]),
-);
+const RUN_WIDE = new Map<string, RunWide>([
+  ['RESOURCE-STATUS-1', { sentence: 'every Status the run met has the fields and types of the contract' }],
+  ['RESOURCE-ACCOUNT-1', { sentence: 'every Account the run met has the fields and types of the contract' }],
+  ['RESOURCE-APPLICATION-1', { sentence: 'every Application the run met has the fields and types of the contract' }],
+  ['RESOURCE-TOKEN-1', { sentence: 'every Token the run met has an access_token string' }],
+  ['RESOURCE-CONTEXT-1', { sentence: 'every Context the run met has ancestors and descendants, arrays of Status' }],
+  ['RESOURCE-CARD-1', { sentence: 'every Card the run met has the fields and types of the contract' }],
+  ['RESOURCE-POLL-1', { sentence: 'every Poll the run met has the fields and types of the contract', explainedBy: ['STATUS-POLL-1'] }],
+  ['RESOURCE-SCHEDULED-1', { sentence: 'every ScheduledStatus the run met has id, scheduled_at, params and media_attachments', explainedBy: ['STATUS-SCHEDULED-1'] }],
+  ['RESOURCE-ATTACHMENT-1', { sentence: 'every Attachment the run met has the fields and types of the contract' }],
+  ['ERRORS-BODY-1', { sentence: 'every error answer the checks identified carries a JSON body {error: string}' }],
+  ['ERRORS-TEXT-1', { sentence: 'every error answer the checks identified carries the text of its row of the Errors table', explainedBy: ['ERRORS-BODY-1'] }],
+]);
 
 /** Names a run-wide clause, the sentence of its run-wide result ("every Status the run met") and what explains an absence. */
 export function runWideClause(clauseId: string, sentence: string, explainedBy?: readonly string[]): void {
