@@ -17,6 +17,7 @@ import { releaseAtLeast } from './support/config.ts';
 import type { FormParams } from './support/form.ts';
 import type { Exchange } from './support/http.ts';
 import { answerOf, block, causeOf, failed, need, since, type Step } from './support/preconditions.ts';
+import { observeResource } from './support/resources.ts';
 import { expectNoMismatch } from './support/run-wide.ts';
 import { check, expectEqual, expectOk, expectRefusal, fail, statusLine } from './support/verify.ts';
 
@@ -65,8 +66,9 @@ function texts(): fc.Arbitrary<string> {
 // The redraft property's runs, one per status the checks make anyway: both attachment kinds every time, on texts
 // that have broken servers before, and a generated text on the Idempotency-Key submission.
 const POLL: Attached & { kind: 'poll' } = { kind: 'poll', options: ['yes', 'no', 'maybe'], multiple: true };
-const POLL_RUN: [string, Attached] = [`conformance redraft <b>bold</b> & #conformance${mention ? ` @${mention}` : ''}`, POLL];
-const MEDIA_RUN: [string, Attached] = ['conformance redraft ünïcødé 🐘 «quotes» 日本語 #redraft', { kind: 'media' }];
+const POLL_RUN: [string, Attached] = [`conformance redraft <b>bold</b> & ünïcødé 🐘 «quotes» 日本語 #conformance${mention ? ` @${mention}` : ''}`, POLL];
+// A status with media only: its DELETE answer's text is the empty string to resend (RESOURCE-STATUS-1's case without text).
+const MEDIA_RUN: [string, Attached] = ['', { kind: 'media' }];
 const GENERATED_RUN: [string, Attached] = [fc.sample(texts(), 1)[0] as string, { kind: 'none' }];
 
 /**
@@ -318,6 +320,12 @@ describe('POST /api/v1/statuses parameters', () => {
       const exchange = await author.delete(`/api/v1/statuses/${status.id}`);
       if (exchange.status === 200) created.settle();
       const source = createdObject(exchange);
+      // The answer is a Status for RESOURCE-STATUS-1: text is a string also for a status with media only.
+      if (exchange.status === 200 && source) observeResource('Status', source, exchange);
+      // A text that is there but no string is the Status type's (a status with media only answered text null).
+      if (exchange.status === 200 && source && 'text' in source && typeof source.text !== 'string') {
+        block(causeOf('RESOURCE-STATUS-1', `DELETE of the caller's own status answered text ${JSON.stringify(source.text)}`, exchange));
+      }
       if (exchange.status !== 200 || typeof source?.text !== 'string') {
         block(causeOf('STATUS-DELETE-1', `DELETE of the caller's own status answered ${answerOf(exchange)}${source ? ` with text ${JSON.stringify(source.text)}` : ''}`, exchange));
       }
@@ -355,8 +363,9 @@ describe('POST /api/v1/statuses parameters', () => {
         [MEDIA_RUN[0], mediaOriginal],
         [GENERATED_RUN[0], () => first],
       ]);
-      // The plainest first: a run blocked by its attachment ends the property, and the others have judged by then.
-      const runs = [GENERATED_RUN, MEDIA_RUN, POLL_RUN];
+      // The plainest first and the media run last: a run blocked by what it needs (a poll, an attachment the server
+      // lost) ends the property, and the others have been judged by then.
+      const runs = [GENERATED_RUN, POLL_RUN, MEDIA_RUN];
       const property = fc.asyncProperty(fc.constantFrom(...runs), async ([text, attached]) => {
         const original = (originals.get(text) as () => Created<Status>)();
         const before = need(original) as PollStatus;
@@ -364,6 +373,11 @@ describe('POST /api/v1/statuses parameters', () => {
         // Options the server reordered would be resent reordered: the equivalence holds only for a poll made as asked.
         if (attached.kind === 'poll' && JSON.stringify(options) !== JSON.stringify(attached.options)) {
           block(causeOf('STATUS-POLL-1', `a poll created with options ${JSON.stringify(attached.options)} answered options ${JSON.stringify(options)}`, original.exchange));
+        }
+        // The status with media only is redrafted from its media: without them there is nothing to resend.
+        const media = mediaOf(before);
+        if (attached.kind === 'media' && !(Array.isArray(media) && media.length > 0)) {
+          block(causeOf('MEDIA-ATTACH-1', `a status created with media_ids[] answered media_attachments ${JSON.stringify(media)}`, original.exchange));
         }
         const { source } = await deleteForRedraft(original, before);
         const redraft = await author.createStatus(redraftOf(source));

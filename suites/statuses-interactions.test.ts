@@ -16,7 +16,7 @@ import { releaseAtLeast } from './support/config.ts';
 import type { FormParams } from './support/form.ts';
 import { jsonOf, type Exchange, type RequestOptions } from './support/http.ts';
 import { took, type Flag } from './support/moves.ts';
-import { answerOf, block, causeOf, failed, need, needs, since, succeeded, type Step } from './support/preconditions.ts';
+import { answerOf, block, causeOf, controlled, failed, need, needs, since, succeeded, type Step } from './support/preconditions.ts';
 import { expectNoMismatch } from './support/run-wide.ts';
 import { check, expectEqual, expectError, expectList, expectOk, expectRefusal } from './support/verify.ts';
 
@@ -127,6 +127,12 @@ describe('States and transitions', () => {
   let hidden: Created<Status>;
   /** The rows' chains of moves, made side by side once both statuses exist. */
   const chains: (() => Promise<void>)[] = [];
+  /**
+   * A's moves on its own public status, by operation: the positive controls of the refusals. A refusal counts only
+   * where the same operation answered 2xx when it may act: a server without the operation refuses everything.
+   */
+  const visible = new Map<string, Step<Exchange>>();
+  const pinExists = () => controlled(visible.get('pin'), 'STATUS-PIN-1', "A's pin of its own public status");
 
   beforeAll(async () => {
     [subject, hidden] = await Promise.all([
@@ -265,6 +271,7 @@ describe('States and transitions', () => {
 
     it('STATUS-PIN-4 a boost cannot be pinned: pin of a boost answers 422', (context) => {
       since(context, config, PINS);
+      pinExists();
       expectError(need(pinBoost), 422);
     });
   });
@@ -310,6 +317,7 @@ describe('States and transitions', () => {
       const muted = await took(a, subject, mute, 'muted', true, 'STATUS-MUTE-1', 'mute');
       again = await when(muted, (id) => a.post(on(id, 'mute')));
       unmute = await when(muted, (id) => undoMove(a, id, 'unmute'));
+      visible.set('mute', mute).set('unmute', unmute);
       unmuteAgain = await when(await took(a, subject, unmute, 'muted', false, 'STATUS-MUTE-3', 'unmute'), (id) => a.post(on(id, 'unmute')));
     });
 
@@ -346,6 +354,7 @@ describe('States and transitions', () => {
       if (!pinsExist) return;
       pin = await when(subject, (s) => move(a, s.id, 'pin', 'unpin'));
       unpin = await when(await took(a, subject, pin, 'pinned', true, 'STATUS-PIN-1', 'pin'), (id) => undoMove(a, id, 'unpin'));
+      visible.set('pin', pin).set('unpin', unpin);
       unpinAgain = await when(await took(a, subject, unpin, 'pinned', false, 'STATUS-PIN-5', 'unpin'), (id) => a.post(on(id, 'unpin')));
     });
     // The refusals run beside the pin chain: A's is of another status, and B's pins are B's own.
@@ -375,11 +384,13 @@ describe('States and transitions', () => {
     it('STATUS-PIN-2 pin of a status not owned by the caller answers 422 "Validation failed: Someone else\'s toot cannot be pinned"', (context) => {
       since(context, config, PINS);
       needs(context, b, NEEDS_B);
+      pinExists();
       expectError(need(pinOthers), 422, "Validation failed: Someone else's toot cannot be pinned");
     });
 
     it('STATUS-PIN-3 pin of a non-public status answers 422 "Validation failed: Non-public toot cannot be pinned"', (context) => {
       since(context, config, PINS);
+      pinExists();
       expectError(need(pinHidden), 422, 'Validation failed: Non-public toot cannot be pinned');
     });
   });
@@ -407,6 +418,14 @@ describe('States and transitions', () => {
       for (const exchange of pairOf(action)) expectError(exchange, 404, 'Record not found');
     }
 
+    /** A 404 for the status B cannot see counts only where A's move and undo answered 2xx; else the row's first clause blocks the check. */
+    function controlledBy(action: string, undo: string, rowClause: string): void {
+      controlled(visible.get(action), rowClause, `A's ${action} of its own status`);
+      // A's undo is made only after its move took: a move that answered 2xx without taking still shows the row exists.
+      const undone = visible.get(undo);
+      if (undone?.ok) controlled(undone, rowClause, `A's ${undo} of its own status`);
+    }
+
     it('STATUS-FAV-5 favourite and unfavourite of a status the caller cannot see answer 404 "Record not found"', (context) => {
       needs(context, b, NEEDS_B);
       expectHidden('favourite');
@@ -426,12 +445,14 @@ describe('States and transitions', () => {
     it('STATUS-MUTE-5 mute and unmute of a status the caller cannot see answer 404 "Record not found"', (context) => {
       since(context, config, MUTES);
       needs(context, b, NEEDS_B);
+      controlledBy('mute', 'unmute', 'STATUS-MUTE-1');
       expectHidden('mute');
     });
 
     it('STATUS-PIN-7 pin and unpin of a status the caller cannot see answer 404 "Record not found" (pin: or 422, not owned)', (context) => {
       since(context, config, PINS);
       needs(context, b, NEEDS_B);
+      controlledBy('pin', 'unpin', 'STATUS-PIN-1');
       const [pin, unpin] = pairOf('pin');
       // Two rows apply to this pin: not visible (404 "Record not found") and not owned (422 with the Errors text).
       if (pin.status === 422) expectError(pin, 422, "Validation failed: Someone else's toot cannot be pinned");

@@ -11,7 +11,7 @@ import { beforeAll, describe, it } from 'vitest';
 import { actors, createdObject, formNotUnderstood, type Actor, type Created, type Status } from './support/actors.ts';
 import { releaseAtLeast } from './support/config.ts';
 import type { Exchange } from './support/http.ts';
-import { answerOf, before, block, causeOf, failed, need, needs, since, type Step } from './support/preconditions.ts';
+import { answerOf, before, block, causeOf, countJudged, failed, need, needs, since, type Step } from './support/preconditions.ts';
 import { expectNoMismatch, hasMismatch } from './support/run-wide.ts';
 import { check, expectEqual, expectError, expectJson, expectList, expectOk, fail, observeErrorBody, statusLine as statusLineOf } from './support/verify.ts';
 
@@ -227,6 +227,8 @@ describe('Statuses', () => {
       fail('the form-encoded creation understood as its JSON equivalent was', statusLineOf(notUnderstood.exchange), notUnderstood.exchange);
     }
     need(top);
+    // The form-encoded creation of `top`, understood.
+    countJudged();
   });
 
   it('WIRE-JSON-1 every /api/* answer of this group is JSON', () => {

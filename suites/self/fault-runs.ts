@@ -43,10 +43,23 @@ export const describeCheck = (c: RunCheck) =>
   `${c.title}: ${c.status}${c.blockedBy ? ` by ${c.blockedBy.clause ?? 'outside the contract'} (${c.blockedBy.summary})` : ''}${c.status === 'failed' ? ` [${(c.message ?? '').split('\n')[0]}]` : ''}`;
 
 /**
+ * A pass judged at least one instance, and a check that met nothing to judge names the cause: a passed check that
+ * judged nothing, or one not judged (whose absence no fault of the run explains), is a defect of the suite. Against
+ * the plain server every check judges something; under a fault, what it takes away blocks, naming its clause.
+ */
+function unjudgedProblems(outcome: SuiteOutcome): string[] {
+  return outcome.checks.flatMap((c) => {
+    if (c.status === 'passed' && !c.judged) return [`passed judging nothing: ${describeCheck(c)}`];
+    if (c.status === 'not-judged') return [`not judged: ${describeCheck(c)} (${c.notJudged ?? ''})`];
+    return [];
+  });
+}
+
+/**
  * What is wrong with a run of `faults`: their clauses not failed, failed clauses other than theirs (and those
  * ALSO_FAILS declares), checks blocked by something else than them (or what BLOCKS declares), checks blocked by a
- * clause that neither failed nor was blocked in the run (the reporter's invariant, results.ts unheldBlocks), errors
- * outside checks.
+ * clause that neither failed nor was blocked in the run (the reporter's invariant, results.ts unheldBlocks), checks
+ * that passed judging nothing or were not judged, errors outside checks.
  */
 export function exactnessProblems(outcome: SuiteOutcome | undefined, faults: readonly Fault[]): string[] {
   // Narrowed to a few groups (SELF_GROUPS), a fault whose clause none of them checks cannot be caught there.
@@ -66,5 +79,6 @@ export function exactnessProblems(outcome: SuiteOutcome | undefined, faults: rea
     ...outcome.checks
       .filter((c) => c.status === 'blocked' && c.blockedBy?.clause && !held.has(c.blockedBy.clause) && inRun(c.blockedBy.clause))
       .map((c) => `blocked by a cause that neither failed nor was blocked in this run: ${describeCheck(c)}`),
+    ...unjudgedProblems(outcome),
   ];
 }

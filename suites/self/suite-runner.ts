@@ -35,6 +35,10 @@ export interface RunCheck {
   message?: string;
   /** A blocked check's root cause: its clause, or undefined when it lies outside the contract. */
   blockedBy?: { clause?: string; summary: string };
+  /** How many instances a check that ran judged. */
+  judged?: number;
+  /** What went unseen by a check that is not judged. */
+  notJudged?: string;
 }
 
 export interface SuiteOutcome {
@@ -90,6 +94,8 @@ class OutcomeCollector implements Reporter {
           ...(c.failedClause ? { failedClause: c.failedClause } : {}),
           ...(c.message ? { message: c.message } : {}),
           ...(c.blockedBy ? { blockedBy: { ...(c.blockedBy.clause ? { clause: c.blockedBy.clause } : {}), summary: c.blockedBy.summary } } : {}),
+          ...(c.judged !== undefined ? { judged: c.judged } : {}),
+          ...(c.notJudged ? { notJudged: c.notJudged } : {}),
         });
       }
       for (const { module } of runModules) {

@@ -14,7 +14,7 @@ const SUITE_FILES = readdirSync(join(ROOT, 'suites')).filter((f) => f.endsWith('
 
 const firstLine = (text = '') => text.split('\n')[0] ?? '';
 
-/** What went wrong in a run: failed or blocked checks, errors outside checks, and checks that passed plain but not here. */
+/** What went wrong in a run: failed, blocked or not judged checks, errors outside checks, and checks that passed plain but not here. */
 function problemsOf(outcome: SuiteOutcome | undefined, plain: SuiteOutcome | undefined): string[] {
   if (!outcome) return ['the runner did not report on this run'];
   const passedPlain = new Set(plain?.checks.filter((c) => c.status === 'passed').map((c) => `${c.file} ${c.title}`));
@@ -22,6 +22,7 @@ function problemsOf(outcome: SuiteOutcome | undefined, plain: SuiteOutcome | und
     ...outcome.errors,
     ...outcome.checks.filter((c) => c.status === 'failed').map((c) => `${c.title}: ${firstLine(c.message)}`),
     ...outcome.checks.filter((c) => c.status === 'blocked').map((c) => `${c.title}: blocked by ${c.blockedBy?.clause ?? 'outside the contract'} (${c.blockedBy?.summary ?? ''})`),
+    ...outcome.checks.filter((c) => c.status === 'not-judged').map((c) => `${c.title}: not judged (${c.notJudged ?? ''})`),
     ...outcome.checks
       .filter((c) => c.status === 'skipped' && passedPlain.has(`${c.file} ${c.title}`))
       .map((c) => `${c.title}: skipped, but passes against the plain server`),

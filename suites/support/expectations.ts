@@ -26,7 +26,7 @@ export interface Expectation {
 }
 
 /** What one check's result means for the run. */
-export type Outcome = 'passed' | 'failed' | 'warning' | 'expected-failure' | 'unexpectedly-passing' | 'blocked' | 'skipped';
+export type Outcome = 'passed' | 'failed' | 'warning' | 'expected-failure' | 'unexpectedly-passing' | 'blocked' | 'not-judged' | 'skipped';
 
 /** What became of one expectation in a run. */
 export type ExpectationState = 'failing as expected' | 'blocked' | 'unexpectedly passing' | 'skipped' | 'not run';
@@ -39,7 +39,7 @@ export interface JudgedExpectation extends Expectation {
 export interface Judgeable {
   clause: string;
   title: string;
-  status: 'passed' | 'failed' | 'blocked' | 'skipped';
+  status: 'passed' | 'failed' | 'blocked' | 'not-judged' | 'skipped';
   failedClause?: string;
   skipReason?: string;
   outcome: Outcome;
@@ -123,9 +123,9 @@ export function judgeCheck(check: Judgeable, expectations: readonly Expectation[
   if (check.status === 'skipped') {
     check.outcome = 'skipped';
     if (skipping) check.skipReason = `expectations file: ${skipping.reason}`;
-  } else if (check.status === 'blocked') {
-    // Blocked is no verdict on the check's own clause: an expected failure neither holds nor rots there.
-    check.outcome = 'blocked';
+  } else if (check.status === 'blocked' || check.status === 'not-judged') {
+    // Blocked or not judged is no verdict on the check's own clause: an expected failure neither holds nor rots there.
+    check.outcome = check.status;
   } else if (check.status === 'passed') {
     check.outcome = 'passed';
   } else {

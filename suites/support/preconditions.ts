@@ -33,6 +33,10 @@ export function before(context: TestContext, config: Config, release: string): v
 declare module 'vitest' {
   interface TaskMeta {
     blocked?: RootCause;
+    /** How many instances the check judged: each verification that held (verify.ts), or what a run-wide check counted. */
+    judged?: number;
+    /** Why a check that met nothing to judge, while nothing failed, is not judged. */
+    notJudged?: string;
   }
 }
 
@@ -61,6 +65,36 @@ export function block(cause: RootCause): never {
   if (!test) throw new Error('block() was called outside a check');
   test.meta.blocked = cause;
   return test.context.skip(`blocked by ${causeLabel(cause)}`) as never;
+}
+
+/**
+ * Counts instances the running check judged. A check that ends without judging one is not passed (reporter.ts):
+ * a green tile for something never seen would tell a server team to stop looking there. A preparation step (no
+ * check running) counts nothing.
+ */
+export function countJudged(instances = 1): void {
+  const test = getCurrentTest();
+  if (test) test.meta.judged = (test.meta.judged ?? 0) + instances;
+}
+
+/** Ends the running check as not judged: nothing failed, yet the run met nothing it judges; `reason` says what went unseen. */
+export function notJudged(reason: string): never {
+  const test = getCurrentTest();
+  if (!test) throw new Error('notJudged() was called outside a check');
+  test.meta.notJudged = redact(reason);
+  return test.context.skip(`not judged: ${reason}`) as never;
+}
+
+/**
+ * The positive control of a refusal or absence check: a 404 for what the caller may not see counts only where the
+ * same operation answered 2xx for what it may. Otherwise the operation may not exist at all, and the row's first
+ * clause (`clause`, whose check judges that 2xx) blocks the check.
+ */
+export function controlled(control: Step<Exchange> | undefined, clause: string, operation: string): void {
+  if (!control) block({ summary: `${operation} (the positive control) was not made` });
+  if (!control.ok) block(control.cause);
+  const { status } = control.value;
+  if (status === undefined || status < 200 || status > 299) block(causeOf(clause, `${operation} (the positive control) answered ${answerOf(control.value)}`, control.value));
 }
 
 /**

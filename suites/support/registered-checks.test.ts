@@ -78,4 +78,10 @@ describe('the observer of every response', () => {
     expect(found[0]?.exchange).not.toContain('again');
     expect(mismatches['LIMITS-HEADERS-2']).toBeUndefined();
   });
+
+  it('should count for the rules of header values only the responses that carry those headers', () => {
+    // The test above: three /api/* responses with Limit and Remaining, one of them without Reset.
+    const { judged } = runWideSnapshot();
+    expect([judged['LIMITS-HEADERS-2'], judged['LIMITS-HEADERS-3'], judged['LIMITS-HEADERS-4']]).toEqual([3, 3, 2]);
+  });
 });

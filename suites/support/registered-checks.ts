@@ -22,6 +22,13 @@ interface RegisterOptions {
   judges?: 'api' | 'every answer';
   /** Report every operation (method and path template) that broke the rule, not only the first exchange. */
   perOperation?: boolean;
+  /**
+   * Whether a response carries what the rule judges (the header whose value it reads): one that does not is not
+   * counted as judged, so that a run without any such response does not pass the rule.
+   */
+  carries?: (exchange: Exchange) => boolean;
+  /** The clauses whose failure explains a run without any response that carries it (LIMITS-HEADERS-1: no header at all). */
+  explainedBy?: readonly string[];
 }
 
 const REGISTRY = new Map<string, Registration>();
@@ -31,7 +38,7 @@ function register(id: string, sentence: string, expected: string, check: Registe
   clause(id); // throws for an id the catalogue does not have
   if (REGISTRY.has(id)) throw new Error(`${id} has a registered check already`);
   REGISTRY.set(id, { expected, check, ...options });
-  runWideClause(id, `${sentence}: every response of the run`);
+  runWideClause(id, `${sentence}: every response of the run`, options.explainedBy);
 }
 
 /** A path segment that is an id: it has a digit (snowflakes, ULIDs, flake ids) or is long; v1, v2 are not. */
@@ -44,6 +51,8 @@ export function operationOf(exchange: Exchange): string {
 }
 
 const HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+/** The values of LIMITS-HEADERS-2, -3 and -4 are judged on the responses that carry their headers; without any, LIMITS-HEADERS-1 failed. */
+const carrying = (...names: string[]) => ({ carries: (ex: Exchange) => names.some((name) => ex.headers[name] !== undefined), explainedBy: ['LIMITS-HEADERS-1'] });
 // Unix-seconds resets are rounded to the second by the servers that send them.
 const RESET_TOLERANCE_MS = 1000;
 
@@ -55,15 +64,16 @@ register('LIMITS-HEADERS-1', 'every /api/* response carries X-RateLimit-Limit, X
 register('LIMITS-HEADERS-2', 'X-RateLimit-Limit and X-RateLimit-Remaining are non-negative whole numbers', 'X-RateLimit-Limit and X-RateLimit-Remaining as non-negative whole numbers', (ex) => {
   const bad = HEADERS.slice(0, 2).filter((name) => ex.headers[name] !== undefined && countOf(ex.headers[name]) === undefined);
   return bad.length ? bad.map((name) => `${name}: "${ex.headers[name]}"`).join(', ') : undefined;
-});
+}, carrying(...HEADERS.slice(0, 2)));
 
+// Judged where both are counts: values that are no counts are LIMITS-HEADERS-2's, which then explains the absence.
 register('LIMITS-HEADERS-3', 'X-RateLimit-Remaining never exceeds X-RateLimit-Limit', 'X-RateLimit-Remaining <= X-RateLimit-Limit', (ex) => {
   const limit = countOf(ex.headers['x-ratelimit-limit']);
   const remaining = countOf(ex.headers['x-ratelimit-remaining']);
   // Values that are not numbers are LIMITS-HEADERS-2's to report.
   if (limit === undefined || remaining === undefined || remaining <= limit) return undefined;
   return `X-RateLimit-Remaining ${remaining} > X-RateLimit-Limit ${limit}`;
-});
+}, { carries: (ex) => HEADERS.slice(0, 2).every((name) => countOf(ex.headers[name]) !== undefined), explainedBy: ['LIMITS-HEADERS-1', 'LIMITS-HEADERS-2'] });
 
 register('LIMITS-HEADERS-4', 'X-RateLimit-Reset is a timestamp in the future', 'X-RateLimit-Reset: a timestamp (ISO 8601, HTTP-date or Unix seconds) not before the response', (ex) => {
   const value = ex.headers['x-ratelimit-reset'];
@@ -75,7 +85,7 @@ register('LIMITS-HEADERS-4', 'X-RateLimit-Reset is a timestamp in the future', '
   const answeredAt = Number.isNaN(date) ? Date.now() : date;
   if (reset + RESET_TOLERANCE_MS >= answeredAt) return undefined;
   return `X-RateLimit-Reset: "${value}", ${Math.round((answeredAt - reset) / 1000)} s before the response${Number.isNaN(date) ? '' : ` (Date: ${ex.headers.date})`}`;
-});
+}, carrying(HEADERS[2] as string));
 
 // A client reads the format from Content-Type (masto, megalodon parse JSON by it): a JSON body labelled as another
 // format is no JSON answer to it. Any JSON media type (application/json, +json, a charset) passes, and so does a
@@ -128,7 +138,7 @@ function observe(exchange: Exchange): void {
   if (api && exchange.status === 429 && !isUnpaced()) countRefusal();
   // The suite's own calls outside the contract (cleanup, confirmation reads, hints) are not the server's to answer for.
   if (exchange.outsideContract) return;
-  for (const [id, { judges }] of REGISTRY) if (api || judges === 'every answer') judgedOnce(id);
+  for (const [id, { judges, carries }] of REGISTRY) if ((api || judges === 'every answer') && (carries?.(exchange) ?? true)) judgedOnce(id);
   // One violation per clause is enough to show it (the first is kept), or one per operation where the clause says so.
   for (const [id, { expected, actual }] of violationsOf(exchange)) {
     observeMismatch(id, REGISTRY.get(id)?.perOperation ? operationOf(exchange) : id, expected, actual, exchange);

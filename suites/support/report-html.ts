@@ -14,6 +14,7 @@ const LABEL: Record<Shown, string> = {
   'expected-failure': 'expected failure',
   passed: 'passed',
   blocked: 'blocked (cannot judge)',
+  'not-judged': 'not judged (nothing met to judge)',
   skipped: 'skipped',
   'not run': 'not run',
   'not testable': 'not testable (not shown, or a client obligation)',
@@ -27,6 +28,7 @@ const SYMBOL: Record<Shown, string> = {
   'expected-failure': 'xfail',
   passed: '✓',
   blocked: '?',
+  'not-judged': '0',
   skipped: '–',
   'not run': '',
   'not testable': '·',
@@ -39,7 +41,7 @@ const anchor = (s: string) => s.replace(/[^A-Za-z0-9-]/g, '_');
 
 const STYLE = `
 :root { --failed: #d1242f; --unexpectedly-passing: #bc4c00; --warning: #d4a72c; --expected-failure: #8250df;
-  --passed: #1f883d; --blocked: #6e7781; --skipped: #8c959f; --ink: #1f2328; --muted: #59636e; --line: #d1d9e0; }
+  --passed: #1f883d; --blocked: #6e7781; --not-judged: #afb8c1; --skipped: #8c959f; --ink: #1f2328; --muted: #59636e; --line: #d1d9e0; }
 * { box-sizing: border-box; }
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); margin: 0 auto; max-width: 1200px; padding: 24px; }
 h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 18px; margin: 28px 0 10px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
@@ -52,7 +54,7 @@ h3 { font-size: 14px; margin: 0; }
 .total .n { display: block; font-size: 24px; font-weight: 600; } .total .label { color: var(--muted); }
 .total.o-failed { border-top-color: var(--failed); } .total.o-passed { border-top-color: var(--passed); }
 .total.o-warning { border-top-color: var(--warning); } .total.o-expected-failure { border-top-color: var(--expected-failure); }
-.total.o-unexpectedly-passing { border-top-color: var(--unexpectedly-passing); } .total.o-blocked { border-top-color: var(--blocked); } .total.o-skipped { border-top-color: var(--skipped); }
+.total.o-unexpectedly-passing { border-top-color: var(--unexpectedly-passing); } .total.o-blocked { border-top-color: var(--blocked); } .total.o-not-judged { border-top-color: var(--not-judged); } .total.o-skipped { border-top-color: var(--skipped); }
 .total.o-failed.some .n { color: var(--failed); }
 .legend { display: flex; flex-wrap: wrap; gap: 12px; margin: 0 0 12px; color: var(--muted); }
 .legend .tile { min-width: 16px; height: 16px; padding: 0 3px; font-size: 11px; line-height: 14px; text-align: center; vertical-align: middle; }
@@ -62,6 +64,7 @@ h3 { font-size: 14px; margin: 0; }
 .r-failed { background: var(--failed); color: #fff; } .r-passed { background: var(--passed); color: #fff; }
 .r-warning { background: var(--warning); color: var(--ink); } .r-expected-failure { background: var(--expected-failure); color: #fff; }
 .r-unexpectedly-passing { background: var(--unexpectedly-passing); color: #fff; } .r-blocked { background: repeating-linear-gradient(45deg, var(--blocked), var(--blocked) 4px, #8c959f 4px, #8c959f 8px); color: #fff; } .r-skipped { background: var(--skipped); color: #fff; }
+.r-not-judged { background: #fff; color: var(--ink); border: 2px dotted var(--not-judged); }
 .r-not-run { background: #fff; color: var(--muted); border: 1px solid var(--line); }
 .r-not-testable { background: repeating-linear-gradient(45deg, #f6f8fa, #f6f8fa 4px, #eaeef2 4px, #eaeef2 8px); color: var(--muted); border: 1px dashed var(--line); }
 details.failure { border: 1px solid var(--line); border-left: 6px solid var(--failed); border-radius: 6px; margin: 8px 0; padding: 6px 10px; }
@@ -126,7 +129,7 @@ function shownResult(clause: Clause, result: ClauseResult | undefined): Shown {
   return clause.kind === 'rule' ? 'not run' : 'not testable';
 }
 
-const LEGEND_ORDER = ['passed', 'failed', 'warning', 'expected-failure', 'unexpectedly-passing', 'blocked', 'skipped', 'not run', 'not testable'] as const;
+const LEGEND_ORDER = ['passed', 'failed', 'warning', 'expected-failure', 'unexpectedly-passing', 'blocked', 'not-judged', 'skipped', 'not run', 'not testable'] as const;
 const legendOf = (symbol: (r: Shown) => string) => LEGEND_ORDER.map((r) => `<span><span class="tile ${cssClass(r)}">${symbol(r)}</span> ${esc(LABEL[r])}</span>`).join('');
 
 /** The one meaning of a clause's tile (or cell), as its legend states it. */
@@ -187,6 +190,7 @@ export function reportHtml(results: RunResults): string {
     [t.expectedFailures, 'expected failures', 'expected-failure'],
     [t.unexpectedPasses, 'unexpectedly passing', 'unexpectedly-passing'],
     [t.blocked, 'blocked', 'blocked'],
+    [t.notJudged, 'not judged', 'not-judged'],
     [t.skipped, 'skipped', 'skipped'],
   ];
   const legend = `<div class="legend">${legendOf(() => '')}</div>${TILE_MEANING}`;
@@ -206,13 +210,14 @@ export function reportHtml(results: RunResults): string {
       const rows = clauses.map((clause) => {
         const found = byClause.get(clause.id);
         const result = shownResult(clause, found?.result);
-        const checks = (found?.checks ?? []).map((c) => `${esc(c.title)}${c.outcome === 'skipped' ? ` <span class="dim">(skipped: ${esc(c.skipReason ?? '')})</span>` : ''}${c.blockedBy ? ` <span class="dim">(blocked by ${esc(causeLabel(c.blockedBy))})</span>` : ''}`).join('<br>');
+        const checks = (found?.checks ?? []).map((c) => `${esc(c.title)}${c.outcome === 'skipped' ? ` <span class="dim">(skipped: ${esc(c.skipReason ?? '')})</span>` : ''}${c.blockedBy ? ` <span class="dim">(blocked by ${esc(causeLabel(c.blockedBy))})</span>` : ''}${judgedNote(c)}`).join('<br>');
         return `<tr id="clause-${anchor(clause.id)}"><td class="id">${esc(clause.id)}</td><td>${esc(clause.words)}</td><td>${clause.kind}</td><td>${clause.kind === 'rule' ? clause.severity : ''}</td><td>${clause.since ?? ''}</td><td class="result"><span class="badge ${cssClass(result)}">${esc(LABEL[result])}</span></td><td>${checks}</td></tr>`;
       });
       return `<tr class="section"><th colspan="7">${esc(name)}</th></tr>\n${rows.join('\n')}`;
     })
     .join('\n');
   const skipped = results.checks.filter((c) => c.outcome === 'skipped');
+  const unjudged = results.checks.filter((c) => c.outcome === 'not-judged');
   const blocked = blockedByCause(results.checks);
   const blockedCount = blocked.reduce((n, g) => n + g.checks.length, 0);
   const errors = [...results.errors, ...results.groups.flatMap((g) => g.errors)];
@@ -232,6 +237,9 @@ ${attention.length ? attention.map(failureDetails).join('\n') : '<p>None.</p>'}
 ${errors.length ? `<section id="errors"><h2>Errors of the suite (${errors.length})</h2>${errors.map((e) => `<pre>${esc(e)}</pre>`).join('\n')}</section>` : ''}
 <section id="blocked"><h2>Blocked: cannot judge (${blockedCount})</h2>
 ${blocked.length ? blocked.map((g) => `<details class="blocked-cause" data-cause="${esc(g.label)}"><summary>${g.checks.length} check${g.checks.length === 1 ? '' : 's'} blocked by ${esc(g.label)}</summary>${g.cause.exchange ? `<pre>${esc(g.cause.exchange)}</pre>` : ''}<ul>${g.checks.map((c) => `<li>${esc(c.title)}</li>`).join('')}</ul></details>`).join('\n') : '<p>None.</p>'}
+</section>
+<section id="not-judged"><h2>Not judged: nothing met to judge (${unjudged.length})</h2>
+${unjudged.length ? `<p class="meta">Nothing failed, yet the run met nothing these checks judge: they are not passed (a pass judged at least one instance).</p><ul>${unjudged.map((c) => `<li data-check="${esc(c.clause)}">${esc(c.title)}: <span class="dim">${esc(c.notJudged ?? 'nothing was judged')}</span></li>`).join('\n')}</ul>` : '<p>None.</p>'}
 </section>
 <section id="left-behind"><h2>Objects left behind (${results.leftovers.length})</h2>
 ${leftBehindTable(results)}
@@ -266,6 +274,8 @@ function rootCausesHtml(causes: readonly RankedCause[], firstFailure: ReadonlyMa
 <p class="meta">${esc(ROOT_CAUSES_SAID)}</p>
 <ol class="root-causes">${items.join('\n')}</ol></section>`;
 }
+/** How many instances a check that ran judged, for its line in the clause table. */
+const judgedNote = (c: CheckResult) => (c.judged === undefined || c.outcome === 'skipped' ? '' : ` <span class="dim" data-judged="${c.judged}">(judged ${c.judged})</span>`);
 
 /** What the run created and could not undo, one row per object: kind, id, owner and why. */
 function leftBehindTable(results: RunResults): string {

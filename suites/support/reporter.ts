@@ -9,8 +9,10 @@ import { addCounts, emptyCounts } from './counts.ts';
 import { judgeRun, type Expectation } from './expectations.ts';
 import { redact } from './redact.ts';
 import { reportHtml } from './report-html.ts';
-import type { FailureData, RootCause } from './clauses.ts';
+import { findClause, type FailureData, type RootCause } from './clauses.ts';
 import './registered-checks.ts';
+// The resource cases each resource clause's result reports as met or not (resources.ts expectCase).
+import './resources.ts';
 import { runWideResults } from './run-wide.ts';
 import {
   clauseOfTitle,
@@ -64,18 +66,29 @@ function groupName(module: TestModule): string {
 /** The first line of an error that is no check's verdict (a preparation that threw: a defect of the suite). */
 const firstLineOf = (error: SerializedError) => stripAnsi(`${error.name ?? 'Error'}: ${error.message ?? ''}`).split('\n')[0] ?? '';
 
+/** What a check judged: the verifications that held, and for an observation (a clause the contract does not show) what it observed. */
+function judgedBy(test: TestCase): number {
+  const observed = findClause(clauseOfTitle(test.name))?.kind === 'not-shown' ? test.annotations().filter((a) => a.type === 'observation').length : 0;
+  return (test.meta().judged ?? 0) + observed;
+}
+
+/** Why a check that passed judging nothing is not passed. */
+const NOTHING_JUDGED = 'the check ended without judging any instance of its clause';
+
 /**
- * A check's verdict and what stands behind it: the errors of a failure, or the root cause of a blocked check.
+ * A check's verdict and what stands behind it: the errors of a failure, the root cause of a blocked check, or what
+ * went unseen by a check that judged nothing: a pass judged at least one instance.
  * A check that blocked itself carries its cause in its meta. The checks of a group whose preparation threw (vitest
  * marks them skipped) could not be judged either: they are blocked by that error, which the group also reports
  * as an error outside checks. Such a check was selected to run and never started, unlike one that skipped itself.
  */
-export function verdictOf(test: TestCase): { status: CheckStatus; errors: ReadonlyArray<SerializedError>; blockedBy?: RootCause } {
+export function verdictOf(test: TestCase): { status: CheckStatus; errors: ReadonlyArray<SerializedError>; blockedBy?: RootCause; notJudged?: string } {
   const result = test.result();
-  if (result.state === 'passed') return { status: 'passed', errors: [] };
+  if (result.state === 'passed') return judgedBy(test) > 0 ? { status: 'passed', errors: [] } : { status: 'not-judged', errors: [], notJudged: NOTHING_JUDGED };
   if (result.state === 'failed') return { status: 'failed', errors: result.errors };
-  const blockedBy = test.meta().blocked;
+  const { blocked: blockedBy, notJudged } = test.meta();
   if (blockedBy) return { status: 'blocked', errors: [], blockedBy };
+  if (notJudged) return { status: 'not-judged', errors: [], notJudged };
   if (test.options.mode !== 'run' || test.diagnostic() !== undefined) return { status: 'skipped', errors: [] };
   const setupErrors: SerializedError[] = [];
   for (let parent = test.parent; ; parent = parent.parent) {
@@ -97,7 +110,7 @@ function fullNameOf(test: TestCase): string {
 /** One check's result as every report shows it; the failure and the root cause travel as data. */
 export function checkOf(test: TestCase, group: string, file: string, pattern?: RegExp): CheckResult {
   const result = test.result();
-  const { status, errors, blockedBy } = verdictOf(test);
+  const { status, errors, blockedBy, notJudged } = verdictOf(test);
   const message = status === 'failed' ? errors.map(errorText).join('\n\n') : undefined;
   const clause = clauseOfTitle(test.name);
   const failure = status === 'failed' ? (errors[0] as { data?: FailureData } | undefined)?.data : undefined;
@@ -116,6 +129,8 @@ export function checkOf(test: TestCase, group: string, file: string, pattern?: R
     ...(failure ? { failure } : {}),
     ...(failure?.reproduce ? { reproduce: failure.reproduce } : {}),
     ...(blockedBy ? { blockedBy } : {}),
+    ...(status === 'skipped' ? {} : { judged: judgedBy(test) }),
+    ...(notJudged ? { notJudged } : {}),
     ...(status === 'skipped' ? { skipReason: (result.state === 'skipped' && result.note) || (pattern && !pattern.test(fullNameOf(test)) ? NOT_SELECTED : 'skipped') } : {}),
     observations: test.annotations().filter((a) => a.type === 'observation').map((a) => redact(a.message)),
   };

@@ -193,3 +193,17 @@ describe('a group that judged nothing', () => {
     expect(summaryMarkdown({ ...resultsOf(checks), groups: [group] })).toContain('## Groups\n\n- ○ Authentication: 0 passed, 0 failed, 1 blocked, 1 skipped: nothing judged\n');
   });
 });
+
+describe('checks not judged in the reports', () => {
+  it('should count a check that met nothing to judge apart from passes, and list it with what went unseen', () => {
+    const unjudged: CheckResult = { ...check('RESOURCE-SCHEDULED-1'), status: 'not-judged', outcome: 'not-judged', judged: 0, notJudged: 'the run met no ScheduledStatus' };
+    const results = resultsOf([{ ...check('STATUS-READ-1'), judged: 1 }, unjudged]);
+    expect(results.totals).toMatchObject({ passed: 1, notJudged: 1 });
+    expect(terminalSummary(results)).toContain('1 passed, 0 failed, 1 not judged, 0 skipped');
+    expect(terminalSummary(results)).toContain('Not judged: RESOURCE-SCHEDULED-1 a check: the run met no ScheduledStatus');
+    expect(summaryMarkdown(results)).toMatch(/## Not judged\n\n.*\n\n- RESOURCE-SCHEDULED-1 a check: the run met no ScheduledStatus/);
+    const html = reportHtml(results);
+    expect(html).toMatch(/<section id="not-judged"><h2>Not judged: nothing met to judge \(1\)<\/h2>[\s\S]*RESOURCE-SCHEDULED-1 a check: <span class="dim">the run met no ScheduledStatus/);
+    expect(html).toContain('data-judged="1"');
+  });
+});

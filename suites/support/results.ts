@@ -7,8 +7,11 @@ import type { Expectation, JudgedExpectation, Outcome } from './expectations.ts'
 import { RELEASE_SKIP_MARK } from './preconditions.ts';
 import { redact } from './redact.ts';
 
-/** blocked: the check's precondition did not hold on the server, so its own clause could not be judged. */
-export type CheckStatus = 'passed' | 'failed' | 'blocked' | 'skipped';
+/**
+ * blocked: the check's precondition did not hold on the server, so its own clause could not be judged.
+ * not-judged: nothing failed, yet the run met no instance of what the check judges. A pass judged at least one.
+ */
+export type CheckStatus = 'passed' | 'failed' | 'blocked' | 'not-judged' | 'skipped';
 
 export interface CheckResult {
   /** The clause the check names in its title. */
@@ -32,6 +35,10 @@ export interface CheckResult {
   message?: string;
   /** Why a blocked check could not be judged: the root cause, with the exchange that showed it. */
   blockedBy?: RootCause;
+  /** How many instances the check judged (responses, resources, verifications that held). */
+  judged?: number;
+  /** What went unseen, for a check that is not judged. */
+  notJudged?: string;
   /** The curl command of the failure message, ready to paste (secrets are environment variable names). */
   reproduce?: string;
   skipReason?: string;
@@ -51,6 +58,8 @@ export interface Totals {
   unexpectedPasses: number;
   /** Checks that could not be judged: their precondition failed. Counted apart; they do not fail the run. */
   blocked: number;
+  /** Checks that met nothing to judge while nothing failed: counted apart, not passed; they do not fail the run. */
+  notJudged: number;
   skipped: number;
 }
 
@@ -102,6 +111,7 @@ export function totalsOf(checks: readonly Pick<CheckResult, 'outcome'>[]): Total
     expectedFailures: count('expected-failure'),
     unexpectedPasses: count('unexpectedly-passing'),
     blocked: count('blocked'),
+    notJudged: count('not-judged'),
     skipped: count('skipped'),
   };
 }
@@ -135,6 +145,7 @@ export function totalsLine(t: Totals): string {
     [t.expectedFailures, t.expectedFailures === 1 ? 'expected failure' : 'expected failures'],
     [t.unexpectedPasses, 'unexpectedly passing'],
     [t.blocked, 'blocked'],
+    [t.notJudged, 'not judged'],
     [t.skipped, 'skipped'],
   ];
   // passed, failed and skipped always show, so a glance finds them in the same place.
@@ -143,7 +154,7 @@ export function totalsLine(t: Totals): string {
 
 /** Result of one clause over the checks that name it; the worst one wins. */
 export type ClauseResult = Outcome | 'not run';
-const WORST_FIRST: readonly ClauseResult[] = ['failed', 'unexpectedly-passing', 'warning', 'expected-failure', 'passed', 'blocked', 'skipped'];
+const WORST_FIRST: readonly ClauseResult[] = ['failed', 'unexpectedly-passing', 'warning', 'expected-failure', 'passed', 'blocked', 'not-judged', 'skipped'];
 const worstOf = (list: readonly CheckResult[]): ClauseResult => WORST_FIRST.find((outcome) => list.some((c) => c.outcome === outcome)) ?? 'not run';
 
 export interface ClauseTile {
@@ -355,6 +366,8 @@ function junitCase(c: CheckResult, group: string, allowUnexpectedPass: boolean):
       return `${open}>\n      <system-out>${xml(`WARNING (SHOULD clause ${c.failedClause ?? c.clause}): ${c.message ?? ''}`)}</system-out>\n    </testcase>`;
     case 'blocked':
       return `${open}>\n      <skipped message="${xml(`blocked by ${c.blockedBy ? causeLabel(c.blockedBy) : 'a failed precondition'}`)}"/>${c.blockedBy?.exchange ? `\n      <system-out>${xml(c.blockedBy.exchange)}</system-out>` : ''}\n    </testcase>`;
+    case 'not-judged':
+      return `${open}>\n      <skipped message="${xml(`not judged: ${c.notJudged ?? ''}`)}"/>\n    </testcase>`;
     case 'skipped':
       return `${open}>\n      <skipped message="${xml(c.skipReason ?? '')}"/>\n    </testcase>`;
     default:
@@ -369,11 +382,11 @@ export function junitXml(results: RunResults): string {
     const checks = results.checks.filter((c) => c.file === group.file);
     const cases = checks.map((c) => junitCase(c, group.name, allow));
     const errors = group.errors.map((e, i) => `    <testcase classname="${xml(group.name)}" name="${xml(`${group.name}: error of the suite (${i + 1})`)}">\n      <error message="${xml(e.split('\n')[0] ?? '')}">${xml(e)}</error>\n    </testcase>`);
-    const skipped = group.skipped + group.blocked + group.expectedFailures;
+    const skipped = group.skipped + group.blocked + group.notJudged + group.expectedFailures;
     return `  <testsuite name="${xml(group.name)}" tests="${checks.length + errors.length}" failures="${failing(group)}" errors="${group.errors.length}" skipped="${skipped}" time="${(group.durationMs / 1000).toFixed(3)}">\n${[...cases, ...errors].join('\n')}\n  </testsuite>`;
   });
   const t = results.totals;
-  return redact(`<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="social-api-conformance" tests="${t.checks}" failures="${failing(t)}" skipped="${t.skipped + t.blocked + t.expectedFailures}" time="${(results.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`);
+  return redact(`<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="social-api-conformance" tests="${t.checks}" failures="${failing(t)}" skipped="${t.skipped + t.blocked + t.notJudged + t.expectedFailures}" time="${(results.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`);
 }
 
 export interface BlockedGroup {
@@ -450,9 +463,9 @@ export function summaryMarkdown(results: RunResults): string {
     '',
     `${releaseLine(results)}.`,
     '',
-    '| checks | passed | failed | warnings | expected failures | unexpectedly passing | blocked | skipped | requests | duration |',
-    '|---|---|---|---|---|---|---|---|---|---|',
-    `| ${t.checks} | ${t.passed} | ${t.failed} | ${t.warnings} | ${t.expectedFailures} | ${t.unexpectedPasses} | ${t.blocked} | ${t.skipped} | ${results.counts.total} | ${(results.durationMs / 1000).toFixed(1)} s |`,
+    '| checks | passed | failed | warnings | expected failures | unexpectedly passing | blocked | not judged | skipped | requests | duration |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    `| ${t.checks} | ${t.passed} | ${t.failed} | ${t.warnings} | ${t.expectedFailures} | ${t.unexpectedPasses} | ${t.blocked} | ${t.notJudged} | ${t.skipped} | ${results.counts.total} | ${(results.durationMs / 1000).toFixed(1)} s |`,
     '',
     ...rootCausesSection(results.rootCauses),
     ...groupsSection(results.groups),
@@ -481,6 +494,12 @@ export function summaryMarkdown(results: RunResults): string {
       for (const c of group.checks) lines.push(`- ${c.title}`);
       lines.push('');
     }
+  }
+  const unjudged = results.checks.filter((c) => c.outcome === 'not-judged');
+  if (unjudged.length > 0) {
+    lines.push('## Not judged', '', 'Nothing failed, yet the run met nothing these checks judge: they are not passed (a pass judged at least one instance). They do not fail the run.', '');
+    for (const c of unjudged) lines.push(`- ${c.title}: ${c.notJudged ?? 'nothing was judged'}`);
+    lines.push('');
   }
   const skipped = results.checks.filter((c) => c.outcome === 'skipped');
   if (skipped.length > 0) {
@@ -549,6 +568,7 @@ export function terminalSummary(results: RunResults): string {
   }
   for (const e of [...results.errors, ...results.groups.flatMap((g) => g.errors)]) lines.push(`Error of the suite: ${e.split('\n')[0]}`);
   for (const group of blockedByCause(results.checks)) lines.push(`Blocked: ${checksCount(group.checks.length)} by ${group.label}`);
+  for (const c of results.checks.filter((c) => c.outcome === 'not-judged')) lines.push(`Not judged: ${c.title}: ${c.notJudged ?? 'nothing was judged'}`);
   const skipped = results.checks.filter((c) => c.outcome === 'skipped');
   if (skipped.length) {
     const reasons = new Map<string, number>();

@@ -74,6 +74,22 @@ describe('runWideResults', () => {
     expect(results[0]?.observations).toEqual(['9 judged across the run']);
   });
 
+  it('should pass a clause only when the run judged an instance of it, and say why it judged none', () => {
+    const headers = (id: string, judged: number): TaskMeta => ({ runWide: { judged: { [id]: judged }, mismatches: {} } });
+    const bodyless: TaskMeta = { runWide: { judged: { 'ERRORS-BODY-1': 2 }, mismatches: { 'ERRORS-BODY-1': { plain: { expected: 'a JSON body {"error": string}', actual: 'HTTP 404: 404 Not Found' } } } } };
+    const blockedBy = { clause: 'STATUS-POLL-1', summary: 'a status created with poll[options][] answered poll null' };
+    const checks = [own('RESOURCE-POLL-1', 'blocked'), own('RESOURCE-SCHEDULED-1', 'passed'), own('ERRORS-BODY-1', 'failed'), own('ERRORS-TEXT-1', 'passed')];
+    checks[0] = { ...(checks[0] as CheckResult), blockedBy };
+    const results = runWideResults([headers('RESOURCE-SCHEDULED-1', 0), bodyless], checks, []);
+    const of = (id: string) => results.find((r) => r.clause === id);
+    // The owning check's block is the run-wide result's: no Poll was met anywhere.
+    expect(of('RESOURCE-POLL-1')).toMatchObject({ status: 'blocked', outcome: 'blocked', blockedBy, judged: 0 });
+    // Nothing failed that explains it: not judged, with the reason.
+    expect(of('RESOURCE-SCHEDULED-1')).toMatchObject({ status: 'not-judged', outcome: 'not-judged', judged: 0, notJudged: expect.stringContaining('ScheduledStatus') });
+    // No error answer carried {error: string}: ERRORS-BODY-1, which failed, left ERRORS-TEXT-1 nothing to read.
+    expect(of('ERRORS-TEXT-1')).toMatchObject({ status: 'blocked', blockedBy: { clause: 'ERRORS-BODY-1', summary: 'HTTP 404: 404 Not Found' } });
+  });
+
   it('should add nothing to a run that left the owning checks out', () => {
     expect(runWideResults(metas, [{ ...own('STATUS-READ-1', 'passed') }], [])).toEqual([]);
   });

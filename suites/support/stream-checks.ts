@@ -19,7 +19,7 @@ import { actors, createdObject, type Actor, type Created, type Status } from './
 import type { RootCause } from './clauses.ts';
 import { remember } from './cleanup.ts';
 import { excerpt, type Exchange } from './http.ts';
-import { answerOf, block, causeOf, failed, need, needs, since, succeeded, type Step } from './preconditions.ts';
+import { answerOf, block, causeOf, countJudged, failed, need, needs, since, succeeded, type Step } from './preconditions.ts';
 import { took } from './moves.ts';
 import { observeResource } from './resources.ts';
 import { describeEvent, isEventStream, type EventStream, type Opener, type StreamEvent, type StreamRequest } from './streams.ts';
@@ -268,6 +268,7 @@ export class StreamingScenario {
     if (event) {
       const payload = statusPayload(event.data, status.id);
       if (payload) observeResource('Status', payload, stream.exchange);
+      countJudged();
       return event;
     }
     const cause = this.missingUpdate(stream, status.id, clause);
@@ -355,7 +356,7 @@ export class StreamingScenario {
     const { directStatus, at } = this.posted;
     const status = need(directStatus);
     const stream = this.listening('direct', 'STREAM-DIRECT-1');
-    if (await stream.find(carrying(status.id), at.direct)) return;
+    if (await stream.find(carrying(status.id), at.direct)) return countJudged();
     // The stream carries what its user may see: a direct message its author cannot read cannot arrive either.
     const read = await actors().a.get(`/api/v1/statuses/${status.id}`);
     if (read.status !== 200) block(causeOf('STATUS-VIS-6', `the author's read of the direct message answered ${answerOf(read)}`, read));
@@ -383,6 +384,7 @@ export class StreamingScenario {
 
   async userCarriesNotification(context: TestContext): Promise<void> {
     await this.mentionNotification(context, 'STREAM-USER-2');
+    countJudged();
   }
 
   /** What the mute checks build on: B's replies before and after A's unmute, each of which works. */
@@ -416,7 +418,7 @@ export class StreamingScenario {
   async unmutedThreadNotifies(context: TestContext): Promise<void> {
     const { resumed, stream } = await this.thread(context);
     const event = await stream.find(notificationAbout(resumed.id), this.posted.at.publicReply);
-    if (event) return;
+    if (event) return countJudged();
     const cause = this.missingNotification(stream, resumed.id, 'STREAM-USER-4');
     if (cause.clause !== 'STREAM-USER-4') block(cause);
     stream.fail(`a notification event about reply ${resumed.id}, posted after A unmuted the thread (on ${stream.label}, within ${stream.timeoutMs} ms)`);
@@ -433,6 +435,7 @@ export class StreamingScenario {
     if (id !== status.id) return stream.fail(`the payload is the Status itself: id "${status.id}" at the top`, `payload ${excerpt(event.data, 300)}`);
     // Its fields are the Status table's: RESOURCE-STATUS-1 judges them over the run.
     observeResource('Status', payload.value, stream.exchange);
+    countJudged();
   }
 
   // Events table: delete carries the id of the deleted status. It needs the stream open and the status deleted,
@@ -442,7 +445,7 @@ export class StreamingScenario {
     const status = need(publicStatus);
     need(deletion);
     const stream = this.listening('public');
-    if (await stream.find(deleteOf(status.id), at.deletion)) return;
+    if (await stream.find(deleteOf(status.id), at.deletion)) return countJudged();
     const unnamed = stream.events.find((e) => e.event === undefined && deletedIdOf(e.data) === status.id);
     if (unnamed) block(this.unframed(stream, unnamed));
     // A delete that came after the DELETE, whatever it names, is judged. A stream that carried nothing of the status,
@@ -464,6 +467,7 @@ export class StreamingScenario {
     if (!payload.ok || !isObject(payload.value)) {
       this.listening('user').fail('a notification payload that is a JSON object', `${payload.ok ? `JSON ${typeof payload.value}` : payload.reason}: ${describeEvent(event)}`);
     }
+    countJudged();
   }
 
   // Server-sent events: every stream that answered is an event stream; none answering at all is this clause's failure too.
@@ -474,6 +478,7 @@ export class StreamingScenario {
     for (const stream of answered) {
       if (!isEventStream(stream.exchange)) stream.fail('Content-Type text/event-stream', `Content-Type ${stream.exchange.headers['content-type'] ?? '(none)'}`);
     }
+    countJudged(answered.length);
   }
 
   // Events rule 1: heartbeat comments, within the timeout of the opening.
@@ -492,12 +497,14 @@ export class StreamingScenario {
     const { stream, event } = await this.eventAbout(status, (e) => e.data.includes(status.id), at.public);
     if (!event.event) stream.fail('an event: line naming the event before the data: line', `event name ${describeEvent(event)}`);
     if (!parseJson(event.data).ok) stream.fail('a data: payload that is JSON-encoded', describeEvent(event));
+    countJudged();
   }
 
   // WebSocket: A's user stream opens with the token in access_token.
   opensUserStream(): void {
     const stream = this.streams.user as EventStream;
     if (!stream.accepted) stream.fail('the upgrade answers 101 Switching Protocols: the token in access_token is accepted');
+    countJudged();
   }
 
   // WebSocket: every message is {"event": name, "payload": JSON-encoded text}; judged once the public status's update came.
@@ -513,6 +520,7 @@ export class StreamingScenario {
         const wrong = messageFault(event.message ?? '');
         if (wrong) listened.fail(wrong, `message ${(event.message ?? '').slice(0, 300)}`);
       }
+      countJudged(listened.events.length);
     }
   }
 }

@@ -11,7 +11,7 @@ import type { Config } from './config.ts';
 import { countStreamConnection } from './counts.ts';
 import { atFileEnd } from './file-state.ts';
 import { excerpt, type Exchange } from './http.ts';
-import { block, causeOf } from './preconditions.ts';
+import { block, causeOf, countJudged } from './preconditions.ts';
 import { fail } from './verify.ts';
 
 export type Transport = 'server-sent events' | 'WebSocket';
@@ -124,6 +124,7 @@ export class EventStream {
   async waitFor(what: string, matches: (event: StreamEvent) => boolean, since = Date.now()): Promise<StreamEvent> {
     const found = await this.find(matches, since);
     if (!found) this.fail(`${what} (on ${this.label}, within ${this.timeoutMs} ms)`);
+    countJudged();
     return found;
   }
 
@@ -141,6 +142,7 @@ export class EventStream {
   async waitForComment(what: string): Promise<string> {
     const found = await this.findComment();
     if (found === undefined) this.fail(`${what} (on ${this.label}, within ${this.timeoutMs} ms of opening)`);
+    countJudged();
     return found;
   }
 
@@ -176,6 +178,7 @@ export class EventStream {
     const first = await this.settle(this.scanner((e) => forbidden(e) || sentinel(e)), since + this.timeoutMs);
     if (!first) block(withoutSentinel());
     if (forbidden(first)) this.fail(`no ${what} before ${sentinelWhat} (on ${this.label})`, `${what}: ${describeEvent(first)}`);
+    countJudged();
   }
 
   /** Fails the running check; actual defaults to the last thing this stream showed. */

@@ -2,11 +2,13 @@
 // throws a ClauseFailure that reads like the contract (clause and words, expected, actual, then the redacted
 // exchange with a curl line) and carries the same as data. A verifier judges only what the running check's clause
 // states: resource schemas, error bodies and error texts are run-wide clauses (run-wide.ts), observed here and
-// reported once for the run. Helpers verify and describe; they never decide what is tested.
+// reported once for the run. Helpers verify and describe; they never decide what is tested. Each verification that
+// holds counts one instance judged by the running check (preconditions.ts countJudged).
 import { expect } from 'vitest';
 import { clause, CLAUSE_ID, ClauseFailure, findClause, type Clause } from './clauses.ts';
 import { curlOf, describeExchange, excerpt, jsonOf, noAnswer, type Exchange } from './http.ts';
 import { redact } from './redact.ts';
+import { countJudged } from './preconditions.ts';
 import { observeResource } from './resources.ts';
 import { judgedOnce, observeMismatch } from './run-wide.ts';
 import type { ResourceName } from './schema.ts';
@@ -30,6 +32,7 @@ export function fail(expected: string, actual: string, exchange?: Exchange, clau
 /** Plain condition with the running clause's failure format. */
 export function check(condition: boolean, expected: string, actual: string, exchange?: Exchange, clauseId?: string): void {
   if (!condition) fail(expected, actual, exchange, clauseId);
+  countJudged();
 }
 
 const show = (value: unknown) => excerpt(JSON.stringify(value) ?? 'undefined', 200);
@@ -37,6 +40,7 @@ const show = (value: unknown) => excerpt(JSON.stringify(value) ?? 'undefined', 2
 /** Compares one field with what the contract requires of it. */
 export function expectEqual(actual: unknown, expected: unknown, what: string, exchange?: Exchange, clauseId?: string): void {
   if (JSON.stringify(actual) !== JSON.stringify(expected)) fail(`${what} = ${show(expected)}`, `${what} = ${show(actual)}`, exchange, clauseId);
+  countJudged();
 }
 
 export function statusLine(exchange: Exchange): string {
@@ -52,6 +56,7 @@ export function expectJson(exchange: Exchange, statuses: number | readonly numbe
   }
   const json = jsonOf(exchange);
   if (!json.ok) fail('a JSON body', json.reason, exchange);
+  countJudged();
   return json.value;
 }
 
@@ -95,6 +100,7 @@ function errorTextOf(exchange: Exchange): { text: string } | { reason: string } 
  */
 export function expectError(exchange: Exchange, status: number, text?: string): void {
   if (exchange.status !== status) fail(`HTTP ${status}${text ? ` {"error": "${text}"}` : ''}`, statusLine(exchange), exchange);
+  countJudged();
   observeErrorBody(exchange, text);
 }
 
@@ -114,4 +120,5 @@ export function observeErrorBody(exchange: Exchange, text?: string): void {
 /** Any 4xx: where the contract requires a refusal but does not show its code or body. */
 export function expectRefusal(exchange: Exchange): void {
   if (exchange.status === undefined || exchange.status < 400 || exchange.status >= 500) fail('a refusal (HTTP 4xx)', statusLine(exchange), exchange);
+  countJudged();
 }
