@@ -77,8 +77,9 @@ const BROAD_REGISTRATION = 'read write follow push';
  */
 function grantCause(failure: RootCause, exchange: Exchange, clause: string, scope: string): RootCause {
   if (exchange.status === 200) return failure;
-  if (errorOf(exchange) === 'invalid_scope') return causeOf(undefined, `the token operation refused the scopes "${scope}" (invalid_scope)`, exchange);
-  return { ...failure, clause };
+  const error = errorOf(exchange);
+  if (error === 'invalid_scope') return causeOf(undefined, `the token operation refused the scopes "${scope}" (invalid_scope)`, exchange);
+  return { ...failure, clause, ...(typeof error === 'string' ? { summary: `${failure.summary} (${error})` } : {}) };
 }
 
 /** The tokens the suite asks its application for, all of account A (so they share A's per-account buckets). */
