@@ -97,6 +97,8 @@ function accountChoiceOf(forms: readonly HtmlForm[], login: string): { form: Htm
     if (!choice && !accountButton) continue;
     const values = new Map(choice ? [[choice.name, choice.value]] : []);
     const approving = approvingButtonOf(form);
+    // A chooser whose buttons all deny or leave offers no way on.
+    if (!accountButton && !approving) continue;
     const approves = approving?.button !== undefined && APPROVES.test(wordsOf(approving.button)) && !accountButton;
     return { form, values, button: accountButton ?? approving?.button, approves };
   }
@@ -193,7 +195,6 @@ export class WebSignIn {
     let chosen = false;
     /** What approved, once the suite pressed an approving button: the code is read only from what that answered. */
     let approval: string | undefined;
-    let approvalFormPressed = false;
     const end = (what: string, refusal?: string) => endWithoutCode(navigation, form, `${what} gave no code (${refusal ?? answerOf(navigation.last)})`, scope, redirectUri);
 
     for (let submitted = 0; submitted <= MAX_FORMS; submitted++) {
@@ -204,6 +205,7 @@ export class WebSignIn {
         return { code, reason: '', form, approval: navigation.last };
       }
       if (refusal) return end(approval ?? 'the authorization', refusal);
+      if (submitted === MAX_FORMS) break;
       // A refused sign-in comes back as the form again, often with a 4xx: every HTML answer is read for forms.
       const forms = formsAt(navigation);
       const signIn = signInFormOf(forms);
@@ -229,12 +231,11 @@ export class WebSignIn {
         if (choice.approves) approval = 'the approval';
         continue;
       }
-      // A chooser that approved as well may still lead to the authorization form: it is pressed once.
-      const approvalForm = approvalFormPressed ? undefined : approvalOf(forms);
+      // What looked like an approval (a chooser that approves as well) may lead to the authorization form: MAX_FORMS bounds it.
+      const approvalForm = approvalOf(forms);
       if (approvalForm) {
         navigation = await this.browser.submit(approvalForm.form, entriesOf(approvalForm.form, new Map(), approvalForm.button));
         approval = 'the approval';
-        approvalFormPressed = true;
         continue;
       }
       if (approval) return end(approval);
