@@ -3,8 +3,9 @@
 // application token is no user token, private reads need read:statuses, the broad write scope grants its
 // narrower ones, a token comes from the authorization code flow, and a status posted through an application
 // shows it.
-// One application (read write follow push) gives every token of account A: for each fine-grained write scope, a
-// token holding read and every other write:* scope, never the broad write, which would grant the one left out.
+// One application gives every token of account A: for each fine-grained write scope, a token holding read and every
+// other write:* scope, never the broad write, which would grant the one left out. It registers the narrow scopes it
+// asks for, and its tokens come from the password grant, else from the web sign-in (suites/support/sign-in.ts).
 // The preparation never judges: an application, token or status that could not be had blocks the checks that
 // need it. A refusal counts only where a token holding the scope makes the same move (the positive control),
 // and a move wrongly made is undone at once, so that no other check meets it.
