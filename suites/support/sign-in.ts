@@ -34,7 +34,7 @@ const MAX_FORMS = 4;
 const AUTHORIZE_PATH = '/oauth/authorize';
 /** What the buttons of a person's choice say, in the words servers use. */
 const APPROVES = /\b(allow|authori[sz]e|approve|grant)\b/i;
-const DENIES = /\b(deny|cancel|reject|decline|refuse|abort|no)\b/i;
+const DENIES = /\b(deny|cancel|reject|decline|refuse|abort|no|not|don'?t)\b/i;
 const LEAVES = /\b(sign|log)\s*out\b|\blogout\b|\bswitch\b/i;
 
 /** The field a person types their login into: the one named for it, else the first text field. */
