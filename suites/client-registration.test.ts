@@ -1,7 +1,8 @@
 // The contract's "Client registration" section: POST /api/v1/apps and GET /api/v1/apps/verify_credentials.
-// The preparation never judges: a registration or token that failed blocks the checks that need it.
+// The preparation never judges: a registration or token that failed blocks the checks that need it. Every other
+// group registers the plainest form (one redirect URI); several are exercised here only (APPS-REDIRECTS-1).
 import { beforeAll, describe, it } from 'vitest';
-import { actors, createdObject, registerApp, requestToken, type Application } from './support/actors.ts';
+import { actors, createdObject, OOB, registerApp, requestToken, type Application } from './support/actors.ts';
 import type { Exchange } from './support/http.ts';
 import { block, causeOf, failed, need, type Step } from './support/preconditions.ts';
 import { expectNoMismatch } from './support/run-wide.ts';
@@ -9,16 +10,30 @@ import { check, expectEqual, expectOk, fail, observeErrorBody, statusLine } from
 
 const { anon } = actors();
 const TOKEN_INVALID = 'The access token is invalid';
+const CALLBACK = 'https://conformance.invalid/callback';
+/** The redirect URIs of the application that registers several, one per line. */
+const SEVERAL = [OOB, CALLBACK];
 
 describe('Client registration', () => {
   const name = 'conformance registration';
   const website = 'https://conformance.invalid/registration';
   let registered: Step<Application>;
   let appToken: Step<string>;
+  // The application registered with several redirect URIs, and a token asked for naming each of them.
+  let several: Step<Application>;
+  let severalTokens: Exchange[] = [];
 
   beforeAll(async () => {
-    registered = await registerApp(anon, { client_name: name, website });
-    appToken = registered.ok ? (await requestToken(anon, registered.value, { grant_type: 'client_credentials', redirect_uri: 'urn:ietf:wg:oauth:2.0:oob', scope: 'read' })).step : failed(registered.cause);
+    [registered, several] = await Promise.all([
+      registerApp(anon, { client_name: name, website }),
+      registerApp(anon, { client_name: 'conformance redirect uris', redirect_uris: SEVERAL.join('\n') }),
+    ]);
+    const tokenFor = (app: Application, redirectUri: string) => requestToken(anon, app, { grant_type: 'client_credentials', redirect_uri: redirectUri, scope: 'read' });
+    const severalApp = several.ok ? several.value : undefined;
+    [appToken, ...severalTokens] = await Promise.all([
+      registered.ok ? tokenFor(registered.value, OOB).then((run) => run.step) : failed<string>(registered.cause),
+      ...(severalApp ? SEVERAL.map(async (uri) => (await tokenFor(severalApp, uri)).exchange) : []),
+    ]);
   });
 
   it('APPS-REGISTER-1 registration returns an Application with client_id and client_secret', () => {
@@ -38,6 +53,19 @@ describe('Client registration', () => {
     if (typeof app.name !== 'string') block(causeOf('RESOURCE-APPLICATION-1', `the registration answered name ${JSON.stringify(app.name)}, not a string`, registration));
     expectEqual(app.name, name, 'name', registration);
     expectEqual(app.website, website, 'website', registration);
+  });
+
+  it('APPS-REDIRECTS-1 an application registered with two redirect URIs, one per line, gets a token naming either as redirect_uri', () => {
+    // The controls: an application with one redirect URI is registered and gets a token.
+    need(registered);
+    need(appToken);
+    const registration = several.exchange as Exchange;
+    check(several.ok, 'HTTP 200 with an Application with client_id and client_secret', statusLine(registration), registration);
+    SEVERAL.forEach((uri, i) => {
+      const token = severalTokens[i] as Exchange;
+      const given = token.status === 200 ? createdObject(token)?.access_token : undefined;
+      check(typeof given === 'string' && given !== '', `HTTP 200 with a Token for redirect_uri ${uri}`, statusLine(token), token);
+    });
   });
 
   it('APPS-VERIFY-1 verify_credentials with the application token returns the Application', async () => {

@@ -37,7 +37,7 @@ describe('fault exactness', () => {
     faults = (Object.keys(FAULTS) as Fault[]).filter((f) => !NARROWED || reaching(f).length > 0);
     unreached = faults.filter((f) => !FAULT_SETTINGS[f] && reaching(f).length === 0);
     singles = faults.filter((f) => !unreached.includes(f)).map((f) => ({ name: f, files: FAULT_SETTINGS[f] ? SUITE_FILES : reaching(f), env: faultEnv([f]) }));
-    const profiles = Object.entries(PROFILES).map(([name, profile]) => ({ name: profileName(name), files: SUITE_FILES, env: faultEnv(profile.faults) }));
+    const profiles = Object.entries(PROFILES).map(([name, profile]) => ({ name: profileName(name), files: SUITE_FILES, env: faultEnv(profile.faults, profile.variations) }));
     runs = await runSuites([...singles, ...profiles], RUNNER_TIMEOUT_MS);
     const fileRuns = [...singles, ...profiles].reduce((n, r) => n + r.files.length, 0);
     console.log(`${singles.length} single faults and ${profiles.length} profiles: ${fileRuns} file runs in ${(runs.ms / 1000).toFixed(1)} s`);

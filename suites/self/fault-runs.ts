@@ -3,6 +3,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ALSO_FAILS, BLOCKS, faultClause, type Fault } from '../../fixtures/reference-server/faults.ts';
+import type { Variation } from '../../fixtures/reference-server/variations.ts';
 import { ROOT } from './run-cli.ts';
 import { heldCauses } from '../support/results.ts';
 import type { RunCheck, SuiteOutcome } from './suite-runner.ts';
@@ -32,9 +33,14 @@ for (const file of selected ?? []) if (!ALL_SUITE_FILES.includes(file)) throw ne
 export const NARROWED = selected !== undefined;
 export const SUITE_FILES = selected ?? ALL_SUITE_FILES;
 
-/** The settings of a run of these faults. */
-export function faultEnv(faults: readonly Fault[]): Record<string, string> {
-  return { CONFORMANCE_TIMEOUT_MS: RUN_TIMEOUT_MS, CONFORMANCE_FAULTS: faults.join(','), ...Object.assign({}, ...faults.map((f) => FAULT_SETTINGS[f] ?? {})) };
+/** The settings of a run of these faults, on a server with these harmless variations (a compound profile's). */
+export function faultEnv(faults: readonly Fault[], variations: readonly Variation[] = []): Record<string, string> {
+  return {
+    CONFORMANCE_TIMEOUT_MS: RUN_TIMEOUT_MS,
+    CONFORMANCE_FAULTS: faults.join(','),
+    ...(variations.length ? { CONFORMANCE_VARIATIONS: variations.join(',') } : {}),
+    ...Object.assign({}, ...faults.map((f) => FAULT_SETTINGS[f] ?? {})),
+  };
 }
 
 export const failedClauses = (outcome: SuiteOutcome) => new Set(outcome.checks.filter((c) => c.status === 'failed').map((c) => c.failedClause ?? c.clause));

@@ -84,6 +84,7 @@ export const CLAUSES: readonly Clause[] = [
   ...section('Client registration', [
     ['APPS-REGISTER-1', 'POST /api/v1/apps returns an Application with client_id and client_secret'],
     ['APPS-REGISTER-2', 'The client name and website given at registration are part of the Application'],
+    ['APPS-REDIRECTS-1', 'POST /api/v1/apps: redirect_uris (string; one or more URIs; the out-of-band value urn:ietf:wg:oauth:2.0:oob is allowed)'],
     ['APPS-VERIFY-1', 'GET /api/v1/apps/verify_credentials with the Authorization header returns the Application'],
     ['APPS-VERIFY-2', 'GET /api/v1/apps/verify_credentials without a token answers 401 "The access token is invalid"'],
     ['APPS-REQUIRED-1', 'Which registration parameters are required: not shown', { kind: 'not-shown' }],

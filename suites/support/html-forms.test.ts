@@ -43,9 +43,47 @@ describe('HTML forms', () => {
       PAGE,
     )[0];
     expect(signIn?.fields.map((f) => [f.name, f.type])).toEqual([['username', 'email'], ['password', 'password']]);
-    expect(signIn?.submitter).toBeUndefined();
+    expect(signIn?.buttons).toEqual([{ value: '', label: 'Login' }]);
     const authorize = formsOf('<form action="/oauth/authorize" method="POST"><p><button type="submit">Allow</button></p></form>', PAGE)[0];
     expect(authorize && entriesOf(authorize)).toEqual([]);
+  });
+
+  it('should list every button with what it says, and press the one asked for, whatever its place', () => {
+    const [form] = formsOf(
+      `<form action="/oauth/authorize" method="post"><input type="hidden" name="client_id" value="c">
+        <label><input type="checkbox" name="scopes[]" value="read" checked> read</label><input type="checkbox" name="scopes[]" value="push">
+        <select name="expires_in"><option value="86400">a day</option><option value="0" selected>never</option></select>
+        <button type="submit" name="decision" value="deny">Deny</button><input type="submit" name="decision" value="Allow"></form>`,
+      PAGE,
+    );
+    expect(form?.buttons).toEqual([
+      { name: 'decision', value: 'deny', label: 'Deny' },
+      { name: 'decision', value: 'Allow', label: 'Allow' },
+    ]);
+    expect(entriesOf(form!, new Map(), form?.buttons[1])).toEqual([
+      ['client_id', 'c'],
+      ['scopes[]', 'read'],
+      ['expires_in', '0'],
+      ['decision', 'Allow'],
+    ]);
+  });
+
+  it('should read the choices of radio groups and selects with their labels, and send a choice where none was checked', () => {
+    const [form] = formsOf(
+      `<form method="post"><label><input type="radio" name="account" value="2"> @bob</label><input type="radio" id="a1" name="account" value="1"><label for="a1">@alice</label>
+        <select name="lang"><option>en</option><option value="de">Deutsch</option></select><button>Continue</button></form>`,
+      PAGE,
+    );
+    expect(form?.choices).toEqual([
+      { name: 'account', value: '2', label: '@bob' },
+      { name: 'account', value: '1', label: '@alice' },
+      { name: 'lang', value: 'en', label: 'en' },
+      { name: 'lang', value: 'de', label: 'Deutsch' },
+    ]);
+    expect(entriesOf(form!, new Map([['account', '1']]))).toEqual([
+      ['lang', 'en'],
+      ['account', '1'],
+    ]);
   });
 
   it('should find the code an out-of-band page shows: Mastodon, GoToSocial and the reference server', () => {
@@ -53,5 +91,7 @@ describe('HTML forms', () => {
     expect(codeOnPage(`<section class="oob-token"><h1>Hi alice!</h1><p>Here's your out-of-band token with scope "<em>read</em>", use it wisely:</p><code>ZmFrZS1jb2Rl</code></section>`)).toBe('ZmFrZS1jb2Rl');
     expect(codeOnPage('<p>Copy this authorization code:</p><code id="authorization-code">q1w2e3r4</code>')).toBe('q1w2e3r4');
     expect(codeOnPage('<p>Authorized.</p>')).toBeUndefined();
+    // The scopes asked for, shown in the same elements, are no code.
+    expect(codeOnPage('<p>Scopes: <code>read</code> <code>write:statuses</code></p><code>ZmFrZS1jb2Rl</code>', ['read', 'write:statuses'])).toBe('ZmFrZS1jb2Rl');
   });
 });

@@ -1,6 +1,7 @@
 // The pages of a web sign-in as a browser reads them: the forms on a page, each with the entries a browser would
 // submit (HTML's "constructing the entry list": hidden fields such as CSRF tokens kept, unchecked boxes left
-// out), and the authorization code an out-of-band page shows. Parsed by parse5, the WHATWG parsing algorithm.
+// out), its buttons and the choices it offers with what a person reads beside them, and the authorization code an
+// out-of-band page shows. Parsed by parse5, the WHATWG parsing algorithm.
 import { parse, type DefaultTreeAdapterTypes } from 'parse5';
 
 type Element = DefaultTreeAdapterTypes.Element;
@@ -16,14 +17,32 @@ export interface FormField {
   autocomplete: string;
 }
 
+/** A submit button: a browser sends its name and value, when it has a name, as the one pressed. */
+export interface SubmitButton {
+  name?: string;
+  value: string;
+  /** What a person reads on it: its text, or the value of an input button. */
+  label: string;
+}
+
+/** One choice of a radio group or a select: what a person picks among several. */
+export interface Choice {
+  name: string;
+  value: string;
+  /** What a person reads beside it: its label's text, or the option's. */
+  label: string;
+}
+
 export interface HtmlForm {
   /** Where it submits to: the action resolved against the page's address. */
   action: URL;
   method: 'GET' | 'POST';
   /** The controls a browser would submit as the form stands, in document order; submit buttons aside. */
   fields: FormField[];
-  /** The first submit button that has a name: a browser sends it as the one pressed. */
-  submitter?: { name: string; value: string };
+  /** Every submit button, in document order: pressing Enter presses the first. */
+  buttons: SubmitButton[];
+  /** The choices of its radio groups and selects, checked or not. */
+  choices: Choice[];
 }
 
 /** Input types a person types text into; anything a browser does not know is a text field too. */
@@ -66,30 +85,58 @@ function fieldsOf(element: Element): FormField[] {
   return [{ name, value: attr(element, 'value') ?? (type === 'checkbox' || type === 'radio' ? 'on' : ''), type, autocomplete }];
 }
 
-function submitterOf(form: Element): HtmlForm['submitter'] {
-  for (const element of descendants(form)) {
-    const isSubmit = element.tagName === 'button' ? (attr(element, 'type') ?? 'submit').toLowerCase() === 'submit' : element.tagName === 'input' && typeOf(element) === 'submit';
-    if (!isSubmit) continue;
+const clean = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+const isSubmit = (element: Element) =>
+  element.tagName === 'button' ? (attr(element, 'type') ?? 'submit').toLowerCase() === 'submit' : element.tagName === 'input' && typeOf(element) === 'submit';
+
+function buttonsOf(form: Element): SubmitButton[] {
+  return [...descendants(form)].filter((e) => isSubmit(e) && attr(e, 'disabled') === undefined).map((element) => {
     const name = attr(element, 'name');
-    return name ? { name, value: attr(element, 'value') ?? '' } : undefined;
+    const value = attr(element, 'value') ?? '';
+    return { ...(name ? { name } : {}), value, label: clean(element.tagName === 'button' ? textOf(element) : value) };
+  });
+}
+
+/** The text of a control's label: the `<label>` around it, else the one whose `for` names its id. */
+function labelOf(element: Element, labelsById: ReadonlyMap<string, string>): string {
+  for (let node = element.parentNode; node && 'tagName' in node && node.tagName !== 'form'; node = node.parentNode) {
+    if (node.tagName === 'label') return textOf(node);
   }
-  return undefined;
+  const id = attr(element, 'id');
+  return (id && labelsById.get(id)) || '';
+}
+
+function choicesOf(controls: readonly Element[], labelsById: ReadonlyMap<string, string>): Choice[] {
+  return controls.flatMap((element): Choice[] => {
+    const name = attr(element, 'name');
+    if (!name || attr(element, 'disabled') !== undefined) return [];
+    if (element.tagName === 'select') {
+      return [...descendants(element)].filter((e) => e.tagName === 'option').map((o) => ({ name, value: attr(o, 'value') ?? clean(textOf(o)), label: clean(textOf(o)) }));
+    }
+    if (element.tagName !== 'input' || typeOf(element) !== 'radio') return [];
+    return [{ name, value: attr(element, 'value') ?? 'on', label: clean(labelOf(element, labelsById)) }];
+  });
 }
 
 /** Every form of an HTML page, with what a browser would submit; `pageUrl` is where the page came from. */
 export function formsOf(html: string, pageUrl: URL): HtmlForm[] {
-  const forms = [...descendants(parse(html))].filter((e) => e.tagName === 'form');
-  return forms.map((form) => {
-    const action = new URL(attr(form, 'action') || pageUrl.href, pageUrl);
-    action.hash = '';
-    const controls = [...descendants(form)].filter((e) => ['input', 'select', 'textarea'].includes(e.tagName));
-    return {
-      action,
-      method: (attr(form, 'method') ?? 'get').toLowerCase() === 'post' ? 'POST' : 'GET',
-      fields: controls.flatMap(fieldsOf),
-      submitter: submitterOf(form),
-    };
-  });
+  const elements = [...descendants(parse(html))];
+  const labelsById = new Map(elements.filter((e) => e.tagName === 'label' && attr(e, 'for')).map((e) => [attr(e, 'for') as string, textOf(e)]));
+  return elements
+    .filter((e) => e.tagName === 'form')
+    .map((form) => {
+      const action = new URL(attr(form, 'action') || pageUrl.href, pageUrl);
+      action.hash = '';
+      const controls = [...descendants(form)].filter((e) => ['input', 'select', 'textarea'].includes(e.tagName));
+      return {
+        action,
+        method: (attr(form, 'method') ?? 'get').toLowerCase() === 'post' ? 'POST' : 'GET',
+        fields: controls.flatMap(fieldsOf),
+        buttons: buttonsOf(form),
+        choices: choicesOf(controls, labelsById),
+      };
+    });
 }
 
 /** Whether a person types into the field: text, email, a field without type... */
@@ -98,10 +145,15 @@ export const isTextField = (field: FormField) => !NOT_TEXT.has(field.type) && fi
 /** A Rails form's hidden _method (delete for a deny button), lower case; undefined for a plain form. */
 export const methodOverrideOf = (form: HtmlForm) => form.fields.find((f) => f.name === '_method' && f.type === 'hidden')?.value.toLowerCase();
 
-/** The entries to submit: the form's own, with the given values in place of those of the named fields, and the submitter last. */
-export function entriesOf(form: HtmlForm, values: ReadonlyMap<string, string> = new Map()): [string, string][] {
+/**
+ * The entries to submit when `pressed` is pressed (by default the first button, as Enter does): the form's own, with
+ * the given values in place of those of the named fields (a choice of a group where none was checked is added), and
+ * the button last when it has a name.
+ */
+export function entriesOf(form: HtmlForm, values: ReadonlyMap<string, string> = new Map(), pressed: SubmitButton | undefined = form.buttons[0]): [string, string][] {
   const entries = form.fields.map((f): [string, string] => [f.name, values.get(f.name) ?? f.value]);
-  if (form.submitter) entries.push([form.submitter.name, form.submitter.value]);
+  for (const [name, value] of values) if (!form.fields.some((f) => f.name === name)) entries.push([name, value]);
+  if (pressed?.name) entries.push([pressed.name, pressed.value]);
   return entries;
 }
 
@@ -110,8 +162,9 @@ const CODE_LIKE = /^[^\s<>"']{4,512}$/;
 /**
  * The authorization code an out-of-band page displays for copying: Mastodon shows it in a read-only
  * `<input class="oauth-code">`, GoToSocial in a `<code>` element, the reference server in `#authorization-code`.
+ * `notCodes`: words the page may show in the same elements that are no code (the scopes asked for).
  */
-export function codeOnPage(html: string): string | undefined {
+export function codeOnPage(html: string, notCodes: readonly string[] = []): string | undefined {
   const elements = [...descendants(parse(html))];
   const candidates = [
     ...elements.filter((e) => e.tagName === 'input' && (attr(e, 'class') ?? '').split(/\s+/).includes('oauth-code')).map((e) => attr(e, 'value')),
@@ -119,5 +172,5 @@ export function codeOnPage(html: string): string | undefined {
     ...elements.filter((e) => e.tagName === 'input' && attr(e, 'readonly') !== undefined && typeOf(e) === 'text').map((e) => attr(e, 'value')),
     ...elements.filter((e) => e.tagName === 'code').map(textOf),
   ];
-  return candidates.map((c) => c?.trim() ?? '').find((c) => CODE_LIKE.test(c));
+  return candidates.map((c) => c?.trim() ?? '').find((c) => CODE_LIKE.test(c) && !notCodes.includes(c));
 }

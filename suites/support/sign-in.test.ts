@@ -9,7 +9,7 @@ import type { Variation } from '../../fixtures/reference-server/variations.ts';
 import { Actor, OOB, registerApp, requestToken, type Application } from './actors.ts';
 import { configFromEnv } from './config.ts';
 import { describeExchange, onExchange, type Exchange } from './http.ts';
-import { authorizationCode } from './sign-in.ts';
+import { authorizationCode, WebSignIn } from './sign-in.ts';
 
 const CALLBACK = 'https://conformance.invalid/callback';
 let server: ReferenceServer | undefined;
@@ -40,6 +40,9 @@ describe('the web sign-in', () => {
   it.each<[string, Variation[]]>([
     ['the plain authorization form', []],
     ['a sign-in page with a CSRF field and a session cookie before the authorization form', ['web-sign-in']],
+    ['a sign-in, an account chooser and one approval form whose first button denies', ['web-sign-in-chooser']],
+    ['authorization pages that list the scopes in <code> elements', ['scopes-in-code']],
+    ['a sign-in before an approval page that lists the scopes in <code> elements', ['web-sign-in', 'scopes-in-code']],
   ])('should get a code through %s, out of band and by redirect, and a token with the chosen scope', async (_what, variations) => {
     const { anon, app } = await serve(variations);
     const oob = await authorizationCode(anon, app, 'read write:statuses');
@@ -50,7 +53,19 @@ describe('the web sign-in', () => {
     expect(token).toBeDefined();
     const redirected = await authorizationCode(anon, app, 'read', CALLBACK);
     expect(redirected.approval?.headers.location).toMatch(/^https:\/\/conformance\.invalid\/callback\?code=/);
-    if (variations.includes('web-sign-in')) expect(oob.form?.headers.location).toBe('/auth/sign_in');
+    if (variations.some((v) => v.startsWith('web-sign-in'))) expect(oob.form?.headers.location).toBe('/auth/sign_in');
+  });
+
+  it('should sign in once for all the codes of one browser, and approve as the account whose login was given', async () => {
+    seen.length = 0;
+    const { anon, app } = await serve(['web-sign-in-chooser']);
+    const signIn = new WebSignIn(anon);
+    const codes = await Promise.all([signIn.code(app, 'read'), signIn.code(app, 'read write:statuses')]);
+    expect(codes.map((c) => c.reason)).toEqual(['', '']);
+    expect(seen.filter((e) => e.method === 'POST' && e.path === '/auth/sign_in')).toHaveLength(1);
+    const { exchange } = await requestToken(anon, app, { grant_type: 'authorization_code', code: codes[1]?.code, scope: 'read write:statuses' });
+    const token = (server as ReferenceServer).context.store.tokens.get(JSON.parse(exchange.text).access_token);
+    expect(token?.accountId).toBe((server as ReferenceServer).users.a.account.id);
   });
 
   it('should say that signing in was refused, and show no password, session cookie or code in any exchange', async () => {
