@@ -484,7 +484,7 @@ export class StreamingScenario {
   // Events rule 1: heartbeat comments, within the timeout of the opening.
   async carriesHeartbeats(): Promise<void> {
     const stream = this.listening('public');
-    if (await stream.findComment()) return;
+    if (await stream.findComment()) return countJudged();
     blockIfUnreadable(stream);
     stream.fail(`a comment line (a heartbeat) (on ${stream.label}, within ${stream.timeoutMs} ms of opening)`);
   }
