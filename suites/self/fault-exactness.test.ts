@@ -9,7 +9,7 @@
 // does without it, so each fault run takes only the files that reach its line, whole. All runs share one vitest
 // process (suite-runner.ts), one project and one embedded server per run.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FAULTS, PROFILES, type Fault } from '../../fixtures/reference-server/faults.ts';
+import { faultClause, FAULTS, PROFILES, type Fault } from '../../fixtures/reference-server/faults.ts';
 import { exactnessProblems, failedClauses, FAULT_SETTINGS, faultEnv, NARROWED, RUN_TIMEOUT_MS, SUITE_FILES } from './fault-runs.ts';
 import { runSuites, type SuiteRuns } from './run-cli.ts';
 import type { SuiteRun } from './suite-runner.ts';
@@ -34,9 +34,13 @@ describe('fault exactness', () => {
     const plain = await runSuites(SUITE_FILES.map((file) => ({ name: plainName(file), files: [file], env: { CONFORMANCE_TIMEOUT_MS: RUN_TIMEOUT_MS } })), RUNNER_TIMEOUT_MS);
     plainProblems = [...plain.outcomes.flatMap((o) => exactnessProblems(o, []).map((p) => `${o.name}: ${p}`)), ...(runnerTrouble(plain) ? [runnerTrouble(plain)] : [])];
     const reaching = (fault: Fault) => SUITE_FILES.filter((file) => plain.outcomes.find((o) => o.name === plainName(file))?.consulted.includes(fault));
+    // The files that judge a fault's clause run with it too: a run-wide clause (RESOURCE-STATUS-1) is owned by one
+    // file and judged over every file of the run, whichever file met the deviation.
+    const judging = (fault: Fault) => SUITE_FILES.filter((file) => plain.outcomes.find((o) => o.name === plainName(file))?.checks.some((c) => c.clause === faultClause(fault)));
+    const filesOf = (fault: Fault) => (FAULT_SETTINGS[fault] ? SUITE_FILES : SUITE_FILES.filter((file) => reaching(fault).includes(file) || judging(fault).includes(file)));
     faults = (Object.keys(FAULTS) as Fault[]).filter((f) => !NARROWED || reaching(f).length > 0);
     unreached = faults.filter((f) => !FAULT_SETTINGS[f] && reaching(f).length === 0);
-    singles = faults.filter((f) => !unreached.includes(f)).map((f) => ({ name: f, files: FAULT_SETTINGS[f] ? SUITE_FILES : reaching(f), env: faultEnv([f]) }));
+    singles = faults.filter((f) => !unreached.includes(f)).map((f) => ({ name: f, files: filesOf(f), env: faultEnv([f]) }));
     const profiles = Object.entries(PROFILES).map(([name, profile]) => ({ name: profileName(name), files: SUITE_FILES, env: faultEnv(profile.faults, profile.variations) }));
     runs = await runSuites([...singles, ...profiles], RUNNER_TIMEOUT_MS);
     const fileRuns = [...singles, ...profiles].reduce((n, r) => n + r.files.length, 0);
