@@ -64,7 +64,7 @@ beforeAll(async () => {
     runCli(['--group', GROUP, '--expectations', expectationsFile], NOT_GITHUB),
     runCli(['--group', GROUP, '--expectations', expectationsFile, '--allow-unexpected-pass'], NOT_GITHUB),
     runCli(['--group', 'statuses', '--fault', BLOCKING_FAULT], NOT_GITHUB),
-    runCli(['--group', 'statuses', '--only', 'STATUS-READ-4', '--fault', 'STATUS-READ-1'], NOT_GITHUB),
+    runCli(['--group', 'statuses', '--only', 'STATUS-CONTEXT-2', '--fault', 'STATUS-CREATE-6'], NOT_GITHUB),
     runCli(['--group', 'statuses', '--fault', `${LONE_FAULT},${BLOCKING_FAULT}`], NOT_GITHUB),
   ]);
 });
@@ -150,7 +150,7 @@ describe('blocked checks', () => {
   it('should not fail the run by themselves', () => {
     expect(blockedOnly.code).toBe(0);
     expect(results(blockedOnly)).toMatchObject({ verdict: 'PASS', totals: { failed: 0, blocked: 1 } });
-    expect(checkOf(blockedOnly, 'STATUS-READ-4')).toMatchObject({ status: 'blocked', blockedBy: { clause: 'STATUS-READ-1' } });
+    expect(checkOf(blockedOnly, 'STATUS-CONTEXT-2')).toMatchObject({ status: 'blocked', blockedBy: { clause: 'STATUS-CREATE-6' } });
   });
 });
 
