@@ -417,7 +417,8 @@ describe('Statuses', () => {
       // another.
       const foreign = b && top.ok ? b.delete(`/api/v1/statuses/${top.value.id}`) : undefined;
       [deletion, foreignDeletion] = await Promise.all([deleteOwn(direct), foreign]);
-      const gone = deletion?.status === 200 ? `/api/v1/statuses/${madeWith(direct, []).id}` : undefined;
+      const directMade = madeStep(direct);
+      const gone = directMade.ok && deletion?.status === 200 ? `/api/v1/statuses/${directMade.value.id}` : undefined;
       [deletedRead, secondDeletion] = await Promise.all([
         gone ? a.get(gone) : undefined,
         gone ? a.delete(gone) : undefined,
