@@ -382,6 +382,9 @@ describe('Media', () => {
   it("MEDIA-UPDATE-2 updating another user's attachment answers 404 \"Record not found\"", (context) => {
     needs(context, b, 'needs CONFORMANCE_TOKEN_B');
     need(png);
+    // A server without the update refuses everyone: the 404 counts where A's update of its own attachment answered 2xx.
+    const control = judgeable(updated as Exchange, "A's update");
+    controlled(succeeded(control, control), 'MEDIA-UPDATE-1', "A's update of its own attachment");
     expectError(judgeable(updateByB as Exchange, "B's update"), 404, 'Record not found');
   });
 

@@ -7,7 +7,8 @@ import type { Config } from './config.ts';
 import { perFile } from './file-state.ts';
 import type { FormParams } from './form.ts';
 import { HttpClient, jsonOf, type Exchange, type RequestOptions } from './http.ts';
-import { answerOf, causeOf, failed, succeeded, type Step } from './preconditions.ts';
+import type { RootCause } from './clauses.ts';
+import { answerOf, block, causeOf, failed, need, succeeded, type Step } from './preconditions.ts';
 import { registerSecret } from './redact.ts';
 import { observeResource } from './resources.ts';
 
@@ -106,6 +107,27 @@ function offFields(status: Status, params: FormParams): Off[] {
 
 /** What the checks of a prepared status rely on: its visibility, what it replies to and its poll; the rest they judge themselves. */
 const RELIED_ON = new Set(['visibility', 'in_reply_to_id', 'poll']);
+export type Relied = 'visibility' | 'in_reply_to_id' | 'poll';
+
+/**
+ * A prepared status. Its step fails on the first relied-on parameter it came without; `unkept` names each of them
+ * with its cause, so that a check needing only some of them judges the status all the same (madeWith).
+ */
+export type PreparedStatus = Created<Status> & { unkept: readonly { param: string; cause: RootCause }[] };
+
+/** The status a creation made, whatever it came without of what it asked for; a creation that made none keeps its cause. */
+export function madeStep(created: Step<Status>): Step<Status> {
+  const body = created.exchange ? createdObject(created.exchange) : undefined;
+  return typeof body?.id === 'string' && created.exchange ? succeeded(body as Status, created.exchange) : created;
+}
+
+/** The status a prepared creation made, for a check that needs of its visibility, reply and poll only `relied`: any of those it came without blocks. */
+export function madeWith(created: PreparedStatus, relied: readonly Relied[]): Status {
+  const status = need(madeStep(created));
+  const unkept = created.unkept.find((u) => relied.some((r) => r === u.param));
+  if (unkept) block(unkept.cause);
+  return status;
+}
 /** The parameters whose names carry brackets in a form body (poll[options][], media_ids[]): WIRE-FORM-1's. */
 const BRACKETED = new Set(['poll', 'media_ids']);
 
@@ -122,6 +144,11 @@ const bodies: { json: boolean; notUnderstood?: { clause: 'WIRE-FORM-1' | 'WIRE-F
 /** The form-encoded creation the server did not understand while it understood the same parameters as JSON, if any. */
 export function formNotUnderstood(): { clause: 'WIRE-FORM-1' | 'WIRE-FORM-2'; exchange: Exchange } | undefined {
   return bodies.notUnderstood;
+}
+
+/** The relied-on parameters a creation that made a status came without, each with its cause. */
+function unkeptOf(exchange: Exchange, off: readonly Off[]): PreparedStatus['unkept'] {
+  return off.filter((o) => RELIED_ON.has(o.param)).map((o) => ({ param: o.param, cause: causeOf(o.clause, o.summary, exchange) }));
 }
 
 export class Actor {
@@ -179,13 +206,13 @@ export class Actor {
    * at once, and the file talks JSON from then on; otherwise the JSON attempt is undone at once and the form answer
    * stands, for the checks to judge.
    */
-  async createStatus(params: FormParams, options?: RequestOptions): Promise<Created<Status>> {
+  async createStatus(params: FormParams, options?: RequestOptions): Promise<PreparedStatus> {
     const asJson = bodies.json;
     const exchange = await this.postStatus(params, options);
     const settle = this.rememberStatus(exchange);
     const off = this.offOf(exchange, params);
     const step = this.statusStep(exchange, off);
-    if (asJson || off.length === 0) return { ...step, settle };
+    if (asJson || off.length === 0) return { ...step, settle, unkept: unkeptOf(exchange, off) };
     const retry = await this.http.send('POST', '/api/v1/statuses', { json: params, ...options });
     const settleRetry = this.rememberStatus(retry);
     const retryOff = this.offOf(retry, params);
@@ -193,12 +220,12 @@ export class Actor {
     const [kept, dropped] = better ? [retry, exchange] : [exchange, retry];
     // An Idempotency-Key may answer the JSON attempt with the status the form made: that one stays.
     if (createdId(retry) !== createdId(exchange)) await this.undoAtOnce(dropped, better ? settle : settleRetry);
-    if (!better) return { ...step, settle };
+    if (!better) return { ...step, settle, unkept: unkeptOf(exchange, off) };
     bodies.json = true;
     const brackets = off.every((o) => BRACKETED.has(o.param)) && createdId(exchange) !== undefined;
     // A form misread beyond its bracket names (WIRE-FORM-2) is the cause, whichever creation showed what first.
     if (bodies.notUnderstood?.clause !== 'WIRE-FORM-2') bodies.notUnderstood = { clause: brackets ? 'WIRE-FORM-1' : 'WIRE-FORM-2', exchange };
-    return { ...this.statusStep(kept, retryOff), settle: settleRetry };
+    return { ...this.statusStep(kept, retryOff), settle: settleRetry, unkept: unkeptOf(kept, retryOff) };
   }
 
   /** Deletes what a creation attempt made that no check uses, so that none meets it; off the ledger once deleted. */
@@ -218,8 +245,8 @@ export class Actor {
 
   private statusStep(exchange: Exchange, off: readonly Off[]): Step<Status> {
     const step = createdStep<Status>(exchange, 'Status', 'STATUS-CREATE-1', 'creating a status');
-    const relied = off.find((o) => RELIED_ON.has(o.param));
-    return step.ok && relied ? failed(causeOf(relied.clause, relied.summary, exchange), exchange) : step;
+    const [unkept] = unkeptOf(exchange, off);
+    return step.ok && unkept ? failed(unkept.cause, exchange) : step;
   }
 
   /**
