@@ -26,7 +26,8 @@ const { config, a, b } = actors();
 // An id no server has given out: far above any snowflake of this century.
 const MISSING_ID = '999999999999999999';
 const MEDIA_INVALID = 'Validation failed: File content type is invalid, File is invalid';
-const NEXT_READ_MS = 150;
+// Past a quick server's processing (the reference server's takes 300 ms): such a server is read twice, not three times.
+const NEXT_READ_MS = 350;
 // Servers may keep focus as 32-bit floats or round it; a ten-thousandth is far below anything a client crops by.
 const FOCUS_TOLERANCE = 1e-4;
 // aspect may be rounded (Mastodon sends it unrounded, others to a few digits).
@@ -125,14 +126,15 @@ const focusInRange = (focus: { x: number; y: number }) => inFocusRange(focus.x) 
 const UPDATED_FOCUS = { x: -0.75, y: 0.5 };
 const UPDATED_DESCRIPTION = 'conformance probe: an updated description';
 /**
- * The other runs of the MEDIA-FOCUS-2 property: two fixed (a corner of the range and a value beyond it) and five
- * generated, mostly in range. Eight updates of one attachment in all; no shrinking, which would cost more requests.
+ * The other runs of the MEDIA-FOCUS-2 property: two fixed (a corner of the range and a value beyond it) and one
+ * generated, mostly in range, a new one every run. Four updates of one attachment in all; no shrinking, which would
+ * cost more requests.
  */
 const FOCUS_RUNS: { x: number; y: number }[] = (() => {
   const inRange = fc.integer({ min: -100, max: 100 }).map((n) => n / 100);
   const outOfRange = fc.tuple(fc.integer({ min: 101, max: 400 }), fc.boolean()).map(([n, negative]) => (negative ? -n : n) / 100);
   const coordinate = fc.oneof({ arbitrary: inRange, weight: 4 }, { arbitrary: outOfRange, weight: 1 });
-  return [{ x: -1, y: 1 }, { x: 1.5, y: 0 }, ...fc.sample(fc.record({ x: coordinate, y: coordinate }), 5)];
+  return [{ x: -1, y: 1 }, { x: 1.5, y: 0 }, ...fc.sample(fc.record({ x: coordinate, y: coordinate }), 1)];
 })();
 
 const ATTACHED = { status: 'conformance probe: a status with media', sensitive: true, visibility: 'private' };

@@ -126,7 +126,13 @@ function flagRead(kind: FlagKind, statusId: string, sender: HttpClient): Read {
   };
 }
 
-/** The file of an attachment at its url, fetched without a token as anyone can; the record read first gives the url where no answer did. */
+/** Whether a read of the record answered it past processing (not 206): its url, or that it has none, is final then. */
+const processed = (record: Read): boolean => sightingsOf(record.key).some((s) => s.read && s.present && s.exchange.status !== 206);
+
+/**
+ * The file of an attachment at its url, fetched without a token as anyone can; where no answer gave a url, a read of
+ * the record first, unless one already showed it processed without a url.
+ */
 function fileRead(record: Read, id: string, sender: HttpClient): Read {
   return {
     kind: 'file',
@@ -134,7 +140,7 @@ function fileRead(record: Read, id: string, sender: HttpClient): Read {
     witnessed: true,
     what: 'its url',
     send: async () => {
-      if (!urlOf(id)) await record.send();
+      if (!urlOf(id) && !processed(record)) await record.send();
       const url = urlOf(id);
       if (!url || !URL.canParse(url)) return undefined;
       const { origin, pathname, search } = new URL(url);
