@@ -8,7 +8,7 @@ import { config as loadDotenv } from 'dotenv';
 import { request } from 'undici';
 import { startVitest } from 'vitest/node';
 import { ConfigError, configFromEnv, SETTINGS } from './config.ts';
-import { conformanceProject } from './conformance-project.ts';
+import { conformanceProject, LimitsFirst } from './conformance-project.ts';
 import { prepareRun } from './global-setup.ts';
 import { ExpectationsError, loadExpectations, selectionPattern, updateExpectations, writeExpectations, type Expectation } from './expectations.ts';
 import ConformanceReporter from './reporter.ts';
@@ -196,6 +196,7 @@ async function main(): Promise<number> {
     reporters: [new ConformanceReporter({ expectations, testNamePattern })],
     // The line of each check, for the CI annotations that point at it.
     includeTaskLocation: true,
+    sequence: { sequencer: LimitsFirst },
     // The groups wait on the server far more than they compute, so they run side by side: one or two at a time, a
     // run against a remote server is a sum of round trips. Each worker loads the support layer (ajv and the compiled
     // schemas, undici, ws) once for all the files it runs, not once per file: that loading was most of a run's CPU
