@@ -33,10 +33,19 @@ for (const file of selected ?? []) if (!ALL_SUITE_FILES.includes(file)) throw ne
 export const NARROWED = selected !== undefined;
 export const SUITE_FILES = selected ?? ALL_SUITE_FILES;
 
+/**
+ * The access buckets' period on the servers of the fault runs. A server that accepts what it must refuse makes the
+ * suite undo it, and a compound profile of such deviations spends more than a run's budget of the IP access bucket:
+ * pacing then waits for the reset, as it should on a live server. Here it waits seconds, within the runner's check
+ * timeout; the budget of a plain run is judged at the contract's 5 minutes (budget.test.ts).
+ */
+const ACCESS_PERIOD_MS = '30000';
+
 /** The settings of a run of these faults, on a server with these harmless variations (a compound profile's). */
 export function faultEnv(faults: readonly Fault[], variations: readonly Variation[] = []): Record<string, string> {
   return {
     CONFORMANCE_TIMEOUT_MS: RUN_TIMEOUT_MS,
+    CONFORMANCE_ACCESS_PERIOD_MS: ACCESS_PERIOD_MS,
     CONFORMANCE_FAULTS: faults.join(','),
     ...(variations.length ? { CONFORMANCE_VARIATIONS: variations.join(',') } : {}),
     ...Object.assign({}, ...faults.map((f) => FAULT_SETTINGS[f] ?? {})),

@@ -139,7 +139,12 @@ const BRACKETED = new Set(['poll', 'media_ids']);
  * `notUnderstood` is the form-encoded creation that showed it: the bracket names only (WIRE-FORM-1), or the form
  * body (WIRE-FORM-2), for those clauses' checks.
  */
-const bodies: { json: boolean; notUnderstood?: { clause: 'WIRE-FORM-1' | 'WIRE-FORM-2'; exchange: Exchange } } = { json: false };
+const bodies: { json: boolean; notUnderstood?: { clause: 'WIRE-FORM-1' | 'WIRE-FORM-2'; exchange: Exchange }; lostEitherWay: Set<string> } = {
+  json: false,
+  // Parameters a form/JSON pair saw lost in both encodings: the server ignores them, however they are sent, so a
+  // later creation that comes without them is not tried again as JSON (the encoding is settled once, not per creation).
+  lostEitherWay: new Set(),
+};
 
 /** The form-encoded creation the server did not understand while it understood the same parameters as JSON, if any. */
 export function formNotUnderstood(): { clause: 'WIRE-FORM-1' | 'WIRE-FORM-2'; exchange: Exchange } | undefined {
@@ -212,7 +217,7 @@ export class Actor {
     const settle = this.rememberStatus(exchange);
     const off = this.offOf(exchange, params);
     const step = this.statusStep(exchange, off);
-    if (asJson || off.length === 0) return { ...step, settle, unkept: unkeptOf(exchange, off) };
+    if (asJson || off.every((o) => bodies.lostEitherWay.has(o.param))) return { ...step, settle, unkept: unkeptOf(exchange, off) };
     const retry = await this.http.send('POST', '/api/v1/statuses', { json: params, ...options });
     const settleRetry = this.rememberStatus(retry);
     const retryOff = this.offOf(retry, params);
@@ -220,7 +225,10 @@ export class Actor {
     const [kept, dropped] = better ? [retry, exchange] : [exchange, retry];
     // An Idempotency-Key may answer the JSON attempt with the status the form made: that one stays.
     if (createdId(retry) !== createdId(exchange)) await this.undoAtOnce(dropped, better ? settle : settleRetry);
-    if (!better) return { ...step, settle, unkept: unkeptOf(exchange, off) };
+    if (!better) {
+      for (const o of retryOff) if (off.some((f) => f.param === o.param)) bodies.lostEitherWay.add(o.param);
+      return { ...step, settle, unkept: unkeptOf(exchange, off) };
+    }
     bodies.json = true;
     const brackets = off.every((o) => BRACKETED.has(o.param)) && createdId(exchange) !== undefined;
     // A form misread beyond its bracket names (WIRE-FORM-2) is the cause, whichever creation showed what first.
@@ -372,6 +380,7 @@ perFile(() => {
   cached = undefined;
   bodies.json = false;
   delete bodies.notUnderstood;
+  bodies.lostEitherWay.clear();
   runName = undefined;
   tokensIssued = 0;
 });

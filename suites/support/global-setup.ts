@@ -29,6 +29,8 @@ export async function prepareRun(
     variations: variationsOf(env.CONFORMANCE_VARIATIONS),
     release: config.serverVersion,
     whitelistMode: config.whitelistMode,
+    // Our own fault runs only (suites/self/fault-runs.ts): a shorter period of the access buckets (context.ts).
+    ...(Number(env.CONFORMANCE_ACCESS_PERIOD_MS) > 0 ? { accessPeriodMs: Number(env.CONFORMANCE_ACCESS_PERIOD_MS) } : {}),
   });
   const resolved: Config = {
     ...config,
