@@ -156,6 +156,7 @@ describe('States and transitions', () => {
       again = await when(favourited, (id) => a.post(on(id, 'favourite')));
       listed = await when(favourited, (id) => a.get(on(id, 'favourited_by')));
       unfavourite = await when(favourited, (id) => undoMove(a, id, 'unfavourite'));
+      visible.set('favourite', favourite).set('unfavourite', unfavourite);
       const unfavourited = await took(a, subject, unfavourite, 'favourited', false, 'STATUS-FAV-3', 'unfavourite');
       afterUndo = await when(unfavourited, (id) => a.get(on(id, 'favourited_by')));
       unfavouriteAgain = await when(unfavourited, (id) => a.post(on(id, 'unfavourite')));
@@ -214,6 +215,7 @@ describe('States and transitions', () => {
       listed = await when(exists, (id) => booster.get(on(id, 'reblogged_by')));
       if (pinProbe) pinBoost = await pinProbe;
       unreblog = await when(exists, (id) => undoMove(booster, id, 'unreblog'));
+      visible.set('reblog', boost).set('unreblog', unreblog);
       const unreblogged = await took(booster, subject, unreblog, 'reblogged', false, 'STATUS-REBLOG-4', 'unreblog');
       // Neither makes a boost: both meet the state the unreblog left.
       [afterUndo, unreblogAgain] = await Promise.all([
@@ -285,6 +287,7 @@ describe('States and transitions', () => {
       if (!releaseAtLeast(config.serverVersion, BOOKMARKS)) return;
       bookmark = await when(subject, (s) => move(a, s.id, 'bookmark', 'unbookmark'));
       unbookmark = await when(await took(a, subject, bookmark, 'bookmarked', true, 'STATUS-BOOKMARK-1', 'bookmark'), (id) => undoMove(a, id, 'unbookmark'));
+      visible.set('bookmark', bookmark).set('unbookmark', unbookmark);
       unbookmarkAgain = await when(await took(a, subject, unbookmark, 'bookmarked', false, 'STATUS-BOOKMARK-2', 'unbookmark'), (id) => a.post(on(id, 'unbookmark')));
     });
 
@@ -418,27 +421,33 @@ describe('States and transitions', () => {
       for (const exchange of pairOf(action)) expectError(exchange, 404, 'Record not found');
     }
 
-    /** A 404 for the status B cannot see counts only where A's move and undo answered 2xx; else the row's first clause blocks the check. */
+    /**
+     * A 404 for the status B cannot see counts only where the move and its undo answered 2xx for a status the caller
+     * sees (A's own, or the one B boosted); else the row's first clause blocks the check.
+     */
     function controlledBy(action: string, undo: string, rowClause: string): void {
-      controlled(visible.get(action), rowClause, `A's ${action} of its own status`);
-      // A's undo is made only after its move took: a move that answered 2xx without taking still shows the row exists.
+      controlled(visible.get(action), rowClause, `the ${action} of a status the caller sees`);
+      // The undo is made only after its move took: a move that answered 2xx without taking still shows the row exists.
       const undone = visible.get(undo);
-      if (undone?.ok) controlled(undone, rowClause, `A's ${undo} of its own status`);
+      if (undone?.ok) controlled(undone, rowClause, `the ${undo} of a status the caller sees`);
     }
 
     it('STATUS-FAV-5 favourite and unfavourite of a status the caller cannot see answer 404 "Record not found"', (context) => {
       needs(context, b, NEEDS_B);
+      controlledBy('favourite', 'unfavourite', 'STATUS-FAV-1');
       expectHidden('favourite');
     });
 
     it('STATUS-REBLOG-6 reblog and unreblog of a status the caller cannot see answer 404 "Record not found"', (context) => {
       needs(context, b, NEEDS_B);
+      controlledBy('reblog', 'unreblog', 'STATUS-REBLOG-1');
       expectHidden('reblog');
     });
 
     it('STATUS-BOOKMARK-4 bookmark and unbookmark of a status the caller cannot see answer 404 "Record not found"', (context) => {
       since(context, config, BOOKMARKS);
       needs(context, b, NEEDS_B);
+      controlledBy('bookmark', 'unbookmark', 'STATUS-BOOKMARK-1');
       expectHidden('bookmark');
     });
 
