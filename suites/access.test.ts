@@ -96,7 +96,7 @@ class TokenSource {
     if (this.passwordFailed) return this.passwordFailed;
     const grant = { grant_type: 'password', username: config.usernameA, password: config.passwordA, scope };
     const { step: token, exchange } = await requestToken(anon, this.app, grant);
-    if (token.ok) return step(a.withToken('A', token.value), exchange);
+    if (token.ok) return step(a.withToken('A', token.value, 'OAUTH-PASSWORD-1'), exchange);
     const cause = grantCause(token.cause, exchange, 'OAUTH-PASSWORD-1', scope);
     const refused = failed<Actor>(cause, exchange);
     if (cause.clause) this.passwordFailed = refused;
@@ -108,7 +108,7 @@ class TokenSource {
     const { code, reason, cause } = await this.signIn.code(this.app, scope);
     if (!code) return cause ? failed(cause) : { skip: reason };
     const { step: token, exchange } = await requestToken(anon, this.app, { grant_type: 'authorization_code', code, redirect_uri: OOB, scope });
-    return token.ok ? step(a.withToken('A', token.value), exchange) : failed(grantCause(token.cause, exchange, 'AUTH-FLOW-1', scope), exchange);
+    return token.ok ? step(a.withToken('A', token.value, 'AUTH-FLOW-1'), exchange) : failed(grantCause(token.cause, exchange, 'AUTH-FLOW-1', scope), exchange);
   }
 
   /** The password grant where it works, else the authorization code flow; where neither does, why each failed. */

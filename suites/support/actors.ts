@@ -162,8 +162,10 @@ export class Actor {
     readonly name: string,
     readonly config: Config,
     readonly token?: string,
+    /** The clause of the grant that gave `token`, when the run obtained it itself (see Exchange.grantedBy). */
+    grantedBy?: string,
   ) {
-    this.http = new HttpClient(config.baseUrl, name, token, config.timeoutMs, config.userAgent);
+    this.http = new HttpClient(config.baseUrl, name, token, config.timeoutMs, config.userAgent, grantedBy);
   }
 
   get(path: string, options?: RequestOptions): Promise<Exchange> {
@@ -284,9 +286,9 @@ export class Actor {
     return exchange;
   }
 
-  /** Another actor with the same server and a different token (applications, scoped tokens). */
-  withToken(name: string, token: string): Actor {
-    return new Actor(name, this.config, token);
+  /** Another actor with the same server and a different token (applications, scoped tokens, with the grant that gave it). */
+  withToken(name: string, token: string, grantedBy?: string): Actor {
+    return new Actor(name, this.config, token, grantedBy);
   }
 }
 

@@ -45,6 +45,11 @@ export interface Exchange {
   /** Path and query, as a reader of the contract would write it. */
   path: string;
   actor: string;
+  /**
+   * The clause of the grant that gave the token this request carried, when the run obtained it itself: a 401 to it
+   * is that grant's failure, not the operation's (preconditions.ts causeOf).
+   */
+  grantedBy?: string;
   requestHeaders: Record<string, string>;
   /** The request body as name/value pairs (form and multipart) or JSON text. */
   requestBody?: string;
@@ -114,6 +119,7 @@ export class HttpClient {
     private readonly token: string | undefined,
     private readonly timeoutMs: number,
     private readonly userAgent = DEFAULT_USER_AGENT,
+    private readonly grantedBy?: string,
   ) {}
 
   /** A client without a token for another origin, where an attachment's file is served (cleanup.ts). */
@@ -152,6 +158,7 @@ export class HttpClient {
       url,
       path: fullPath,
       actor: this.actor,
+      ...(this.grantedBy && options.token === undefined ? { grantedBy: this.grantedBy } : {}),
       requestHeaders: headers,
       requestBody,
       uploads: options.uploads?.map((u) => `${u.field}=@${u.filename};type=${u.contentType}`),

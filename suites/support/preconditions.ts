@@ -44,13 +44,16 @@ declare module 'vitest' {
 const USERS = new Set(['A', 'B']);
 
 /**
- * A root cause from the exchange of a failed precondition. A 403 to A or B on a user-token operation is ACCESS-BROAD-1's:
- * their tokens hold the broad scopes, so the server refused the broad write where the operation names write:*.
+ * A root cause from the exchange of a failed precondition. A 401 to a token the run obtained itself is the grant's that
+ * gave it: the operation was never tried with a working token. A 403 to A or B on a user-token operation is
+ * ACCESS-BROAD-1's: their tokens hold the broad scopes, so the server refused the broad write where the operation names
+ * write:*.
  */
 export function causeOf(clause: string | undefined, summary: string, exchange?: Exchange): RootCause {
-  const broadRefused = exchange?.status === 403 && USERS.has(exchange.actor);
-  const cause = broadRefused ? 'ACCESS-BROAD-1' : clause;
-  const said = broadRefused ? `${summary}: the token's broad scopes were refused` : summary;
+  const grantRefused = exchange?.status === 401 && exchange.grantedBy !== undefined;
+  const broadRefused = !grantRefused && exchange?.status === 403 && USERS.has(exchange.actor);
+  const cause = grantRefused ? exchange.grantedBy : broadRefused ? 'ACCESS-BROAD-1' : clause;
+  const said = grantRefused ? `${summary}: the token the run obtained by that grant was refused` : broadRefused ? `${summary}: the token's broad scopes were refused` : summary;
   return { ...(cause ? { clause: cause } : {}), summary: redact(said), ...(exchange ? { exchange: describeExchange(exchange), reproduce: redact(curlOf(exchange)) } : {}) };
 }
 
