@@ -70,6 +70,11 @@ function unjudgedProblems(outcome: SuiteOutcome): string[] {
   });
 }
 
+/** Checks of `clauses` blocked in the run: a profile's `judged` (faults.ts PROFILES), which its faults must not hide. */
+export function hiddenProblems(outcome: SuiteOutcome | undefined, clauses: readonly string[]): string[] {
+  return (outcome?.checks ?? []).filter((c) => c.status === 'blocked' && clauses.includes(c.clause)).map((c) => `hidden behind a block: ${describeCheck(c)}`);
+}
+
 /**
  * What is wrong with a run of `faults`: their clauses not failed, failed clauses other than theirs (and those
  * ALSO_FAILS declares), checks blocked by something else than them (or what BLOCKS declares), checks blocked by a

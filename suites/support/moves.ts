@@ -10,7 +10,7 @@ import { answerOf, causeOf, failed, succeeded, type Step } from './preconditions
 export type Flag = 'favourited' | 'reblogged' | 'bookmarked' | 'muted' | 'pinned';
 
 /** Whether an answer is the status `statusId` carrying the flag with `value`; else what it showed instead. */
-function shows(exchange: Exchange, statusId: string, flag: Flag, value: boolean): { ok: true } | { ok: false; shown: string } {
+export function shows(exchange: Exchange, statusId: string, flag: Flag, value: boolean): { ok: true } | { ok: false; shown: string } {
   const body = createdObject(exchange);
   if (exchange.status === 200 && body?.id === statusId && body[flag] === value) return { ok: true };
   if (!body) return { ok: false, shown: answerOf(exchange) };
