@@ -2,7 +2,9 @@
 // and pin, each with its "already" and error cases, and the accounts lists that follow favourites and boosts.
 // A acts on its own public status `subject` (B boosts it, when configured: the boosts' unreblogs spend the
 // Deletion bucket, and A's is the one the other groups spend most; B also tries to pin it, not being its owner);
-// B, who cannot see A's private status `hidden`, shows the 404s.
+// B, who cannot see A's private status `hidden`, shows the 404s. A's undos of a flag it never set (unfavourite,
+// unbookmark, unmute of a status not favourited, bookmarked or muted) act on `hidden`, which A never sets one on:
+// they need a status without the flag, not an undo that worked before them.
 // Each row makes its moves once, in the order of the table, and its checks judge the answers. The rows' chains of
 // moves run side by side in one beforeAll: each sets a flag of its own (B's flags are B's), so no chain meets
 // another's state. Every move acts on the id of the status acted on, never on an id an answer gave (whether the
@@ -159,7 +161,10 @@ describe('States and transitions', () => {
       visible.set('favourite', favourite).set('unfavourite', unfavourite);
       const unfavourited = await took(a, subject, unfavourite, 'favourited', false, 'STATUS-FAV-3', 'unfavourite');
       afterUndo = await when(unfavourited, (id) => a.get(on(id, 'favourited_by')));
-      unfavouriteAgain = await when(unfavourited, (id) => a.post(on(id, 'unfavourite')));
+    });
+    // "Not favourited" needs no unfavourite before it: A's private status, which A never favourites.
+    chains.push(async () => {
+      unfavouriteAgain = await when(hidden, (s) => a.post(on(s.id, 'unfavourite')));
     });
 
     it('STATUS-FAV-1 favourite answers the Status with favourited = true', () => {
@@ -179,7 +184,9 @@ describe('States and transitions', () => {
     });
 
     it('STATUS-FAV-4 unfavourite of a status not favourited still answers 200, favourited = false', () => {
-      expectFlag(unfavouriteAgain, subject, 'favourited', false);
+      // An answer other than 200 fails only where unfavourite answers at all: a server without it refuses everything.
+      if (need(unfavouriteAgain).status !== 200) controlled(unfavourite, 'STATUS-FAV-3', "A's unfavourite of its favourited status");
+      expectFlag(unfavouriteAgain, hidden, 'favourited', false);
     });
 
     it('STATUS-FAV-6 favourited_by lists the account that favourited, and no longer after its unfavourite', () => {
@@ -288,7 +295,10 @@ describe('States and transitions', () => {
       bookmark = await when(subject, (s) => move(a, s.id, 'bookmark', 'unbookmark'));
       unbookmark = await when(await took(a, subject, bookmark, 'bookmarked', true, 'STATUS-BOOKMARK-1', 'bookmark'), (id) => undoMove(a, id, 'unbookmark'));
       visible.set('bookmark', bookmark).set('unbookmark', unbookmark);
-      unbookmarkAgain = await when(await took(a, subject, unbookmark, 'bookmarked', false, 'STATUS-BOOKMARK-2', 'unbookmark'), (id) => a.post(on(id, 'unbookmark')));
+    });
+    // "Not bookmarked" needs no unbookmark before it: A's private status, which A never bookmarks.
+    chains.push(async () => {
+      if (releaseAtLeast(config.serverVersion, BOOKMARKS)) unbookmarkAgain = await when(hidden, (s) => a.post(on(s.id, 'unbookmark')));
     });
 
     it('STATUS-BOOKMARK-1 bookmark answers the Status with bookmarked = true', (context) => {
@@ -303,6 +313,8 @@ describe('States and transitions', () => {
 
     it('STATUS-BOOKMARK-3 unbookmark of a status that is not bookmarked answers 404 "Record not found"', (context) => {
       since(context, config, BOOKMARKS);
+      // The positive control: unbookmark answered 2xx for a bookmarked status (a server without it answers 404 to all).
+      controlled(unbookmark, 'STATUS-BOOKMARK-2', "A's unbookmark of its bookmarked status");
       expectError(need(unbookmarkAgain), 404, 'Record not found');
     });
   });
@@ -321,7 +333,10 @@ describe('States and transitions', () => {
       again = await when(muted, (id) => a.post(on(id, 'mute')));
       unmute = await when(muted, (id) => undoMove(a, id, 'unmute'));
       visible.set('mute', mute).set('unmute', unmute);
-      unmuteAgain = await when(await took(a, subject, unmute, 'muted', false, 'STATUS-MUTE-3', 'unmute'), (id) => a.post(on(id, 'unmute')));
+    });
+    // "Not muted" needs no unmute before it: A's private status, whose thread A takes part in and never mutes.
+    chains.push(async () => {
+      if (releaseAtLeast(config.serverVersion, MUTES)) unmuteAgain = await when(hidden, (s) => a.post(on(s.id, 'unmute')));
     });
 
     it('STATUS-MUTE-1 mute by a caller who takes part in the thread answers the Status with muted = true', (context) => {
@@ -341,7 +356,9 @@ describe('States and transitions', () => {
 
     it('STATUS-MUTE-4 unmute of a thread not muted still answers 200, muted = false', (context) => {
       since(context, config, MUTES);
-      expectFlag(unmuteAgain, subject, 'muted', false);
+      // An answer other than 200 fails only where unmute answers at all: a server without it refuses everything.
+      if (need(unmuteAgain).status !== 200) controlled(unmute, 'STATUS-MUTE-3', "A's unmute of its muted thread");
+      expectFlag(unmuteAgain, hidden, 'muted', false);
     });
   });
 
