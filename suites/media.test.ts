@@ -42,9 +42,10 @@ const PNG_FOCUS = { x: 0.5, y: -0.25 };
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * Reads an attachment until its processing ends (any answer but 206): at once, the read most likely to find it
- * unfinished, then after NEXT_READ_MS and twice as long each time, so a slow server costs a few reads rather than
- * many; gives up at CONFORMANCE_TIMEOUT_MS.
+ * Reads an attachment until its processing ends (any answer but 206, or a 200 without the url of its file, which a
+ * server that answers 200 while processing continues gives: MEDIA-READ-2's to judge, not the end of the reads): at
+ * once, the read most likely to find it unfinished, then after NEXT_READ_MS and twice as long each time, so a slow
+ * server costs a few reads rather than many; gives up at CONFORMANCE_TIMEOUT_MS.
  */
 async function readUntilProcessed(actor: Actor, id: string): Promise<Exchange[]> {
   const reads: Exchange[] = [];
@@ -53,7 +54,8 @@ async function readUntilProcessed(actor: Actor, id: string): Promise<Exchange[]>
     await sleep(Math.min(wait, Math.max(0, deadline - Date.now())));
     const read = await actor.get(`/api/v1/media/${id}`);
     reads.push(read);
-    if (read.status !== 206 || Date.now() >= deadline) return reads;
+    const unfinished = read.status === 206 || (read.status === 200 && !withUrl(read));
+    if (!unfinished || Date.now() >= deadline) return reads;
   }
 }
 
