@@ -1,13 +1,14 @@
 // The ratchet of a CI gate, as a server team meets it: a baseline written by --write-expectations from a run
 // against a faulty reference server, a gate that then fails on exactly one regression, and a fixed fault
-// reported as unexpectedly passing and dropped from the file by the next --write-expectations.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// reported as unexpectedly passing and dropped from the file by the next --write-expectations; and the same
+// ratchet over a run split in shards, written by the merge.
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseExpectations, type Expectation } from '../support/expectations.ts';
 import type { RunResults } from '../support/results.ts';
-import { runCli, type CliRun } from './run-cli.ts';
+import { ROOT, runCli, runCommand, type CliRun } from './run-cli.ts';
 
 const GROUP = ['--group', 'client-registration'];
 /** A failure of its own clause, and a schema failure that blocks APPS-REGISTER-2. */
@@ -32,6 +33,13 @@ let regressed: CliRun;
 let fixed: CliRun;
 let fixedFile: Expectation[];
 let afterFix: CliRun;
+/** The file as the person left it, which the shards run with. */
+const shardBase = join(work, 'shard-expectations.json');
+/** A fault of each shard's group: the baseline's failure of Client registration, and a new one of Account relations. */
+const SHARD_FAULTS = ['APPS-VERIFY-2', 'RELATIONS-TOKEN-1'];
+const mergedFile = join(work, 'merged-expectations.json');
+let shards: CliRun[];
+let merge: Awaited<ReturnType<typeof runCommand>>;
 
 function results(run: CliRun): RunResults {
   if (!run.results) throw new Error(`the run wrote no results.json (exit ${run.code}): ${run.stderr.slice(0, 500)}`);
@@ -47,17 +55,24 @@ beforeAll(async () => {
   // A person gives one entry a reason of their own; the writer keeps it.
   writeFileSync(file, readFileSync(file, 'utf8').replace(/("check": "APPS-VERIFY-2", "expect": "fail", "reason": )"[^\n]*"/, `$1${JSON.stringify(PERSONS_REASON)}`));
   editedFile = readFile();
-  [gate, regressed] = await Promise.all([
+  copyFileSync(file, shardBase);
+  const shardRun = (shard: string) => runCli([...GROUP, '--group', 'account-relations', '--shard', shard, ...faults(SHARD_FAULTS), '--expectations', shardBase], NOT_GITHUB);
+  [gate, regressed, ...shards] = await Promise.all([
     runCli([...GROUP, ...faults(TODAY), '--expectations', file, '--write-expectations', updatedCopy], NOT_GITHUB),
     runCli([...GROUP, ...faults([...TODAY, REGRESSION]), '--expectations', file], NOT_GITHUB),
+    shardRun('1/2'),
+    shardRun('2/2'),
   ]);
+  const shardResults = shards.map((run) => join(run.reportDir, 'results.json'));
+  const matrix = ['--import', 'tsx', join(ROOT, 'suites/support/matrix.ts'), '--merge', ...shardResults, '--out', join(work, 'merged'), '--write-expectations', mergedFile];
+  merge = await runCommand(process.execPath, matrix, {}, 60_000);
   fixed = await runCli([...GROUP, ...faults(['APPS-VERIFY-2']), '--expectations', file, '--write-expectations', file], NOT_GITHUB);
   fixedFile = readFile();
   afterFix = await runCli([...GROUP, ...faults(['APPS-VERIFY-2']), '--expectations', file], NOT_GITHUB);
 });
 
 afterAll(() => {
-  for (const run of [baseline, gate, regressed, fixed, afterFix]) if (run) rmSync(run.reportDir, { recursive: true, force: true });
+  for (const run of [baseline, gate, regressed, fixed, afterFix, ...(shards ?? [])]) if (run) rmSync(run.reportDir, { recursive: true, force: true });
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -95,6 +110,14 @@ describe('--write-expectations', () => {
     expect(fixed.stdout).toContain(`dropped 2 that now pass: ${BLOCKED}, RESOURCE-APPLICATION-1`);
     expect(fixedFile).toEqual([{ check: 'APPS-VERIFY-2', expect: 'fail', reason: PERSONS_REASON }]);
     expect(afterFix.code, afterFix.stdout.slice(-2000)).toBe(0);
+  });
+
+  it("should write, on the merge of a sharded run, the file of the whole run: the shards' entries, less what passes now in any shard, plus every shard's failures", () => {
+    expect(merge.code, merge.stderr).toBe(1);
+    expect(merge.stdout).toContain(`Expectations written to ${mergedFile}: 2 entries, 1 added; dropped 2 that now pass: ${BLOCKED}, RESOURCE-APPLICATION-1`);
+    const written = parseExpectations(readFileSync(mergedFile, 'utf8'), mergedFile);
+    expect(written.map((e) => e.check)).toEqual(['APPS-VERIFY-2', 'RELATIONS-TOKEN-1']);
+    expect(written[0]?.reason).toBe(PERSONS_REASON);
   });
 
   it('should refuse a file to update that --expectations would refuse, before anything runs, and leave it as it was', async () => {

@@ -10,7 +10,7 @@ import { startVitest } from 'vitest/node';
 import { ConfigError, configFromEnv, SETTINGS } from './config.ts';
 import { conformanceProject, LimitsFirst } from './conformance-project.ts';
 import { prepareRun } from './global-setup.ts';
-import { ExpectationsError, loadExpectations, selectionPattern, updateExpectations, writeExpectations, type Expectation } from './expectations.ts';
+import { ExpectationsError, loadExpectations, selectionPattern, writeUpdatedExpectations, type Expectation } from './expectations.ts';
 import ConformanceReporter from './reporter.ts';
 import type { RunResults } from './results.ts';
 import { addedLatencyMs, variationsOf, type Variation } from '../../fixtures/reference-server/variations.ts';
@@ -214,10 +214,7 @@ async function main(): Promise<number> {
   if (!existsSync(resultsFile)) return EXIT.failed;
   const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as RunResults;
   if (writeTo) {
-    const { entries, added, dropped } = updateExpectations(toUpdate, results.checks);
-    writeExpectations(writeTo, entries);
-    const droppedList = dropped.length ? `; dropped ${dropped.length} that now pass: ${dropped.map((e) => e.check).join(', ')}` : '';
-    process.stdout.write(`Expectations written to ${writeTo}: ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}, ${added.length} added${droppedList}\n`);
+    process.stdout.write(`${writeUpdatedExpectations(writeTo, toUpdate, results.checks)}\n`);
   } else if (results.totals.unexpectedPasses > 0 && config.expectationsFile) {
     process.stdout.write(`To drop the expected failures that now pass: rerun with --expectations ${config.expectationsFile} --write-expectations ${config.expectationsFile}\n`);
   }

@@ -219,9 +219,20 @@ export function expectationsText(entries: readonly Expectation[]): string {
 }
 
 /** Writes the entries to `file`, read back first as --expectations would read it. */
-export function writeExpectations(file: string, entries: readonly Expectation[]): void {
+function writeExpectations(file: string, entries: readonly Expectation[]): void {
   const text = expectationsText(entries);
   parseExpectations(text, file);
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, text);
+}
+
+/**
+ * The ratchet's step after a run (the command's --write-expectations, and the merge of a sharded run's): `existing`
+ * updated by the run's checks and written to `file`. Returns the line that says what changed.
+ */
+export function writeUpdatedExpectations(file: string, existing: readonly Expectation[], checks: readonly CheckResult[]): string {
+  const { entries, added, dropped } = updateExpectations(existing, checks);
+  writeExpectations(file, entries);
+  const droppedList = dropped.length ? `; dropped ${dropped.length} that now pass: ${dropped.map((e) => e.check).join(', ')}` : '';
+  return `Expectations written to ${file}: ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}, ${added.length} added${droppedList}`;
 }

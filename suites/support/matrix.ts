@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { addCounts, emptyCounts } from './counts.ts';
-import { judgeRun, type Expectation } from './expectations.ts';
+import { ExpectationsError, judgeRun, loadExpectations, writeUpdatedExpectations, type Expectation } from './expectations.ts';
 import { matrixHtml, type MatrixColumn } from './report-html.ts';
 import { withRunTotals, writeReports } from './reporter.ts';
 import { rankRootCauses, runVerdict, totalsOf, type RunResults } from './results.ts';
@@ -17,10 +17,14 @@ const HELP = `Usage:
       clauses as rows and servers as columns. A column is named LABEL, else after the directory of its
       results.json. Without --out the page goes to standard output.
 
-  npm run matrix -- --merge shard1/results.json shard2/results.json ... [--out DIR]
+  npm run matrix -- --merge shard1/results.json shard2/results.json ... [--out DIR] [--write-expectations FILE]
       The shards of one run (--shard I/N on several CI machines) as one run: with --out, the four report
       files in DIR; without it, the merged results.json on standard output. Exit code 0 when the merged
-      run passes, 1 when it fails, 2 on a usage error, like the conformance command.`;
+      run passes, 1 when it fails, 2 on a usage error, like the conformance command.
+      --write-expectations FILE writes the ratchet's file for the whole run, as the conformance command's
+      option of that name does for an unsharded one: the entries the shards ran with (else those of FILE,
+      if it exists), less the expected failures that now pass, plus every shard's failures and blocked
+      checks. A shard's own --write-expectations sees only its slice.`;
 
 export class MatrixUsageError extends Error {
   override name = 'MatrixUsageError';
@@ -75,6 +79,18 @@ export function mergeShards(shards: readonly RunResults[]): RunResults {
   return { verdict: runVerdict(merged), ...merged };
 }
 
+/** What the ratchet updates: the expectations the shards ran with, else the file it writes, where it exists. */
+function expectationsToUpdate(merged: RunResults, file: string): Expectation[] {
+  const ranWith = merged.expectations.entries.map(({ check, expect, reason }) => ({ check, expect, reason }));
+  if (merged.expectations.file || ranWith.length > 0 || !existsSync(file)) return ranWith;
+  try {
+    return loadExpectations(file);
+  } catch (error) {
+    if (error instanceof ExpectationsError) throw new MatrixUsageError(error.message);
+    throw error;
+  }
+}
+
 /** `LABEL=path` or a path, whose column is named after its directory (reports/mastodon-4.2/results.json). */
 export function columnsOf(args: readonly string[]): MatrixColumn[] {
   const columns = args.map((arg) => {
@@ -95,7 +111,7 @@ export function columnsOf(args: readonly string[]): MatrixColumn[] {
 function main(argv: string[]): number {
   const { values, positionals } = parseArgs({
     args: argv,
-    options: { merge: { type: 'boolean' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { merge: { type: 'boolean' }, out: { type: 'string' }, 'write-expectations': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     allowPositionals: true,
     strict: true,
   });
@@ -103,14 +119,20 @@ function main(argv: string[]): number {
     (values.help ? process.stdout : process.stderr).write(`${HELP}\n`);
     return values.help ? EXIT.passed : EXIT.usage;
   }
+  const writeTo = values['write-expectations'];
+  if (writeTo !== undefined && !values.merge) throw new MatrixUsageError('--write-expectations goes with --merge');
   if (values.merge) {
     const merged = mergeShards(positionals.map(readResults));
+    // Read before anything is written, so that a mistake in the file stops the merge with one line.
+    const toUpdate = writeTo === undefined ? [] : expectationsToUpdate(merged, writeTo);
     if (values.out) {
       writeReports(values.out, merged);
       process.stdout.write(`Merged ${positionals.length} shards: ${merged.verdict}; reports in ${values.out}/\n`);
     } else {
       process.stdout.write(`${JSON.stringify(merged, null, 2)}\n`);
     }
+    // Beside the merged results.json on standard output, the line goes to standard error.
+    if (writeTo !== undefined) (values.out ? process.stdout : process.stderr).write(`${writeUpdatedExpectations(writeTo, toUpdate, merged.checks)}\n`);
     return merged.verdict === 'PASS' ? EXIT.passed : EXIT.failed;
   }
   const html = matrixHtml(columnsOf(positionals));
