@@ -10,7 +10,7 @@ import { actors, type Actor } from './support/actors.ts';
 import type { Exchange } from './support/http.ts';
 import { LIMITS, resetTimeOf, unpaced } from './support/pacing.ts';
 import type { RootCause } from './support/clauses.ts';
-import { block, causeOf, needs } from './support/preconditions.ts';
+import { block, causeOf, needs, notJudged } from './support/preconditions.ts';
 import { violationsOf } from './support/registered-checks.ts';
 import { expectNoMismatch } from './support/run-wide.ts';
 import { check, expectRefusal, fail } from './support/verify.ts';
@@ -172,6 +172,8 @@ describe('Limits', () => {
     inOnePeriod(context, uploads);
     inOnePeriod(context, uploadsOfB);
     const [a1, b1, a2, b2] = turns.map((r) => r.remaining ?? Number.NaN) as [number, number, number, number];
+    // Counts that an account's own upload leaves as they were tell one bucket from two no more than they count.
+    if (!(a2 < a1 && b2 < b1)) notJudged(`an account's Uploading Remaining did not fall between its own uploads (A ${remainings(uploads)}, B ${remainings(uploadsOfB)})`);
     // One bucket for both would count down at every turn, so the four readings would fall strictly in the order of
     // the calls. Other groups of the run upload as A and as B meanwhile, so neither account's own count need fall by
     // exactly 1 (asking that of one of them failed a conforming server when both uploaded elsewhere at once); counts

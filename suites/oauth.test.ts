@@ -113,7 +113,7 @@ describe('OAuth', () => {
     const tokens = (tokenRun as TokenRun).step;
     if (tokens.ok) return;
     const control = await requestToken(anon, app(), { grant_type: 'authorization_code', code, redirect_uri: OOB, scope: 'read' });
-    if (!control.token) block(tokens.cause);
+    if (!control.token) block({ ...tokens.cause, summary: `${tokens.cause.summary}; the code exchanged with the registered redirect_uri answered ${answerOf(control.exchange)}` });
   }
   /** The out-of-band approval, made once the application was registered. */
   function oob(): Approval {
