@@ -228,8 +228,13 @@ describe('report.html in headless Chromium', () => {
       expect(await background('APPS-VERIFY-1'), 'a passing clause is not red').not.toBe(await background(FAULT));
       const failure = page.locator(`details.failure[data-clause="${FAULT}"]`);
       expect(await failure.getAttribute('open')).toBeNull();
-      await page.locator(`#matrix a.tile[data-clause="${FAULT}"]`).click();
+      const tile = page.locator(`#matrix a.tile[data-clause="${FAULT}"]`);
+      await tile.click();
       expect(await failure.getAttribute('open')).not.toBeNull();
+      await failure.locator('summary').click();
+      expect(await failure.getAttribute('open'), 'closed by its summary').toBeNull();
+      await tile.click();
+      expect(await failure.getAttribute('open'), 'a second click on the tile opens it again').not.toBeNull();
       const shown = await failure.innerText();
       expect(shown).toMatch(/request: {2}GET \/api\/v1\/apps\/verify_credentials/);
       expect(shown).toMatch(/response: 200/);

@@ -89,9 +89,15 @@ ul.groups { list-style: none; padding: 0; } ul.groups .mark { display: inline-bl
 .g-failed .mark { color: var(--failed); } .g-passed .mark { color: var(--passed); } .g-nothing-judged .mark { color: var(--blocked); }
 `;
 
-// Opens the failure a tile points at, and copies a curl line.
+// Opens the failure a tile or a root cause points at, and copies a curl line. A click opens it at once, and again
+// after the reader closed it (the hash is then unchanged, so no hashchange comes); hashchange serves the address bar.
 const SCRIPT = `
-function openTarget() { var el = document.getElementById(location.hash.slice(1)); if (el && el.tagName === 'DETAILS') el.open = true; }
+function openDetails(id) { var el = document.getElementById(id); if (el && el.tagName === 'DETAILS') el.open = true; }
+function openTarget() { openDetails(location.hash.slice(1)); }
+document.addEventListener('click', function (event) {
+  var link = event.target.closest && event.target.closest('a[href^="#"]');
+  if (link) openDetails(decodeURIComponent(link.getAttribute('href').slice(1)));
+});
 window.addEventListener('hashchange', openTarget); openTarget();
 function copyCurl(button) {
   var text = button.parentNode.querySelector('code').textContent;
