@@ -3,10 +3,10 @@
 // or authorization code that could not be had blocks the checks that need it, with its cause. It sends what the
 // checks judge as independent chains at once, so that the group waits for few answers in a row.
 import { beforeAll, describe, it, type TestContext } from 'vitest';
-import { accountIdOf, actors, createdObject, OOB, registerApp, requestToken, type Application } from './support/actors.ts';
+import { accountIdOf, actors, createdId, createdObject, OOB, registerApp, requestToken, type Application } from './support/actors.ts';
 import type { RootCause } from './support/clauses.ts';
 import type { Exchange } from './support/http.ts';
-import { answerOf, block, causeOf, need, type Step } from './support/preconditions.ts';
+import { answerOf, block, causeOf, need, succeeded, type Step } from './support/preconditions.ts';
 import { expectNoMismatch } from './support/run-wide.ts';
 import { authorizationCode } from './support/sign-in.ts';
 import { check, expectJson, expectRefusal, fail, observeErrorBody, statusLine } from './support/verify.ts';
@@ -80,10 +80,9 @@ describe('OAuth', () => {
   }
 
   beforeAll(async () => {
-    [registered, callbackApp, accountId] = await Promise.all([
+    [registered, callbackApp] = await Promise.all([
       registerApp(anon, { client_name: 'conformance oauth', scopes: 'read write' }),
       registerApp(anon, { client_name: 'conformance oauth callback', scopes: 'read', redirect_uris: CALLBACK }),
-      accountIdOf(a),
     ]);
     if (!registered.ok) return;
     const app = registered.value;
@@ -109,16 +108,27 @@ describe('OAuth', () => {
       ]);
       unregisteredOnOtherGrants = { clientCredentials, ...(password ? { password } : {}) };
     }
-    async function tokenAndUse(params: Record<string, string>, use: (token: string) => Promise<Exchange> | undefined): Promise<UsedToken> {
+    async function tokenAndUse(params: Record<string, string>, use: (token: string) => Promise<Exchange | undefined>): Promise<UsedToken> {
       const run = await requestToken(anon, app, params);
       return { run, use: run.token ? await use(run.token) : undefined };
     }
+    const password = usernameA && passwordA ? tokenAndUse({ grant_type: 'password', username: usernameA, password: passwordA, scope: 'read' }, accountWith) : undefined;
+    // A's account id: the account the password grant's token answered as, else verify_credentials with A's token.
+    const idOfA = (async () => {
+      const used = (await password)?.use;
+      const id = used?.status === 200 ? createdId(used) : undefined;
+      accountId = id && used ? succeeded(id, used) : await accountIdOf(a);
+      return accountId;
+    })();
     [tokenRun, callbackApproval, outsideScopes, withoutScope, passwordGrant, madeUpCode] = await Promise.all([
       requestToken(anon, app, { grant_type: 'client_credentials', scope: 'read' }),
       withCallback ? authorizationCode(anon, withCallback, 'read', CALLBACK) : undefined,
       refusedProbe(app, { grant_type: 'client_credentials', scope: 'read follow' }),
-      tokenAndUse({ grant_type: 'client_credentials' }, (token) => (accountId.ok ? anon.get(followingOf(accountId.value), { token }) : undefined)),
-      usernameA && passwordA ? tokenAndUse({ grant_type: 'password', username: usernameA, password: passwordA, scope: 'read' }, accountWith) : undefined,
+      tokenAndUse({ grant_type: 'client_credentials' }, async (token) => {
+        const id = await idOfA;
+        return id.ok ? anon.get(followingOf(id.value), { token }) : undefined;
+      }),
+      password,
       refusedProbe(app, { grant_type: 'authorization_code', code: MADE_UP_CODE, redirect_uri: OOB, scope: 'read' }),
       outOfBand(),
       otherGrantsUnregistered(),
