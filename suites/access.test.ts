@@ -129,8 +129,9 @@ class TokenSource {
     const flow = await this.byAuthorizationCode(scope);
     if (!('skip' in flow) && flow.ok) return flow;
     const flowFailed = 'skip' in flow ? undefined : flow;
-    // The cause named is the first path's that names a clause; the summary names both paths.
-    const named = password.cause.clause || !flowFailed?.cause.clause ? password : flowFailed;
+    // The cause named is the code flow's where it names a clause (every server offers end users that flow, and a
+    // server need not offer the password grant when the code flow works), else the password grant's; the summary names both.
+    const named = flowFailed?.cause.clause ? flowFailed : password;
     const flowSaid = 'skip' in flow ? flow.skip : flow.cause.summary;
     const summary = `no token with the scopes "${scope}": the password grant: ${password.cause.summary}; the authorization code flow: ${flowSaid}`;
     return failed({ ...named.cause, summary }, named.exchange);

@@ -301,9 +301,11 @@ export class WebSignIn {
  * form, outside the contract, and a refusal of the scopes is outside the contract too (rule 12).
  */
 function endWithoutCode(navigation: Navigation, form: Exchange, said: string, scope: string, redirectUri: string): AuthorizationCode {
-  const reason = redact(said);
   const { last } = navigation;
   const accepted = last.status !== undefined && last.status < 400;
+  // A page the suite reads no code on may still show one in a way it does not know: its limit, said as such.
+  const unread = accepted && redirectUri === OOB && !navigation.leftFor ? `; the suite reads a code from a read-only input, a <code> or <pre>, or a page that is the code alone: if the page shows one otherwise, that is a limit of the suite` : '';
+  const reason = redact(`${said}${unread}`);
   const clause = accepted ? (redirectUri === OOB ? 'OAUTH-AUTHORIZE-3' : 'OAUTH-AUTHORIZE-2') : undefined;
   const cause = scopeRefused(oauthErrorOf(last, navigation), scope, last) ?? causeOf(clause, reason, last);
   return { reason, cause, form, approval: last };
