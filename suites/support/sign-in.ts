@@ -5,7 +5,7 @@
 // code from the redirect to redirect_uri or from the page the approval answered with.
 // Redirects to other hosts are not followed; passwords, cookies and codes appear in output only as the names
 // of their variables.
-import { actors, createdObject, OOB, type Actor, type Application } from './actors.ts';
+import { createdObject, OOB, type Actor, type Application } from './actors.ts';
 import { Browser, type Navigation } from './browser.ts';
 import type { RootCause } from './clauses.ts';
 import { rememberAuthorization } from './cleanup.ts';
@@ -275,14 +275,16 @@ export class WebSignIn {
 
   /** The names account A goes by: the login given, and its username, from verify_credentials with A's token (asked once). */
   private async namesOfA(): Promise<string[]> {
-    this.usernameOfA ??= actors()
-      .a.get('/api/v1/accounts/verify_credentials', { outsideContract: true })
+    const { tokenA, usernameA } = this.anon.config;
+    this.usernameOfA ??= this.anon
+      .withToken('A', tokenA as string)
+      .get('/api/v1/accounts/verify_credentials', { outsideContract: true })
       .then((exchange) => {
         const username = createdObject(exchange)?.username;
         return typeof username === 'string' ? username : undefined;
       });
     const username = await this.usernameOfA;
-    return [this.anon.config.usernameA as string, ...(username ? [username] : [])];
+    return [usernameA as string, ...(username ? [username] : [])];
   }
 
   /** Every code goes on the ledger: exchanged by the run or at its end, its token revoked, or listed as a live authorization. */
