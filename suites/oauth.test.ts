@@ -154,6 +154,15 @@ describe('OAuth', () => {
     const said = codeExchange ? `; the code exchanged with the registered redirect_uri answered ${answerOf(codeExchange.exchange)}` : '';
     block({ ...tokens.cause, summary: `${tokens.cause.summary}${said}` });
   }
+  /**
+   * A token request the operation must refuse: a token issued fails the check whatever its control says (the control
+   * only tells a refusal for the reason judged from an operation that refuses everything); a refusal counts once it holds.
+   */
+  function expectTokenRefused(run: TokenRun, why: string, control: () => unknown): void {
+    if (run.token) fail(`a refusal: ${why}`, `a token was issued (HTTP ${run.exchange.status})`, run.exchange);
+    control();
+    expectRefusal(run.exchange);
+  }
   /** The out-of-band approval, made once the application was registered. */
   function oob(): Approval {
     app();
@@ -197,22 +206,14 @@ describe('OAuth', () => {
     expectJson(answer, 200);
   });
 
-  // A token issued where a refusal was due fails the check whatever its control says: the control only tells a
-  // refusal for the reason judged from a token operation that refuses everything.
   it('OAUTH-SCOPE-1 a scope outside the registered scopes is refused', () => {
     app();
-    const run = outsideScopes as TokenRun;
-    if (run.token) fail('a refusal: follow was not registered', `a token was issued (HTTP ${run.exchange.status})`, run.exchange);
-    tokensWork();
-    expectRefusal(run.exchange);
+    expectTokenRefused(outsideScopes as TokenRun, 'follow was not registered', tokensWork);
   });
 
   it('OAUTH-REDIRECT-1 a redirect_uri that was not registered is refused', (context) => {
     codeOf(context, oob());
-    const run = unregisteredRedirect as TokenRun;
-    if (run.token) fail('a refusal: the redirect_uri was not registered', `a token was issued (HTTP ${run.exchange.status})`, run.exchange);
-    codeExchangeWorks();
-    expectRefusal(run.exchange);
+    expectTokenRefused(unregisteredRedirect as TokenRun, 'the redirect_uri was not registered', codeExchangeWorks);
   });
 
   it('OAUTH-REDIRECT-2 a redirect_uri that was not registered is refused on the client_credentials and password grants too', () => {
@@ -233,10 +234,7 @@ describe('OAuth', () => {
 
   it('OAUTH-CODE-1 the token operation refuses an authorization code that GET /oauth/authorize never created', () => {
     app();
-    const run = madeUpCode as TokenRun;
-    if (run.token) fail('a refusal: the code was never issued', `a token was issued (HTTP ${run.exchange.status})`, run.exchange);
-    codeExchangeWorks();
-    expectRefusal(run.exchange);
+    expectTokenRefused(madeUpCode as TokenRun, 'the code was never issued', codeExchangeWorks);
   });
 
   it('OAUTH-CODE-2 an authorization code exchanged once is refused the second time', (context) => {
@@ -244,9 +242,7 @@ describe('OAuth', () => {
     // The first exchange that gave a token (the probe's, where it wrongly did) shows the code good; the next one reuses it.
     const spent = unregisteredRedirect?.token !== undefined;
     need(((spent ? unregisteredRedirect : codeExchange) as TokenRun).step);
-    const run = (spent ? codeExchange : reusedCode) as TokenRun;
-    if (run.token) fail('a refusal: the code was exchanged already', `a second token was issued (HTTP ${run.exchange.status})`, run.exchange);
-    expectRefusal(run.exchange);
+    expectTokenRefused((spent ? codeExchange : reusedCode) as TokenRun, 'the code was exchanged already', () => undefined);
   });
 
   it('OAUTH-PASSWORD-1 the password grant gives a user token', async (context) => {
