@@ -3,7 +3,8 @@
 // is ever touched. An object counts as gone only when a read showed it present earlier in the run and a read after
 // the undo shows it absent (sightings.ts keeps what the run's answers showed): an undo answered 2xx may have undone
 // nothing, and a 404 from a read that answers 404 for everything proves nothing. Everything else is listed as left
-// behind, with its kind, id, owner and why; so is every application the run registered that no read shows gone.
+// behind, with its kind, id, owner and why; so is every application the run registered that no read shows gone,
+// and every authorization code the run obtained whose grant it could not end (exchanged, its token revoked).
 import { perFile } from './file-state.ts';
 import { excerpt, jsonOf, outsideContract, plannedCall, senderOf, type Exchange, type HttpClient } from './http.ts';
 import { redact, registerSecret } from './redact.ts';
@@ -105,6 +106,13 @@ export function rememberAuthorization(
 /** The run exchanged this code for a token: the token is on the ledger, and the code is spent. */
 export function codeExchanged(code: string): void {
   for (const authorization of authorizations) if (authorization.code === code) authorization.exchanged = true;
+}
+
+/** The access_token a token operation's answer gave, if it gave one. */
+function accessTokenOf(exchange: Exchange): string | undefined {
+  const json = jsonOf(exchange);
+  const token = exchange.status === 200 && json.ok ? (json.value as { access_token?: unknown } | null)?.access_token : undefined;
+  return typeof token === 'string' && token !== '' ? token : undefined;
 }
 
 /** A read that shows an object present or absent (sightings.ts). */
@@ -209,9 +217,8 @@ function applicationRead(clientId: string, clientSecret: string, sender: HttpCli
     send: async () => {
       const exchange = await sender.send('POST', '/oauth/token', { form });
       // A server that gives a token for a code it never issued (OAUTH-CODE-1) gave one to this read: revoked at once.
-      const json = jsonOf(exchange);
-      const token = exchange.status === 200 && json.ok ? (json.value as { access_token?: unknown } | null)?.access_token : undefined;
-      if (typeof token === 'string') await sender.send('POST', '/oauth/revoke', { form: { client_id: clientId, client_secret: clientSecret, token } });
+      const token = accessTokenOf(exchange);
+      if (token) await sender.send('POST', '/oauth/revoke', { form: { client_id: clientId, client_secret: clientSecret, token } });
       return exchange;
     },
     shown: (s) => `${call(s.exchange)} with its client credentials ${s.present ? 'still authenticated the client' : 'answered invalid_client'} (HTTP ${s.exchange.status})`,
@@ -384,10 +391,9 @@ export async function undoAll(): Promise<void> {
 async function spend(auth: Authorization): Promise<Case> {
   const c: Case = { subject: auth.subject, undone: '', undoneAt: nextAt(), tried: [] };
   const exchange = await auth.exchange();
-  const json = jsonOf(exchange);
-  const token = exchange.status === 200 && json.ok ? (json.value as { access_token?: unknown } | null)?.access_token : undefined;
+  const token = accessTokenOf(exchange);
   const sender = senderOf(exchange);
-  if (typeof token !== 'string' || !sender) {
+  if (!token || !sender) {
     const refused = exchange.status !== undefined && exchange.status >= 400 && exchange.status < 500;
     // A refused code is spent: nothing to read; the case is gone with no target and no why.
     c.target = refused ? { subject: auth.subject, reads: [] } : undefined;
