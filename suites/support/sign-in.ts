@@ -243,8 +243,8 @@ export class WebSignIn {
       const offered = chosen ? [] : offeredAccounts(forms);
       const choice = chosen ? undefined : (accountChoiceOf(forms, [usernameA]) ?? (offered.length > 0 ? accountChoiceOf(forms, await this.namesOfA()) : undefined));
       if (offered.length > 0 && !choice) {
-        const username = await this.namesOfA();
-        const reason = `the account chooser at ${navigation.last.path.split('?')[0]} does not offer account A (${username.map((n) => `"${n}"`).join(' or ')}): it offers ${offered.join(', ')}`;
+        const names = await this.namesOfA();
+        const reason = `the account chooser at ${navigation.last.path.split('?')[0]} does not offer account A (${names.map((n) => `"${n}"`).join(' or ')}): it offers ${offered.join(', ')}`;
         return { reason, form };
       }
       if (choice) {
