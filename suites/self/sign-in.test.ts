@@ -25,11 +25,10 @@ interface Case {
 const SIGN_IN_ONLY: Fault = 'OAUTH-PASSWORD-1';
 const profile = (name: string) => PROFILES[name] as { faults: Fault[]; variations?: Variation[] };
 
+// Each variation the issue names stands in one run at least; two that do not meet share one, to keep the test short.
 const CASES: Record<string, Case> = {
-  'the code shown in <pre>': { faults: [SIGN_IN_ONLY], variations: ['code-in-pre'], fails: ['OAUTH-PASSWORD-1'] },
-  'the code as the whole body of the out-of-band page': { faults: [SIGN_IN_ONLY], variations: ['code-as-body'], fails: ['OAUTH-PASSWORD-1'] },
-  'codes usable as bearer tokens': { faults: [SIGN_IN_ONLY], variations: ['codes-are-tokens'], fails: ['OAUTH-PASSWORD-1'] },
-  'a password grant that gives a user-less token': {
+  'the code shown in <pre>, and codes usable as bearer tokens': { faults: [SIGN_IN_ONLY], variations: ['code-in-pre', 'codes-are-tokens'], fails: ['OAUTH-PASSWORD-1'] },
+  'a password grant that gives a user-less token, and the code as the whole body of the out-of-band page': {
     faults: profile('user-less-password-token').faults,
     variations: profile('user-less-password-token').variations ?? [],
     fails: ['OAUTH-PASSWORD-1', 'ACCESS-SCOPE-STATUSES-1'],
@@ -79,7 +78,7 @@ describe('signing in to every server, and leaving no live credential behind', ()
 
   beforeAll(async () => {
     const names = Object.keys(CASES);
-    const results = await inParallel(names, 3, (name) => signInRun(CASES[name] as Case));
+    const results = await inParallel(names, 4, (name) => signInRun(CASES[name] as Case));
     names.forEach((name, i) => verdicts.set(name, results[i] as Verdict));
   }, 300_000);
 
