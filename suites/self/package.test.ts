@@ -1,8 +1,9 @@
 // The package as a client author gets it, without a clone: packed, installed into a directory of its own, and its
-// `serve` command started through npx; the installed suite then passes against that stand-in. The install is
-// offline, from the npm cache that `npm ci` of this project filled: our tests send nothing beyond 127.0.0.1. An
-// offline install cannot resolve version ranges (the cache holds the tarballs `npm ci` fetched, not the registry's
-// lists of versions), so the directory gets a lock file: this project's, less its dev dependencies.
+// `serve` command started through npx; the installed suite then passes against that stand-in, and megalodon, a client
+// library, works with it as with Mastodon. The install is offline, from the npm cache that `npm ci` of this project
+// filled: our tests send nothing beyond 127.0.0.1. An offline install cannot resolve version ranges (the cache holds
+// the tarballs `npm ci` fetched, not the registry's lists of versions), so the directory gets a lock file: this
+// project's, less its dev dependencies.
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -135,7 +136,7 @@ describe('the package', () => {
     const upload = await client.uploadMedia(createReadStream(png.path), { description: 'megalodon upload' });
     expect(upload.status).toBe(202);
     expect(upload.data).toMatchObject({ type: 'image', url: null, description: 'megalodon upload' });
-    // The first read comes at once, before the background processing ends (206); later ones until it has (200).
+    // Read as megalodon's users do, until processing has ended: 206 before, 200 with the file's url after.
     await vi.waitFor(async () => expect(await client.getMedia(upload.data.id)).toMatchObject({ status: 200, data: { url: expect.any(String), meta: { original: { width: png.width, height: png.height } } } }), { timeout: WAIT_MS, interval: 100 });
   });
 });
