@@ -299,7 +299,7 @@ async function connectSse(config: Config, spec: StreamRequest, carrier: 'header'
   if (spec.token && carrier === 'header') headers.authorization = `Bearer ${spec.token}`;
   const exchange = openingExchange(config, path, spec.actor, headers);
   const label = `GET ${SSE_PATHS[spec.stream]} (${spec.actor})`;
-  const notSent = notSentReason(exchange.url, config.timeoutMs);
+  const notSent = notSentReason(exchange.url);
   if (notSent) return unsentStream('server-sent events', label, exchange, config.timeoutMs, notSent);
   const controller = new AbortController();
   const stream = new EventStream('server-sent events', label, exchange, config.timeoutMs, () => controller.abort());
@@ -343,7 +343,7 @@ async function connectSse(config: Config, spec: StreamRequest, carrier: 'header'
   } catch (error) {
     exchange.ms = Math.round(performance.now() - started);
     exchange.error = describeError(error);
-    if (isSilence(error)) recordSilence(exchange.url, `GET ${SSE_PATHS[spec.stream]}`);
+    if (isSilence(error)) await recordSilence(exchange.url, `GET ${SSE_PATHS[spec.stream]}`, config);
     stream.end(`no stream: ${exchange.error}`);
   }
   return stream;
@@ -394,7 +394,7 @@ export const openWebSocket: Opener = async (config, spec) => {
     'user-agent': config.userAgent,
   });
   const label = `WebSocket stream=${spec.stream} (${spec.actor})`;
-  const notSent = notSentReason(exchange.url, config.timeoutMs);
+  const notSent = notSentReason(exchange.url);
   if (notSent) return unsentStream('WebSocket', label, exchange, config.timeoutMs, notSent);
   const socket = new WebSocket(`${config.streamingUrl.replace(/^http/, 'ws')}${path}`, {
     handshakeTimeout: config.timeoutMs,
@@ -431,7 +431,7 @@ export const openWebSocket: Opener = async (config, spec) => {
       });
     });
     socket.on('error', (error) => {
-      if (exchange.error === undefined && isSilence(error)) recordSilence(exchange.url, `GET ${WEBSOCKET_PATH}`);
+      if (exchange.error === undefined && isSilence(error)) void recordSilence(exchange.url, `GET ${WEBSOCKET_PATH}`, config);
       exchange.error ??= describeError(error);
       stream.end(`no stream: ${describeError(error)}`);
       resolve();
