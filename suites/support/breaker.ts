@@ -1,7 +1,7 @@
 // The circuit breaker of one suite file (file-state.ts starts it afresh for each): it opens for a server that does
 // not answer at all, and never for one that is slow. Once two requests of the file in a row got no complete answer
 // within CONFORMANCE_TIMEOUT_MS, the breaker asks the server for the cheapest answer it has (GET / of its origin,
-// outside the contract and its buckets). Where that answer comes whole within the timeout, the server is alive and
+// outside the contract and its buckets). Where that answer comes whole within two timeouts, the server is alive and
 // slow at what it was asked: the count starts again, and every request is waited for. Where it does not (a server
 // that accepts connections and never answers, or answers a byte a second), the file sends it no more: further
 // requests come back at once, unsent, with the reason. A group's preparation is so bounded by the timeouts it
@@ -10,6 +10,8 @@ import { request } from 'undici';
 import { perFile } from './file-state.ts';
 
 const SILENCES_TO_OPEN = 2;
+/** The probe waits this many timeouts: a busy server that answers at all is not taken for a silent one. */
+const PROBE_TIMEOUTS = 2;
 
 interface Origin {
   /** The requests that went unanswered in a row. */
@@ -59,8 +61,8 @@ export async function recordSilence(url: string, what: string, probe: ProbeSetti
   state.unanswered.push(what);
   if (state.open !== undefined || state.unanswered.length < SILENCES_TO_OPEN) return;
   const current = state;
-  current.probing ??= answers(origin, probe).then((alive) => {
-    const [first, second] = current.unanswered;
+  const [first, second] = current.unanswered;
+  current.probing ??= answers(origin, { ...probe, timeoutMs: PROBE_TIMEOUTS * probe.timeoutMs }).then((alive) => {
     if (alive) current.unanswered = [];
     else current.open = `not sent: the server gave no answer within ${probe.timeoutMs} ms to ${first} and ${second}, nor to GET / after them`;
     delete current.probing;

@@ -108,7 +108,50 @@ perFile(() => {
   estimates.clear();
   waitedMs = 0;
   countsEveryPath = false;
+  seedFromStart();
 });
+
+/**
+ * About how many calls of a full run a server counts in its IP access bucket (suites/self/budget.test.ts holds a run
+ * below 300 less the reserve): what the budget at the start is measured against.
+ */
+export const RUN_ACCESS_CALLS = 285;
+
+/** The IP access bucket as the command read it before the run (CONFORMANCE_BUDGET_AT_START): remaining, and its reset on our clock. */
+interface Reading {
+  remaining: number;
+  limit: number;
+  resetAt: number;
+}
+
+/**
+ * What the headers of the command's first call (GET /api/v1/instance) say of the budget: the reading for every file to
+ * start from, and where the run cannot fit in what is left, a line that says so and what to expect.
+ */
+export function budgetAtStart(headers: Record<string, string>): { reading: Reading; warning?: string } | undefined {
+  const limit = countOf(headers['x-ratelimit-limit']);
+  const remaining = countOf(headers['x-ratelimit-remaining']);
+  const reset = resetTimeOf(headers['x-ratelimit-reset']);
+  if (limit === undefined || remaining === undefined || reset === undefined) return undefined;
+  const serverNow = Date.parse(headers.date ?? '');
+  const resetAt = Date.now() + reset - (Number.isNaN(serverNow) ? Date.now() : serverNow) + CLOCK_SLACK_MS;
+  const reading = { remaining, limit, resetAt };
+  const usable = remaining - reserveOf('IP access');
+  if (usable >= RUN_ACCESS_CALLS) return { reading };
+  const waits = limit - reserveOf('IP access') < RUN_ACCESS_CALLS ? 'at least once, and again each time a period is spent' : 'once';
+  const warning =
+    `Rate limit: the server reports ${remaining} of ${limit} requests left until ${clockTime(resetAt)} UTC (X-RateLimit headers of GET /api/v1/instance); ` +
+    `a full run makes about ${RUN_ACCESS_CALLS} calls it counts, so the run waits for the reset (${duration(Math.max(0, resetAt - Date.now()))} from now) ${waits}, and says so when it does.`;
+  return { reading, warning };
+}
+
+/** Starts the file's estimate of the IP access bucket from the command's reading, while that period lasts. */
+function seedFromStart(): void {
+  const text = process.env.CONFORMANCE_BUDGET_AT_START;
+  if (!text) return;
+  const reading = JSON.parse(text) as Reading;
+  if (reading.resetAt > clock.now()) estimates.set('IP access', { remaining: reading.remaining, resetAt: reading.resetAt });
+}
 
 /** A wait longer than this prints one progress line: a run that waits says for what, how long, and until when. */
 export const ANNOUNCED_WAIT_MS = 2000;
