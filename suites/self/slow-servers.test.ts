@@ -59,14 +59,15 @@ interface Case {
   faults?: Fault[];
   groups: string[];
   timeoutMs: number;
-  accessPeriodMs?: number;
+  /** The periods of the access and the narrow buckets, shortened so that a second run waits seconds for their resets. */
+  periodsMs?: { access: number; narrow: number };
 }
 
 const LATE = 'a server that makes unlisted statuses and boosts at once and answers them after the timeout';
 const ONE_BUCKET = 'a server that counts every path in one bucket of 300';
 const CASES: Record<string, Case> = {
   [LATE]: { variations: ['late-unlisted-answers'], groups: ['statuses', 'statuses-interactions'], timeoutMs: 4000 },
-  [ONE_BUCKET]: { variations: ['one-bucket-every-path'], groups: [], timeoutMs: 10_000, accessPeriodMs: 15_000 },
+  [ONE_BUCKET]: { variations: ['one-bucket-every-path'], groups: [], timeoutMs: 10_000, periodsMs: { access: 15_000, narrow: 20_000 } },
 };
 
 interface Outcome {
@@ -75,8 +76,9 @@ interface Outcome {
 }
 
 /** Two runs of the command in a row against one server of the case, started here as a user starts one, and what it holds after them. */
-async function twoRuns({ variations = [], faults = [], groups, timeoutMs, accessPeriodMs }: Case): Promise<Outcome> {
-  const server: ReferenceServer = await startReferenceServer({ variations, faults, ...(accessPeriodMs ? { accessPeriodMs } : {}) });
+async function twoRuns({ variations = [], faults = [], groups, timeoutMs, periodsMs }: Case): Promise<Outcome> {
+  const periods = periodsMs ? { accessPeriodMs: periodsMs.access, narrowPeriodMs: periodsMs.narrow } : {};
+  const server: ReferenceServer = await startReferenceServer({ variations, faults, ...periods });
   try {
     const { a, b } = server.users;
     const env = {
@@ -142,12 +144,12 @@ describe('slow, budgeted and half-broken servers, two runs in a row', () => {
   });
 });
 
-describe('two full runs in a row against one `serve` with the contract buckets', () => {
+describe("two full runs in a row against one `serve` with the contract's buckets (shorter periods)", () => {
   let runs: CliRun[] = [];
   let stop = () => {};
 
   beforeAll(async () => {
-    const server = await startStandaloneServer(process.execPath, [`${ROOT}/suites/support/bin.mjs`, 'serve', '--access-period-ms', '15000']);
+    const server = await startStandaloneServer(process.execPath, [`${ROOT}/suites/support/bin.mjs`, 'serve', '--access-period-ms', '15000', '--narrow-period-ms', '20000']);
     stop = server.stop;
     runs = [await runCli([], server.lines, 240_000), await runCli([], server.lines, 240_000)];
   }, 400_000);

@@ -48,6 +48,12 @@ export function createdId(exchange: Exchange): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
+/** The options of a creation, with an Idempotency-Key of its own unless they carry one (see Actor.postStatus). */
+function keyed(options: RequestOptions | undefined): RequestOptions {
+  const given = Object.keys(options?.headers ?? {}).some((name) => name.toLowerCase() === 'idempotency-key');
+  return given ? { ...options } : { ...options, headers: { ...options?.headers, 'idempotency-key': `conformance-${randomUUID()}` } };
+}
+
 /** The same request once more, as the suite's own call: a creation sent again with its Idempotency-Key. */
 function resent(exchange: Exchange): Promise<Exchange> {
   const sender = senderOf(exchange) as HttpClient;
@@ -195,14 +201,13 @@ export class Actor {
    * the status made already, for the ledger to undo. Nothing is put on the ledger here.
    */
   postStatus(params: FormParams, options?: RequestOptions): Promise<Exchange> {
-    const given = Object.keys(options?.headers ?? {}).some((name) => name.toLowerCase() === 'idempotency-key');
-    const keyed = given ? options : { ...options, headers: { ...options?.headers, 'idempotency-key': `conformance-${randomUUID()}` } };
-    return bodies.json ? this.http.send('POST', '/api/v1/statuses', { json: params, ...keyed }) : this.post('/api/v1/statuses', params, keyed);
+    return bodies.json ? this.http.send('POST', '/api/v1/statuses', { json: params, ...keyed(options) }) : this.post('/api/v1/statuses', params, keyed(options));
   }
 
   /** Whatever a creation made goes on the ledger before anything is judged, also when its answer is wrong or never came. */
   private rememberStatus(exchange: Exchange): () => void {
-    if (exchange.timedOut) rememberUnanswered(exchange, 'status', () => resent(exchange));
+    const key = Object.keys(exchange.requestHeaders).some((name) => name.toLowerCase() === 'idempotency-key');
+    if (exchange.timedOut) rememberUnanswered(exchange, 'status', key ? () => resent(exchange) : undefined);
     const id = createdId(exchange);
     const scheduled = id !== undefined && 'scheduled_at' in (createdObject(exchange) ?? {});
     // The contract shows no way to cancel a scheduled status: Mastodon's DELETE /api/v1/scheduled_statuses/:id, best effort.
@@ -232,8 +237,9 @@ export class Actor {
     const settle = this.rememberStatus(exchange);
     const off = this.offOf(exchange, params);
     const step = this.statusStep(exchange, off);
-    if (asJson || off.every((o) => bodies.lostEitherWay.has(o.param))) return { ...step, settle, unkept: unkeptOf(exchange, off) };
-    const retry = await this.http.send('POST', '/api/v1/statuses', { json: params, ...options });
+    // A creation that got no answer says nothing of how the server reads bodies.
+    if (asJson || exchange.error !== undefined || off.every((o) => bodies.lostEitherWay.has(o.param))) return { ...step, settle, unkept: unkeptOf(exchange, off) };
+    const retry = await this.http.send('POST', '/api/v1/statuses', { json: params, ...keyed(options) });
     const settleRetry = this.rememberStatus(retry);
     const retryOff = this.offOf(retry, params);
     const better = retryOff.length < off.length && retryOff.every((o) => off.some((f) => f.param === o.param));
