@@ -65,10 +65,14 @@ interface Case {
 
 const LATE = 'a server that makes unlisted statuses and boosts at once and answers them after the timeout';
 const ONE_BUCKET = 'a server that counts every path in one bucket of 300';
+const STREAMS = 'a server whose public stream drops update and delete events, without notifications, mute or pin';
 const CASES: Record<string, Case> = {
   [LATE]: { variations: ['late-unlisted-answers'], groups: ['statuses', 'statuses-interactions'], timeoutMs: 4000 },
   [ONE_BUCKET]: { variations: ['one-bucket-every-path'], groups: [], timeoutMs: 10_000, periodsMs: { access: 15_000, narrow: 20_000 } },
+  [STREAMS]: { faults: ['STREAM-PUBLIC-1', 'STREAM-USER-2', 'STATUS-MUTE-1:absent', 'STATUS-PIN-1:absent', 'STREAM-HEALTH-1'], groups: ['streaming'], timeoutMs: 3000 },
 };
+/** The Streaming group's bound: every wait of it ends within a timeout of its cause, and its causes are a few requests in a row. */
+const STREAMING_BOUND_MS = 60_000;
 
 interface Outcome {
   runs: CliRun[];
@@ -105,7 +109,7 @@ describe('slow, budgeted and half-broken servers, two runs in a row', () => {
 
   beforeAll(async () => {
     const names = Object.keys(CASES);
-    const done = await inParallel(names, 2, (name) => twoRuns(CASES[name] as Case));
+    const done = await inParallel(names, 3, (name) => twoRuns(CASES[name] as Case));
     names.forEach((name, i) => outcomes.set(name, done[i] as Outcome));
   }, 400_000);
 
@@ -138,6 +142,14 @@ describe('slow, budgeted and half-broken servers, two runs in a row', () => {
     expect(runs[0]?.stdout).toMatch(/^Slowest answer: [\d.]+ s \(.+\); .*\d+ requests got no answer within 4000 ms: for a server this slow raise CONFORMANCE_TIMEOUT_MS/m);
   });
 
+  it(`${STREAMS}: ends its Streaming group within ${STREAMING_BOUND_MS / 1000} s, every time`, () => {
+    const { runs } = outcomes.get(STREAMS) as Outcome;
+    for (const run of runs) {
+      expect(run.code, run.stdout.slice(-1500)).toBe(1);
+      expect(run.results?.groups.map((g) => g.durationMs).every((ms) => ms < STREAMING_BOUND_MS)).toBe(true);
+    }
+  });
+
   it(`${ONE_BUCKET}: gets no refusal, pacing by the headers of every path`, () => {
     const { runs } = outcomes.get(ONE_BUCKET) as Outcome;
     expect(runs.map((r) => r.results?.counts.refusals)).toEqual([0, 0]);
@@ -149,7 +161,7 @@ describe("two full runs in a row against one `serve` with the contract's buckets
   let stop = () => {};
 
   beforeAll(async () => {
-    const server = await startStandaloneServer(process.execPath, [`${ROOT}/suites/support/bin.mjs`, 'serve', '--access-period-ms', '15000', '--narrow-period-ms', '20000']);
+    const server = await startStandaloneServer(process.execPath, [`${ROOT}/suites/support/bin.mjs`, 'serve', '--access-period-ms', '60000', '--narrow-period-ms', '60000']);
     stop = server.stop;
     runs = [await runCli([], server.lines, 240_000), await runCli([], server.lines, 240_000)];
   }, 400_000);

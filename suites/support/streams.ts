@@ -60,6 +60,12 @@ atFileEnd(() => {
   for (const stream of opened) stream.close();
 });
 
+/**
+ * The longest a stream is listened to, in timeouts from its opening: the scenario posts every cause within a few
+ * requests of the opening, and each of its waits lasts at most a timeout from its cause.
+ */
+const LIFE_TIMEOUTS = 12;
+
 /** One open stream, over either transport: what arrived, and verifiers that wait for more. */
 export class EventStream {
   readonly events: StreamEvent[] = [];
@@ -215,8 +221,13 @@ export class EventStream {
     };
   }
 
-  /** Resolves with what `probe` finds, as soon as it finds it, when the stream ends, or at the deadline. */
+  /**
+   * Resolves with what `probe` finds, as soon as it finds it, when the stream ends, or at the deadline; never later
+   * than LIFE_TIMEOUTS timeouts after the stream opened, whatever the deadline: the waits of a group end in bounded
+   * time whatever its server's streams do and however its causes were timed.
+   */
   private settle<T>(probe: () => T | undefined, deadline: number): Promise<T | undefined> {
+    deadline = Math.min(deadline, this.openedAt + LIFE_TIMEOUTS * this.timeoutMs);
     return new Promise((resolve) => {
       const finish = (found: T | undefined) => {
         clearTimeout(timer);
