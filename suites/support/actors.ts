@@ -51,7 +51,7 @@ export function createdId(exchange: Exchange): string | undefined {
 /** The options of a creation, with an Idempotency-Key of its own unless they carry one (see Actor.postStatus). */
 function keyed(options: RequestOptions | undefined): RequestOptions {
   const given = Object.keys(options?.headers ?? {}).some((name) => name.toLowerCase() === 'idempotency-key');
-  return given ? { ...options } : { ...options, headers: { ...options?.headers, 'idempotency-key': `conformance-${randomUUID()}` } };
+  return given ? { ...options } : { ...options, headers: { ...options?.headers, 'idempotency-key': randomUUID() } };
 }
 
 /** The same request once more, as the suite's own call: a creation sent again with its Idempotency-Key. */
