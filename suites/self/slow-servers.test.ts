@@ -8,7 +8,7 @@ import type { Fault } from '../../fixtures/reference-server/faults.ts';
 import { startReferenceServer, type ReferenceServer } from '../../fixtures/reference-server/server.ts';
 import type { Store } from '../../fixtures/reference-server/store.ts';
 import type { Variation } from '../../fixtures/reference-server/variations.ts';
-import { inParallel, ROOT, runCli, startStandaloneServer, type CliRun } from './run-cli.ts';
+import { inParallel, ROOT, runCli, serverEnv, startStandaloneServer, type CliRun } from './run-cli.ts';
 
 /** A run's verdict of every check: its status, and a blocked check's cause (a clause, or outside the contract). */
 function verdicts(run: CliRun): Record<string, string> {
@@ -84,18 +84,7 @@ async function twoRuns({ variations = [], faults = [], groups, timeoutMs, period
   const periods = periodsMs ? { accessPeriodMs: periodsMs.access, narrowPeriodMs: periodsMs.narrow } : {};
   const server: ReferenceServer = await startReferenceServer({ variations, faults, ...periods });
   try {
-    const { a, b } = server.users;
-    const env = {
-      CONFORMANCE_BASE_URL: server.url,
-      CONFORMANCE_TOKEN_A: a.token,
-      CONFORMANCE_TOKEN_B: b.token,
-      CONFORMANCE_USERNAME_A: a.account.username,
-      CONFORMANCE_PASSWORD_A: a.password,
-      CONFORMANCE_USERNAME_B: b.account.username,
-      CONFORMANCE_PASSWORD_B: b.password,
-      CONFORMANCE_LIST_ID: server.listId,
-      CONFORMANCE_TIMEOUT_MS: String(timeoutMs),
-    };
+    const env = { ...serverEnv(server), CONFORMANCE_TIMEOUT_MS: String(timeoutMs) };
     const args = groups.flatMap((g) => ['--group', g]);
     const runs = [await runCli(args, env, 240_000), await runCli(args, env, 240_000)];
     return { runs, held: heldBy(server.context.store) };
