@@ -1,25 +1,23 @@
 // The circuit breaker of one suite file (file-state.ts starts it afresh for each): it opens for a server that does
-// not answer at all, and never for one that is slow. Once two requests of the file in a row got no complete answer
+// not answer at all, and never for one that is slow. At the first request of the file that got no complete answer
 // within CONFORMANCE_TIMEOUT_MS, the breaker asks the server for the cheapest answer it has (GET / of its origin,
-// outside the contract and its buckets). Where that answer comes whole within two timeouts, the server is alive and
-// slow at what it was asked: the count starts again, and every request is waited for. Where it does not (a server
-// that accepts connections and never answers, or answers a byte a second), the file sends it no more: further
-// requests come back at once, unsent, with the reason. A group's preparation is so bounded by the timeouts it
-// spends, not by the number of its requests.
+// outside the contract and its buckets). Once two requests in a row went unanswered, that probe decides: where its
+// answer came whole within the timeout, the server is alive and slow at what it was asked: the count starts again,
+// and every request is waited for. Where it did not (a server that accepts connections and never answers, or answers
+// a byte a second), the file sends it no more: further requests come back at once, unsent, with the reason. A group's
+// preparation is so bounded by the timeouts it spends, not by the number of its requests.
 import { request } from 'undici';
 import { perFile } from './file-state.ts';
 
 const SILENCES_TO_OPEN = 2;
-/** The probe waits this many timeouts: a busy server that answers at all is not taken for a silent one. */
-const PROBE_TIMEOUTS = 2;
 
 interface Origin {
   /** The requests that went unanswered in a row. */
   unanswered: string[];
   /** Set once a probe got no answer either: the breaker is open. */
   open?: string;
-  /** The probe in flight, which the silences of requests sent together share. */
-  probing?: Promise<void>;
+  /** The probe started by the first silence of a row: whether the server answered it. */
+  probing?: Promise<boolean>;
 }
 
 /** Per origin (the API and the streaming service may be two servers). */
@@ -51,29 +49,34 @@ async function answers(origin: string, { timeoutMs, userAgent }: ProbeSettings):
 }
 
 /**
- * A request to `url` got no complete answer within the timeout. On the second in a row the server is probed; the
- * breaker opens only where the probe got no answer either. Resolves once that is settled.
+ * A request to `url` got no complete answer within the timeout. The first silence starts a probe of the server at
+ * once; on the second in a row the probe's answer decides: the breaker opens only where the probe got no answer either.
+ * Resolves once that is settled.
  */
 export async function recordSilence(url: string, what: string, probe: ProbeSettings): Promise<void> {
   const origin = originOf(url);
   let state = origins.get(origin);
   if (!state) origins.set(origin, (state = { unanswered: [] }));
+  if (state.open !== undefined) return;
   state.unanswered.push(what);
-  if (state.open !== undefined || state.unanswered.length < SILENCES_TO_OPEN) return;
+  state.probing ??= answers(origin, probe);
+  if (state.unanswered.length < SILENCES_TO_OPEN) return;
   const current = state;
   const [first, second] = current.unanswered;
-  current.probing ??= answers(origin, { ...probe, timeoutMs: PROBE_TIMEOUTS * probe.timeoutMs }).then((alive) => {
-    if (alive) current.unanswered = [];
-    else current.open = `not sent: the server gave no answer within ${probe.timeoutMs} ms to ${first} and ${second}, nor to GET / after them`;
-    delete current.probing;
-  });
-  await current.probing;
+  const alive = await current.probing;
+  if (current.open !== undefined || current.unanswered.length === 0) return;
+  delete current.probing;
+  if (alive) current.unanswered = [];
+  else current.open = `not sent: the server gave no answer within ${probe.timeoutMs} ms to ${first} and ${second}, nor to GET / after them`;
 }
 
 /** A request to `url` got its answer: the server still answers. */
 export function recordAnswer(url: string): void {
   const state = origins.get(originOf(url));
-  if (state && state.open === undefined) state.unanswered = [];
+  if (state && state.open === undefined) {
+    state.unanswered = [];
+    delete state.probing;
+  }
 }
 
 /** Why a request to `url` is not sent, or undefined when it may be. */
