@@ -409,10 +409,11 @@ describe('Authentication', () => {
   async function mediaTableMoves(writer: Actor): Promise<void> {
     const actor = actorOf(lacking.get('write:media'));
     if (!actor) return;
-    // One upload each: v2 is "equal to v1 in all other aspects", and the run's Uploading budget is small.
+    // One upload each: v2 is "equal to v1 in all other aspects", and the run's Uploading budget is small. Both send
+    // the image of ordinary size MEDIA-UPLOAD-1 judges: a refusal of the file itself is no refusal for a scope.
     const [uploaded, refusedUpload] = await Promise.all([
-      writer.upload(MEDIA_FIXTURES.thumbnail, { description: MEDIA_DESCRIPTION }),
-      attempt(actor.sendUpload(MEDIA_FIXTURES.thumbnail, { description: 'conformance probe: uploaded without write:media' }), {
+      writer.upload(MEDIA_FIXTURES.png, { description: MEDIA_DESCRIPTION }),
+      attempt(actor.sendUpload(MEDIA_FIXTURES.png, { description: 'conformance probe: uploaded without write:media' }), {
         what: 'an attachment',
         run: (answer) => writer.delete(`/api/v1/media/${createdId(answer)}`),
       }),

@@ -3,8 +3,11 @@
 // 30 uploads per 30 minutes, so this file uploads six files once and lets several checks judge each:
 //   image-640x480.png (v1, description and focus): sizes, read and update by its owner and by B, focus property, attached
 //   image-320x240.jpg (v2): answered at once, read until processed, attached
-//   thumbnail-64x64.png (v1): B's attempt to attach it, alone, since a server may take it with the status it undoes
+//   image-640x480.png again (v1): B's attempt to attach it, alone, since a server may take it with the status it undoes
 //   unknown.bin (v1), not-an-image.png (v1, and v2 where it fails in the background)
+// What preparation uploads is an image of ordinary size and format, the PNG MEDIA-UPLOAD-1 judges: a server may refuse
+// a tiny or odd file (size and format limits are not shown), and such a refusal would block what needed the upload by
+// a clause whose own check passed. The odd files are their own probes'.
 // The first creation (MEDIA-ATTACH-2's control) shows how the server reads bodies; the updates and probes follow it.
 // The preparation never judges: an upload that failed blocks the checks that need its attachment (by MEDIA-UPLOAD-1
 // or MEDIA-V2-1), and the Attachment schema is observed for RESOURCE-ATTACHMENT-1, which reports it last.
@@ -242,7 +245,7 @@ describe('Media', () => {
       a.upload(MEDIA_FIXTURES.png, { description: PNG_DESCRIPTION, focus: focusParam(PNG_FOCUS) }),
       a.sendUpload(MEDIA_FIXTURES.unknown),
       a.sendUpload(MEDIA_FIXTURES.notAnImage),
-      b ? a.upload(MEDIA_FIXTURES.thumbnail) : foreign,
+      b ? a.upload(MEDIA_FIXTURES.png) : foreign,
       a.createStatus(SENSITIVE),
     ]);
     // An invalid file the server kept anyway is removed at once (Mastodon's delete), so no other check meets it.
@@ -475,11 +478,11 @@ describe('Media', () => {
     it('MEDIA-ATTACH-2 a status created with media_ids[] and sensitive is sensitive', async () => {
       const { sensitive } = answered();
       if (sensitive !== true) {
-        // Whether sensitive is kept on any status, one without media tells (STATUS-CREATE-3's own operation).
+        // Whether sensitive is kept on any status, one without media tells: without a spoiler_text, as here, STATUS-CREATE-7's.
         const control = sensitiveControl;
         const body = control.exchange ? createdObject(control.exchange) : undefined;
         if (!body && !control.ok) block(control.cause);
-        if (body?.sensitive !== true) block(causeOf('STATUS-CREATE-3', `a status created with sensitive and no media answered sensitive = ${JSON.stringify(body?.sensitive)}`, control.exchange));
+        if (body?.sensitive !== true) block(causeOf('STATUS-CREATE-7', `a status created with sensitive, without spoiler_text and media, answered sensitive = ${JSON.stringify(body?.sensitive)}`, control.exchange));
       }
       expectEqual(sensitive, true, 'sensitive', attached.exchange);
     });

@@ -48,6 +48,8 @@ interface ScheduledStatus {
 type Source = PollStatus & { text: string };
 type Attached = { kind: 'none' } | { kind: 'media' } | { kind: 'poll'; options: string[]; multiple: boolean };
 
+const mediaOf = (status: PollStatus) => (Array.isArray(status.media_attachments) ? status.media_attachments.map((m) => m.id) : status.media_attachments);
+
 /** Texts of every kind a client sends: unicode, HTML-looking text, mentions of the suite's own account, hashtags, long text. */
 function texts(): fc.Arbitrary<string> {
   // No "@" in free text: a generated mention could notify a stranger on a live server.
@@ -68,7 +70,8 @@ function texts(): fc.Arbitrary<string> {
 // that have broken servers before, and a generated text on the Idempotency-Key submission.
 const POLL: Attached & { kind: 'poll' } = { kind: 'poll', options: ['yes', 'no', 'maybe'], multiple: true };
 const POLL_RUN: [string, Attached] = [`conformance redraft <b>bold</b> & ünïcødé 🐘 «quotes» 日本語 #conformance${mention ? ` @${mention}` : ''}`, POLL];
-// A status with media only: its DELETE answer's text is the empty string to resend (RESOURCE-STATUS-1's case without text).
+// A status with media only, created without a status parameter (STATUS-PARAMS-2): its DELETE answer has no text to
+// resend (STATUS-DELETE-5), so its redraft sends media_ids[] alone, as it was made.
 const MEDIA_RUN: [string, Attached] = ['', { kind: 'media' }];
 const GENERATED_RUN: [string, Attached] = [fc.sample(texts(), 1)[0] as string, { kind: 'none' }];
 
@@ -118,9 +121,10 @@ describe('POST /api/v1/statuses parameters', () => {
   // The poll the poll checks judge: the one made with hide_totals, or, where that made none, one made without it.
   let pollStatus: Created<Status>;
   let withoutExpiry: Exchange;
-  // The image attachment of the media run of the redraft property (a deleted status's media may be resent), and one
-  // of the poll with media's own: a server that accepts it loses its media when the probe is undone.
-  let attachment: Step<Attachment> = failed({ summary: `no attachment before release ${SOURCE_ON_DELETE}` });
+  // The image attachment of the status with media only (and so of the media run of the redraft property: a deleted
+  // status's media may be resent), and one of the poll with media's own: a server that accepts it loses its media when
+  // the probe is undone. Both are the image of ordinary size MEDIA-UPLOAD-1 judges, which a server has no reason to refuse.
+  let attachment: Step<Attachment>;
   let probeAttachment: Step<Attachment> = failed({ summary: `no attachment before release ${POLLS}` });
   let pollWithMedia: Exchange | undefined;
   let mediaStatus: Created<Status> | undefined;
@@ -155,16 +159,58 @@ describe('POST /api/v1/statuses parameters', () => {
     pollWithMedia = await attemptRefused({ status: 'conformance probe: a poll with media', visibility: 'direct', media_ids: [probeAttachment.value.id], poll });
   }
 
-  /** The media run's status of the redraft property. */
+  /** The status with media only, made as clients make one: media_ids[] and no status parameter at all (not an empty one). */
   async function attachMedia(upload: Promise<Step<Attachment>>): Promise<void> {
     attachment = await upload;
-    if (attachment.ok) mediaStatus = await author.createStatus({ status: MEDIA_RUN[0], visibility: 'unlisted', media_ids: [attachment.value.id] });
+    if (attachment.ok) mediaStatus = await author.createStatus({ visibility: 'unlisted', media_ids: [attachment.value.id] });
+  }
+
+  /** The creation of the status with media only; an upload that failed blocks the check with its cause. */
+  function mediaOnlyCreation(): Created<Status> {
+    if (!attachment.ok) block(attachment.cause);
+    return mediaStatus as Created<Status>;
+  }
+
+  /**
+   * The status with media only, for the checks of what became of it, with the media it carries: an upload that failed
+   * keeps its cause, a creation that made no status is STATUS-PARAMS-2's, a status made without its media MEDIA-ATTACH-1's.
+   */
+  function mediaOnlyStatus(): Step<PollStatus> {
+    if (!attachment.ok) return failed(attachment.cause);
+    const created = mediaStatus as Created<Status>;
+    const step = madeStep(created);
+    if (!step.ok) return failed(causeOf('STATUS-PARAMS-2', `a creation with media_ids[] and no status answered ${answerOf(created.exchange as Exchange)}`, created.exchange));
+    const media = mediaOf(step.value as PollStatus);
+    if (!(Array.isArray(media) && media.length > 0)) {
+      return failed(causeOf('MEDIA-ATTACH-1', `a status created with media_ids[] answered media_attachments ${JSON.stringify(media)}`, created.exchange));
+    }
+    return step as Step<PollStatus>;
+  }
+
+  /**
+   * Each status's DELETE, made once, by the first check that needs its answer: STATUS-DELETE-5 judges the one of the
+   * status with media only, which the redraft property then resends; the property deletes the others.
+   */
+  const deletions = new Map<string, Promise<Exchange>>();
+  function deleteOnce(created: Created<Status>, status: Status): Promise<Exchange> {
+    let deletion = deletions.get(status.id);
+    if (!deletion) {
+      deletion = author.delete(`/api/v1/statuses/${status.id}`).then((exchange) => {
+        if (exchange.status === 200) created.settle();
+        // The answer is a Status for RESOURCE-STATUS-1.
+        const source = createdObject(exchange);
+        if (exchange.status === 200 && source) observeResource('Status', source, exchange);
+        return exchange;
+      });
+      deletions.set(status.id, deletion);
+    }
+    return deletion;
   }
 
   beforeAll(async () => {
     const key = { 'Idempotency-Key': `conformance-${randomUUID()}` };
-    const upload = polls && releaseAtLeast(config.serverVersion, SOURCE_ON_DELETE) ? author.upload(MEDIA_FIXTURES.png) : undefined;
-    const probeUpload = polls ? author.upload(MEDIA_FIXTURES.thumbnail) : undefined;
+    const upload = author.upload(MEDIA_FIXTURES.png);
+    const probeUpload = polls ? author.upload(MEDIA_FIXTURES.png) : undefined;
     // The first creation shows how the server reads a creation (form data, or JSON: see Actor.createStatus); the
     // others follow it, so that each is read as its check means it. The poll goes first: the bracket names are the
     // most a form carries, and a JSON retry of a submission with an Idempotency-Key would only repeat its answer.
@@ -173,7 +219,7 @@ describe('POST /api/v1/statuses parameters', () => {
       submitFirst(key).then(() => submitAgain(key)),
       attemptRefused({ visibility: 'direct' }).then((exchange) => (withoutText = exchange)),
       polls && attemptRefused({ status: 'conformance probe: a poll that never closes', visibility: 'direct', poll: { options: ['yes', 'no'] } }).then((exchange) => (withoutExpiry = exchange)),
-      upload && attachMedia(upload),
+      attachMedia(upload),
       probeUpload && probePollWithMedia(probeUpload),
       // Direct: if the server published one anyway and the ledger could not reach it in time, nobody else sees it.
       scheduling && author.attemptStatus({ status: scheduledText, visibility: 'direct', scheduled_at: at.toISOString() }).then((exchange) => (scheduled = exchange)),
@@ -201,6 +247,15 @@ describe('POST /api/v1/statuses parameters', () => {
 
   it('STATUS-PARAMS-1 a creation with neither status nor media_ids is refused (any 4xx)', () => {
     expectRefusal(withoutText);
+  });
+
+  // Whether the status carries the media is MEDIA-ATTACH-1's; its status code, STATUS-CREATE-1's.
+  it('STATUS-PARAMS-2 a creation with media_ids[] and no status parameter creates the status', () => {
+    const created = mediaOnlyCreation();
+    // A's and B's tokens hold the broad write scope: a refusal for its scope is ACCESS-BROAD-1's, not the creation's.
+    if (!created.ok && created.cause.clause === 'ACCESS-BROAD-1') block(created.cause);
+    const exchange = created.exchange as Exchange;
+    check(createdId(exchange) !== undefined, 'the status created (2xx with an id)', statusLine(exchange), exchange);
   });
 
   describe('polls', () => {
@@ -311,23 +366,48 @@ describe('POST /api/v1/statuses parameters', () => {
   });
 
   describe('delete and redraft', () => {
+    const pollOf = (status: PollStatus) => status.poll && { options: status.poll.options?.map((o) => o.title), multiple: status.poll.multiple };
+    /** The ids of a status's media, in an order of their own: the order of media_attachments is not shown. */
+    const mediaSet = (status: PollStatus) => {
+      const media = mediaOf(status);
+      return Array.isArray(media) ? [...media].sort() : media;
+    };
+    /** The source text a DELETE answer gives back: none (empty, null or absent) for a status with media only. */
+    const sourceTextOf = (source: Source) => (typeof source.text === 'string' ? source.text : '');
+
+    // The DELETE answer of a status with media only is its source: its media to resend, and no text (an empty one,
+    // null or none at all: the contract's "Status with text and media_attachments or poll" is read leniently there,
+    // and the type of a text that is there is RESOURCE-STATUS-1's).
+    it('STATUS-DELETE-5 DELETE of a status with media only answers its media_attachments; its text, where given, is empty', async (context) => {
+      since(context, config, SOURCE_ON_DELETE);
+      const original = need(mediaOnlyStatus());
+      const exchange = await deleteOnce(mediaStatus as Created<Status>, original);
+      const source = expectOk<Source>(exchange, 'Status', 200);
+      expectEqual(mediaSet(source), mediaSet(original), 'ids of media_attachments', exchange);
+      const { text } = source as { text?: unknown };
+      check(text === undefined || text === null || text === '', 'text empty, null or absent: the status has no source text', `text ${JSON.stringify(text)}`, exchange);
+    });
+
     /**
      * The DELETE answer of a status to redraft: since 2.9.0 it carries the source text, and the media or poll, to
-     * resend. An answer without the text (STATUS-DELETE-1) leaves nothing to resend: the check is blocked.
+     * resend. An answer without what there is to resend leaves nothing to redraft: the check is blocked, by
+     * STATUS-DELETE-1 for a status with text, by STATUS-DELETE-5 for one with media only (whose text may be none).
      */
-    async function deleteForRedraft(created: Created<Status>, status: Status): Promise<{ source: Source; exchange: Exchange }> {
-      const exchange = await author.delete(`/api/v1/statuses/${status.id}`);
-      if (exchange.status === 200) created.settle();
+    async function deleteForRedraft(created: Created<Status>, status: Status, withMediaOnly: boolean): Promise<{ source: Source; exchange: Exchange }> {
+      const exchange = await deleteOnce(created, status);
       const source = createdObject(exchange);
-      // The answer is a Status for RESOURCE-STATUS-1: text is a string also for a status with media only.
-      if (exchange.status === 200 && source) observeResource('Status', source, exchange);
-      // A text that is there but no string is the Status type's (a status with media only answered text null).
-      if (exchange.status === 200 && source && 'text' in source && typeof source.text !== 'string') {
+      const clause = withMediaOnly ? 'STATUS-DELETE-5' : 'STATUS-DELETE-1';
+      if (exchange.status !== 200 || !source) block(causeOf(clause, `DELETE of the caller's own status answered ${answerOf(exchange)}`, exchange));
+      if (withMediaOnly) {
+        const media = mediaOf(source as PollStatus);
+        if (!(Array.isArray(media) && media.length > 0)) block(causeOf(clause, `DELETE of the caller's own status with media only answered media_attachments ${JSON.stringify(media)}`, exchange));
+        return { source: source as Source, exchange };
+      }
+      // A text that is there but no string is the Status type's (text null for a status with text).
+      if ('text' in source && typeof source.text !== 'string') {
         block(causeOf('RESOURCE-STATUS-1', `DELETE of the caller's own status answered text ${JSON.stringify(source.text)}`, exchange));
       }
-      if (exchange.status !== 200 || typeof source?.text !== 'string') {
-        block(causeOf('STATUS-DELETE-1', `DELETE of the caller's own status answered ${answerOf(exchange)}${source ? ` with text ${JSON.stringify(source.text)}` : ''}`, exchange));
-      }
+      if (typeof source.text !== 'string') block(causeOf(clause, "DELETE of the caller's own status answered no text", exchange));
       return { source: source as Source, exchange };
     }
 
@@ -337,12 +417,13 @@ describe('POST /api/v1/statuses parameters', () => {
       if (read.status === 200) block(causeOf('STATUS-DELETE-2', 'a status still reads after its DELETE answered 200', read));
     }
 
-    const mediaOf = (status: PollStatus) => (Array.isArray(status.media_attachments) ? status.media_attachments.map((m) => m.id) : status.media_attachments);
-    const pollOf = (status: PollStatus) => status.poll && { options: status.poll.options?.map((o) => o.title), multiple: status.poll.multiple };
-
-    /** What the contract says to resend: text as status, media ids, poll options and multiple with a fresh expires_in and hide_totals. */
+    /**
+     * What the contract says to resend: text as status, media ids, poll options and multiple with a fresh expires_in
+     * and hide_totals. No text is sent as no status parameter, as the status with media only was made.
+     */
     function redraftOf(source: Source): FormParams {
-      const params: FormParams = { status: source.text, visibility: 'unlisted' };
+      const text = sourceTextOf(source);
+      const params: FormParams = { ...(text !== '' ? { status: text } : {}), visibility: 'unlisted' };
       const mediaIds = mediaOf(source);
       if (Array.isArray(mediaIds) && mediaIds.length > 0) params.media_ids = mediaIds;
       const poll = pollOf(source);
@@ -360,7 +441,10 @@ describe('POST /api/v1/statuses parameters', () => {
       ]);
       /** Why a run cannot be judged: its original lacks what the equivalence needs (its poll as asked, its media). */
       const unjudgeable = ([text, attached]: [string, Attached]): RootCause | undefined => {
-        if (attached.kind === 'media' && !attachment.ok) return attachment.cause;
+        if (attached.kind === 'media') {
+          const step = mediaOnlyStatus();
+          return step.ok ? undefined : step.cause;
+        }
         const original = originals.get(text)?.();
         if (!original) return { summary: 'the status to redraft was not made' };
         const step = madeStep(original);
@@ -371,11 +455,6 @@ describe('POST /api/v1/statuses parameters', () => {
         if (attached.kind === 'poll' && JSON.stringify(options) !== JSON.stringify(attached.options)) {
           return causeOf('STATUS-POLL-1', `a poll created with options ${JSON.stringify(attached.options)} answered options ${JSON.stringify(options)}`, original.exchange);
         }
-        // The status with media only is redrafted from its media: without them there is nothing to resend.
-        const media = mediaOf(before);
-        if (attached.kind === 'media' && !(Array.isArray(media) && media.length > 0)) {
-          return causeOf('MEDIA-ATTACH-1', `a status created with media_ids[] answered media_attachments ${JSON.stringify(media)}`, original.exchange);
-        }
         return undefined;
       };
       // The runs whose originals lack what they need are left out, not the others: a server that ignores polls still
@@ -385,10 +464,11 @@ describe('POST /api/v1/statuses parameters', () => {
       const runs = all.filter((_, i) => !causes[i]);
       const unjudged = causes.find((cause) => cause !== undefined);
       if (runs.length === 0) block(unjudged as RootCause);
-      const property = fc.asyncProperty(fc.constantFrom(...runs), async ([text]) => {
+      const property = fc.asyncProperty(fc.constantFrom(...runs), async ([text, attached]) => {
         const original = originals.get(text)?.() as Created<Status>;
         const before = made(original);
-        const { source } = await deleteForRedraft(original, before);
+        const withMediaOnly = attached.kind === 'media';
+        const { source } = await deleteForRedraft(original, before, withMediaOnly);
         const redraft = await author.createStatus(redraftOf(source));
         // A redraft made without some of what was resent is judged below, field by field.
         const redrafted = madeStep(redraft);
@@ -397,8 +477,8 @@ describe('POST /api/v1/statuses parameters', () => {
           fail('the redraft created: a Status with what was resent', redrafted.cause.summary, redraft.exchange);
         }
         const after = redrafted.value as PollStatus;
-        const { source: redraftSource, exchange } = await deleteForRedraft(redraft, after);
-        expectEqual(redraftSource.text, source.text, 'text of the redraft', exchange);
+        const { source: redraftSource, exchange } = await deleteForRedraft(redraft, after, withMediaOnly);
+        expectEqual(sourceTextOf(redraftSource), sourceTextOf(source), 'text of the redraft', exchange);
         expectEqual(after.content, before.content, 'content of the redraft', redraft.exchange);
         expectEqual(mediaOf(after), mediaOf(before), 'media_attachments ids of the redraft', redraft.exchange);
         expectEqual(pollOf(after), pollOf(before), 'poll options and multiple of the redraft', redraft.exchange);

@@ -105,7 +105,9 @@ function offFields(status: Status, params: FormParams): Off[] {
       param: 'spoiler_text', clause: 'STATUS-CREATE-2', summary: `a status created with spoiler_text answered spoiler_text ${shown(status.spoiler_text)}`,
     },
     params.sensitive === true && status.sensitive !== true && {
-      param: 'sensitive', clause: 'STATUS-CREATE-3', summary: `a status created sensitive answered sensitive ${shown(status.sensitive)}`,
+      param: 'sensitive',
+      clause: params.spoiler_text ? 'STATUS-CREATE-3' : 'STATUS-CREATE-7',
+      summary: `a status created sensitive${params.spoiler_text ? '' : ' without spoiler_text'} answered sensitive ${shown(status.sensitive)}`,
     },
     typeof params.language === 'string' && status.language !== params.language && {
       param: 'language', clause: 'STATUS-CREATE-5', summary: `a status created with language ${params.language} answered language ${shown(status.language)}`,

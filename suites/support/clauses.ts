@@ -120,6 +120,8 @@ export const CLAUSES: readonly Clause[] = [
     ['STATUS-CREATE-4', 'visibility: one of public, unlisted, private, direct'],
     ['STATUS-CREATE-5', 'language: ISO 639 code'],
     ['STATUS-CREATE-6', 'in_reply_to_id: id of the status replied to; the reply carries in_reply_to_id and in_reply_to_account_id'],
+    // "sensitive: marks status and media sensitive" depends on no other parameter; some servers keep it only beside a spoiler_text.
+    ['STATUS-CREATE-7', 'sensitive: marks status and media sensitive, also when no spoiler_text is given'],
     ['STATUS-READ-1', 'GET /api/v1/statuses/:id is public for public statuses (tokenless reads since 2.7.0)', { since: '2.7.0' }],
     ['STATUS-READ-2', 'A private status is readable by its owner with a user token + read:statuses'],
     ['STATUS-READ-3', 'A private status not visible to the caller answers 404 "Record not found"'],
@@ -129,6 +131,9 @@ export const CLAUSES: readonly Clause[] = [
     ['STATUS-DELETE-2', 'After DELETE the status no longer exists: a later read gives 404'],
     ['STATUS-DELETE-3', 'DELETE of a status not owned by the caller answers 404 "Record not found"'],
     ['STATUS-DELETE-4', 'DELETE of a status already deleted answers 404 "Record not found"'],
+    // "Status with text and media_attachments or poll": a status with media only has no source text, so an empty,
+    // null or absent text all say so (the type of text is RESOURCE-STATUS-1's); its media are what there is to resend.
+    ['STATUS-DELETE-5', 'DELETE of a status with media only returns the Status with its media_attachments (the source to resend in media_ids[]); its text, where given, is empty', { since: '2.9.0' }],
     ['STATUS-CONTEXT-1', 'GET /api/v1/statuses/:id/context returns ancestors: the thread above the status'],
     ['STATUS-CONTEXT-2', 'GET /api/v1/statuses/:id/context returns descendants: the thread below the status'],
     ['STATUS-REBLOGGEDBY-1', 'GET /api/v1/statuses/:id/reblogged_by (public) returns an array of Account'],
@@ -146,6 +151,7 @@ export const CLAUSES: readonly Clause[] = [
     ['STATUS-IDEMPOTENCY-1', 'Idempotency-Key prevents duplicate submissions: the same key twice gives the same status'],
     ['STATUS-IDEMPOTENCY-2', 'A different Idempotency-Key gives a new status'],
     ['STATUS-PARAMS-1', 'status is required unless media_ids is given: a creation with neither is refused'],
+    ['STATUS-PARAMS-2', 'status is required unless media_ids is given: a creation with media_ids[] and no status parameter creates the status'],
     ['STATUS-POLL-1', "poll[options][] are the options of the new status's Poll, in order", { since: '2.8.0' }],
     ['STATUS-POLL-2', 'poll[expires_in]: seconds the poll stays open (expires_at is created_at plus expires_in)', { since: '2.8.0' }],
     ['STATUS-POLL-3', 'poll[multiple]: allow multiple choices (Poll.multiple)', { since: '2.8.0' }],

@@ -7,7 +7,7 @@ import { addCounts, emptyCounts } from './counts.ts';
 import { ExpectationsError, judgeRun, loadExpectations, writeUpdatedExpectations, type Expectation } from './expectations.ts';
 import { matrixHtml, type MatrixColumn } from './report-html.ts';
 import { withRunTotals, writeReports } from './reporter.ts';
-import { rankRootCauses, runVerdict, totalsOf, type RunResults } from './results.ts';
+import { rankRootCauses, runVerdict, totalsOf, withSuiteErrors, type RunResults } from './results.ts';
 
 const EXIT = { passed: 0, failed: 1, usage: 2 } as const;
 
@@ -51,7 +51,7 @@ function readResults(file: string): RunResults {
 export function mergeShards(shards: readonly RunResults[]): RunResults {
   const first = shards[0];
   if (!first) throw new MatrixUsageError('--merge needs at least one results.json');
-  const checks = shards.flatMap((s) => s.checks).sort((x, y) => x.file.localeCompare(y.file));
+  const checks = withSuiteErrors(shards.flatMap((s) => s.checks).sort((x, y) => x.file.localeCompare(y.file)));
   const expectations = new Map<string, Expectation>();
   for (const shard of shards) for (const { check, expect, reason } of shard.expectations?.entries ?? []) expectations.set(check, { check, expect, reason });
   const entries = judgeRun(checks, [...expectations.values()]);

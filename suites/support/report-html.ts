@@ -3,7 +3,7 @@
 // and the compatibility matrix of several servers (matrix.ts), clauses as rows and servers as columns.
 import { causeLabel, CLAUSES, type Clause } from './clauses.ts';
 import { redact } from './redact.ts';
-import { blockedByCause, causeState, leftBehindParts, clauseResults, groupMark, groupText, totalsLine, type CheckResult, type ClauseResult, type ClauseTile, type RankedCause, ROOT_CAUSES_SAID, type RunResults } from './results.ts';
+import { blockedByCause, causeState, leftBehindParts, clauseResults, groupMark, groupText, totalsLine, type CheckResult, type ClauseResult, type ClauseTile, type RankedCause, ROOT_CAUSES_SAID, type RunResults, SUITE_ERRORS_SAID, suiteErrorsOf } from './results.ts';
 
 type Shown = ClauseResult | 'not testable';
 
@@ -227,6 +227,7 @@ export function reportHtml(results: RunResults): string {
   const blocked = blockedByCause(results.checks);
   const blockedCount = blocked.reduce((n, g) => n + g.checks.length, 0);
   const errors = [...results.errors, ...results.groups.flatMap((g) => g.errors)];
+  const besideChecks = suiteErrorsOf(results);
   const body = `<header>
 <h1>Conformance report <span class="verdict ${results.verdict}" id="verdict">${results.verdict}</span></h1>
 <p class="meta">Server ${esc(server.baseUrl)}${server.embedded ? ' (embedded reference server)' : ''}, release ${esc(server.version)}${server.faults.length ? `, faults ${esc(server.faults.join(', '))}` : ''}. Started ${esc(results.startedAt)}, ${(results.durationMs / 1000).toFixed(1)} s, ${results.counts.total} requests.${results.expectations.file ? ` Expectations: ${esc(results.expectations.file)}.` : ''}</p>
@@ -241,6 +242,7 @@ ${matrix}
 ${attention.length ? attention.map(failureDetails).join('\n') : '<p>None.</p>'}
 </section>
 ${errors.length ? `<section id="errors"><h2>Errors of the suite (${errors.length})</h2>${errors.map((e) => `<pre>${esc(e)}</pre>`).join('\n')}</section>` : ''}
+${besideChecks.length ? `<section id="suite-errors"><h2>Errors of the suite beside checks not judged (${besideChecks.length})</h2><p class="meta">${esc(SUITE_ERRORS_SAID)}</p>${besideChecks.map((e) => `<pre>${esc(e)}</pre>`).join('\n')}</section>` : ''}
 <section id="blocked"><h2>Blocked: cannot judge (${blockedCount})</h2>
 ${blocked.length ? blocked.map((g) => `<details class="blocked-cause" data-cause="${esc(g.label)}"><summary>${g.checks.length} check${g.checks.length === 1 ? '' : 's'} blocked by ${esc(g.label)}</summary>${g.cause.exchange ? `<pre>${esc(g.cause.exchange)}</pre>` : ''}<ul>${g.checks.map((c) => `<li>${esc(c.title)}</li>`).join('')}</ul></details>`).join('\n') : '<p>None.</p>'}
 </section>

@@ -26,7 +26,7 @@ import {
   summaryMarkdown,
   terminalSummary,
   totalsOf,
-  unheldBlocks,
+  withSuiteErrors,
   type CheckResult,
   type CheckStatus,
   type GroupResult,
@@ -136,15 +136,9 @@ export function checkOf(test: TestCase, group: string, file: string, pattern?: R
   };
 }
 
-/**
- * The groups with their totals over the whole run (run-wide results included), each with the errors of the suite
- * that its blocked checks show: a block whose cause did not hold (unheldBlocks) fails the run as an error of the group.
- */
+/** The groups with their totals over the whole run (run-wide results included). */
 export function withRunTotals(groups: readonly GroupResult[], checks: readonly CheckResult[]): GroupResult[] {
-  const unheld = unheldBlocks(checks);
-  return groups
-    .map((g) => ({ ...g, ...totalsOf(checks.filter((c) => c.file === g.file)), errors: [...new Set([...g.errors, ...unheld.filter((u) => u.check.file === g.file).map((u) => u.error)])] }))
-    .sort((x, y) => x.file.localeCompare(y.file));
+  return groups.map((g) => ({ ...g, ...totalsOf(checks.filter((c) => c.file === g.file)) })).sort((x, y) => x.file.localeCompare(y.file));
 }
 
 /** The four report files of a run (or of merged shards) in `dir`. */
@@ -211,7 +205,8 @@ export default class ConformanceReporter implements Reporter {
     }
     // The run-wide clauses (registered checks, resource schemas, error bodies and texts), judged over all groups.
     this.checks.push(...runWideResults(modules.map((m) => m.meta()), this.checks, this.expectations));
-    const checks = [...this.checks].sort((x, y) => x.file.localeCompare(y.file));
+    // A block whose cause held nowhere is the suite's error: its check is reported not judged, the error beside it.
+    const checks = withSuiteErrors([...this.checks].sort((x, y) => x.file.localeCompare(y.file)));
     // Judged over the whole run: an expected failure is unexpectedly passing only when none of its checks failed.
     const entries = judgeRun(checks, this.expectations);
     const groups = withRunTotals(this.groups, checks);

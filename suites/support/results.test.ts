@@ -16,6 +16,7 @@ import {
   terminalSummary,
   totalsOf,
   unheldBlocks,
+  withSuiteErrors,
   type CheckResult,
   type RunResults,
 } from './results.ts';
@@ -115,18 +116,33 @@ describe('the invariant of blocks', () => {
     ]);
   });
 
-  it('should fail the run with the error in the group of the blocked check, shown by every report', () => {
-    const checks = [check('STATUS-CREATE-1'), blockedBy('STATUS-DELETE-1', 'STATUS-CREATE-1', 'creating a status answered HTTP 401')];
-    const group = { name: 'Statuses', file: 'suites/statuses.test.ts', durationMs: 1, ...totalsOf(checks), errors: [] };
-    const groups = withRunTotals([group, { ...group, name: 'Media', file: 'suites/media.test.ts' }], checks);
-    expect(groups.map((g) => g.errors.length)).toEqual([0, 1]);
-    const results = { ...resultsOf(checks), groups };
-    expect(runVerdict(results)).toBe('FAIL');
+  // A forced trip of the invariant: the suite blocked a check by a clause that passed.
+  it('should report a check whose block did not hold as not judged, the error of the suite beside it in every report, and leave the verdict to the server', () => {
+    const checks = withSuiteErrors([check('STATUS-CREATE-1'), blockedBy('STATUS-DELETE-1', 'STATUS-CREATE-1', 'creating a status answered HTTP 401'), failedAs('STATUS-READ-3')]);
+    const [, tripped] = checks;
+    expect(tripped).toMatchObject({ status: 'not-judged', outcome: 'not-judged', blockedBy: { clause: 'STATUS-CREATE-1' } });
+    expect(tripped?.notJudged).toMatch(/^blocked by STATUS-CREATE-1 \(creating a status answered HTTP 401\), a cause that held nowhere in this run: an error of the suite/);
     const said = /internal error of the conformance suite: STATUS-DELETE-1 a check is blocked by STATUS-CREATE-1/;
-    expect(terminalSummary(results)).toMatch(said);
-    expect(summaryMarkdown(results)).toMatch(said);
-    expect(junitXml(results)).toMatch(new RegExp(`<error message="${said.source}`));
-    expect(reportHtml(results)).toMatch(said);
+    expect(tripped?.suiteError).toMatch(said);
+    const group = { name: 'Statuses', file: 'suites/statuses.test.ts', durationMs: 1, ...totalsOf(checks), errors: [] };
+    const groups = withRunTotals([group], checks);
+    expect(groups.map((g) => [g.errors.length, g.notJudged, g.failed])).toEqual([[0, 1, 1]]);
+    // The verdict is the server's: its one failure fails the run, and without it the run passes, the error still shown.
+    expect(runVerdict({ ...resultsOf(checks), groups })).toBe('FAIL');
+    const passing = withSuiteErrors(checks.filter((c) => c.status !== 'failed'));
+    const results = { ...resultsOf(passing), groups: withRunTotals([group], passing) };
+    expect(runVerdict(results)).toBe('PASS');
+    expect(terminalSummary(results)).toMatch(new RegExp(`Error of the suite beside a check not judged \\(not the server's; it decides no verdict, please report it\\): ${said.source}`));
+    expect(summaryMarkdown(results)).toMatch(new RegExp(`## Errors of the suite beside checks not judged[^]*${said.source}`));
+    expect(junitXml(results)).toMatch(new RegExp(`<skipped message="not judged: blocked by STATUS-CREATE-1[^"]*"/>\\s*<system-err>${said.source}`));
+    expect(reportHtml(results)).toMatch(new RegExp(`<section id="suite-errors">[^]*${said.source}`));
+  });
+
+  it('should judge the blocks of merged shards again: a block that holds in the whole run is blocked, not an error of the suite', () => {
+    const shard = withSuiteErrors([check('STATUS-CREATE-1'), blockedBy('STATUS-DELETE-1', 'STATUS-CREATE-1')]);
+    expect(shard.map((c) => c.status)).toEqual(['passed', 'not-judged']);
+    const merged = withSuiteErrors([...shard, { ...failedAs('STATUS-CREATE-1'), file: 'suites/media.test.ts' }]);
+    expect(merged.map((c) => [c.status, c.suiteError])).toEqual([['passed', undefined], ['blocked', undefined], ['failed', undefined]]);
   });
 });
 

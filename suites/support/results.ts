@@ -39,6 +39,11 @@ export interface CheckResult {
   judged?: number;
   /** What went unseen, for a check that is not judged. */
   notJudged?: string;
+  /**
+   * An error of the suite beside a check not judged: its block named a cause that held nowhere in the run (unheldBlocks),
+   * so the suite, not the server, went wrong there. Reported, to be reported to us; it decides no verdict.
+   */
+  suiteError?: string;
   /** The curl command of the failure message, ready to paste (secrets are environment variable names). */
   reproduce?: string;
   skipReason?: string;
@@ -234,6 +239,34 @@ export function unheldBlocks(checks: readonly CheckResult[]): Array<{ check: Che
   });
 }
 
+/**
+ * The checks as the reports give them: a check whose block names a cause that did not hold (unheldBlocks) is not
+ * judged, with the error of the suite beside it. The suite went wrong there, not the server: the check decides
+ * nothing, and its error decides neither the server's verdict nor the exit code (runVerdict); every report lists it
+ * and asks for it to be reported. Judged again from the blocks themselves, so that merged shards are judged as one run.
+ */
+export function withSuiteErrors(checks: readonly CheckResult[]): CheckResult[] {
+  const asBlocked = checks.map((c) => {
+    if (!c.suiteError) return c;
+    const { suiteError: _error, notJudged: _unseen, ...blocked } = c;
+    return { ...blocked, status: 'blocked', outcome: 'blocked' } satisfies CheckResult;
+  });
+  const unheld = new Map(unheldBlocks(asBlocked).map((u) => [u.check, u.error]));
+  return asBlocked.map((c) => {
+    const error = unheld.get(c);
+    if (!error || !c.blockedBy) return c;
+    const notJudged = `blocked by ${causeLabel(c.blockedBy)}, a cause that held nowhere in this run: an error of the suite, not of the server`;
+    return { ...c, status: 'not-judged', outcome: 'not-judged', notJudged, suiteError: error };
+  });
+}
+
+/** The errors of the suite beside checks not judged (withSuiteErrors): reported, to be reported to us; they fail nothing. */
+export const suiteErrorsOf = (results: Pick<RunResults, 'checks'>): string[] => results.checks.flatMap((c) => (c.suiteError ? [c.suiteError] : []));
+
+/** What the reports say of the errors of the suite beside checks, once. */
+export const SUITE_ERRORS_SAID =
+  'Beside checks not judged: the suite blocked them by a clause that held nowhere in this run. An error of the suite, not of the server: it decides neither the verdict nor the exit code. Please report it to the suite (with reports/results.json).';
+
 /** One root cause of the run: a failed clause, a clause named by blocks, or a cause outside the contract. */
 export interface RankedCause {
   /** The clause; absent for a cause outside the contract. */
@@ -368,7 +401,7 @@ function junitCase(c: CheckResult, group: string, allowUnexpectedPass: boolean):
     case 'blocked':
       return `${open}>\n      <skipped message="${xml(`blocked by ${c.blockedBy ? causeLabel(c.blockedBy) : 'a failed precondition'}`)}"/>${c.blockedBy?.exchange ? `\n      <system-out>${xml(c.blockedBy.exchange)}</system-out>` : ''}\n    </testcase>`;
     case 'not-judged':
-      return `${open}>\n      <skipped message="${xml(`not judged: ${c.notJudged ?? ''}`)}"/>\n    </testcase>`;
+      return `${open}>\n      <skipped message="${xml(`not judged: ${c.notJudged ?? ''}`)}"/>${c.suiteError ? `\n      <system-err>${xml(c.suiteError)}</system-err>` : ''}\n    </testcase>`;
     case 'skipped':
       return `${open}>\n      <skipped message="${xml(c.skipReason ?? '')}"/>\n    </testcase>`;
     default:
@@ -482,8 +515,14 @@ export function summaryMarkdown(results: RunResults): string {
   lines.push(...failureSection('Warnings (SHOULD clauses)', results.checks.filter((c) => c.outcome === 'warning'), () => ''));
   lines.push(...failureSection('Expected failures', results.checks.filter((c) => c.outcome === 'expected-failure'), (c) => ` (expected: ${c.expectation?.reason ?? ''})`));
   if (results.errors.length > 0 || results.groups.some((g) => g.errors.length > 0)) {
-    lines.push('## Errors of the suite', '', 'Not deviations of the server: a group whose preparation threw, an unhandled error, a block whose cause did not hold. Each fails the run; please report it.', '');
+    lines.push('## Errors of the suite', '', 'Not deviations of the server: a group whose preparation threw, an unhandled error. Each fails the run; please report it.', '');
     for (const e of [...results.errors, ...results.groups.flatMap((g) => g.errors)]) lines.push(`- ${e.split('\n')[0]}`);
+    lines.push('');
+  }
+  const besideChecks = suiteErrorsOf(results);
+  if (besideChecks.length > 0) {
+    lines.push('## Errors of the suite beside checks not judged', '', SUITE_ERRORS_SAID, '');
+    for (const e of besideChecks) lines.push(`- ${e}`);
     lines.push('');
   }
   const blocked = blockedByCause(results.checks);
@@ -610,6 +649,7 @@ export function terminalSummary(results: RunResults): string {
     lines.push(`Unexpectedly passing${results.expectations.allowUnexpectedPass ? ' (allowed)' : ''}: ${e.check}: the expectations file says it fails (${e.reason})`);
   }
   for (const e of [...results.errors, ...results.groups.flatMap((g) => g.errors)]) lines.push(`Error of the suite: ${e.split('\n')[0]}`);
+  for (const e of suiteErrorsOf(results)) lines.push(`Error of the suite beside a check not judged (not the server's; it decides no verdict, please report it): ${e}`);
   for (const group of blockedByCause(results.checks)) lines.push(`Blocked: ${checksCount(group.checks.length)} by ${group.label}`);
   for (const c of results.checks.filter((c) => c.outcome === 'not-judged')) lines.push(`Not judged: ${c.title}: ${c.notJudged ?? 'nothing was judged'}`);
   const skipped = results.checks.filter((c) => c.outcome === 'skipped');
@@ -645,5 +685,6 @@ export function githubAnnotations(results: RunResults): string[] {
     }
   }
   for (const e of [...results.errors, ...results.groups.flatMap((g) => g.errors)]) lines.push(`::error title=conformance::${ghData(e)}`);
+  for (const c of results.checks) if (c.suiteError) lines.push(`::warning file=${ghProperty(c.file)}${c.line ? `,line=${c.line}` : ''},title=error of the suite::${ghData(c.suiteError)}`);
   return lines.map(redact);
 }
