@@ -27,7 +27,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'CONFORMANCE_REPORT_DIR', flag: '--report-dir', kind: 'text', description: 'where reports go (default reports/)' },
   { env: 'CONFORMANCE_LIST_ID', flag: '--list-id', kind: 'text', description: 'id of a list of account A that includes account B, for the list stream (the embedded server provides one)' },
   { env: 'CONFORMANCE_EXPECTATIONS', flag: '--expectations', kind: 'text', description: 'JSON file of checks known to fail (or to skip), each with a reason; expected failures do not fail the run (see README)' },
-  { env: 'CONFORMANCE_WRITE_EXPECTATIONS', flag: '--write-expectations', kind: 'text', description: "after the run, write (or update) this expectations file: the run's failures and blocked checks expected, each with its reason; entries that now pass dropped, the others kept as they are (see README)" },
+  { env: 'CONFORMANCE_WRITE_EXPECTATIONS', flag: '--write-expectations', kind: 'text', description: "after the run, write (or update) this expectations file: the run's failures and blocked checks expected, each with its reason; expected failures that now pass widened to [\"fail\", \"pass\"], the others kept as they are (see README)" },
   { env: 'CONFORMANCE_ALLOW_UNEXPECTED_PASS', flag: '--allow-unexpected-pass', kind: 'boolean', description: 'an expected failure that now passes is reported but does not fail the run' },
   { env: 'CONFORMANCE_FAULTS', flag: '--fault', kind: 'text', description: 'embedded server only: comma-separated reference-server faults to switch on (our own tests use it)' },
 ];
