@@ -370,8 +370,9 @@ export async function undoAll(): Promise<void> {
   await outsideContract(async () => {
     const cases: Case[] = [];
     const tokens: Entry[] = [];
-    // Once a read after an undo still showed its object, the later ones wait for the settle window, read once then.
-    let deferred = false;
+    // Once a state came late in this file, or a read after an undo still showed its object, the later reads wait for
+    // the settle window, read once then.
+    let deferred = sawUnsettled();
     while (entries.length > 0) {
       const entry = entries.pop() as Entry;
       if (entry.token !== undefined) tokens.push(entry);

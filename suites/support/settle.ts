@@ -11,7 +11,7 @@ import { perFile } from './file-state.ts';
 import type { Exchange } from './http.ts';
 
 /** The first pause between two reads of a state not there yet; each pause doubles, up to the end of the window. */
-const FIRST_PAUSE_MS = 250;
+const FIRST_PAUSE_MS = 400;
 
 let windowMs = DEFAULT_SETTLE_MS;
 /** Whether the server showed, in this file, a state that came late or turned back: the ledger then sweeps (cleanup.ts). */
