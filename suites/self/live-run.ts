@@ -10,7 +10,7 @@ import type { Fault } from '../../fixtures/reference-server/faults.ts';
 import { startReferenceServer, type ReferenceServer } from '../../fixtures/reference-server/server.ts';
 import type { Store } from '../../fixtures/reference-server/store.ts';
 import type { Variation } from '../../fixtures/reference-server/variations.ts';
-import { runCli, type CliRun } from './run-cli.ts';
+import { runCli, serverEnv, type CliRun } from './run-cli.ts';
 
 /** Sends one request as a client of the instance would; the seeds are made through the API, like anyone's posts. */
 async function api(server: ReferenceServer, token: string, method: string, path: string, body?: Record<string, string> | FormData): Promise<{ id: string }> {
@@ -96,16 +96,7 @@ export async function liveRun({ faults = [], variations = [], groups = [], twice
     const appsBefore = new Set(store.apps.keys());
     const tokensBefore = new Set(store.tokens.keys());
     const { a, b } = server.users;
-    const env = {
-      CONFORMANCE_BASE_URL: server.url,
-      CONFORMANCE_TOKEN_A: a.token,
-      CONFORMANCE_TOKEN_B: b.token,
-      CONFORMANCE_USERNAME_A: a.account.username,
-      CONFORMANCE_PASSWORD_A: a.password,
-      CONFORMANCE_USERNAME_B: b.account.username,
-      CONFORMANCE_PASSWORD_B: b.password,
-      CONFORMANCE_LIST_ID: server.listId,
-    };
+    const env = serverEnv(server);
     const args = groups.flatMap((group) => ['--group', group]);
     const file = twice ? join(mkdtempSync(join(tmpdir(), 'conformance-twice-')), 'expectations.json') : undefined;
     const baseline = file ? await runCli([...args, '--write-expectations', file], env) : undefined;
