@@ -11,15 +11,18 @@
 // answer is that status is the move's own check). A move is made only when the move before it took (support/moves.ts:
 // its answer, or a read after a stale one, shows the flag): a move that did not take blocks the checks after it with
 // its clause. What a probe that should be refused made anyway is undone at once, so that no later move meets it.
+// A's undos must hold: once the settle window has passed since the last of them, one read of the status confirms
+// each flag as the undo left it (a favourite that came back fails STATUS-FAV-3 and blocks what met it after).
 import { beforeAll, describe, it } from 'vitest';
 import { actors, createdObject, madeStep, type Actor, type Created, type Status } from './support/actors.ts';
 import { remember, type LedgerEntry } from './support/cleanup.ts';
 import { releaseAtLeast } from './support/config.ts';
 import type { FormParams } from './support/form.ts';
 import { jsonOf, type Exchange, type RequestOptions } from './support/http.ts';
-import { took, type Flag } from './support/moves.ts';
+import { Holds, shows, took, type Flag } from './support/moves.ts';
 import { answerOf, block, causeOf, controlled, failed, need, needs, since, succeeded, type Step } from './support/preconditions.ts';
 import { expectNoMismatch } from './support/run-wide.ts';
+import { observeLate } from './support/settle.ts';
 import { check, expectEqual, expectError, expectList, expectOk, expectRefusal } from './support/verify.ts';
 
 const { config, a, b } = actors();
@@ -138,6 +141,12 @@ describe('States and transitions', () => {
    */
   const visible = new Map<string, Step<Exchange>>();
   const pinExists = () => controlled(visible.get('pin'), 'STATUS-PIN-1', "A's pin of its own public status");
+  /** A's undos on its public status, which must hold through the settle window. */
+  const holds = new Holds();
+  /** An undo of A's that answered its flag cleared must keep it so: STATUS-FAV-3, BOOKMARK-2, MUTE-3, PIN-5. */
+  const holdIfShown = (made: Step<Exchange>, flag: Flag, clause: string, what: string) => {
+    if (made.ok && subject.ok && shows(made.value, subject.value.id, flag, false).ok) holds.expect(flag, false, clause, what);
+  };
 
   beforeAll(async () => {
     [subject, hidden] = await Promise.all([
@@ -145,6 +154,7 @@ describe('States and transitions', () => {
       a.createStatus({ status: 'conformance probe: a private status', visibility: 'private' }),
     ]);
     await Promise.all(chains.map((chain) => chain()));
+    if (subject.ok) await holds.confirm(a, subject.value.id);
   });
 
   /** A's private status as made, whatever its visibility: the undos of a flag never set need a status without it, nothing more. */
@@ -166,6 +176,7 @@ describe('States and transitions', () => {
       unfavourite = await when(favourited, (id) => undoMove(a, id, 'unfavourite'));
       visible.set('favourite', favourite).set('unfavourite', unfavourite);
       const unfavourited = await took(a, subject, unfavourite, 'favourited', false, 'STATUS-FAV-3', 'unfavourite');
+      if (unfavourited.ok) holds.expect('favourited', false, 'STATUS-FAV-3', 'the unfavourite');
       afterUndo = await when(unfavourited, (id) => a.get(on(id, 'favourited_by')));
     });
     // "Not favourited" needs no unfavourite before it: A's private status, which A never favourites.
@@ -173,7 +184,8 @@ describe('States and transitions', () => {
       unfavouriteAgain = await when(unflagged(), (s) => a.post(on(s.id, 'unfavourite')));
     });
 
-    it('STATUS-FAV-1 favourite answers the Status with favourited = true', () => {
+    it('STATUS-FAV-1 favourite answers the Status with favourited = true', async (context) => {
+      await observeLate(context, 'STATUS-FAV-1');
       expectFlag(favourite, subject, 'favourited', true);
     });
 
@@ -187,6 +199,7 @@ describe('States and transitions', () => {
 
     it('STATUS-FAV-3 unfavourite answers the Status with favourited = false', () => {
       expectFlag(unfavourite, subject, 'favourited', false);
+      holds.expectHeld('STATUS-FAV-3');
     });
 
     it('STATUS-FAV-4 unfavourite of a status not favourited still answers 200, favourited = false', () => {
@@ -197,6 +210,7 @@ describe('States and transitions', () => {
 
     it('STATUS-FAV-6 favourited_by lists the account that favourited, and no longer after its unfavourite', () => {
       const [before, after] = [need(listed), need(afterUndo)];
+      holds.need('STATUS-FAV-3');
       expectListedUntilUndone(before, after, authorOf(need(subject), subject.exchange as Exchange), 'STATUS-FAVOURITEDBY-1', 'favourited_by');
     });
   });
@@ -300,6 +314,7 @@ describe('States and transitions', () => {
       if (!releaseAtLeast(config.serverVersion, BOOKMARKS)) return;
       bookmark = await when(subject, (s) => move(a, s.id, 'bookmark', 'unbookmark'));
       unbookmark = await when(await took(a, subject, bookmark, 'bookmarked', true, 'STATUS-BOOKMARK-1', 'bookmark'), (id) => undoMove(a, id, 'unbookmark'));
+      holdIfShown(unbookmark, 'bookmarked', 'STATUS-BOOKMARK-2', 'the unbookmark');
       visible.set('bookmark', bookmark).set('unbookmark', unbookmark);
     });
     // "Not bookmarked" needs no unbookmark before it: A's private status, which A never bookmarks.
@@ -315,6 +330,7 @@ describe('States and transitions', () => {
     it('STATUS-BOOKMARK-2 unbookmark of a bookmarked status answers the Status with bookmarked = false', (context) => {
       since(context, config, BOOKMARKS);
       expectFlag(unbookmark, subject, 'bookmarked', false);
+      holds.expectHeld('STATUS-BOOKMARK-2');
     });
 
     it('STATUS-BOOKMARK-3 unbookmark of a status that is not bookmarked answers 404 "Record not found"', (context) => {
@@ -338,6 +354,7 @@ describe('States and transitions', () => {
       const muted = await took(a, subject, mute, 'muted', true, 'STATUS-MUTE-1', 'mute');
       again = await when(muted, (id) => a.post(on(id, 'mute')));
       unmute = await when(muted, (id) => undoMove(a, id, 'unmute'));
+      holdIfShown(unmute, 'muted', 'STATUS-MUTE-3', 'the unmute');
       visible.set('mute', mute).set('unmute', unmute);
     });
     // "Not muted" needs no unmute before it: A's private status, whose thread A takes part in and never mutes.
@@ -358,6 +375,7 @@ describe('States and transitions', () => {
     it('STATUS-MUTE-3 unmute answers the Status with muted = false', (context) => {
       since(context, config, MUTES);
       expectFlag(unmute, subject, 'muted', false);
+      holds.expectHeld('STATUS-MUTE-3');
     });
 
     it('STATUS-MUTE-4 unmute of a thread not muted still answers 200, muted = false', (context) => {
@@ -381,7 +399,9 @@ describe('States and transitions', () => {
       pin = await when(subject, (s) => move(a, s.id, 'pin', 'unpin'));
       unpin = await when(await took(a, subject, pin, 'pinned', true, 'STATUS-PIN-1', 'pin'), (id) => undoMove(a, id, 'unpin'));
       visible.set('pin', pin).set('unpin', unpin);
-      unpinAgain = await when(await took(a, subject, unpin, 'pinned', false, 'STATUS-PIN-5', 'unpin'), (id) => a.post(on(id, 'unpin')));
+      const unpinned = await took(a, subject, unpin, 'pinned', false, 'STATUS-PIN-5', 'unpin');
+      if (unpinned.ok) holds.expect('pinned', false, 'STATUS-PIN-5', 'the unpin');
+      unpinAgain = await when(unpinned, (id) => a.post(on(id, 'unpin')));
     });
     // The refusals run beside the pin chain: A's is of another status, and B's pins are B's own.
     chains.push(async () => {
@@ -400,10 +420,12 @@ describe('States and transitions', () => {
     it('STATUS-PIN-5 unpin answers the Status with pinned = false', (context) => {
       since(context, config, PINS);
       expectFlag(unpin, subject, 'pinned', false);
+      holds.expectHeld('STATUS-PIN-5');
     });
 
     it('STATUS-PIN-6 unpin of a status not pinned still answers 200, pinned = false', (context) => {
       since(context, config, PINS);
+      holds.need('STATUS-PIN-5');
       expectFlag(unpinAgain, subject, 'pinned', false);
     });
 

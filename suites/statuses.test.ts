@@ -19,6 +19,7 @@ import type { FormParams } from './support/form.ts';
 import type { Exchange } from './support/http.ts';
 import { answerOf, before, block, causeOf, controlled, countJudged, failed, need, needs, since, succeeded, type Step } from './support/preconditions.ts';
 import { expectNoMismatch, hasMismatch } from './support/run-wide.ts';
+import { noteLate, now, observeLate, settle } from './support/settle.ts';
 import { check, expectEqual, expectError, expectJson, expectList, expectOk, fail, observeErrorBody, statusLine as statusLineOf } from './support/verify.ts';
 
 const { config, a, b, anon } = actors();
@@ -427,10 +428,17 @@ describe('Statuses', () => {
       // another.
       const foreign = b && top.ok ? b.delete(`/api/v1/statuses/${top.value.id}`) : undefined;
       [deletion, foreignDeletion] = await Promise.all([deleteOwn(direct), foreign]);
+      const deletedAt = now();
       const directMade = madeStep(direct);
       const gone = directMade.ok && deletion?.status === 200 ? `/api/v1/statuses/${directMade.value.id}` : undefined;
+      // A server may delete in the background: the read waits for the 404 within the settle window.
+      const readGone = async (path: string) => {
+        const settled = await settle(() => a.get(path), (read) => read.status === 404, deletedAt);
+        noteLate('STATUS-DELETE-2', `HTTP 404 for the deleted status`, settled);
+        return settled.exchange;
+      };
       [deletedRead, secondDeletion] = await Promise.all([
-        gone ? a.get(gone) : undefined,
+        gone ? readGone(gone) : undefined,
         gone ? a.delete(gone) : undefined,
         ...[top, reply, hidden, ...(directPoll ? [directPoll] : [])].map(deleteOwn),
       ]);
@@ -454,8 +462,9 @@ describe('Statuses', () => {
       check(Array.isArray(body.media_attachments), 'media_attachments: an array', `media_attachments: ${JSON.stringify(body.media_attachments)}`, answer);
     });
 
-    it('STATUS-DELETE-2 a deleted status reads as 404 "Record not found"', () => {
+    it('STATUS-DELETE-2 a deleted status reads as 404 "Record not found"', async (context) => {
       deleted();
+      await observeLate(context, 'STATUS-DELETE-2');
       expectError(deletedRead as Exchange, 404, 'Record not found');
     });
 

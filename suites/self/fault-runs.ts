@@ -40,12 +40,19 @@ export const SUITE_FILES = selected ?? ALL_SUITE_FILES;
  * timeout; the budget of a plain run is judged at the contract's 5 minutes (budget.test.ts).
  */
 const ACCESS_PERIOD_MS = '30000';
+/**
+ * The settle window of the fault runs: a fault whose move never takes makes its reads wait the whole window, and a
+ * run of the interactions waits it once to confirm its undos. The reference server applies every move at once; its
+ * one late state, the favourite of STATUS-FAV-3:returns, comes back within this.
+ */
+const SETTLE_MS = '1000';
 
 /** The settings of a run of these faults, on a server with these harmless variations (a compound profile's). */
 export function faultEnv(faults: readonly Fault[], variations: readonly Variation[] = []): Record<string, string> {
   return {
     CONFORMANCE_TIMEOUT_MS: RUN_TIMEOUT_MS,
     CONFORMANCE_ACCESS_PERIOD_MS: ACCESS_PERIOD_MS,
+    CONFORMANCE_SETTLE_MS: SETTLE_MS,
     CONFORMANCE_FAULTS: faults.join(','),
     ...(variations.length ? { CONFORMANCE_VARIATIONS: variations.join(',') } : {}),
     ...Object.assign({}, ...faults.map((f) => FAULT_SETTINGS[f] ?? {})),

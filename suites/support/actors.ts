@@ -12,6 +12,7 @@ import type { RootCause } from './clauses.ts';
 import { answerOf, block, causeOf, failed, need, succeeded, type Step } from './preconditions.ts';
 import { registerSecret } from './redact.ts';
 import { observeResource } from './resources.ts';
+import { useSettleWindow } from './settle.ts';
 
 export interface Status {
   id: string;
@@ -430,6 +431,7 @@ export function actors(): { config: Config; a: Actor; b?: Actor; anon: Actor } {
   registerSecret(config.tokenB, 'CONFORMANCE_TOKEN_B');
   registerSecret(config.passwordA, 'CONFORMANCE_PASSWORD_A');
   registerSecret(config.passwordB, 'CONFORMANCE_PASSWORD_B');
+  useSettleWindow(config.settleMs);
   cached = {
     config,
     a: new Actor('A', config, config.tokenA),

@@ -8,6 +8,7 @@
 import { perFile } from './file-state.ts';
 import { createdObject, excerpt, jsonOf, outsideContract, plannedCall, senderOf, type Exchange, type HttpClient } from './http.ts';
 import { redact, registerSecret } from './redact.ts';
+import { noteUnsettled, now, sawUnsettled, settleWindowMs, windowPassed } from './settle.ts';
 import { FLAGS, keyOf, nextAt, readShows, sightingsOf, urlOf, type FlagKind, type Sighting } from './sightings.ts';
 
 /** What the run created and could not undo, as the reports list it. */
@@ -45,6 +46,8 @@ interface Entry extends LedgerOptions {
   undo: () => Promise<Exchange>;
   /** The check undid it itself: the place in the file's answers from which a read shows it gone. */
   settledAt?: number;
+  /** When the check undid it (settle.ts now): the settle window begins there. */
+  settledTime?: number;
 }
 
 /** An application the run registered; the contract has no operation to delete one. */
@@ -100,7 +103,12 @@ export interface LedgerEntry {
 export function remember(what: string, undo: () => Promise<Exchange>, options: LedgerOptions = {}): LedgerEntry {
   const entry: Entry = { what, undo, ...options };
   entries.push(entry);
-  return { settle: () => void (entry.settledAt ??= nextAt()) };
+  return {
+    settle: () => {
+      entry.settledAt ??= nextAt();
+      entry.settledTime ??= now();
+    },
+  };
 }
 
 /** A creation of a `kind` (status, attachment) that got no answer; see Unanswered. */
@@ -296,22 +304,63 @@ interface Case {
   /** When the reads after it came, for the why. */
   after?: string;
   undoneAt: number;
+  /** When the undo was made (settle.ts now): a read that still shows the object is read again within the settle window from there. */
+  undoneTime: number;
   /** The reads sent after the undo, for the why of one that got no answer. */
   tried: Exchange[];
+  /** Nothing undoes it (an application): a read that shows it is not read again. */
+  kept?: boolean;
+  /** A read after the undo still showed it, or none was sent yet: it is read once the settle window has passed. */
+  pending?: boolean;
   /** See LedgerOptions.unanswered. */
   unanswered?: boolean;
 }
 
 const absenceReads = (target: Target): Read[] => target.absence?.() ?? target.reads;
 
+/** Sends a read of the case, keeping what it sent for the why. */
+async function sendRead(c: Case, read: Read): Promise<Exchange | undefined> {
+  const exchange = await read.send();
+  if (exchange) c.tried.push(exchange);
+  return exchange;
+}
+
 /** Sends the reads that show it gone, each unless a read since the undo did; the first that shows it still there ends them. */
 async function readAfter(c: Case): Promise<void> {
   for (const read of c.target ? absenceReads(c.target) : []) {
-    if (!lastReadSince(read, c.undoneAt)) {
-      const exchange = await read.send();
-      if (exchange) c.tried.push(exchange);
-    }
+    if (!lastReadSince(read, c.undoneAt)) await sendRead(c, read);
     if (lastReadSince(read, c.undoneAt)?.present) return;
+  }
+}
+
+/** Whether reads since the undo (a check's own, say) show the object absent. */
+const shownGone = (c: Case): boolean => absenceReads(c.target as Target).every((read) => lastReadSince(read, c.undoneAt)?.present === false);
+
+/** Whether a read since the undo still shows the object. */
+const stillShown = (c: Case): boolean => (c.target ? absenceReads(c.target) : []).some((read) => lastReadSince(read, c.undoneAt)?.present);
+
+/**
+ * A server may delete in the background. The cases a read after the undo still showed (or, once one did, that were
+ * not read at once) are read again once the settle window has passed since their undo; what came late marks the file
+ * unsettled. Then, where the file is unsettled (a state came late or turned back) and `sweepIf` holds, everything
+ * called gone at once is read again after the window too: what came back is still there. A server that showed every
+ * state at once is not swept: the reads would double the ledger's share of a run's budget.
+ */
+async function settleAndSweep(cases: Case[], sweepIf: boolean): Promise<void> {
+  const pending = cases.filter((c) => c.pending);
+  const gone = cases.filter((c) => !c.pending && c.target && !c.target.goesWith && !c.kept && !whyNotGone(c, new Set()));
+  const sweeping = () => sweepIf && sawUnsettled() && gone.length > 0;
+  if (pending.length === 0 && !sweeping()) return;
+  await windowPassed(Math.max(...[...pending, ...gone].map((c) => c.undoneTime)));
+  for (const c of pending) {
+    c.after = `once the settle window (${settleWindowMs()} ms) had passed since it`;
+    for (const read of absenceReads(c.target as Target)) if (read.applies?.() ?? true) await sendRead(c, read);
+    if (!stillShown(c)) noteUnsettled();
+  }
+  if (!sweeping()) return;
+  for (const c of gone) {
+    c.after = `once the settle window (${settleWindowMs()} ms) had passed since it`;
+    for (const read of absenceReads(c.target as Target)) if (read.applies?.() ?? true) await sendRead(c, read);
   }
 }
 
@@ -323,21 +372,26 @@ function undoneBy(undo: Exchange): string {
   return `${call(undo)} answered HTTP ${status}${refused}`;
 }
 
-/** Undoes one entry: reads first what no read showed present yet, then undoes, then reads (but a flag that may go with its status). */
-async function undoOne(entry: Entry): Promise<Case> {
+/**
+ * Undoes one entry: reads first what no read showed present yet, then undoes, then reads (but a flag that may go with
+ * its status); `deferred`: the read after the undo waits for the settle window (settleAndSweep).
+ */
+async function undoOne(entry: Entry, deferred: boolean): Promise<Case> {
   const planned = await plannedCall(entry.undo);
   const target = planned && targetOf(entry, planned);
   const subject = target?.subject ?? entry.subject ?? { kind: 'object', id: entry.what, owner: planned?.actor ?? '' };
-  const c: Case = { subject, target, undone: '', undoneAt: entry.settledAt ?? 0, tried: [], ...(entry.unanswered ? { unanswered: true } : {}) };
+  const c: Case = { subject, target, undone: '', undoneAt: entry.settledAt ?? 0, undoneTime: entry.settledTime ?? now(), tried: [], ...(entry.unanswered ? { unanswered: true } : {}) };
   if (entry.settledAt !== undefined) {
     c.undone = `${planned ? call(planned) : entry.what} was sent by its check`;
   } else {
     // A flag is not read before: the answer that set it showed it, and most go with their status.
     if (!target?.goesWith) for (const read of target?.reads ?? []) if (!shownPresent(read, nextAt())) await read.send();
     c.undoneAt = nextAt();
+    c.undoneTime = now();
     c.undone = undoneBy(await entry.undo());
   }
-  if (!target?.goesWith) await readAfter(c);
+  if (!target?.goesWith && !deferred) await readAfter(c);
+  if (target && !target.goesWith) c.pending = stillShown(c) || (deferred && !shownGone(c));
   return c;
 }
 
@@ -365,12 +419,12 @@ function whyNotGone(c: Case, goneStatuses: ReadonlySet<string>): string | undefi
 }
 
 /** An undo that threw: our own bug, said as such. */
-async function guarded(entry: Entry): Promise<Case> {
+async function guarded(entry: Entry, deferred = false): Promise<Case> {
   try {
-    return await undoOne(entry);
+    return await undoOne(entry, deferred);
   } catch (error) {
     const subject = entry.subject ?? { kind: 'object', id: entry.what, owner: '' };
-    return { subject, undone: `internal error of the conformance suite while undoing it: ${(error as Error).message ?? String(error)}`, undoneAt: nextAt(), tried: [] };
+    return { subject, undone: `internal error of the conformance suite while undoing it: ${(error as Error).message ?? String(error)}`, undoneAt: nextAt(), undoneTime: now(), tried: [] };
   }
 }
 
@@ -389,12 +443,21 @@ export async function undoAll(): Promise<void> {
     for (const lost of unanswered.splice(0)) await findUnanswered(lost);
     const cases: Case[] = [];
     const tokens: Entry[] = [];
+    // Once a state came late in this file, or a read after an undo still showed its object, the later reads wait for
+    // the settle window, read once then.
+    let deferred = sawUnsettled();
     while (entries.length > 0) {
       const entry = entries.pop() as Entry;
       if (entry.token !== undefined) tokens.push(entry);
-      else cases.push(await guarded(entry));
+      else cases.push(await guarded(entry, deferred));
+      deferred ||= cases.at(-1)?.pending === true;
     }
-    cases.push(...(await Promise.all([...tokens.map(guarded), ...authorizations.filter((auth) => !auth.exchanged).map(spend)])));
+    // Before the revocations: the reads of a status go with its owner's token.
+    await settleAndSweep(cases, true);
+    const revoked = await Promise.all([...tokens.map((token) => guarded(token)), ...authorizations.filter((auth) => !auth.exchanged).map(spend)]);
+    // A revoked token that answers is not swept unless one came late: revocation is not delivered in the background.
+    await settleAndSweep(revoked, revoked.some((c) => c.pending));
+    cases.push(...revoked);
     const goneStatuses = new Set(cases.filter((c) => c.subject.kind === 'status' && !whyNotGone(c, new Set())).map((c) => c.subject.id));
     // A flag whose status is not known gone is read now, one at a time: a read of a status shows all of the reader's flags.
     for (const c of cases) if (c.target?.goesWith && !goneStatuses.has(c.target.goesWith)) await readAfter(c);
@@ -416,7 +479,7 @@ export async function undoAll(): Promise<void> {
  * operation refuses gives nothing more (spent, or expired); any other answer leaves the grant live.
  */
 async function spend(auth: Authorization): Promise<Case> {
-  const c: Case = { subject: auth.subject, undone: '', undoneAt: nextAt(), tried: [] };
+  const c: Case = { subject: auth.subject, undone: '', undoneAt: nextAt(), undoneTime: now(), tried: [] };
   const exchange = await auth.exchange();
   const token = accessTokenOf(exchange);
   const sender = senderOf(exchange);
@@ -431,8 +494,10 @@ async function spend(auth: Authorization): Promise<Case> {
   const read = tokenRead(token, sender);
   c.target = { subject: auth.subject, reads: [read] };
   c.undoneAt = nextAt();
+  c.undoneTime = now();
   c.undone = `its code was exchanged at the end of the run, and ${undoneBy(await auth.revoke(token))}`;
   await readAfter(c);
+  c.pending = stillShown(c);
   return c;
 }
 
@@ -473,7 +538,7 @@ async function findUnanswered(lost: Unanswered): Promise<void> {
 async function readApplication(app: Application): Promise<Case> {
   const undone = 'the contract has no operation to delete an application';
   const read = app.clientSecret && app.sender ? applicationRead(app.subject.id, app.clientSecret, app.sender) : undefined;
-  const c: Case = { subject: app.subject, target: read && { subject: app.subject, reads: [read] }, undone, after: "once the run's tokens were revoked", undoneAt: nextAt(), tried: [] };
+  const c: Case = { subject: app.subject, target: read && { subject: app.subject, reads: [read] }, undone, after: "once the run's tokens were revoked", undoneAt: nextAt(), undoneTime: now(), tried: [], kept: true };
   if (read && shownPresent(read, c.undoneAt)) await readAfter(c);
   return c;
 }

@@ -223,7 +223,9 @@ async function main(): Promise<number> {
   if (writeTo) {
     process.stdout.write(`${writeUpdatedExpectations(writeTo, toUpdate, results.checks)}\n`);
   } else if (results.totals.unexpectedPasses > 0 && config.expectationsFile) {
-    process.stdout.write(`To drop the expected failures that now pass: rerun with --expectations ${config.expectationsFile} --write-expectations ${config.expectationsFile}\n`);
+    process.stdout.write(
+      `Expected failures that now pass: remove their entries once fixed for good, or rerun with --expectations ${config.expectationsFile} --write-expectations ${config.expectationsFile} to widen them to ["fail", "pass"]\n`,
+    );
   }
   return results.verdict === 'PASS' ? EXIT.passed : EXIT.failed;
 }

@@ -6,18 +6,26 @@
 // Format (JSON):
 //   { "expectations": [ { "check": "STATUS-READ-1", "expect": "fail", "reason": "tokenless reads are off here" } ] }
 // `check` is a clause id (every check titled with it, and every failure that names it) or one check's full title.
+// `expect` may name more than one outcome, as wpt's metadata does for an intermittent test: ["fail", "pass"] is a
+// check whose verdict is known to move between runs; either outcome holds it.
 //
 // --write-expectations FILE (updateExpectations) turns a run into that file, the ratchet of a CI gate: every failure
 // and every blocked check of the run is expected, so that the next run fails only on what is new. A blocked check is
 // written as expected to fail: "fail" reads "not known to pass", so that the check fails the run neither while it
-// stays blocked nor when, once judged, it fails, and is unexpectedly passing when it passes.
+// stays blocked nor when, once judged, it fails, and is unexpectedly passing when it passes. Over an existing file,
+// an expected failure that now passes is widened to ["fail", "pass"], not dropped: one run cannot tell a fix from a
+// verdict that moves between runs, and a gate must not fail on the next run of an unchanged server.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { causeLabel, CLAUSE_ID, findClause, type Severity } from './clauses.ts';
 import { redact } from './redact.ts';
 import type { CheckResult } from './results.ts';
 
-export type Expect = 'fail' | 'skip';
+/** An outcome an entry may name among several. */
+export type Allowed = 'fail' | 'pass';
+export type Expect = 'fail' | 'skip' | Allowed[];
+/** The outcomes of a check whose verdict moves between runs. */
+export const FLAKY: Allowed[] = ['fail', 'pass'];
 
 export interface Expectation {
   check: string;
@@ -29,7 +37,7 @@ export interface Expectation {
 export type Outcome = 'passed' | 'failed' | 'warning' | 'expected-failure' | 'unexpectedly-passing' | 'blocked' | 'not-judged' | 'skipped';
 
 /** What became of one expectation in a run. */
-export type ExpectationState = 'failing as expected' | 'blocked' | 'unexpectedly passing' | 'skipped' | 'not run';
+export type ExpectationState = 'failing as expected' | 'blocked' | 'unexpectedly passing' | 'passing as allowed' | 'skipped' | 'not run';
 
 export interface JudgedExpectation extends Expectation {
   state: ExpectationState;
@@ -73,13 +81,27 @@ export function parseExpectations(text: string, source: string): Expectation[] {
     if (typeof check !== 'string' || check.trim() === '') throw new ExpectationsError(`${where}.check must be a clause id or a check title`);
     const id = CLAUSE_ID.exec(check)?.[0];
     if (!id || !findClause(id)) throw new ExpectationsError(`${where}.check "${check}" names no clause of the catalogue (suites/support/clauses.ts)`);
-    if (expect !== 'fail' && expect !== 'skip') throw new ExpectationsError(`${where}.expect must be "fail" or "skip"`);
+    if (expect !== 'fail' && expect !== 'skip' && !isOutcomeList(expect)) {
+      throw new ExpectationsError(`${where}.expect must be "fail", "skip" or a list of the outcomes a check may have, such as ["fail", "pass"]`);
+    }
     if (typeof reason !== 'string' || reason.trim() === '') throw new ExpectationsError(`${where}.reason must say why (a bug link, a known limitation)`);
     if (seen.has(check)) throw new ExpectationsError(`${where}: "${check}" is listed twice`);
     seen.add(check);
     return { check, expect, reason };
   });
 }
+
+/** A list of outcomes (["fail", "pass"]): "fail" among them, each once; "pass" alone is no expectation. */
+function isOutcomeList(value: unknown): value is Allowed[] {
+  if (!Array.isArray(value) || !value.includes('fail')) return false;
+  return value.every((v) => v === 'fail' || v === 'pass') && new Set(value).size === value.length;
+}
+
+/** The entry holds a failure of its checks: "fail", or a list that names it. */
+export const expectsFailure = (e: Expectation): boolean => e.expect === 'fail' || (Array.isArray(e.expect) && e.expect.includes('fail'));
+
+/** The entry holds a pass of its checks as well. */
+const allowsPass = (e: Expectation): boolean => Array.isArray(e.expect) && e.expect.includes('pass');
 
 export function loadExpectations(file: string): Expectation[] {
   let text: string;
@@ -117,9 +139,9 @@ export function selectionPattern(prefixes: readonly string[], expectations: read
 
 /** A check's outcome from its own result alone (progress lines); judgeRun settles unexpected passes. */
 export function judgeCheck(check: Judgeable, expectations: readonly Expectation[]): void {
-  const failing = expectations.find((e) => e.expect === 'fail' && explains(e, check));
+  const failing = expectations.find((e) => expectsFailure(e) && explains(e, check));
   const skipping = expectations.find((e) => e.expect === 'skip' && names(e, check));
-  check.expectation = check.status === 'skipped' ? skipping : check.status === 'failed' ? failing : expectations.find((e) => e.expect === 'fail' && names(e, check));
+  check.expectation = check.status === 'skipped' ? skipping : check.status === 'failed' ? failing : expectations.find((e) => expectsFailure(e) && names(e, check));
   if (check.status === 'skipped') {
     check.outcome = 'skipped';
     if (skipping) check.skipReason = `expectations file: ${skipping.reason}`;
@@ -147,6 +169,7 @@ export function judgeRun(checks: readonly Judgeable[], expectations: readonly Ex
     // A check that could not be judged may still fail: the entry is not known to rot.
     if (checks.some((c) => c.status === 'blocked' && names(expectation, c))) return { ...expectation, state: 'blocked' };
     const passing = checks.filter((c) => c.status === 'passed' && names(expectation, c));
+    if (passing.length && allowsPass(expectation)) return { ...expectation, state: 'passing as allowed' };
     for (const check of passing) check.outcome = 'unexpectedly-passing';
     return { ...expectation, state: passing.length ? 'unexpectedly passing' : 'not run' };
   });
@@ -173,18 +196,19 @@ export function reasonOf(check: Pick<CheckResult, 'clause' | 'status' | 'failedC
 const needsEntry = (c: CheckResult) => findClause(c.clause) !== undefined && (c.status === 'blocked' || (c.status === 'failed' && c.severity !== 'SHOULD'));
 
 /** Whether the entry already holds the check: an expected failure that explains its failure, or any entry that names it. */
-const covers = (e: Expectation, c: CheckResult) => (e.expect === 'fail' && c.status === 'failed' ? explains(e, c) : names(e, c));
+const covers = (e: Expectation, c: CheckResult) => (expectsFailure(e) && c.status === 'failed' ? explains(e, c) : names(e, c));
 
 export interface ExpectationsUpdate {
   entries: Expectation[];
   added: Expectation[];
-  /** The expected failures that now pass. */
-  dropped: Expectation[];
+  /** The expected failures that now pass, widened to either outcome. */
+  widened: Expectation[];
 }
 
 /**
- * The expectations after a run: the existing entries, less the expected failures that are unexpectedly passing,
- * with their reasons as a person wrote them; then one entry for each failure or blocked check no entry covers.
+ * The expectations after a run: the existing entries with their reasons as a person wrote them, the expected failures
+ * that are unexpectedly passing widened to ["fail", "pass"] (never flipped: a verdict that moved once may move back);
+ * then one entry for each failure or blocked check no entry covers.
  * Entries about checks this run did not judge (other groups, skips) stay. A new entry names the clause when none
  * of the clause's checks passed in the run, else the check's full title, so that it hides no check that passes
  * today; a failure filed under another clause is keyed by its check's title, which hides no other check of that clause.
@@ -192,8 +216,13 @@ export interface ExpectationsUpdate {
 export function updateExpectations(existing: readonly Expectation[], checks: readonly CheckResult[]): ExpectationsUpdate {
   // Judged on copies: the run's own outcomes stay as its reports give them.
   const states = judgeRun(checks.map((c) => ({ ...c })), existing);
-  const kept = existing.filter((_, i) => states[i]?.state !== 'unexpectedly passing');
-  const dropped = existing.filter((_, i) => states[i]?.state === 'unexpectedly passing');
+  const widened: Expectation[] = [];
+  const kept = existing.map((e, i) => {
+    if (states[i]?.state !== 'unexpectedly passing') return e;
+    const wide = { ...e, expect: FLAKY };
+    widened.push(wide);
+    return wide;
+  });
   const keyOf = (c: CheckResult) => {
     const ownClause = c.status === 'blocked' || (c.failedClause ?? c.clause) === c.clause;
     return ownClause && !checks.some((o) => o.clause === c.clause && o.status === 'passed') ? c.clause : c.title;
@@ -209,7 +238,7 @@ export function updateExpectations(existing: readonly Expectation[], checks: rea
     added.push({ check, expect: 'fail', reason: reasonOf(c) });
   }
   added.sort((x, y) => x.check.localeCompare(y.check));
-  return { entries: [...kept, ...added], added, dropped };
+  return { entries: [...kept, ...added], added, widened };
 }
 
 /** The file's text: one entry a line, so that a baseline's diff reads check by check. */
@@ -231,8 +260,8 @@ function writeExpectations(file: string, entries: readonly Expectation[]): void 
  * updated by the run's checks and written to `file`. Returns the line that says what changed.
  */
 export function writeUpdatedExpectations(file: string, existing: readonly Expectation[], checks: readonly CheckResult[]): string {
-  const { entries, added, dropped } = updateExpectations(existing, checks);
+  const { entries, added, widened } = updateExpectations(existing, checks);
   writeExpectations(file, entries);
-  const droppedList = dropped.length ? `; dropped ${dropped.length} that now pass: ${dropped.map((e) => e.check).join(', ')}` : '';
-  return `Expectations written to ${file}: ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}, ${added.length} added${droppedList}`;
+  const widenedList = widened.length ? `; widened ${widened.length} that now pass to ["fail", "pass"] (remove an entry once it is fixed for good): ${widened.map((e) => e.check).join(', ')}` : '';
+  return `Expectations written to ${file}: ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}, ${added.length} added${widenedList}`;
 }

@@ -22,6 +22,7 @@ import { excerpt, type Exchange } from './http.ts';
 import { answerOf, block, causeOf, countJudged, failed, need, needs, since, succeeded, type Step } from './preconditions.ts';
 import { took } from './moves.ts';
 import { observeResource } from './resources.ts';
+import { now, settle, settleWindowMs } from './settle.ts';
 import { describeEvent, isEventStream, type EventStream, type Opener, type StreamEvent, type StreamRequest } from './streams.ts';
 
 const TAG = 'conformancestream';
@@ -458,8 +459,8 @@ export class StreamingScenario {
     if (deletes.length === 0 && !stream.events.some(carriesStatus(status.id))) block(this.missingUpdate(stream, status.id, 'STREAM-PUBLIC-1'));
     // A status that still exists after its DELETE answered 200 was not deleted: no delete event can be expected.
     const { a, b } = actors();
-    const read = await (b ?? a).get(`/api/v1/statuses/${status.id}`);
-    if (read.status === 200) block(causeOf('STATUS-DELETE-2', 'the status still reads after its DELETE answered 200', read));
+    const { exchange: read } = await settle(() => (b ?? a).get(`/api/v1/statuses/${status.id}`), (answer) => answer.status !== 200, now());
+    if (read.status === 200) block(causeOf('STATUS-DELETE-2', `the status still reads after its DELETE answered 200 (settle window ${settleWindowMs()} ms)`, read));
     const actual = deletes.length > 0 ? `${deletes.map(describeEvent).slice(0, 3).join('; ')} (${stream.lastSeen()})` : stream.lastSeen();
     stream.fail(`a delete event whose payload is the id ${status.id} (compared as text; on ${stream.label}, within ${stream.timeoutMs} ms)`, actual);
   }
