@@ -2,7 +2,9 @@
 // and pin, each with its "already" and error cases, and the accounts lists that follow favourites and boosts.
 // A acts on its own public status `subject` (B boosts it, when configured: the boosts' unreblogs spend the
 // Deletion bucket, and A's is the one the other groups spend most; B also tries to pin it, not being its owner);
-// B, who cannot see A's private status `hidden`, shows the 404s. A's undos of a flag it never set (unfavourite,
+// B, who cannot see A's private status `hidden`, shows the 404s. The moves the table gives no "already" case
+// (reblog, bookmark, pin) are each repeated once, while their flag is set. Once every row has judged it, A deletes
+// `subject`, which B boosted and favourited. A's undos of a flag it never set (unfavourite,
 // unbookmark, unmute of a status not favourited, bookmarked or muted) act on `hidden`, which A never sets one on:
 // they need a status without the flag, not an undo that worked before them.
 // Each row makes its moves once, in the order of the table, and its checks judge the answers. The rows' chains of
@@ -20,7 +22,7 @@ import { jsonOf, type Exchange, type RequestOptions } from './support/http.ts';
 import { took, type Flag } from './support/moves.ts';
 import { answerOf, block, causeOf, controlled, failed, need, needs, since, succeeded, type Step } from './support/preconditions.ts';
 import { expectNoMismatch } from './support/run-wide.ts';
-import { check, expectEqual, expectError, expectList, expectOk, expectRefusal } from './support/verify.ts';
+import { check, expectEqual, expectError, expectList, expectOk, expectRefusal, statusLine } from './support/verify.ts';
 
 const { config, a, b } = actors();
 const NEEDS_B = 'needs CONFORMANCE_TOKEN_B';
@@ -48,6 +50,22 @@ async function undoMove(actor: Actor, statusId: string, undo: string): Promise<E
   if (exchange.status === 200) pending.get(key)?.settle();
   pending.delete(key);
   return exchange;
+}
+
+/**
+ * A move made once more while its flag is set: what it answers is not shown, and the first move's ledger entry
+ * undoes it. ERRORS-5XX-1 leaves a server error to it to STATUS-REPEAT-1, whose request it is.
+ */
+const repeat = (actor: Actor, statusId: string, action: string, form?: FormParams) => actor.post(on(statusId, action), form, { repeated: true });
+
+/** The moves of `actor` on a status a read showed gone: they went with it, so nothing is left to undo. */
+function settleGone(actor: Actor, statusId: string): void {
+  for (const [key, entry] of pending) {
+    if (key.startsWith(`${actor.name} `) && key.endsWith(` ${statusId}`)) {
+      entry.settle();
+      pending.delete(key);
+    }
+  }
 }
 
 /** A move the server should refuse: what it accepts anyway is undone at once, so that no later move meets it. */
@@ -135,6 +153,10 @@ describe('States and transitions', () => {
    */
   const visible = new Map<string, Step<Exchange>>();
   const pinExists = () => controlled(visible.get('pin'), 'STATUS-PIN-1', "A's pin of its own public status");
+  /** The moves repeated while their flag is set, by operation (STATUS-REPEAT-1). */
+  const repeated = new Map<string, Step<Exchange>>();
+  /** The original's id while the booster's last boost of it stands, at the end of the reblog row. */
+  let standingBoost: Step<string> = failed({ summary: 'the reblog row left no boost standing' });
 
   beforeAll(async () => {
     [subject, hidden] = await Promise.all([
@@ -220,6 +242,8 @@ describe('States and transitions', () => {
       boostsByVisibility.push({ visibility: 'public', made: boost });
       boosted = boostOf(boost, subject);
       const exists = await boostExists(booster, subject, boost, boosted, 'STATUS-REBLOG-1');
+      // Without the visibility parameter the public boost is the last: it is repeated before its unreblog.
+      if (!visibilityParameter) repeated.set('reblog', await when(exists, (id) => repeat(booster, id, 'reblog')));
       // The pin probe (undone at once if it takes) and the read leave the boost as it is: made side by side.
       const pinProbe = releaseAtLeast(config.serverVersion, PINS) ? when(boosted, (s) => probe(booster, s.id, 'pin', 'unpin')) : undefined;
       listed = await when(exists, (id) => booster.get(on(id, 'reblogged_by')));
@@ -239,7 +263,11 @@ describe('States and transitions', () => {
         const unlistedExists = await boostExists(booster, subject, unlisted, boostOf(unlisted, subject, 'STATUS-REBLOG-2'), 'STATUS-REBLOG-2');
         const undone = await when(unlistedExists, (id) => undoMove(booster, id, 'unreblog'));
         const room = await took(booster, subject, undone, 'reblogged', false, 'STATUS-REBLOG-4', 'unreblog of the unlisted boost');
-        boostsByVisibility.push({ visibility: 'private', made: await when(room, (id) => move(booster, id, 'reblog', 'unreblog', { visibility: 'private' })) });
+        const privately = await when(room, (id) => move(booster, id, 'reblog', 'unreblog', { visibility: 'private' }));
+        boostsByVisibility.push({ visibility: 'private', made: privately });
+        // The private boost stands to the end: it is repeated as it was made, and stays for the delete of its original.
+        standingBoost = await boostExists(booster, subject, privately, boostOf(privately, subject, 'STATUS-REBLOG-2'), 'STATUS-REBLOG-2');
+        repeated.set('reblog', await when(standingBoost, (id) => repeat(booster, id, 'reblog', { visibility: 'private' })));
       }
     });
 
@@ -265,6 +293,8 @@ describe('States and transitions', () => {
 
     it('STATUS-REBLOG-3 reblog with visibility direct or limited is refused (any 4xx: the contract does not show the code)', (context) => {
       since(context, config, REBLOG_VISIBILITY);
+      // The same reblog with visibility public, the positive control: a server that refuses the parameter refuses all.
+      controlled(boost, 'STATUS-REBLOG-1', 'the reblog with visibility public');
       for (const made of refused) expectRefusal(need(made));
     });
 
@@ -296,7 +326,9 @@ describe('States and transitions', () => {
     chains.push(async () => {
       if (!releaseAtLeast(config.serverVersion, BOOKMARKS)) return;
       bookmark = await when(subject, (s) => move(a, s.id, 'bookmark', 'unbookmark'));
-      unbookmark = await when(await took(a, subject, bookmark, 'bookmarked', true, 'STATUS-BOOKMARK-1', 'bookmark'), (id) => undoMove(a, id, 'unbookmark'));
+      const bookmarked = await took(a, subject, bookmark, 'bookmarked', true, 'STATUS-BOOKMARK-1', 'bookmark');
+      repeated.set('bookmark', await when(bookmarked, (id) => repeat(a, id, 'bookmark')));
+      unbookmark = await when(bookmarked, (id) => undoMove(a, id, 'unbookmark'));
       visible.set('bookmark', bookmark).set('unbookmark', unbookmark);
     });
     // "Not bookmarked" needs no unbookmark before it: A's private status, which A never bookmarks.
@@ -376,7 +408,9 @@ describe('States and transitions', () => {
     chains.push(async () => {
       if (!pinsExist) return;
       pin = await when(subject, (s) => move(a, s.id, 'pin', 'unpin'));
-      unpin = await when(await took(a, subject, pin, 'pinned', true, 'STATUS-PIN-1', 'pin'), (id) => undoMove(a, id, 'unpin'));
+      const pinned = await took(a, subject, pin, 'pinned', true, 'STATUS-PIN-1', 'pin');
+      repeated.set('pin', await when(pinned, (id) => repeat(a, id, 'pin')));
+      unpin = await when(pinned, (id) => undoMove(a, id, 'unpin'));
       visible.set('pin', pin).set('unpin', unpin);
       unpinAgain = await when(await took(a, subject, unpin, 'pinned', false, 'STATUS-PIN-5', 'unpin'), (id) => a.post(on(id, 'unpin')));
     });
@@ -487,6 +521,65 @@ describe('States and transitions', () => {
       if (pin.status === 422) expectError(pin, 422, "Validation failed: Someone else's toot cannot be pinned");
       else expectError(pin, 404, 'Record not found');
       expectError(unpin, 404, 'Record not found');
+    });
+  });
+
+  describe('a move repeated', () => {
+    it('STATUS-REPEAT-1 a reblog, bookmark or pin repeated while its flag is set answers without a server error (5xx)', () => {
+      // Each move that could be repeated is judged; one that could not blocks the check after the others were.
+      const made = [...repeated.values()];
+      for (const step of made) {
+        if (!step.ok) continue;
+        const exchange = step.value;
+        check(exchange.status !== undefined && exchange.status < 500, `an answer below HTTP 500 to ${exchange.method} ${exchange.path} (what it answers is not shown)`, statusLine(exchange), exchange);
+      }
+      const unmade = made.find((step) => !step.ok);
+      if (unmade) need(unmade);
+    });
+  });
+
+  // Vitest runs a file's checks in order: this comes last, once every row has judged `subject`.
+  describe('delete of a status others acted on', () => {
+    let favourited: Step<string>;
+    let boostStands: Step<string>;
+    let readBefore: Exchange | undefined;
+    let deletion: Exchange | undefined;
+    let readAfter: Exchange | undefined;
+    let secondDeletion: Exchange | undefined;
+
+    beforeAll(async () => {
+      if (!b || !subject.ok) return;
+      const other = b;
+      const { id } = subject.value;
+      // B's boost of the reblog row stands; where the row left none (a release without the parameter), B boosts here.
+      if (standingBoost.ok) boostStands = standingBoost;
+      else {
+        const made = await when(subject, () => move(other, id, 'reblog', 'unreblog'));
+        boostStands = await boostExists(other, subject, made, boostOf(made, subject), 'STATUS-REBLOG-1');
+      }
+      favourited = await took(other, subject, await when(subject, () => move(other, id, 'favourite', 'unfavourite')), 'favourited', true, 'STATUS-FAV-1', "B's favourite");
+      if (!boostStands.ok || !favourited.ok) return;
+      const path = `/api/v1/statuses/${id}`;
+      readBefore = await a.get(path);
+      deletion = await a.delete(path);
+      if (deletion.status !== 200) return;
+      subject.settle();
+      [readAfter, secondDeletion] = await Promise.all([a.get(path), a.delete(path)]);
+      // B's boost and favourite went with the status.
+      if (readAfter.status === 404) settleGone(other, id);
+    });
+
+    it('STATUS-DELETE-5 deleting a status that B boosted and favourited: DELETE answers it, a later read gives 404, a second DELETE 404 "Record not found"', (context) => {
+      needs(context, b, NEEDS_B);
+      need(subject);
+      need(boostStands);
+      need(favourited);
+      // The positive control of the 404s: A's read of the status answered it before the delete.
+      const before = readBefore as Exchange;
+      if (before.status !== 200) block(causeOf('STATUS-READ-1', `A's read of its own public status before the delete answered ${answerOf(before)}`, before));
+      expectEqual(expectOk<Status>(deletion as Exchange, 'Status').id, need(subject).id, 'id of the deleted status', deletion);
+      expectError(readAfter as Exchange, 404, 'Record not found');
+      expectError(secondDeletion as Exchange, 404, 'Record not found');
     });
   });
 });

@@ -94,6 +94,9 @@ export const CLAUSES: readonly Clause[] = [
     ['STATUS-PIN-5', 'POST .../unpin answers the Status with pinned = false', { since: '1.6.0' }],
     ['STATUS-PIN-6', 'POST .../unpin when already unpinned: still 200 (pinned = false)', { since: '1.6.0' }],
     ['STATUS-PIN-7', 'pin and unpin of a status not visible to the caller answer 404 "Record not found" (pin may instead give the 422 of a status not owned)', { since: '1.6.0', guards: 'visibility' }],
+    // The table gives these moves no "already" case, so what a repeat answers is not shown; like ERRORS-5XX-1, a
+    // server error to a well-formed request is a warning.
+    ['STATUS-REPEAT-1', 'A move repeated where the table gives no "already" case (reblog of a status the caller boosted, bookmark of a status bookmarked, pin of a status pinned): its answer is not shown, but never a server error (5xx)', { severity: 'SHOULD' }],
     ['STATES-SCHEDULED-1', 'Transition from a scheduled status to a published status: not shown', { kind: 'not-shown' }],
   ]),
   ...section('Client registration', [
@@ -139,6 +142,8 @@ export const CLAUSES: readonly Clause[] = [
     ['STATUS-DELETE-2', 'After DELETE the status no longer exists: a later read gives 404'],
     ['STATUS-DELETE-3', 'DELETE of a status not owned by the caller answers 404 "Record not found"', { guards: 'ownership' }],
     ['STATUS-DELETE-4', 'DELETE of a status already deleted answers 404 "Record not found"'],
+    ['STATUS-DELETE-5', 'DELETE of a status others acted on (boosted, favourited): the status no longer exists, a later read gives 404, and a second DELETE answers 404 "Record not found"'],
+    ['STATUS-DELETE-6', 'A deleted status does not exist for any operation: its context, reblogged_by and favourited_by answer 404 "Record not found"'],
     ['STATUS-CONTEXT-1', 'GET /api/v1/statuses/:id/context returns ancestors: the thread above the status'],
     ['STATUS-CONTEXT-2', 'GET /api/v1/statuses/:id/context returns descendants: the thread below the status'],
     ['STATUS-REBLOGGEDBY-1', 'GET /api/v1/statuses/:id/reblogged_by (public) returns an array of Account'],
@@ -185,6 +190,7 @@ export const CLAUSES: readonly Clause[] = [
     ['MEDIA-UPDATE-1', 'PUT updates the Attachment before it is attached to a status: description and focus change'],
     ['MEDIA-UPDATE-2', 'An update of an attachment not created by the caller answers 404 "Record not found"', { guards: 'ownership' }],
     ['MEDIA-UPDATE-3', 'A media update with an invalid file (a thumbnail that is not an image) is refused with 422', { since: '3.2.0' }],
+    ['MEDIA-UPDATE-4', 'An update of an attachment that does not exist (deleted) answers 404 "Record not found"'],
     ['MEDIA-FOCUS-1', 'focus given with the upload is meta.focus: x and y from -1.0 to 1.0, (0,0) the image centre', { since: '2.3.0' }],
     ['MEDIA-FOCUS-2', 'Focal point x and y are floating-point values from -1.0 to 1.0: values in range round-trip through an update, and no value makes the server fail (5xx)', { since: '2.3.0' }],
     ['MEDIA-ATTACH-1', 'POST /api/v1/statuses with media_ids[] of attachments owned by the caller attaches them to the new status'],

@@ -37,6 +37,8 @@ export interface RequestOptions {
   outsideContract?: boolean;
   /** Sent malformed on purpose (its check wants it refused): ERRORS-5XX-1 does not count a server error to it. */
   malformed?: boolean;
+  /** A move repeated on purpose, whose check judges a server error to it (STATUS-REPEAT-1): ERRORS-5XX-1 does not count one. */
+  repeated?: boolean;
 }
 
 export interface Exchange {
@@ -66,6 +68,7 @@ export interface Exchange {
   /** See RequestOptions. */
   outsideContract?: boolean;
   malformed?: boolean;
+  repeated?: boolean;
 }
 
 type Observer = (exchange: Exchange) => void;
@@ -168,6 +171,7 @@ export class HttpClient {
       ms: 0,
       ...(options.outsideContract || outside.getStore() ? { outsideContract: true } : {}),
       ...(options.malformed || options.uploads?.some((u) => u.invalid) ? { malformed: true } : {}),
+      ...(options.repeated ? { repeated: true } : {}),
     };
     senders.set(exchange, this);
     const plan = planning.getStore();
