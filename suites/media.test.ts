@@ -344,6 +344,9 @@ describe('Media', () => {
   });
 
   it('MEDIA-UPLOAD-6 a file that claims to be an image and is not answers 422 with the contract text', () => {
+    // The positive control: the same upload of an image that is one (MEDIA-UPLOAD-1's PNG) was accepted.
+    const control = judgeable(png.exchange as Exchange, 'the v1 upload');
+    controlled(succeeded(control, control), 'MEDIA-UPLOAD-1', 'the v1 upload of an image');
     expectError(judgeable(invalid, 'the v1 upload of an invalid file'), 422, MEDIA_INVALID);
   });
 
@@ -481,22 +484,6 @@ describe('Media', () => {
     if (details.failed) throw details.errorInstance instanceof Error ? details.errorInstance : new Error(fc.defaultReportMessage(details));
   });
 
-  it("MEDIA-ATTACH-3 another user's attachment in media_ids[] is refused", async (context) => {
-    needs(context, b, 'needs CONFORMANCE_TOKEN_B');
-    const { id } = need(foreign);
-    const exchange = attachByB as Exchange;
-    const made = createdObject(exchange);
-    if (made && !mediaIdsOf(made).includes(id) && !formNotUnderstood()) {
-      // Made without the attachment: whether media_ids[] was read at all, the same creation as JSON tells.
-      const asJson = await probe(b as Actor, attachedByB(id), true);
-      if (asJson.status !== undefined && asJson.status >= 400 && asJson.status < 500) {
-        block(causeOf('WIRE-FORM-1', 'media_ids[] sent as form data was not read: the same creation as JSON was refused', exchange));
-      }
-    }
-    // Error bodies for failed POST /api/v1/statuses calls are not shown: any refusal will do.
-    expectRefusal(judgeable(exchange, "B's creation"));
-  });
-
   describe('attached to a status', () => {
     let attached: Step<Status>;
     let attachedIds: string[] = [];
@@ -539,6 +526,26 @@ describe('Media', () => {
         if (body?.sensitive !== true) block(causeOf('STATUS-CREATE-3', `a status created with sensitive and no media answered sensitive = ${JSON.stringify(body?.sensitive)}`, control.exchange));
       }
       expectEqual(sensitive, true, 'sensitive', attached.exchange);
+    });
+
+    it("MEDIA-ATTACH-3 another user's attachment in media_ids[] is refused", async (context) => {
+      needs(context, b, 'needs CONFORMANCE_TOKEN_B');
+      const { id } = need(foreign);
+      const exchange = attachByB as Exchange;
+      const made = createdObject(exchange);
+      if (made && !mediaIdsOf(made).includes(id) && !formNotUnderstood()) {
+        // Made without the attachment: whether media_ids[] was read at all, the same creation as JSON tells.
+        const asJson = await probe(b as Actor, attachedByB(id), true);
+        if (asJson.status !== undefined && asJson.status >= 400 && asJson.status < 500) {
+          block(causeOf('WIRE-FORM-1', 'media_ids[] sent as form data was not read: the same creation as JSON was refused', exchange));
+        }
+      }
+      // The positive control: the same creation with the caller's own attachments (MEDIA-ATTACH-1's) was accepted.
+      const control = attached.exchange;
+      if (!control && !attached.ok) block(attached.cause);
+      controlled(control && succeeded(control, control), 'MEDIA-ATTACH-1', "A's creation with its own attachments");
+      // Error bodies for failed POST /api/v1/statuses calls are not shown: any refusal will do.
+      expectRefusal(judgeable(exchange, "B's creation"));
     });
   });
 
