@@ -538,7 +538,10 @@ describe('States and transitions', () => {
     });
   });
 
-  // Vitest runs a file's checks in order: this comes last, once every row has judged `subject`.
+  // Vitest runs a file's checks in order: this comes last, once every row has judged both statuses. A deletes
+  // `subject`, which B boosted and favourited, beside `hidden`, on which no one else acted: the plain delete is the
+  // control that tells a status kept because others acted on it from deletes that keep every status (STATUS-DELETE-2,
+  // -4). Both deletes and reads are the ledger's anyway; the second delete is this check's own.
   describe('delete of a status others acted on', () => {
     let favourited: Step<string>;
     let boostStands: Step<string>;
@@ -546,6 +549,16 @@ describe('States and transitions', () => {
     let deletion: Exchange | undefined;
     let readAfter: Exchange | undefined;
     let secondDeletion: Exchange | undefined;
+    let plain: { deletion?: Exchange; readAfter?: Exchange } = {};
+
+    /** A's delete of its own status, settled on 200, and its read after the delete. */
+    async function deleteAndRead(created: Created<Status>, id: string): Promise<{ deletion: Exchange; readAfter?: Exchange }> {
+      const path = `/api/v1/statuses/${id}`;
+      const answer = await a.delete(path);
+      if (answer.status !== 200) return { deletion: answer };
+      created.settle();
+      return { deletion: answer, readAfter: await a.get(path) };
+    }
 
     beforeAll(async () => {
       if (!b || !subject.ok) return;
@@ -559,14 +572,14 @@ describe('States and transitions', () => {
       }
       favourited = await took(other, subject, await when(subject, () => move(other, id, 'favourite', 'unfavourite')), 'favourited', true, 'STATUS-FAV-1', "B's favourite");
       if (!boostStands.ok || !favourited.ok) return;
-      const path = `/api/v1/statuses/${id}`;
-      readBefore = await a.get(path);
-      deletion = await a.delete(path);
-      if (deletion.status !== 200) return;
-      subject.settle();
-      [readAfter, secondDeletion] = await Promise.all([a.get(path), a.delete(path)]);
+      readBefore = await a.get(`/api/v1/statuses/${id}`);
+      const [acted, unacted] = await Promise.all([deleteAndRead(subject, id), hidden.ok ? deleteAndRead(hidden, hidden.value.id) : undefined]);
+      ({ deletion, readAfter } = acted);
+      plain = unacted ?? {};
+      if (readAfter?.status !== 404) return;
       // B's boost and favourite went with the status.
-      if (readAfter.status === 404) settleGone(other, id);
+      settleGone(other, id);
+      secondDeletion = await a.delete(`/api/v1/statuses/${id}`);
     });
 
     it('STATUS-DELETE-5 deleting a status that B boosted and favourited: DELETE answers it, a later read gives 404, a second DELETE 404 "Record not found"', (context) => {
@@ -577,9 +590,18 @@ describe('States and transitions', () => {
       // The positive control of the 404s: A's read of the status answered it before the delete.
       const before = readBefore as Exchange;
       if (before.status !== 200) block(causeOf('STATUS-READ-1', `A's read of its own public status before the delete answered ${answerOf(before)}`, before));
+      // The plain delete beside it: where A's status no one acted on is not deleted either, that is not this clause.
+      const plainDeletion = plain.deletion;
+      if (!plainDeletion) block(hidden.ok ? { summary: "A's private status was not deleted" } : hidden.cause);
+      if (plainDeletion.status !== 200) block(causeOf('STATUS-DELETE-1', `DELETE of the caller's own status answered ${answerOf(plainDeletion)}`, plainDeletion));
+      const plainRead = plain.readAfter as Exchange;
+      if (plainRead.status !== 404) block(causeOf('STATUS-DELETE-2', `a status no one else acted on still read as ${answerOf(plainRead)} after its DELETE answered 200`, plainRead));
       expectEqual(expectOk<Status>(deletion as Exchange, 'Status').id, need(subject).id, 'id of the deleted status', deletion);
       expectError(readAfter as Exchange, 404, 'Record not found');
-      expectError(secondDeletion as Exchange, 404, 'Record not found');
+      // Gone, as the read shows: what a second delete of a deleted status answers is STATUS-DELETE-4's row.
+      const again = secondDeletion as Exchange;
+      if (again.status !== 404) block(causeOf('STATUS-DELETE-4', `a second DELETE of the deleted status answered ${answerOf(again)}`, again));
+      expectError(again, 404, 'Record not found');
     });
   });
 });
