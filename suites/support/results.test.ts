@@ -160,7 +160,8 @@ describe('root causes', () => {
   it('should open the terminal summary and summary.md with the ranking, each cause with its evidence and curl line', () => {
     const results = resultsOf(checks);
     const terminal = terminalSummary(results).split('\n');
-    expect(terminal.slice(2, 12)).toEqual([
+    // The first lines are the verdict, the release and how slow the server was (timingLine).
+    expect(terminal.slice(3, 13)).toEqual([
       'Root causes, access control, visibility and ownership first, then the one that blocks most checks:',
       '  1. STATUS-DELETE-3 (failed, ownership), blocks 0 checks: expected HTTP 401; actual HTTP 200 {"id":"1"}',
       `     curl -sS -i -X GET "$CONFORMANCE_BASE_URL"'/STATUS-DELETE-3'`,
