@@ -585,7 +585,7 @@ describe('States and transitions', () => {
       secondDeletion = await a.delete(`/api/v1/statuses/${id}`);
     });
 
-    it('STATUS-DELETE-5 deleting a status that B boosted and favourited: DELETE answers it, a later read gives 404, a second DELETE 404 "Record not found"', (context) => {
+    it('STATUS-DELETE-7 deleting a status that B boosted and favourited: DELETE answers it, a later read gives 404, a second DELETE 404 "Record not found"', (context) => {
       needs(context, b, NEEDS_B);
       need(subject);
       need(boostStands);

@@ -142,7 +142,7 @@ export const CLAUSES: readonly Clause[] = [
     ['STATUS-DELETE-2', 'After DELETE the status no longer exists: a later read gives 404'],
     ['STATUS-DELETE-3', 'DELETE of a status not owned by the caller answers 404 "Record not found"', { guards: 'ownership' }],
     ['STATUS-DELETE-4', 'DELETE of a status already deleted answers 404 "Record not found"'],
-    ['STATUS-DELETE-5', 'DELETE of a status others acted on (boosted, favourited): the status no longer exists, a later read gives 404, and a second DELETE answers 404 "Record not found"'],
+    ['STATUS-DELETE-7', 'DELETE of a status others acted on (boosted, favourited): the status no longer exists, a later read gives 404, and a second DELETE answers 404 "Record not found"'],
     ['STATUS-DELETE-6', 'A deleted status does not exist for any operation: its context, reblogged_by and favourited_by answer 404 "Record not found"'],
     ['STATUS-CONTEXT-1', 'GET /api/v1/statuses/:id/context returns ancestors: the thread above the status'],
     ['STATUS-CONTEXT-2', 'GET /api/v1/statuses/:id/context returns descendants: the thread below the status'],
