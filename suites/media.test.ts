@@ -9,6 +9,8 @@
 // a tiny or odd file (size and format limits are not shown), and such a refusal would block what needed the upload by
 // a clause whose own check passed. The odd files are their own probes'.
 // The first creation (MEDIA-ATTACH-2's control) shows how the server reads bodies; the updates and probes follow it.
+// Once its reads have ended, the v2 upload of not-an-image.png is deleted: its id is the attachment that does not
+// exist, which the missing read and update ask for.
 // The preparation never judges: an upload that failed blocks the checks that need its attachment (by MEDIA-UPLOAD-1
 // or MEDIA-V2-1), and the Attachment schema is observed for RESOURCE-ATTACHMENT-1, which reports it last.
 // Every request is made once, at the start and side by side where the contract's order does not matter (the uploads;
@@ -21,12 +23,13 @@ import { actors, createdId, createdObject, formNotUnderstood, type Actor, type A
 import { releaseAtLeast } from './support/config.ts';
 import type { FormParams } from './support/form.ts';
 import type { Exchange } from './support/http.ts';
-import { answerOf, block, causeOf, controlled, failed, need, needs, requireThat, since, succeeded, type Step } from './support/preconditions.ts';
+import { answerOf, block, causeOf, controlled, countJudged, failed, need, needs, notJudged, requireThat, since, succeeded, type Step } from './support/preconditions.ts';
 import { expectNoMismatch } from './support/run-wide.ts';
 import { check, expectEqual, expectError, expectOk, expectRefusal, fail } from './support/verify.ts';
 
 const { config, a, b } = actors();
-// An id no server has given out: far above any snowflake of this century.
+// An id no server has given out, far above any snowflake of this century: where the run could delete no attachment
+// of its own, whose id is of the server's own shape (a server may refuse an id of another shape before any lookup).
 const MISSING_ID = '999999999999999999';
 const MEDIA_INVALID = 'Validation failed: File content type is invalid, File is invalid';
 // Well past a quick server's processing (the reference server's takes 300 ms), also on a loaded machine: such a
@@ -177,9 +180,11 @@ describe('Media', () => {
   let invalidV2: Exchange | undefined;
   let invalidV2Reads: Exchange[] = [];
 
-  // The answers of B's probes, the read of a missing attachment and the updates of the PNG (see the checks).
+  // The answers of B's probes, the read and update of a missing attachment and the updates of the PNG (see the checks).
   let readByB: Exchange | undefined;
+  let missing: { id: string; deleted: boolean } = { id: MISSING_ID, deleted: false };
   let readMissing: Exchange | undefined;
+  let updateMissing: Exchange | undefined;
   let updateByB: Exchange | undefined;
   let attachByB: Exchange | undefined;
   // The attachment of A's that B tried to attach, its own.
@@ -207,6 +212,30 @@ describe('Media', () => {
     [jpegReads, invalidV2Reads] = await Promise.all([jpeg.ok ? readUntilProcessed(a, jpeg.value.id) : [], invalidId ? readUntilProcessed(a, invalidId) : []]);
   }
 
+  /**
+   * The read and update of an attachment that does not exist: the invalid v2 upload, once its reads ended, deleted
+   * (Mastodon's delete; the ledger's undo, made early); where none was deleted, an id no server gave out.
+   */
+  async function probeMissing(): Promise<void> {
+    const ended = invalidV2Reads.length > 0 && invalidV2Reads.at(-1)?.status !== 206;
+    const removed = invalidV2 && ended ? await a.deleteUpload(invalidV2) : undefined;
+    const deleted = removed?.status !== undefined && removed.status >= 200 && removed.status < 300;
+    missing = { id: deleted ? (createdId(invalidV2 as Exchange) as string) : MISSING_ID, deleted };
+    const path = `/api/v1/media/${missing.id}`;
+    [readMissing, updateMissing] = await Promise.all([v2 ? a.get(path) : undefined, a.put(path, { description: 'conformance probe: no such attachment' })]);
+  }
+
+  /**
+   * Whether the deleted attachment is gone: a read after its delete that shows it there (the 422 of its failed
+   * processing, or its own body) means that delete, outside the contract, did not delete it, and nothing can be judged.
+   */
+  function expectMissing(): void {
+    const read = readMissing;
+    if (!missing.deleted || !read) return;
+    const stillThere = read.status === 422 || createdObject(read)?.id === missing.id;
+    if (stillThere) block(causeOf(undefined, `DELETE /api/v1/media/:id answered 2xx, and a read of the attachment after it answered ${answerOf(read)}`, read));
+  }
+
   /** What B may not do with A's attachment: read it and update it (an update made anyway is undone at once). */
   async function probeByB(other: Actor, attachment: Attachment): Promise<void> {
     const path = `/api/v1/media/${attachment.id}`;
@@ -223,8 +252,11 @@ describe('Media', () => {
   async function updatePng(attachment: Attachment): Promise<void> {
     const path = `/api/v1/media/${attachment.id}`;
     const withFocus = releaseAtLeast(config.serverVersion, '2.3.0');
-    const thumbnail = releaseAtLeast(config.serverVersion, '3.2.0') ? a.put(path, {}, { uploads: [uploadOf(MEDIA_FIXTURES.notAnImage, 'thumbnail')] }) : undefined;
-    updated = await a.put(path, { description: UPDATED_DESCRIPTION, focus: withFocus ? focusParam(UPDATED_FOCUS) : undefined });
+    // MEDIA-UPDATE-1's update, and the same with a thumbnail that is not an image: the refusal counts where the
+    // update without it was accepted.
+    const update = { description: UPDATED_DESCRIPTION, focus: withFocus ? focusParam(UPDATED_FOCUS) : undefined };
+    const thumbnail = releaseAtLeast(config.serverVersion, '3.2.0') ? a.put(path, update, { uploads: [uploadOf(MEDIA_FIXTURES.notAnImage, 'thumbnail')] }) : undefined;
+    updated = await a.put(path, update);
     if (withFocus) {
       for (const focus of FOCUS_RUNS) focusUpdates.push({ focus, exchange: await a.put(path, { focus: focusParam(focus) }, { malformed: !focusInRange(focus) }) });
       if (focusUpdates.some(({ focus, exchange }) => !focusInRange(focus) && createdId(exchange))) await a.put(path, { focus: focusParam(PNG_FOCUS) });
@@ -251,9 +283,8 @@ describe('Media', () => {
     // An invalid file the server kept anyway is removed at once (Mastodon's delete), so no other check meets it.
     const kept = createdId(invalid);
     await Promise.all([
-      kept && a.delete(`/api/v1/media/${kept}`),
-      reads,
-      v2 && a.get(`/api/v1/media/${MISSING_ID}`).then((exchange) => (readMissing = exchange)),
+      kept && a.deleteUpload(invalid),
+      reads ? reads.then(probeMissing) : probeMissing(),
       png.ok && b && probeByB(b, png.value),
       png.ok && updatePng(png.value),
       b && attachByOther(b, foreign),
@@ -316,6 +347,9 @@ describe('Media', () => {
   });
 
   it('MEDIA-UPLOAD-6 a file that claims to be an image and is not answers 422 with the contract text', () => {
+    // The positive control: the same upload of an image that is one (MEDIA-UPLOAD-1's PNG) was accepted.
+    const control = judgeable(png.exchange as Exchange, 'the v1 upload');
+    controlled(succeeded(control, control), 'MEDIA-UPLOAD-1', 'the v1 upload of an image');
     expectError(judgeable(invalid, 'the v1 upload of an invalid file'), 422, MEDIA_INVALID);
   });
 
@@ -345,14 +379,25 @@ describe('Media', () => {
     // The url of a 200 read is what is judged: reads that never reached 200 left nothing to judge, MEDIA-READ-1's failure.
     const last = jpegReads.at(-1) as Exchange;
     if (!jpegReads.some((read) => read.status === 200)) block(causeOf('MEDIA-READ-1', `no read answered 200: ${jpegReads.map((r) => r.status).join(', ')}`, last));
+    const seen = `reads until processed: ${jpegReads.map((r) => r.status).join(', ')}`;
+    await context.annotate(seen, 'observation');
     // A 206 answer's body is not given by the contract, so it is not judged; the final status is MEDIA-READ-1's.
+    // A 200 without url is a read before processing finished answered 200: this clause's failure.
     for (const read of jpegReads) {
       if (read.status === 200) {
         const { url } = expectOk<Attachment>(read, 'Attachment', 200);
         check(typeof url === 'string' && url !== '', 'a 200 read: url of the processed file', `url: ${JSON.stringify(url)}`, read);
       }
     }
-    await context.annotate(`reads until processed: ${jpegReads.map((r) => r.status).join(', ')}`, 'observation');
+    // The 206 itself is judged only where a read met an upload still processing (either v2 upload's): where none
+    // did, that case went unseen, and a pass would claim it.
+    const unfinished = [...jpegReads, ...invalidV2Reads].filter((read) => read.status === 206);
+    if (unfinished.length === 0) {
+      const upload = jpeg.exchange as Exchange;
+      if (upload.status !== 202) block(causeOf('MEDIA-V2-1', `the v2 upload processed the file before it answered (${answerOf(upload)}), so no read could find it processing`, upload));
+      notJudged(`no read found an attachment still processing (${seen}): whether such a read answers 206 went unseen`);
+    }
+    countJudged(unfinished.length);
   });
 
   it('MEDIA-READ-3 a read where processing failed answers 422 with the contract text', (context) => {
@@ -381,10 +426,12 @@ describe('Media', () => {
     expectError(judgeable(readByB as Exchange, "B's read"), 404, 'Record not found');
   });
 
-  it('MEDIA-READ-5 reading an attachment that does not exist answers 404 "Record not found"', (context) => {
+  it('MEDIA-READ-5 reading an attachment that does not exist (one the run deleted) answers 404 "Record not found"', (context) => {
     since(context, config, '3.1.3');
     ownRead();
-    expectError(judgeable(readMissing as Exchange, 'the read'), 404, 'Record not found');
+    const exchange = judgeable(readMissing as Exchange, 'the read');
+    expectMissing();
+    expectError(exchange, 404, 'Record not found');
   });
 
   it("MEDIA-UPDATE-2 updating another user's attachment answers 404 \"Record not found\"", (context) => {
@@ -407,8 +454,21 @@ describe('Media', () => {
   it('MEDIA-UPDATE-3 an update with a thumbnail that is not an image is refused with 422', (context) => {
     since(context, config, '3.2.0');
     need(png);
+    // The positive control: the same update without the thumbnail (MEDIA-UPDATE-1's) was accepted.
+    const control = judgeable(updated as Exchange, "A's update");
+    controlled(succeeded(control, control), 'MEDIA-UPDATE-1', 'the same update without the thumbnail');
     // The contract's text names the file ("File ... is invalid"); a server may name the thumbnail instead.
     expectError(judgeable(thumbnailUpdate as Exchange, 'the update'), 422);
+  });
+
+  it('MEDIA-UPDATE-4 an update of an attachment that does not exist (one the run deleted) answers 404 "Record not found"', () => {
+    need(png);
+    // The positive control: A's update of its own attachment answered 2xx (a server without the update refuses all).
+    const control = judgeable(updated as Exchange, "A's update");
+    controlled(succeeded(control, control), 'MEDIA-UPDATE-1', "A's update of its own attachment");
+    const exchange = judgeable(updateMissing as Exchange, 'the update');
+    expectMissing();
+    expectError(exchange, 404, 'Record not found');
   });
 
   it('MEDIA-FOCUS-2 focus values in range round-trip through an update, and no focus value answers 5xx', async (context) => {
@@ -425,22 +485,6 @@ describe('Media', () => {
     // The failure shows the request that broke the property.
     const details = await fc.check(property, { numRuns: runs.length, endOnFailure: true, examples: runs.map((_, run) => [run]) });
     if (details.failed) throw details.errorInstance instanceof Error ? details.errorInstance : new Error(fc.defaultReportMessage(details));
-  });
-
-  it("MEDIA-ATTACH-3 another user's attachment in media_ids[] is refused", async (context) => {
-    needs(context, b, 'needs CONFORMANCE_TOKEN_B');
-    const { id } = need(foreign);
-    const exchange = attachByB as Exchange;
-    const made = createdObject(exchange);
-    if (made && !mediaIdsOf(made).includes(id) && !formNotUnderstood()) {
-      // Made without the attachment: whether media_ids[] was read at all, the same creation as JSON tells.
-      const asJson = await probe(b as Actor, attachedByB(id), true);
-      if (asJson.status !== undefined && asJson.status >= 400 && asJson.status < 500) {
-        block(causeOf('WIRE-FORM-1', 'media_ids[] sent as form data was not read: the same creation as JSON was refused', exchange));
-      }
-    }
-    // Error bodies for failed POST /api/v1/statuses calls are not shown: any refusal will do.
-    expectRefusal(judgeable(exchange, "B's creation"));
   });
 
   describe('attached to a status', () => {
@@ -485,6 +529,28 @@ describe('Media', () => {
         if (body?.sensitive !== true) block(causeOf('STATUS-CREATE-7', `a status created with sensitive, without spoiler_text and media, answered sensitive = ${JSON.stringify(body?.sensitive)}`, control.exchange));
       }
       expectEqual(sensitive, true, 'sensitive', attached.exchange);
+    });
+
+    it("MEDIA-ATTACH-3 another user's attachment in media_ids[] is refused", async (context) => {
+      needs(context, b, 'needs CONFORMANCE_TOKEN_B');
+      const { id } = need(foreign);
+      const exchange = attachByB as Exchange;
+      const made = createdObject(exchange);
+      const sentAsForm = exchange.requestHeaders['content-type'] === 'application/x-www-form-urlencoded';
+      if (made && !mediaIdsOf(made).includes(id) && sentAsForm) {
+        // Made without the attachment: whether media_ids[] was read at all, the same creation as JSON tells (the
+        // control's creation, made after this one, may have shown already which form clause the server breaks).
+        const asJson = await probe(b as Actor, attachedByB(id), true);
+        if (asJson.status !== undefined && asJson.status >= 400 && asJson.status < 500) {
+          block(causeOf(formNotUnderstood()?.clause ?? 'WIRE-FORM-1', 'media_ids[] sent as form data was not read: the same creation as JSON was refused', exchange));
+        }
+      }
+      // The positive control: the same creation with the caller's own attachments (MEDIA-ATTACH-1's) was accepted.
+      const control = attached.exchange;
+      if (!control && !attached.ok) block(attached.cause);
+      controlled(control && succeeded(control, control), 'MEDIA-ATTACH-1', "A's creation with its own attachments");
+      // Error bodies for failed POST /api/v1/statuses calls are not shown: any refusal will do.
+      expectRefusal(judgeable(exchange, "B's creation"));
     });
   });
 

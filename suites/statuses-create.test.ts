@@ -2,7 +2,8 @@
 // it may not combine, polls, scheduled_at, and delete-and-redraft (resending what the DELETE answer gives back,
 // as "Other operation parameters" says) as a property over generated texts. The contract does not show the code
 // or body of a refused creation ("Error bodies for failed POST /api/v1/statuses calls: not shown"): a refusal is
-// any 4xx, and each such check says so in its name. A refusal needs only its request, not the feature working. What
+// any 4xx, and each such check says so in its name. A refusal counts where the same request without the part it
+// refuses was accepted (a server that refuses every creation refuses these too), not where the feature works. What
 // a creation that should be refused made anyway is undone at once, so that no later check meets it; such a probe
 // attaches only an attachment of its own, since a server may take a status' media with it.
 // Every request is made once, at the start and side by side where the contract's order does not matter; the checks
@@ -17,7 +18,7 @@ import type { RootCause } from './support/clauses.ts';
 import { releaseAtLeast } from './support/config.ts';
 import type { FormParams } from './support/form.ts';
 import type { Exchange } from './support/http.ts';
-import { answerOf, block, causeOf, failed, need, since, type Step } from './support/preconditions.ts';
+import { answerOf, block, causeOf, controlled, failed, need, since, succeeded, type Step } from './support/preconditions.ts';
 import { observeResource } from './support/resources.ts';
 import { expectNoMismatch } from './support/run-wide.ts';
 import { now, settle, settleWindowMs } from './support/settle.ts';
@@ -131,6 +132,16 @@ describe('POST /api/v1/statuses parameters', () => {
   let mediaStatus: Created<Status> | undefined;
   let scheduled: Exchange;
   let tooSoon: Exchange;
+
+  /**
+   * The positive control of a refusal: the same creation without the part refused was accepted (2xx), whatever it
+   * made of the rest (that is its own check's). Else `clause`, whose check judges that creation, blocks.
+   */
+  function acceptedWithout(made: Step<unknown> | Exchange | undefined, clause: string, what: string): void {
+    const exchange = made && 'method' in made ? made : made?.exchange;
+    if (!exchange && made && 'ok' in made && !made.ok) block(made.cause);
+    controlled(exchange && succeeded(exchange, exchange), clause, what);
+  }
 
   /** The Idempotency-Key submissions: the first, the same again, and the same with another key. */
   async function submitFirst(key: Record<string, string>): Promise<void> {
@@ -247,6 +258,7 @@ describe('POST /api/v1/statuses parameters', () => {
   });
 
   it('STATUS-PARAMS-1 a creation with neither status nor media_ids is refused (any 4xx)', () => {
+    acceptedWithout(first, 'STATUS-CREATE-1', 'a creation with status');
     expectRefusal(withoutText);
   });
 
@@ -304,12 +316,14 @@ describe('POST /api/v1/statuses parameters', () => {
 
     it('STATUS-POLL-5 a poll without poll[expires_in] is refused (any 4xx)', (context) => {
       since(context, config, POLLS);
+      acceptedWithout(pollStatus, 'STATUS-POLL-1', 'the poll with poll[expires_in]');
       expectRefusal(withoutExpiry);
     });
 
     it('STATUS-POLL-6 a poll together with media_ids is refused (any 4xx)', (context) => {
       since(context, config, POLLS);
       need(probeAttachment);
+      acceptedWithout(pollStatus, 'STATUS-POLL-1', 'the poll without media_ids');
       expectRefusal(pollWithMedia as Exchange);
     });
 
@@ -362,6 +376,7 @@ describe('POST /api/v1/statuses parameters', () => {
     // A refusal needs no working scheduling: a server that ignores scheduled_at publishes what it must refuse.
     it('STATUS-SCHEDULED-3 scheduled_at less than 5 minutes ahead is refused (any 4xx)', (context) => {
       since(context, config, SCHEDULING);
+      acceptedWithout(scheduled, 'STATUS-SCHEDULED-1', 'the creation scheduled at least 5 minutes ahead');
       expectRefusal(tooSoon);
     });
   });

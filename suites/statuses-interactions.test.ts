@@ -2,7 +2,9 @@
 // and pin, each with its "already" and error cases, and the accounts lists that follow favourites and boosts.
 // A acts on its own public status `subject` (B boosts it, when configured: the boosts' unreblogs spend the
 // Deletion bucket, and A's is the one the other groups spend most; B also tries to pin it, not being its owner);
-// B, who cannot see A's private status `hidden`, shows the 404s. A's undos of a flag it never set (unfavourite,
+// B, who cannot see A's private status `hidden`, shows the 404s. The moves the table gives no "already" case
+// (reblog, bookmark, pin) are each repeated once, while their flag is set. Once every row has judged it, A deletes
+// `subject`, which B boosted and favourited. A's undos of a flag it never set (unfavourite,
 // unbookmark, unmute of a status not favourited, bookmarked or muted) act on `hidden`, which A never sets one on:
 // they need a status without the flag, not an undo that worked before them.
 // Each row makes its moves once, in the order of the table, and its checks judge the answers. The rows' chains of
@@ -23,7 +25,7 @@ import { Holds, shows, took, type Flag } from './support/moves.ts';
 import { answerOf, block, causeOf, controlled, failed, need, needs, since, succeeded, type Step } from './support/preconditions.ts';
 import { expectNoMismatch } from './support/run-wide.ts';
 import { observeLate } from './support/settle.ts';
-import { check, expectEqual, expectError, expectList, expectOk, expectRefusal } from './support/verify.ts';
+import { check, expectEqual, expectError, expectList, expectOk, expectRefusal, statusLine } from './support/verify.ts';
 
 const { config, a, b } = actors();
 const NEEDS_B = 'needs CONFORMANCE_TOKEN_B';
@@ -54,6 +56,22 @@ async function undoMove(actor: Actor, statusId: string, undo: string): Promise<E
   if (exchange.status === 200) pending.get(key)?.settle();
   pending.delete(key);
   return exchange;
+}
+
+/**
+ * A move made once more while its flag is set: what it answers is not shown, and the first move's ledger entry
+ * undoes it. ERRORS-5XX-1 leaves a server error to it to STATUS-REPEAT-1, whose request it is.
+ */
+const repeat = (actor: Actor, statusId: string, action: string, form?: FormParams) => actor.post(on(statusId, action), form, { repeated: true });
+
+/** The moves of `actor` on a status a read showed gone: they went with it, so nothing is left to undo. */
+function settleGone(actor: Actor, statusId: string): void {
+  for (const [key, entry] of pending) {
+    if (key.startsWith(`${actor.name} `) && key.endsWith(` ${statusId}`)) {
+      entry.settle();
+      pending.delete(key);
+    }
+  }
 }
 
 /** A move the server should refuse: what it accepts anyway is undone at once, so that no later move meets it. */
@@ -147,6 +165,10 @@ describe('States and transitions', () => {
   const holdIfShown = (made: Step<Exchange>, flag: Flag, clause: string, what: string) => {
     if (made.ok && subject.ok && shows(made.value, subject.value.id, flag, false).ok) holds.expect(flag, false, clause, what);
   };
+  /** The moves repeated while their flag is set, by operation (STATUS-REPEAT-1). */
+  const repeated = new Map<string, Step<Exchange>>();
+  /** The original's id while the booster's last boost of it stands, at the end of the reblog row. */
+  let standingBoost: Step<string> = failed({ summary: 'the reblog row left no boost standing' });
 
   beforeAll(async () => {
     [subject, hidden] = await Promise.all([
@@ -237,6 +259,8 @@ describe('States and transitions', () => {
       boostsByVisibility.push({ visibility: 'public', made: boost });
       boosted = boostOf(boost, subject);
       const exists = await boostExists(booster, subject, boost, boosted, 'STATUS-REBLOG-1');
+      // Without the visibility parameter the public boost is the last: it is repeated before its unreblog.
+      if (!visibilityParameter) repeated.set('reblog', await when(exists, (id) => repeat(booster, id, 'reblog')));
       // The pin probe (undone at once if it takes) and the read leave the boost as it is: made side by side.
       const pinProbe = releaseAtLeast(config.serverVersion, PINS) ? when(boosted, (s) => probe(booster, s.id, 'pin', 'unpin')) : undefined;
       listed = await when(exists, (id) => booster.get(on(id, 'reblogged_by')));
@@ -256,7 +280,11 @@ describe('States and transitions', () => {
         const unlistedExists = await boostExists(booster, subject, unlisted, boostOf(unlisted, subject, 'STATUS-REBLOG-2'), 'STATUS-REBLOG-2');
         const undone = await when(unlistedExists, (id) => undoMove(booster, id, 'unreblog'));
         const room = await took(booster, subject, undone, 'reblogged', false, 'STATUS-REBLOG-4', 'unreblog of the unlisted boost');
-        boostsByVisibility.push({ visibility: 'private', made: await when(room, (id) => move(booster, id, 'reblog', 'unreblog', { visibility: 'private' })) });
+        const privately = await when(room, (id) => move(booster, id, 'reblog', 'unreblog', { visibility: 'private' }));
+        boostsByVisibility.push({ visibility: 'private', made: privately });
+        // The private boost stands to the end: it is repeated as it was made, and stays for the delete of its original.
+        standingBoost = await boostExists(booster, subject, privately, boostOf(privately, subject, 'STATUS-REBLOG-2'), 'STATUS-REBLOG-2');
+        repeated.set('reblog', await when(standingBoost, (id) => repeat(booster, id, 'reblog', { visibility: 'private' })));
       }
     });
 
@@ -282,6 +310,8 @@ describe('States and transitions', () => {
 
     it('STATUS-REBLOG-3 reblog with visibility direct or limited is refused (any 4xx: the contract does not show the code)', (context) => {
       since(context, config, REBLOG_VISIBILITY);
+      // The same reblog with visibility public, the positive control: a server that refuses the parameter refuses all.
+      controlled(boost, 'STATUS-REBLOG-1', 'the reblog with visibility public');
       for (const made of refused) expectRefusal(need(made));
     });
 
@@ -313,7 +343,9 @@ describe('States and transitions', () => {
     chains.push(async () => {
       if (!releaseAtLeast(config.serverVersion, BOOKMARKS)) return;
       bookmark = await when(subject, (s) => move(a, s.id, 'bookmark', 'unbookmark'));
-      unbookmark = await when(await took(a, subject, bookmark, 'bookmarked', true, 'STATUS-BOOKMARK-1', 'bookmark'), (id) => undoMove(a, id, 'unbookmark'));
+      const bookmarked = await took(a, subject, bookmark, 'bookmarked', true, 'STATUS-BOOKMARK-1', 'bookmark');
+      repeated.set('bookmark', await when(bookmarked, (id) => repeat(a, id, 'bookmark')));
+      unbookmark = await when(bookmarked, (id) => undoMove(a, id, 'unbookmark'));
       holdIfShown(unbookmark, 'bookmarked', 'STATUS-BOOKMARK-2', 'the unbookmark');
       visible.set('bookmark', bookmark).set('unbookmark', unbookmark);
     });
@@ -397,7 +429,9 @@ describe('States and transitions', () => {
     chains.push(async () => {
       if (!pinsExist) return;
       pin = await when(subject, (s) => move(a, s.id, 'pin', 'unpin'));
-      unpin = await when(await took(a, subject, pin, 'pinned', true, 'STATUS-PIN-1', 'pin'), (id) => undoMove(a, id, 'unpin'));
+      const pinned = await took(a, subject, pin, 'pinned', true, 'STATUS-PIN-1', 'pin');
+      repeated.set('pin', await when(pinned, (id) => repeat(a, id, 'pin')));
+      unpin = await when(pinned, (id) => undoMove(a, id, 'unpin'));
       visible.set('pin', pin).set('unpin', unpin);
       const unpinned = await took(a, subject, unpin, 'pinned', false, 'STATUS-PIN-5', 'unpin');
       if (unpinned.ok) holds.expect('pinned', false, 'STATUS-PIN-5', 'the unpin');
@@ -512,6 +546,87 @@ describe('States and transitions', () => {
       if (pin.status === 422) expectError(pin, 422, "Validation failed: Someone else's toot cannot be pinned");
       else expectError(pin, 404, 'Record not found');
       expectError(unpin, 404, 'Record not found');
+    });
+  });
+
+  describe('a move repeated', () => {
+    it('STATUS-REPEAT-1 a reblog, bookmark or pin repeated while its flag is set answers without a server error (5xx)', () => {
+      // Each move that could be repeated is judged; one that could not blocks the check after the others were.
+      const made = [...repeated.values()];
+      for (const step of made) {
+        if (!step.ok) continue;
+        const exchange = step.value;
+        check(exchange.status !== undefined && exchange.status < 500, `an answer below HTTP 500 to ${exchange.method} ${exchange.path} (what it answers is not shown)`, statusLine(exchange), exchange);
+      }
+      const unmade = made.find((step) => !step.ok);
+      if (unmade) need(unmade);
+    });
+  });
+
+  // Vitest runs a file's checks in order: this comes last, once every row has judged both statuses. A deletes
+  // `subject`, which B boosted and favourited, beside `hidden`, on which no one else acted: the plain delete is the
+  // control that tells a status kept because others acted on it from deletes that keep every status (STATUS-DELETE-2,
+  // -4). Both deletes and reads are the ledger's anyway; the second delete is this check's own.
+  describe('delete of a status others acted on', () => {
+    let favourited: Step<string>;
+    let boostStands: Step<string>;
+    let readBefore: Exchange | undefined;
+    let deletion: Exchange | undefined;
+    let readAfter: Exchange | undefined;
+    let secondDeletion: Exchange | undefined;
+    let plain: { deletion?: Exchange; readAfter?: Exchange } = {};
+
+    /** A's delete of its own status, settled on 200, and its read after the delete. */
+    async function deleteAndRead(created: Created<Status>, id: string): Promise<{ deletion: Exchange; readAfter?: Exchange }> {
+      const path = `/api/v1/statuses/${id}`;
+      const answer = await a.delete(path);
+      if (answer.status !== 200) return { deletion: answer };
+      created.settle();
+      return { deletion: answer, readAfter: await a.get(path) };
+    }
+
+    beforeAll(async () => {
+      if (!b || !subject.ok) return;
+      const other = b;
+      const { id } = subject.value;
+      // B's boost of the reblog row stands; where the row left none (a release without the parameter), B boosts here.
+      if (standingBoost.ok) boostStands = standingBoost;
+      else {
+        const made = await when(subject, () => move(other, id, 'reblog', 'unreblog'));
+        boostStands = await boostExists(other, subject, made, boostOf(made, subject), 'STATUS-REBLOG-1');
+      }
+      favourited = await took(other, subject, await when(subject, () => move(other, id, 'favourite', 'unfavourite')), 'favourited', true, 'STATUS-FAV-1', "B's favourite");
+      if (!boostStands.ok || !favourited.ok) return;
+      readBefore = await a.get(`/api/v1/statuses/${id}`);
+      const [acted, unacted] = await Promise.all([deleteAndRead(subject, id), hidden.ok ? deleteAndRead(hidden, hidden.value.id) : undefined]);
+      ({ deletion, readAfter } = acted);
+      plain = unacted ?? {};
+      if (readAfter?.status !== 404) return;
+      // B's boost and favourite went with the status.
+      settleGone(other, id);
+      secondDeletion = await a.delete(`/api/v1/statuses/${id}`);
+    });
+
+    it('STATUS-DELETE-7 deleting a status that B boosted and favourited: DELETE answers it, a later read gives 404, a second DELETE 404 "Record not found"', (context) => {
+      needs(context, b, NEEDS_B);
+      need(subject);
+      need(boostStands);
+      need(favourited);
+      // The positive control of the 404s: A's read of the status answered it before the delete.
+      const before = readBefore as Exchange;
+      if (before.status !== 200) block(causeOf('STATUS-READ-1', `A's read of its own public status before the delete answered ${answerOf(before)}`, before));
+      // The plain delete beside it: where A's status no one acted on is not deleted either, that is not this clause.
+      const plainDeletion = plain.deletion;
+      if (!plainDeletion) block(hidden.ok ? { summary: "A's private status was not deleted" } : hidden.cause);
+      if (plainDeletion.status !== 200) block(causeOf('STATUS-DELETE-1', `DELETE of the caller's own status answered ${answerOf(plainDeletion)}`, plainDeletion));
+      const plainRead = plain.readAfter as Exchange;
+      if (plainRead.status !== 404) block(causeOf('STATUS-DELETE-2', `a status no one else acted on still read as ${answerOf(plainRead)} after its DELETE answered 200`, plainRead));
+      expectEqual(expectOk<Status>(deletion as Exchange, 'Status').id, need(subject).id, 'id of the deleted status', deletion);
+      expectError(readAfter as Exchange, 404, 'Record not found');
+      // Gone, as the read shows: what a second delete of a deleted status answers is STATUS-DELETE-4's row.
+      const again = secondDeletion as Exchange;
+      if (again.status !== 404) block(causeOf('STATUS-DELETE-4', `a second DELETE of the deleted status answered ${answerOf(again)}`, again));
+      expectError(again, 404, 'Record not found');
     });
   });
 });

@@ -246,7 +246,12 @@ describe('Statuses', () => {
     expectError(await readOf(anon, status), 404, 'Record not found');
   });
 
-  it('STATUS-READ-5 reading a status that does not exist gets 404 "Record not found"', () => {
+  it('STATUS-READ-5 reading a status that does not exist gets 404 "Record not found"', async () => {
+    // The positive control: A's read of a status of its own answered it (a server without the read answers 404 to all).
+    const own = [hidden, direct].map(madeStep).filter((made) => made.ok).map((made) => readOf(a, need(made)));
+    const reads = await Promise.all(own);
+    const answeredOne = reads.find((read) => read.status === 200);
+    if (!answeredOne) await ownAnswered(hidden, await readOf(a, need(madeStep(hidden))), 'STATUS-READ-2', "A's read of its own private status");
     expectErrorStatus(missingRead, 404, 'Record not found');
   });
 
@@ -412,6 +417,8 @@ describe('Statuses', () => {
     let foreignDeletion: Exchange | undefined;
     let deletedRead: Exchange | undefined;
     let secondDeletion: Exchange | undefined;
+    /** The operations on the deleted status other than its read (STATUS-DELETE-6), each by its owner, who saw it. */
+    let deletedOperations: Exchange[] = [];
 
     /** A's delete of its own status; one that answers 200 is off the ledger. */
     async function deleteOwn(created: PreparedStatus): Promise<Exchange | undefined> {
@@ -437,11 +444,15 @@ describe('Statuses', () => {
         noteLate('STATUS-DELETE-2', `HTTP 404 for the deleted status`, settled);
         return settled.exchange;
       };
+      // The operations are read once the read shows the status gone: before, it may still exist (STATUS-DELETE-2's).
+      const goneRead = gone ? readGone(gone) : undefined;
+      const operations = goneRead ? goneRead.then(() => Promise.all(['context', 'reblogged_by', 'favourited_by'].map((operation) => a.get(`${gone}/${operation}`)))) : [];
       [deletedRead, secondDeletion] = await Promise.all([
-        gone ? readGone(gone) : undefined,
+        goneRead,
         gone ? a.delete(gone) : undefined,
         ...[top, reply, hidden, ...(directPoll ? [directPoll] : [])].map(deleteOwn),
       ]);
+      deletedOperations = await operations;
     });
 
     /** The direct status, deleted: the checks after the delete need it gone. */
@@ -463,14 +474,32 @@ describe('Statuses', () => {
     });
 
     it('STATUS-DELETE-2 a deleted status reads as 404 "Record not found"', async (context) => {
-      deleted();
+      const status = deleted();
       await observeLate(context, 'STATUS-DELETE-2');
+      // The positive control: the same read answered the status before its delete.
+      await ownAnswered(hidden, await readOf(a, status), 'STATUS-VIS-6', "A's read of its direct status before the delete");
       expectError(deletedRead as Exchange, 404, 'Record not found');
     });
 
     it('STATUS-DELETE-4 deleting an already deleted status answers 404 "Record not found"', () => {
       deleted();
       expectError(secondDeletion as Exchange, 404, 'Record not found');
+    });
+
+    // The id of a status the run deleted is of the server's own shape: a server that refuses a malformed id before
+    // any lookup still has to look this one up.
+    it('STATUS-DELETE-6 a deleted status does not exist for any operation: its context, reblogged_by and favourited_by answer 404 "Record not found"', async () => {
+      const status = deleted();
+      const read = deletedRead as Exchange;
+      // A status that still reads after its delete exists: what its operations answer then is STATUS-DELETE-2's failure.
+      if (read.status !== 404) block(causeOf('STATUS-DELETE-2', `after DELETE answered 200 the status read as ${answerOf(read)}`, read));
+      // The positive controls: each operation answered 2xx for a status that exists.
+      await ownAnswered(hidden, await contextOf(a, status), 'STATUS-VIS-6', "A's context of its direct status before the delete");
+      for (const [operation, clause] of [['reblogged_by', 'STATUS-REBLOGGEDBY-1'], ['favourited_by', 'STATUS-FAVOURITEDBY-1']] as const) {
+        const control = await accountsOf(need(top), operation);
+        controlled(succeeded(control, control), clause, `${operation} of the public status`);
+      }
+      for (const exchange of deletedOperations) expectError(exchange, 404, 'Record not found');
     });
 
     it("STATUS-DELETE-3 deleting another user's status answers 404 \"Record not found\"", (context) => {

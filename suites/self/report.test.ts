@@ -36,7 +36,7 @@ let blocking: CliRun;
 /** Only a blocked check selected: its root cause is not in the run, and the group judged nothing. */
 let blockedOnly: CliRun;
 const BLOCKING_FAULT = 'STATUS-CREATE-4';
-/** Two root causes: the blocking fault, and one that blocks nothing. */
+/** Two root causes: the blocking fault, and one that blocks nothing but is a clause of ownership, ranked first. */
 let ranked: CliRun;
 const LONE_FAULT = 'STATUS-DELETE-3';
 
@@ -155,23 +155,25 @@ describe('blocked checks', () => {
 });
 
 describe('root causes first', () => {
-  it('should rank the failed clauses by the checks they block in results.json, with evidence and curl line', () => {
+  it('should rank the failed clauses in results.json, ownership first, then by the checks they block, with evidence and curl line', () => {
     const r = results(ranked);
     const blocked = r.checks.filter((c) => c.status === 'blocked').length;
     expect(blocked).toBeGreaterThan(3);
     expect(r.rootCauses).toEqual([
+      { clause: LONE_FAULT, label: LONE_FAULT, outcome: 'failed', blocks: 0, guards: 'ownership', evidence: expect.any(String), reproduce: expect.stringMatching(/^curl -sS -i -X DELETE /) },
       { clause: BLOCKING_FAULT, label: BLOCKING_FAULT, outcome: 'failed', blocks: blocked, evidence: expect.stringMatching(/^expected visibility .*; actual visibility .*"public"/), reproduce: expect.stringMatching(/^curl .*'\/api\/v1\/statuses'/) },
-      { clause: LONE_FAULT, label: LONE_FAULT, outcome: 'failed', blocks: 0, evidence: expect.any(String), reproduce: expect.stringMatching(/^curl -sS -i -X DELETE /) },
     ]);
   });
 
-  it('should open the terminal summary and summary.md with them, the cause that blocks most first', () => {
+  it('should open the terminal summary, summary.md and report.html with them in the same order: ownership first, then the cause that blocks most', () => {
     const blocked = results(ranked).totals.blocked;
     const summary = ranked.stdout.slice(ranked.stdout.indexOf('\nConformance: FAIL'));
-    expect(summary).toMatch(new RegExp(`^Root causes, the one that blocks most checks first:\n  1\\. ${BLOCKING_FAULT} \\(failed\\), blocks ${blocked} checks: expected .*\n     curl .*\n  2\\. ${LONE_FAULT} \\(failed\\), blocks 0 checks: .*\n     curl .*\nFailures by clause:`, 'm'));
+    expect(summary).toMatch(new RegExp(`^Root causes, access control, visibility and ownership first, then the one that blocks most checks:\n  1\\. ${LONE_FAULT} \\(failed, ownership\\), blocks 0 checks: .*\n     curl .*\n  2\\. ${BLOCKING_FAULT} \\(failed\\), blocks ${blocked} checks: expected .*\n     curl .*\nFailures by clause:`, 'm'));
     const md = ranked.reports['summary.md'] ?? '';
-    expect(md.indexOf(`1. **${BLOCKING_FAULT}** (failed), blocks ${blocked} checks`)).toBeGreaterThan(md.indexOf('## Root causes'));
-    expect(md.indexOf(`2. **${LONE_FAULT}** (failed), blocks 0 checks`)).toBeLessThan(md.indexOf('## Failures by clause'));
+    expect(md.indexOf(`1. **${LONE_FAULT}** (failed, ownership), blocks 0 checks`)).toBeGreaterThan(md.indexOf('## Root causes'));
+    expect(md.indexOf(`2. **${BLOCKING_FAULT}** (failed), blocks ${blocked} checks`)).toBeLessThan(md.indexOf('## Failures by clause'));
+    const html = ranked.reports['report.html'] ?? '';
+    expect([...html.matchAll(/<li data-cause="([^"]+)"/g)].map((m) => m[1])).toEqual([LONE_FAULT, BLOCKING_FAULT]);
   });
 });
 
@@ -250,8 +252,9 @@ describe('report.html in headless Chromium', () => {
       const headings = await page.locator('h2').allInnerTexts();
       expect(headings.slice(0, 2)).toEqual(['Root causes (2)', 'Groups']);
       const causes = await page.locator('#root-causes li').allInnerTexts();
-      expect(causes[0]).toMatch(new RegExp(`^${BLOCKING_FAULT} failed: blocks ${blocked} checks\\s+expected visibility [^\\n]*\\s+curl -sS -i -X POST [^\\n]*\\s+Copy$`));
-      expect(causes[1]).toMatch(new RegExp(`^${LONE_FAULT} failed: blocks 0 checks`));
+      // A clause of ownership leads, whatever it blocks.
+      expect(causes[0]).toMatch(new RegExp(`^${LONE_FAULT} failed ownership: blocks 0 checks`));
+      expect(causes[1]).toMatch(new RegExp(`^${BLOCKING_FAULT} failed: blocks ${blocked} checks\\s+expected visibility [^\\n]*\\s+curl -sS -i -X POST [^\\n]*\\s+Copy$`));
       const tile = `#matrix a.tile[data-clause="${BLOCKING_FAULT}"]`;
       expect(await page.getAttribute(tile, 'data-blocks')).toBe(String(blocked));
       expect(await page.textContent(`${tile} .blocks`)).toBe(String(blocked));

@@ -6,6 +6,12 @@
 export type Kind = 'rule' | 'not-shown' | 'client';
 /** MUST fails the run; SHOULD is reported as a warning. */
 export type Severity = 'MUST' | 'SHOULD';
+/**
+ * What a clause guards, where a failure lets a caller do or see what is not theirs: access control (tokens and
+ * scopes), visibility (statuses and events kept from who may not see them) or ownership (what only its owner may
+ * change). A server team reads these failures first, whatever they block (results.ts rankRootCauses).
+ */
+export type Guard = 'access control' | 'visibility' | 'ownership';
 
 export interface Clause {
   id: string;
@@ -14,12 +20,21 @@ export interface Clause {
   kind: Kind;
   severity: Severity;
   since?: string;
+  guards?: Guard;
 }
 
-type Entry = [id: string, words: string, options?: { kind?: Kind; severity?: Severity; since?: string }];
+type Entry = [id: string, words: string, options?: { kind?: Kind; severity?: Severity; since?: string; guards?: Guard }];
 
 function section(name: string, entries: Entry[]): Clause[] {
-  return entries.map(([id, words, options]) => ({ id, section: name, words, kind: options?.kind ?? 'rule', severity: options?.severity ?? 'MUST', ...(options?.since ? { since: options.since } : {}) }));
+  return entries.map(([id, words, options]) => ({
+    id,
+    section: name,
+    words,
+    kind: options?.kind ?? 'rule',
+    severity: options?.severity ?? 'MUST',
+    ...(options?.since ? { since: options.since } : {}),
+    ...(options?.guards ? { guards: options.guards } : {}),
+  }));
 }
 
 export const CLAUSES: readonly Clause[] = [
@@ -54,31 +69,34 @@ export const CLAUSES: readonly Clause[] = [
     ['STATUS-FAV-2', 'POST .../favourite when already favourited: still 200, unchanged (favourited = true)'],
     ['STATUS-FAV-3', 'POST .../unfavourite answers the Status with favourited = false'],
     ['STATUS-FAV-4', 'POST .../unfavourite when already not favourited: still 200 (favourited = false)'],
-    ['STATUS-FAV-5', 'favourite and unfavourite need the status visible to the caller: otherwise 404 "Record not found"'],
+    ['STATUS-FAV-5', 'favourite and unfavourite need the status visible to the caller: otherwise 404 "Record not found"', { guards: 'visibility' }],
     ['STATUS-FAV-6', 'GET .../favourited_by lists the accounts that favourited the status, and stops listing an account after its unfavourite'],
     ['STATUS-REBLOG-1', 'POST .../reblog returns a new boost Status: its own id, the original in reblog, reblogged = true'],
     ['STATUS-REBLOG-2', 'The reblog visibility parameter (public, unlisted or private) is the visibility of the boost', { since: '2.8.0' }],
     ['STATUS-REBLOG-3', 'The reblog visibility parameter takes any visibility except limited or direct: those are refused', { since: '2.8.0' }],
     ['STATUS-REBLOG-4', 'POST .../unreblog when a boost by the caller exists answers the Status with reblogged = false'],
     ['STATUS-REBLOG-5', 'POST .../unreblog when no boost by the caller exists answers 404 "Record not found"'],
-    ['STATUS-REBLOG-6', 'reblog and unreblog need the status visible to the caller: otherwise 404 "Record not found"'],
+    ['STATUS-REBLOG-6', 'reblog and unreblog need the status visible to the caller: otherwise 404 "Record not found"', { guards: 'visibility' }],
     ['STATUS-REBLOG-7', 'GET .../reblogged_by lists the accounts that boosted the status, and stops listing an account after its unreblog'],
     ['STATUS-BOOKMARK-1', 'POST .../bookmark on a status visible to the caller answers the Status with bookmarked = true', { since: '3.1.0' }],
     ['STATUS-BOOKMARK-2', 'POST .../unbookmark of a bookmarked status answers the Status with bookmarked = false', { since: '3.1.0' }],
     ['STATUS-BOOKMARK-3', 'POST .../unbookmark of a status that is not bookmarked answers 404 "Record not found"', { since: '3.1.0' }],
-    ['STATUS-BOOKMARK-4', 'bookmark and unbookmark need the status visible to the caller: otherwise 404 "Record not found"', { since: '3.1.0' }],
+    ['STATUS-BOOKMARK-4', 'bookmark and unbookmark need the status visible to the caller: otherwise 404 "Record not found"', { since: '3.1.0', guards: 'visibility' }],
     ['STATUS-MUTE-1', 'POST .../mute by a caller who participates in the thread answers the Status with muted = true', { since: '1.4.2' }],
     ['STATUS-MUTE-2', 'POST .../mute when already muted: still 200 (muted = true)', { since: '1.4.2' }],
     ['STATUS-MUTE-3', 'POST .../unmute answers the Status with muted = false', { since: '1.4.2' }],
     ['STATUS-MUTE-4', 'POST .../unmute when already unmuted: still 200 (muted = false)', { since: '1.4.2' }],
-    ['STATUS-MUTE-5', 'mute and unmute need the status visible to the caller: otherwise 404 "Record not found"', { since: '1.4.2' }],
+    ['STATUS-MUTE-5', 'mute and unmute need the status visible to the caller: otherwise 404 "Record not found"', { since: '1.4.2', guards: 'visibility' }],
     ['STATUS-PIN-1', "POST .../pin of the caller's own public status that is not a boost answers the Status with pinned = true", { since: '1.6.0' }],
-    ['STATUS-PIN-2', 'pin of a status not owned by the caller answers 422 "Validation failed: Someone else\'s toot cannot be pinned"', { since: '1.6.0' }],
+    ['STATUS-PIN-2', 'pin of a status not owned by the caller answers 422 "Validation failed: Someone else\'s toot cannot be pinned"', { since: '1.6.0', guards: 'ownership' }],
     ['STATUS-PIN-3', 'pin of a non-public status answers 422 "Validation failed: Non-public toot cannot be pinned"', { since: '1.6.0' }],
     ['STATUS-PIN-4', 'Reblogs cannot be pinned: pin of a boost answers 422', { since: '1.6.0' }],
     ['STATUS-PIN-5', 'POST .../unpin answers the Status with pinned = false', { since: '1.6.0' }],
     ['STATUS-PIN-6', 'POST .../unpin when already unpinned: still 200 (pinned = false)', { since: '1.6.0' }],
-    ['STATUS-PIN-7', 'pin and unpin of a status not visible to the caller answer 404 "Record not found" (pin may instead give the 422 of a status not owned)', { since: '1.6.0' }],
+    ['STATUS-PIN-7', 'pin and unpin of a status not visible to the caller answer 404 "Record not found" (pin may instead give the 422 of a status not owned)', { since: '1.6.0', guards: 'visibility' }],
+    // The table gives these moves no "already" case, so what a repeat answers is not shown; like ERRORS-5XX-1, a
+    // server error to a well-formed request is a warning.
+    ['STATUS-REPEAT-1', 'A move repeated where the table gives no "already" case (reblog of a status the caller boosted, bookmark of a status bookmarked, pin of a status pinned): its answer is not shown, but never a server error (5xx)', { severity: 'SHOULD' }],
     ['STATES-SCHEDULED-1', 'Transition from a scheduled status to a published status: not shown', { kind: 'not-shown' }],
   ]),
   ...section('Client registration', [
@@ -86,31 +104,31 @@ export const CLAUSES: readonly Clause[] = [
     ['APPS-REGISTER-2', 'The client name and website given at registration are part of the Application'],
     ['APPS-REDIRECTS-1', 'POST /api/v1/apps: redirect_uris (string; one or more URIs; the out-of-band value urn:ietf:wg:oauth:2.0:oob is allowed)'],
     ['APPS-VERIFY-1', 'GET /api/v1/apps/verify_credentials with the Authorization header returns the Application'],
-    ['APPS-VERIFY-2', 'GET /api/v1/apps/verify_credentials without a token answers 401 "The access token is invalid"'],
+    ['APPS-VERIFY-2', 'GET /api/v1/apps/verify_credentials without a token answers 401 "The access token is invalid"', { guards: 'access control' }],
     ['APPS-REQUIRED-1', 'Which registration parameters are required: not shown', { kind: 'not-shown' }],
     // "when applicable" leaves servers room, so a missing application is a warning.
     ['APPS-SHOWN-1', 'The client name and website are shown on statuses posted by the application, when applicable (Status application: name and website)', { severity: 'SHOULD' }],
   ]),
   ...section('OAuth', [
     ['OAUTH-TOKEN-1', 'POST /oauth/token obtains an access token and returns a Token'],
-    ['OAUTH-SCOPE-1', 'The token operation takes scope (singular), and its value must be a subset of the scopes registered for the application'],
-    ['OAUTH-REDIRECT-1', 'The token operation takes redirect_uri (singular), and its value must be one of the redirect_uris registered'],
+    ['OAUTH-SCOPE-1', 'The token operation takes scope (singular), and its value must be a subset of the scopes registered for the application', { guards: 'access control' }],
+    ['OAUTH-REDIRECT-1', 'The token operation takes redirect_uri (singular), and its value must be one of the redirect_uris registered', { guards: 'access control' }],
     // Rule 2 names no grant; Mastodon checks it only where a code is exchanged: on the other grants it is a warning.
     ['OAUTH-REDIRECT-2', 'The token operation takes redirect_uri (singular), and its value must be one of the redirect_uris registered: on the client_credentials and password grants too', { severity: 'SHOULD' }],
     // OAuth 2.0 (RFC 6749) 4.1.3 and 10.5, which Authentication rule 1 names: a code is the authorization server's, good once.
-    ['OAUTH-CODE-1', 'POST /oauth/token with grant_type authorization_code gives a token only for a code that GET /oauth/authorize created (RFC 6749 4.1.3)'],
-    ['OAUTH-CODE-2', 'An authorization code gives a token once: exchanged again, it is refused (RFC 6749 4.1.2, 10.5)'],
+    ['OAUTH-CODE-1', 'POST /oauth/token with grant_type authorization_code gives a token only for a code that GET /oauth/authorize created (RFC 6749 4.1.3)', { guards: 'access control' }],
+    ['OAUTH-CODE-2', 'An authorization code gives a token once: exchanged again, it is refused (RFC 6749 4.1.2, 10.5)', { guards: 'access control' }],
     ['OAUTH-CLIENTCRED-1', 'With grant_type client_credentials and no scope, the token has the read scope'],
     ['OAUTH-PASSWORD-1', 'The password grant (bots and single-user applications) obtains a user token'],
     ['OAUTH-AUTHORIZE-1', 'GET /oauth/authorize shows an authorization form to the user'],
-    ['OAUTH-REVOKE-1', 'POST /oauth/revoke revokes an access token when called with client credentials (RFC 7009)'],
+    ['OAUTH-REVOKE-1', 'POST /oauth/revoke revokes an access token when called with client credentials (RFC 7009)', { guards: 'access control' }],
     ['OAUTH-PARAMS-1', 'Full parameter lists of /oauth/authorize and /oauth/revoke: not shown', { kind: 'not-shown' }],
     ['OAUTH-AUTHORIZE-2', 'GET /oauth/authorize: on approval creates an authorization code and redirects to redirect_uri'],
     ['OAUTH-AUTHORIZE-3', 'GET /oauth/authorize: on approval displays the code when the out-of-band URI was requested (shown for manual copying)'],
   ]),
   ...section('Account relations', [
     ['RELATIONS-APPTOKEN-1', 'GET /api/v1/accounts/:id/following and /followers need a token; an application token suffices'],
-    ['RELATIONS-TOKEN-1', 'GET /api/v1/accounts/:id/following and /followers without a token are refused with 401'],
+    ['RELATIONS-TOKEN-1', 'GET /api/v1/accounts/:id/following and /followers without a token are refused with 401', { guards: 'access control' }],
     ['RELATIONS-SHAPE-1', 'Parameters and response shape of following and followers: not shown', { kind: 'not-shown' }],
   ]),
   ...section('Statuses', [
@@ -124,28 +142,30 @@ export const CLAUSES: readonly Clause[] = [
     ['STATUS-CREATE-7', 'sensitive: marks status and media sensitive, also when no spoiler_text is given'],
     ['STATUS-READ-1', 'GET /api/v1/statuses/:id is public for public statuses (tokenless reads since 2.7.0)', { since: '2.7.0' }],
     ['STATUS-READ-2', 'A private status is readable by its owner with a user token + read:statuses'],
-    ['STATUS-READ-3', 'A private status not visible to the caller answers 404 "Record not found"'],
-    ['STATUS-READ-4', 'A private status read without a token answers 404 "Record not found"'],
+    ['STATUS-READ-3', 'A private status not visible to the caller answers 404 "Record not found"', { guards: 'visibility' }],
+    ['STATUS-READ-4', 'A private status read without a token answers 404 "Record not found"', { guards: 'visibility' }],
     ['STATUS-READ-5', 'A status that does not exist answers 404 "Record not found"'],
     ['STATUS-DELETE-1', 'DELETE /api/v1/statuses/:id returns the Status with text (the source) and media_attachments or poll', { since: '2.9.0' }],
     ['STATUS-DELETE-2', 'After DELETE the status no longer exists: a later read gives 404'],
-    ['STATUS-DELETE-3', 'DELETE of a status not owned by the caller answers 404 "Record not found"'],
+    ['STATUS-DELETE-3', 'DELETE of a status not owned by the caller answers 404 "Record not found"', { guards: 'ownership' }],
     ['STATUS-DELETE-4', 'DELETE of a status already deleted answers 404 "Record not found"'],
     // "Status with text and media_attachments or poll": a status with media only has no source text, so an empty,
     // null or absent text all say so (the type of text is RESOURCE-STATUS-1's); its media are what there is to resend.
     ['STATUS-DELETE-5', 'DELETE of a status with media only returns the Status with its media_attachments (the source to resend in media_ids[]); its text, where given, is empty', { since: '2.9.0' }],
+    ['STATUS-DELETE-6', 'A deleted status does not exist for any operation: its context, reblogged_by and favourited_by answer 404 "Record not found"'],
+    ['STATUS-DELETE-7', 'DELETE of a status others acted on (boosted, favourited): the status no longer exists, a later read gives 404, and a second DELETE answers 404 "Record not found"'],
     ['STATUS-CONTEXT-1', 'GET /api/v1/statuses/:id/context returns ancestors: the thread above the status'],
     ['STATUS-CONTEXT-2', 'GET /api/v1/statuses/:id/context returns descendants: the thread below the status'],
     ['STATUS-REBLOGGEDBY-1', 'GET /api/v1/statuses/:id/reblogged_by (public) returns an array of Account'],
     ['STATUS-FAVOURITEDBY-1', 'GET /api/v1/statuses/:id/favourited_by (public) returns an array of Account'],
-    ['STATUS-WHITELIST-1', 'An instance in whitelist mode answers a tokenless read of a status with 401 "This API requires an authenticated user"'],
+    ['STATUS-WHITELIST-1', 'An instance in whitelist mode answers a tokenless read of a status with 401 "This API requires an authenticated user"', { guards: 'access control' }],
     ['STATUS-VIS-1', 'Public and unlisted statuses are visible to another user: read and context answer them'],
     ['STATUS-VIS-2', 'Context is public for public statuses: it answers for public and unlisted statuses without a token'],
     ['STATUS-VIS-3', 'An unlisted status is readable without a token (tokenless reads since 2.7.0)', { since: '2.7.0' }],
     ['STATUS-VIS-4', 'The context of a private status answers its owner (user token + read:statuses)'],
-    ['STATUS-VIS-5', 'The context of a private status answers 404 "Record not found" to another user and without a token'],
+    ['STATUS-VIS-5', 'The context of a private status answers 404 "Record not found" to another user and without a token', { guards: 'visibility' }],
     ['STATUS-VIS-6', 'A direct status is visible to its owner: read and context answer it'],
-    ['STATUS-VIS-7', 'A direct status is not visible to another user or without a token: read and context answer 404 "Record not found"'],
+    ['STATUS-VIS-7', 'A direct status is not visible to another user or without a token: read and context answer 404 "Record not found"', { guards: 'visibility' }],
     ['STATUS-CARD-1', 'GET /api/v1/statuses/:id/card (public) answers a Card, until its removal in 3.0.0'],
     ['STATUS-CARD-2', 'GET /api/v1/statuses/:id/card is removed in 3.0.0: it answers 404', { since: '3.0.0' }],
     ['STATUS-IDEMPOTENCY-1', 'Idempotency-Key prevents duplicate submissions: the same key twice gives the same status'],
@@ -176,16 +196,17 @@ export const CLAUSES: readonly Clause[] = [
     ['MEDIA-READ-1', 'A read of an attachment whose processing has finished answers 200 and the Attachment', { since: '3.1.3' }],
     ['MEDIA-READ-2', 'A read before processing has finished answers 206, not 200: a 200 read carries the url of the processed file', { since: '3.1.3' }],
     ['MEDIA-READ-3', 'A media read where processing failed answers 422 "Validation failed: File content type is invalid, File is invalid"', { since: '3.1.3' }],
-    ['MEDIA-READ-4', 'A read of an attachment not created by the caller answers 404 "Record not found"', { since: '3.1.3' }],
+    ['MEDIA-READ-4', 'A read of an attachment not created by the caller answers 404 "Record not found"', { since: '3.1.3', guards: 'visibility' }],
     ['MEDIA-READ-5', 'A read of an attachment that does not exist answers 404 "Record not found"', { since: '3.1.3' }],
     ['MEDIA-UPDATE-1', 'PUT updates the Attachment before it is attached to a status: description and focus change'],
-    ['MEDIA-UPDATE-2', 'An update of an attachment not created by the caller answers 404 "Record not found"'],
+    ['MEDIA-UPDATE-2', 'An update of an attachment not created by the caller answers 404 "Record not found"', { guards: 'ownership' }],
     ['MEDIA-UPDATE-3', 'A media update with an invalid file (a thumbnail that is not an image) is refused with 422', { since: '3.2.0' }],
+    ['MEDIA-UPDATE-4', 'An update of an attachment that does not exist (deleted) answers 404 "Record not found"'],
     ['MEDIA-FOCUS-1', 'focus given with the upload is meta.focus: x and y from -1.0 to 1.0, (0,0) the image centre', { since: '2.3.0' }],
     ['MEDIA-FOCUS-2', 'Focal point x and y are floating-point values from -1.0 to 1.0: values in range round-trip through an update, and no value makes the server fail (5xx)', { since: '2.3.0' }],
     ['MEDIA-ATTACH-1', 'POST /api/v1/statuses with media_ids[] of attachments owned by the caller attaches them to the new status'],
     ['MEDIA-ATTACH-2', 'sensitive marks status and media sensitive: a status with media_ids[] and sensitive is sensitive'],
-    ['MEDIA-ATTACH-3', "Only attachments owned by the caller are attached: another user's attachment in media_ids[] is refused"],
+    ['MEDIA-ATTACH-3', "Only attachments owned by the caller are attached: another user's attachment in media_ids[] is refused", { guards: 'ownership' }],
     ['MEDIA-PATH-1', 'Paths of the media read (GET) and update (PUT): not shown; each carries one string attachment id', { kind: 'not-shown' }],
     ['MEDIA-PARAMS-1', 'Names and encodings of the media form parameters: not shown, beyond the names focus (added in 2.3.0) and thumbnail (added in 3.2.0)', { kind: 'not-shown' }],
   ]),
@@ -197,7 +218,7 @@ export const CLAUSES: readonly Clause[] = [
     ['STREAM-USER-3', 'POST /api/v1/statuses/:id/mute: notifications for the thread stop; no notification on the user stream for a reply in a muted thread', { since: '1.4.2' }],
     ['STREAM-USER-4', 'POST /api/v1/statuses/:id/unmute: notifications resume; a reply in the unmuted thread notifies on the user stream', { since: '1.4.2' }],
     ['STREAM-PUBLIC-1', '/api/v1/streaming/public carries all public statuses'],
-    ['STREAM-PUBLIC-2', '/api/v1/streaming/public carries public statuses: a private status never appears on it'],
+    ['STREAM-PUBLIC-2', '/api/v1/streaming/public carries public statuses: a private status never appears on it', { guards: 'visibility' }],
     ['STREAM-LOCAL-1', '/api/v1/streaming/public/local carries all local statuses'],
     ['STREAM-HASHTAG-1', '/api/v1/streaming/hashtag with tag carries public statuses for the hashtag'],
     ['STREAM-HASHTAG-2', '/api/v1/streaming/hashtag/local with tag carries local statuses for the hashtag'],
@@ -246,17 +267,17 @@ export const CLAUSES: readonly Clause[] = [
     ['AUTH-BEARER-1', 'Authenticated calls send the header Authorization: Bearer <ACCESS_TOKEN>'],
     ['AUTH-SCOPE-IMPLY-1', 'Which broader scopes imply which narrower ones: not shown', { kind: 'not-shown' }],
     ['AUTH-SSE-TOKEN-1', 'How a server-sent-events request carries its token: not shown', { kind: 'not-shown' }],
-    ['ACCESS-SCOPE-STATUSES-1', 'POST /api/v1/statuses, DELETE /api/v1/statuses/:id, .../reblog and .../unreblog need a user token + write:statuses: a user token without it is refused, and nothing changes'],
-    ['ACCESS-SCOPE-FAVOURITES-1', '.../favourite and .../unfavourite need a user token + write:favourites: a user token without it is refused, and nothing changes'],
-    ['ACCESS-SCOPE-BOOKMARKS-1', '.../bookmark and .../unbookmark need a user token + write:bookmarks: a user token without it is refused, and nothing changes', { since: '3.1.0' }],
-    ['ACCESS-SCOPE-MUTES-1', '.../mute and .../unmute need a user token + write:mutes: a user token without it is refused, and nothing changes', { since: '1.4.2' }],
-    ['ACCESS-SCOPE-ACCOUNTS-1', '.../pin and .../unpin need a user token + write:accounts: a user token without it is refused, and nothing changes', { since: '1.6.0' }],
-    ['ACCESS-SCOPE-MEDIA-1', 'The media upload, read and update need a user token + write:media: a user token without it is refused, and nothing changes'],
+    ['ACCESS-SCOPE-STATUSES-1', 'POST /api/v1/statuses, DELETE /api/v1/statuses/:id, .../reblog and .../unreblog need a user token + write:statuses: a user token without it is refused, and nothing changes', { guards: 'access control' }],
+    ['ACCESS-SCOPE-FAVOURITES-1', '.../favourite and .../unfavourite need a user token + write:favourites: a user token without it is refused, and nothing changes', { guards: 'access control' }],
+    ['ACCESS-SCOPE-BOOKMARKS-1', '.../bookmark and .../unbookmark need a user token + write:bookmarks: a user token without it is refused, and nothing changes', { since: '3.1.0', guards: 'access control' }],
+    ['ACCESS-SCOPE-MUTES-1', '.../mute and .../unmute need a user token + write:mutes: a user token without it is refused, and nothing changes', { since: '1.4.2', guards: 'access control' }],
+    ['ACCESS-SCOPE-ACCOUNTS-1', '.../pin and .../unpin need a user token + write:accounts: a user token without it is refused, and nothing changes', { since: '1.6.0', guards: 'access control' }],
+    ['ACCESS-SCOPE-MEDIA-1', 'The media upload, read and update need a user token + write:media: a user token without it is refused, and nothing changes', { guards: 'access control' }],
     // Rule 12 leaves open which scopes imply which, so this is a warning; yet rules 5 and 6 let a client register
     // only read, write, follow and push, so only if write grants write:* can any token use the write operations.
     ['ACCESS-BROAD-1', 'Scopes registered at application creation are from read, write, follow, push; operations name fine-grained scopes: a token with the broad write scope is accepted where write:statuses or write:bookmarks is named', { severity: 'SHOULD' }],
-    ['ACCESS-APPTOKEN-1', 'Access kinds per operation: public, user token, user token with a named scope: an application token (client credentials, acting for no user) is refused on POST /api/v1/statuses, a user-token operation'],
-    ['ACCESS-READ-1', 'A private status needs a user token + read:statuses: a token of its owner without read:statuses cannot see it'],
+    ['ACCESS-APPTOKEN-1', 'Access kinds per operation: public, user token, user token with a named scope: an application token (client credentials, acting for no user) is refused on POST /api/v1/statuses, a user-token operation', { guards: 'access control' }],
+    ['ACCESS-READ-1', 'A private status needs a user token + read:statuses: a token of its owner without read:statuses cannot see it', { guards: 'access control' }],
   ]),
   ...section('Errors', [
     ['ERRORS-BODY-1', 'Error responses carry a JSON body {error: string}'],

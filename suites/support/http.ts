@@ -38,6 +38,8 @@ export interface RequestOptions {
   outsideContract?: boolean;
   /** Sent malformed on purpose (its check wants it refused): ERRORS-5XX-1 does not count a server error to it. */
   malformed?: boolean;
+  /** A move repeated on purpose, whose check judges a server error to it (STATUS-REPEAT-1): ERRORS-5XX-1 does not count one. */
+  repeated?: boolean;
 }
 
 export interface Exchange {
@@ -67,6 +69,7 @@ export interface Exchange {
   /** See RequestOptions. */
   outsideContract?: boolean;
   malformed?: boolean;
+  repeated?: boolean;
   /**
    * The server's rate limit refused it (429) where pacing was to prevent that, also when sent again after the reset:
    * the budget's answer, never evidence against a clause (verify.ts, preconditions.ts causeOf).
@@ -176,6 +179,7 @@ export class HttpClient {
       ms: 0,
       ...(options.outsideContract || outside.getStore() ? { outsideContract: true } : {}),
       ...(options.malformed || options.uploads?.some((u) => u.invalid) ? { malformed: true } : {}),
+      ...(options.repeated ? { repeated: true } : {}),
     };
     senders.set(exchange, this);
     const plan = planning.getStore();

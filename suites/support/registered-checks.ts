@@ -107,9 +107,10 @@ register('WIRE-JSON-1', 'every /api/* answer is JSON (the streaming interface as
 });
 
 // The contract lists no condition answered with a server error; a request sent malformed on purpose (its check
-// wants a refusal, and judges a 5xx itself) is not counted. Every answer is judged, /oauth/* too.
+// wants a refusal, and judges a 5xx itself) is not counted, nor a move repeated on purpose (STATUS-REPEAT-1 judges
+// its 5xx). Every answer is judged, /oauth/* too.
 register('ERRORS-5XX-1', 'a well-formed request never gets a server error (5xx)', 'an answer below HTTP 500', (ex) => {
-  if (ex.malformed || ex.status === undefined || ex.status < 500) return undefined;
+  if (ex.malformed || ex.repeated || ex.status === undefined || ex.status < 500) return undefined;
   return `HTTP ${ex.status} to ${operationOf(ex)} (as ${ex.actor}): ${excerpt(ex.text, 120) || '(empty body)'}`;
 }, { judges: 'every answer', perOperation: true });
 

@@ -72,6 +72,7 @@ details.failure.o-warning { border-left-color: var(--warning); } details.failure
 details.failure.o-unexpectedly-passing { border-left-color: var(--unexpectedly-passing); }
 details.failure summary { cursor: pointer; }
 .badge { display: inline-block; border-radius: 10px; padding: 0 8px; font-size: 12px; margin-right: 6px; }
+.guard { background: #6639ba; color: #fff; }
 .words { color: var(--muted); margin: 6px 0; }
 pre { background: #f6f8fa; border: 1px solid var(--line); border-radius: 6px; padding: 10px; overflow-x: auto; white-space: pre-wrap; word-break: break-word; font: 12px/1.45 ui-monospace, SFMono-Regular, Menlo, monospace; }
 .reproduce { display: flex; gap: 8px; align-items: flex-start; } .reproduce pre { flex: 1; margin: 0; }
@@ -272,11 +273,12 @@ function rootCausesHtml(causes: readonly RankedCause[], firstFailure: ReadonlyMa
     // A failure opens at its details; a clause that only blocks, at its row of the clause table; the rest, at the blocked checks.
     const target = r.clause ? (firstFailure.get(r.clause) ?? `clause-${anchor(r.clause)}`) : 'blocked';
     const name = `<a href="#${target}"><b>${esc(r.label)}</b></a>`;
-    const state = causeState(r);
-    const outcome = r.outcome ? ` <span class="badge ${cssClass(r.outcome)}">${esc(LABEL[r.outcome])}</span>` : state ? ` <span class="badge r-blocked">${esc(state)}</span>` : '';
+    const ownBlocked = r.ownCheckBlockedBy && `its own check blocked by ${r.ownCheckBlockedBy}`;
+    const outcome = r.outcome ? ` <span class="badge ${cssClass(r.outcome)}">${esc(LABEL[r.outcome])}</span>` : ownBlocked ? ` <span class="badge r-blocked">${esc(ownBlocked)}</span>` : '';
+    const guarded = r.guards ? ` <span class="badge guard">${esc(r.guards)}</span>` : '';
     const evidence = r.clause ? `<div class="evidence">${esc(r.evidence)}</div>` : '';
     const curl = r.reproduce ? `<div class="reproduce"><pre><code>${esc(r.reproduce)}</code></pre><button type="button" onclick="copyCurl(this)">Copy</button></div>` : '';
-    return `<li data-cause="${esc(r.label)}" data-blocks="${r.blocks}">${name}${outcome}: <span class="blocks-count">blocks ${r.blocks} check${r.blocks === 1 ? '' : 's'}</span>${evidence}${curl}</li>`;
+    return `<li data-cause="${esc(r.label)}" data-blocks="${r.blocks}"${r.guards ? ` data-guards="${esc(r.guards)}"` : ''}>${name}${outcome}${guarded}: <span class="blocks-count">blocks ${r.blocks} check${r.blocks === 1 ? '' : 's'}</span>${evidence}${curl}</li>`;
   });
   return `<section id="root-causes"><h2>Root causes (${causes.length})</h2>
 <p class="meta">${esc(ROOT_CAUSES_SAID)}</p>

@@ -158,10 +158,13 @@ describe('root causes', () => {
     blockedBy('STATUS-VIS-1', undefined, 'no answer from the server'),
     blockedBy('STATUS-VIS-2', undefined, 'no answer from the server'),
     check('STATUS-READ-1'),
+    // Another user's status deleted: a clause of ownership, which blocks nothing and still leads the ranking.
+    failedAs('STATUS-DELETE-3'),
   ];
 
-  it('should rank every failed clause, clause that blocks and cause outside the contract by the checks blocked naming it', () => {
+  it('should rank the clauses of access control, visibility and ownership first, then every cause by the checks blocked naming it', () => {
     expect(rankRootCauses(checks)).toEqual([
+      expect.objectContaining({ clause: 'STATUS-DELETE-3', outcome: 'failed', blocks: 0, guards: 'ownership' }),
       { clause: 'STATUS-CREATE-4', label: 'STATUS-CREATE-4', outcome: 'failed', blocks: 2, evidence: 'expected HTTP 401; actual HTTP 200 {"id":"1"}', reproduce: `curl -sS -i -X GET "$CONFORMANCE_BASE_URL"'/STATUS-CREATE-4'` },
       { label: 'outside the contract: no answer from the server', blocks: 2, evidence: 'no answer from the server', reproduce: `curl -sS -i "$CONFORMANCE_BASE_URL"'/25'` },
       // Its own check blocked, it was still seen not doing what two checks need: a cause of its own, not STATUS-CREATE-4's.
@@ -174,19 +177,23 @@ describe('root causes', () => {
     const results = resultsOf(checks);
     const terminal = terminalSummary(results).split('\n');
     // The first lines are the verdict, the release and how slow the server was (timingLine).
-    expect(terminal.slice(3, 11)).toEqual([
-      'Root causes, the one that blocks most checks first:',
-      '  1. STATUS-CREATE-4 (failed), blocks 2 checks: expected HTTP 401; actual HTTP 200 {"id":"1"}',
+    expect(terminal.slice(3, 13)).toEqual([
+      'Root causes, access control, visibility and ownership first, then the one that blocks most checks:',
+      '  1. STATUS-DELETE-3 (failed, ownership), blocks 0 checks: expected HTTP 401; actual HTTP 200 {"id":"1"}',
+      `     curl -sS -i -X GET "$CONFORMANCE_BASE_URL"'/STATUS-DELETE-3'`,
+      '  2. STATUS-CREATE-4 (failed), blocks 2 checks: expected HTTP 401; actual HTTP 200 {"id":"1"}',
       `     curl -sS -i -X GET "$CONFORMANCE_BASE_URL"'/STATUS-CREATE-4'`,
-      '  2. outside the contract: no answer from the server, blocks 2 checks',
+      '  3. outside the contract: no answer from the server, blocks 2 checks',
       `     curl -sS -i "$CONFORMANCE_BASE_URL"'/25'`,
-      '  3. STATUS-DELETE-1 (its own check blocked by STATUS-CREATE-4), blocks 2 checks: STATUS-DELETE-1 answered HTTP 500',
+      '  4. STATUS-DELETE-1 (its own check blocked by STATUS-CREATE-4), blocks 2 checks: STATUS-DELETE-1 answered HTTP 500',
       `     curl -sS -i "$CONFORMANCE_BASE_URL"'/33'`,
-      '  4. STATUS-POLL-1 (failed), blocks 0 checks: expected HTTP 401; actual HTTP 200 {"id":"1"}',
+      '  5. STATUS-POLL-1 (failed), blocks 0 checks: expected HTTP 401; actual HTTP 200 {"id":"1"}',
     ]);
     const summary = summaryMarkdown(results);
     expect(summary.indexOf('## Root causes')).toBeLessThan(summary.indexOf('## Failures by clause'));
-    expect(summary).toMatch(/## Root causes\n\n.*\n\n1\. \*\*STATUS-CREATE-4\*\* \(failed\), blocks 2 checks: .*\n\n {3}`curl .*STATUS-CREATE-4'`\n2\. \*\*outside the contract: no answer from the server\*\*, blocks 2 checks\n/);
+    expect(summary).toMatch(/## Root causes\n\n.*\n\n1\. \*\*STATUS-DELETE-3\*\* \(failed, ownership\), blocks 0 checks: .*\n\n {3}`curl .*STATUS-DELETE-3'`\n2\. \*\*STATUS-CREATE-4\*\* \(failed\), blocks 2 checks: .*\n\n {3}`curl .*STATUS-CREATE-4'`\n3\. \*\*outside the contract: no answer from the server\*\*, blocks 2 checks\n/);
+    // report.html and results.json keep the same order: they are made from the same ranking.
+    expect([...reportHtml(results).matchAll(/<li data-cause="([^"]+)"/g)].map((m) => m[1])).toEqual(results.rootCauses.map((r) => r.label));
   });
 
   it('should mark a root cause on its tile with the checks it blocks, and a failure filed under another clause apart', () => {

@@ -1,7 +1,7 @@
 // The results of one run, as the reporter collects them, and the text reports made from them:
 // results.json (everything), junit.xml (CI systems) and summary.md (a CI job summary).
 import type { LeftBehind } from './cleanup.ts';
-import { causeLabel, CLAUSE_ID, findClause, type FailureData, type RootCause, type Severity } from './clauses.ts';
+import { causeLabel, CLAUSE_ID, findClause, type FailureData, type Guard, type RootCause, type Severity } from './clauses.ts';
 import type { Counts } from './counts.ts';
 import type { Expectation, JudgedExpectation, Outcome } from './expectations.ts';
 import { RELEASE_SKIP_MARK } from './preconditions.ts';
@@ -86,7 +86,7 @@ export interface RunResults {
   startedAt: string;
   durationMs: number;
   totals: Totals;
-  /** What to fix first: every failed clause and every cause outside the contract, the one that blocks most checks first. */
+  /** What to fix first: every failed clause and every cause outside the contract; access control, visibility and ownership first, then the one that blocks most checks. */
   rootCauses: RankedCause[];
   groups: GroupResult[];
   checks: CheckResult[];
@@ -283,6 +283,8 @@ export interface RankedCause {
   evidence: string;
   /** The curl line that shows it (secrets are environment variable names). */
   reproduce?: string;
+  /** What the clause guards (the catalogue's `guards`): such a cause is ranked first, whatever it blocks. */
+  guards?: Guard;
 }
 
 const EVIDENCE_CHARS = 240;
@@ -298,9 +300,10 @@ function evidenceOf(check: CheckResult): string {
 }
 
 /**
- * The root causes, the one that keeps most checks from being judged first: every clause that failed (whatever the
- * expectations file and its severity make of it), every clause that blocks checks, and every cause outside the
- * contract. A blocked check counts for the cause it names, never further along a chain: a block names the clause
+ * The root causes, ranked by what a failure means, then by what it keeps from being judged: first the clauses of
+ * access control, visibility and ownership (the catalogue's `guards`: a caller did or saw what is not theirs), then
+ * the rest, the one that blocks most checks first. Every clause that failed (whatever the expectations file and its
+ * severity make of it), every clause that blocks checks, and every cause outside the contract. A blocked check counts for the cause it names, never further along a chain: a block names the clause
  * whose operation was seen not doing what the check needs, so that clause is what needs fixing, even when its own
  * check was blocked by another cause (a server that refuses the broad scopes of the configured tokens blocks the
  * checks that create with them, whatever blocked the scope check itself). Such a clause says which cause blocked its check.
@@ -336,16 +339,22 @@ export function rankRootCauses(checks: readonly CheckResult[]): RankedCause[] {
     entry.blocks += 1;
     ranked.set(key, entry);
   }
+  for (const entry of ranked.values()) {
+    const guards = entry.clause ? findClause(entry.clause)?.guards : undefined;
+    if (guards) entry.guards = guards;
+  }
   const rank = (r: RankedCause) => (r.outcome ? WORST_FIRST.indexOf(r.outcome) : WORST_FIRST.length);
-  return [...ranked.values()].sort((x, y) => y.blocks - x.blocks || rank(x) - rank(y) || x.label.localeCompare(y.label));
+  const guardedFirst = (r: RankedCause) => (r.guards ? 0 : 1);
+  return [...ranked.values()].sort((x, y) => guardedFirst(x) - guardedFirst(y) || y.blocks - x.blocks || rank(x) - rank(y) || x.label.localeCompare(y.label));
 }
 
 const OUTCOME_WORDS: Partial<Record<Outcome, string>> = { failed: 'failed', warning: 'warning', 'expected-failure': 'expected failure', 'unexpectedly-passing': 'unexpectedly passing' };
 
 /** How a root cause stands in the run, in a few words: "failed", "its own check blocked by OAUTH-TOKEN-1". */
 export function causeState(r: RankedCause): string | undefined {
-  if (r.outcome) return OUTCOME_WORDS[r.outcome] ?? r.outcome;
-  return r.ownCheckBlockedBy ? `its own check blocked by ${r.ownCheckBlockedBy}` : undefined;
+  const state = r.outcome ? (OUTCOME_WORDS[r.outcome] ?? r.outcome) : r.ownCheckBlockedBy ? `its own check blocked by ${r.ownCheckBlockedBy}` : undefined;
+  const guarded = r.guards && `${r.guards}`;
+  return [state, guarded].filter(Boolean).join(', ') || undefined;
 }
 
 /** A root cause as one line: "STATUS-CREATE-4 (failed), blocks 18 checks: expected ...; actual ...". */
@@ -468,7 +477,11 @@ function failureSection(heading: string, checks: readonly CheckResult[], note: (
 }
 
 /** What the ranking of root causes holds, as every report says it. */
-export const ROOT_CAUSES_SAID = 'Each failed clause, each clause that blocks checks and each cause outside the contract, the one that blocks most checks first. A blocked check counts for the cause it names.';
+export const ROOT_CAUSES_SAID =
+  'Each failed clause, each clause that blocks checks and each cause outside the contract: first the clauses of access control, visibility and ownership (a caller did or saw what is not theirs), then the one that blocks most checks first. A blocked check counts for the cause it names.';
+
+/** The terminal's heading of the ranking. */
+export const ROOT_CAUSES_HEADING = 'Root causes, access control, visibility and ownership first, then the one that blocks most checks:';
 
 /** summary.md's first section: what to fix first, each cause with its evidence and curl line. */
 function rootCausesSection(causes: readonly RankedCause[]): string[] {
@@ -631,7 +644,7 @@ export function terminalSummary(results: RunResults): string {
     timingLine(results),
   ];
   const causes = results.rootCauses;
-  if (causes.length > 0) lines.push('Root causes, the one that blocks most checks first:');
+  if (causes.length > 0) lines.push(ROOT_CAUSES_HEADING);
   causes.slice(0, ROOT_CAUSES_SHOWN).forEach((r, i) => {
     lines.push(`  ${i + 1}. ${rootCauseLine(r)}`);
     if (r.reproduce) lines.push(`     ${r.reproduce}`);
