@@ -7,6 +7,7 @@ import { FormData as UndiciFormData, request } from 'undici';
 import { notSentReason, recordAnswer, recordSilence } from './breaker.ts';
 import { DEFAULT_USER_AGENT } from './config.ts';
 import { countAnswer, countRequest } from './counts.ts';
+import { inFlight } from './in-flight.ts';
 import { formPairs, multipart, urlEncoded, type FormParams, type Upload } from './form.ts';
 import { paceAfter, paceBefore } from './pacing.ts';
 import { obtainedSecretsIn, redact } from './redact.ts';
@@ -183,33 +184,35 @@ export class HttpClient {
     }
     await paceBefore(this.actor, method, path);
     countRequest(this.actor, method, path);
-    const started = performance.now();
-    const signal = AbortSignal.timeout(this.timeoutMs);
-    try {
-      const response = await request(url, { method: method as 'GET', headers, body, signal, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
-      exchange.status = response.statusCode;
-      for (const [name, value] of Object.entries(response.headers)) {
-        if (value !== undefined) exchange.headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-        if (value !== undefined && name.toLowerCase() === 'set-cookie') exchange.setCookies = Array.isArray(value) ? value : [value];
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of response.body) {
-        size += (chunk as Buffer).length;
-        if (size > MAX_BODY_BYTES) {
-          exchange.truncated = true;
-          response.body.destroy();
-          break;
+    await inFlight(async () => {
+      const started = performance.now();
+      const signal = AbortSignal.timeout(this.timeoutMs);
+      try {
+        const response = await request(url, { method: method as 'GET', headers, body, signal, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
+        exchange.status = response.statusCode;
+        for (const [name, value] of Object.entries(response.headers)) {
+          if (value !== undefined) exchange.headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+          if (value !== undefined && name.toLowerCase() === 'set-cookie') exchange.setCookies = Array.isArray(value) ? value : [value];
         }
-        chunks.push(chunk as Buffer);
+        const chunks: Buffer[] = [];
+        let size = 0;
+        for await (const chunk of response.body) {
+          size += (chunk as Buffer).length;
+          if (size > MAX_BODY_BYTES) {
+            exchange.truncated = true;
+            response.body.destroy();
+            break;
+          }
+          chunks.push(chunk as Buffer);
+        }
+        exchange.text = Buffer.concat(chunks).toString('utf8');
+        recordAnswer(url);
+      } catch (error) {
+        exchange.error = describeError(error, this.timeoutMs, exchange.status !== undefined);
+        if (isTimeout(error)) recordSilence(url, `${method} ${path}`);
       }
-      exchange.text = Buffer.concat(chunks).toString('utf8');
-      recordAnswer(url);
-    } catch (error) {
-      exchange.error = describeError(error, this.timeoutMs, exchange.status !== undefined);
-      if (isTimeout(error)) recordSilence(url, `${method} ${path}`);
-    }
-    exchange.ms = Math.round(performance.now() - started);
+      exchange.ms = Math.round(performance.now() - started);
+    });
     if (exchange.status !== undefined) {
       countAnswer(method, path, exchange.status, exchange.text);
       paceAfter(this.actor, method, path, exchange.headers);
