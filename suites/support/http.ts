@@ -6,7 +6,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { FormData as UndiciFormData, request } from 'undici';
 import { notSentReason, recordAnswer, recordSilence } from './breaker.ts';
 import { DEFAULT_USER_AGENT } from './config.ts';
-import { countAnswer, countRequest } from './counts.ts';
+import { countAnswer, countRequest, requestEnded } from './counts.ts';
 import { inFlight } from './in-flight.ts';
 import { formPairs, multipart, urlEncoded, type FormParams, type Upload } from './form.ts';
 import { paceAfter, paceBefore } from './pacing.ts';
@@ -213,6 +213,7 @@ export class HttpClient {
       }
       exchange.ms = Math.round(performance.now() - started);
     });
+    requestEnded();
     if (exchange.status !== undefined) {
       countAnswer(method, path, exchange.status, exchange.text);
       paceAfter(this.actor, method, path, exchange.headers);
