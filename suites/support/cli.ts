@@ -194,8 +194,6 @@ async function main(): Promise<number> {
     projects: [{ test: { ...conformanceProject(), globalSetup: [], provide: { config: run.config } } }],
     watch: false,
     reporters: [new ConformanceReporter({ expectations, testNamePattern })],
-    // The line of each check, for the CI annotations that point at it.
-    includeTaskLocation: true,
     sequence: { sequencer: LimitsFirst },
     // The groups wait on the server far more than they compute, so they run side by side: one or two at a time, a
     // run against a remote server is a sum of round trips. Each worker loads the support layer (ajv and the compiled
