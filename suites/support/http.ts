@@ -3,7 +3,7 @@
 // network failure: both come back as an Exchange, which checks judge and failure messages describe.
 // Every request says who it is (User-Agent), as real clients do.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { FormData as UndiciFormData, request } from 'undici';
+import type { FormData as UndiciFormData } from 'undici';
 import { notSentReason, recordAnswer, recordSilence } from './breaker.ts';
 import { DEFAULT_USER_AGENT } from './config.ts';
 import { countAnswer, countRequest, requestEnded } from './counts.ts';
@@ -11,6 +11,7 @@ import { inFlight } from './in-flight.ts';
 import { formPairs, multipart, urlEncoded, type FormParams, type Upload } from './form.ts';
 import { paceAfter, paceBefore } from './pacing.ts';
 import { obtainedSecretsIn, redact } from './redact.ts';
+import { undici } from './undici.ts';
 
 /** Larger answers are cut here: no answer of this contract comes near it, and a hostile server cannot fill memory. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -139,7 +140,7 @@ export class HttpClient {
     let body: string | UndiciFormData | undefined;
     let requestBody: string | undefined;
     if (options.uploads) {
-      body = multipart(options.form ?? {}, options.uploads) as unknown as UndiciFormData;
+      body = (await multipart(options.form ?? {}, options.uploads)) as unknown as UndiciFormData;
       requestBody = formPairs(options.form ?? {}).map(([k, v]) => `${k}=${v}`).join('&');
     } else if (options.json !== undefined) {
       body = JSON.stringify(options.json);
@@ -188,7 +189,7 @@ export class HttpClient {
       const started = performance.now();
       const signal = AbortSignal.timeout(this.timeoutMs);
       try {
-        const response = await request(url, { method: method as 'GET', headers, body, signal, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
+        const response = await (await undici()).request(url, { method: method as 'GET', headers, body, signal, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
         exchange.status = response.statusCode;
         for (const [name, value] of Object.entries(response.headers)) {
           if (value !== undefined) exchange.headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
