@@ -7,7 +7,7 @@ import { accountIdOf, actors, createdObject, OOB, registerApp, requestToken, typ
 import type { Exchange } from './support/http.ts';
 import { answerOf, block, causeOf, need, type Step } from './support/preconditions.ts';
 import { expectNoMismatch } from './support/run-wide.ts';
-import { authorizationCode } from './support/sign-in.ts';
+import { WebSignIn, type AuthorizationCode } from './support/sign-in.ts';
 import { check, expectJson, expectRefusal, fail, observeErrorBody, statusLine } from './support/verify.ts';
 
 const { config, a, anon } = actors();
@@ -16,7 +16,7 @@ const TOKEN_INVALID = 'The access token is invalid';
 const NOT_REGISTERED = 'https://conformance.invalid/not-registered';
 
 type TokenRun = Awaited<ReturnType<typeof requestToken>>;
-type Approval = Awaited<ReturnType<typeof authorizationCode>>;
+type Approval = AuthorizationCode;
 /** A token and the first use of it that a check judges. */
 type UsedToken = { run: TokenRun; use?: Exchange };
 
@@ -76,8 +76,10 @@ describe('OAuth', () => {
     const app = registered.value;
     const withCallback = callbackApp.ok ? callbackApp.value : undefined;
     // Each chain waits only for what it needs: the out-of-band code for the redirect_uri probe, a token for its use.
+    // Both approvals come from one browser: A signs in once for both (a server with a web sign-in counts its pages).
+    const signIn = new WebSignIn(anon);
     async function outOfBand(): Promise<void> {
-      oobApproval = await authorizationCode(anon, app, 'read');
+      oobApproval = await signIn.code(app, 'read');
       const { code } = oobApproval;
       if (code) unregisteredRedirect = await refusedProbe(app, { grant_type: 'authorization_code', code, redirect_uri: NOT_REGISTERED, scope: 'read' });
     }
@@ -88,7 +90,7 @@ describe('OAuth', () => {
     const { usernameA, passwordA } = config;
     [tokenRun, callbackApproval, outsideScopes, withoutScope, passwordGrant] = await Promise.all([
       requestToken(anon, app, { grant_type: 'client_credentials', scope: 'read' }),
-      withCallback ? authorizationCode(anon, withCallback, 'read', CALLBACK) : undefined,
+      withCallback ? signIn.code(withCallback, 'read', CALLBACK) : undefined,
       refusedProbe(app, { grant_type: 'client_credentials', scope: 'read follow' }),
       tokenAndUse({ grant_type: 'client_credentials' }, (token) => (accountId.ok ? anon.get(followingOf(accountId.value), { token }) : undefined)),
       usernameA && passwordA ? tokenAndUse({ grant_type: 'password', username: usernameA, password: passwordA, scope: 'read' }, verifyWith) : undefined,
