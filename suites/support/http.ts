@@ -185,11 +185,13 @@ export class HttpClient {
     }
     await paceBefore(this.actor, method, path);
     countRequest(this.actor, method, path);
+    // Loaded before the request's deadline starts: loading is the suite's own time, not the server's.
+    const { request } = await undici();
     await inFlight(async () => {
       const started = performance.now();
       const signal = AbortSignal.timeout(this.timeoutMs);
       try {
-        const response = await (await undici()).request(url, { method: method as 'GET', headers, body, signal, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
+        const response = await request(url, { method: method as 'GET', headers, body, signal, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
         exchange.status = response.statusCode;
         for (const [name, value] of Object.entries(response.headers)) {
           if (value !== undefined) exchange.headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;

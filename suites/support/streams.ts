@@ -300,13 +300,14 @@ async function connectSse(config: Config, spec: StreamRequest, carrier: 'header'
   const label = `GET ${SSE_PATHS[spec.stream]} (${spec.actor})`;
   const notSent = notSentReason(exchange.url, config.timeoutMs);
   if (notSent) return unsentStream('server-sent events', label, exchange, config.timeoutMs, notSent);
+  const { request } = await undici();
   const controller = new AbortController();
   const stream = new EventStream('server-sent events', label, exchange, config.timeoutMs, () => controller.abort());
   countStreamConnection();
   const started = performance.now();
   try {
     // No body timeout: a stream is quiet between events, and every wait has its own deadline.
-    const response = await (await undici()).request(exchange.url, { method: 'GET', headers, signal: controller.signal, headersTimeout: config.timeoutMs, bodyTimeout: 0 });
+    const response = await request(exchange.url, { method: 'GET', headers, signal: controller.signal, headersTimeout: config.timeoutMs, bodyTimeout: 0 });
     exchange.status = response.statusCode;
     exchange.ms = Math.round(performance.now() - started);
     recordAnswer(exchange.url);
