@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startReferenceServer } from '../../fixtures/reference-server/server.ts';
 import { reportedVersion, versionHint } from './version-hint.ts';
 
 let server: Server | undefined;
@@ -25,6 +26,15 @@ describe('the version hint', () => {
     const { url, agents } = await serve(200, JSON.stringify({ uri: 'akkoma.example', version: '2.7.2 (compatible; Akkoma 3.13.2)' }));
     expect(await reportedVersion(url, 'conformance-test/1.0', 2000)).toBe('2.7.2 (compatible; Akkoma 3.13.2)');
     expect(agents).toEqual(['conformance-test/1.0']);
+  });
+
+  it('should read the release the reference server is configured for, as from any server', async () => {
+    const reference = await startReferenceServer({ release: '2.9.0' });
+    try {
+      expect(await reportedVersion(reference.url, 'conformance-test/1.0', 2000)).toBe('2.9.0');
+    } finally {
+      await reference.close();
+    }
   });
 
   it('should give nothing for a server without it', async () => {
