@@ -2,8 +2,8 @@
 // own version number: not shown"): Mastodon and its compatible servers report a version at GET /api/v1/instance.
 // The CLI prints it beside the configured release for a configured server. It never changes the run: the request
 // goes around the suite's HTTP client, so it is neither counted nor judged.
-import { undici } from './undici.ts';
 import { FIRST_RELEASE, releaseAtLeast } from './config.ts';
+import { undici } from './undici.ts';
 
 const MAX_BODY_BYTES = 256 * 1024;
 const MAX_SHOWN_CHARS = 120;
