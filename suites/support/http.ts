@@ -184,10 +184,16 @@ export class HttpClient {
       return exchange;
     }
     await paceBefore(this.actor, method, path);
-    countRequest(this.actor, method, path);
     // Loaded before the request's deadline starts: loading is the suite's own time, not the server's.
     const { request } = await undici();
-    await inFlight(async () => {
+    const sent = await inFlight(async () => {
+      // The circuit breaker may have opened while this request waited for its turn: then it is not sent either.
+      const notSentNow = notSentReason(url, this.timeoutMs);
+      if (notSentNow) {
+        exchange.error = notSentNow;
+        return false;
+      }
+      countRequest(this.actor, method, path);
       const started = performance.now();
       const signal = AbortSignal.timeout(this.timeoutMs);
       try {
@@ -215,8 +221,10 @@ export class HttpClient {
         if (isTimeout(error)) recordSilence(url, `${method} ${path}`);
       }
       exchange.ms = Math.round(performance.now() - started);
+      requestEnded();
+      return true;
     });
-    requestEnded();
+    if (!sent) return exchange;
     if (exchange.status !== undefined) {
       countAnswer(method, path, exchange.status, exchange.text);
       paceAfter(this.actor, method, path, exchange.headers);

@@ -4,7 +4,9 @@
 // the run's configuration carries (prepareRun makes it), so every worker thread takes its slots from the same count;
 // waiting for a slot is Atomics.waitAsync, which blocks no thread. A request holds its slot from its sending to the
 // end of its body; pacing waits hold none, and neither do event streams, which stay open for a whole group (Mastodon
-// serves them apart, and a server's workers do not wait on them).
+// serves them apart, and a server's workers do not wait on them). Where the workers are processes, not threads
+// (vitest's forks pool, in which npm test runs the conformance project), no memory is shared: each worker then keeps
+// its own count of the same limit.
 
 /** The slots in use, at index 0 of the shared count. */
 const IN_USE = 0;
@@ -58,9 +60,11 @@ export const DEFAULT_MAX_IN_FLIGHT = 4;
 let current = new InFlight(DEFAULT_MAX_IN_FLIGHT);
 
 /** Points this worker's requests at the run's shared count (actors.ts, once the file knows its run). */
-export function limitInFlight(limit: number, shared: SharedArrayBuffer | undefined): void {
-  if (current.limit === limit && current.shares(shared)) return;
-  current = new InFlight(limit, shared);
+export function limitInFlight(limit: number, shared: unknown): void {
+  // A count that crossed into another process arrives as a copy, or not at all.
+  const count = shared instanceof SharedArrayBuffer && shared.byteLength >= Int32Array.BYTES_PER_ELEMENT ? shared : undefined;
+  if (current.limit === limit && (count === undefined || current.shares(count))) return;
+  current = new InFlight(limit, count);
 }
 
 /** Sends one request within the run's limit (http.ts). */
