@@ -38,7 +38,10 @@ const pending = new Map<string, LedgerEntry>();
 /** A move the ledger undoes at the end, unless an undo of the group answered 200 before. */
 async function move(actor: Actor, statusId: string, action: string, undo: string, form?: FormParams, options?: RequestOptions): Promise<Exchange> {
   const exchange = await actor.post(on(statusId, action), form, options);
-  if (exchange.status === 200) pending.set(`${actor.name} ${undo} ${statusId}`, remember(`${action} of ${statusId} by ${actor.name}`, () => actor.post(on(statusId, undo))));
+  // A move whose answer never came may have been made all the same: the ledger undoes it, and a read tells.
+  if (exchange.status === 200 || exchange.timedOut) {
+    pending.set(`${actor.name} ${undo} ${statusId}`, remember(`${action} of ${statusId} by ${actor.name}`, () => actor.post(on(statusId, undo)), { unanswered: exchange.timedOut }));
+  }
   return exchange;
 }
 

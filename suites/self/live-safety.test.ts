@@ -13,7 +13,7 @@ import type { Fault } from '../../fixtures/reference-server/faults.ts';
 import { startReferenceServer, type ReferenceServer } from '../../fixtures/reference-server/server.ts';
 import type { Store } from '../../fixtures/reference-server/store.ts';
 import type { Variation } from '../../fixtures/reference-server/variations.ts';
-import { inParallel, runCli, type CliRun } from './run-cli.ts';
+import { inParallel, runCli, serverEnv, type CliRun } from './run-cli.ts';
 
 /** Sends one request as a client of the instance would; the seeds are made through the API, like anyone's posts. */
 async function api(server: ReferenceServer, token: string, method: string, path: string, body?: Record<string, string> | FormData): Promise<{ id: string }> {
@@ -92,16 +92,7 @@ async function liveRun({ faults = [], variations = [], groups = [] }: Server): P
     const appsBefore = new Set(store.apps.keys());
     const tokensBefore = new Set(store.tokens.keys());
     const { a, b } = server.users;
-    const run = await runCli(groups.flatMap((group) => ['--group', group]), {
-      CONFORMANCE_BASE_URL: server.url,
-      CONFORMANCE_TOKEN_A: a.token,
-      CONFORMANCE_TOKEN_B: b.token,
-      CONFORMANCE_USERNAME_A: a.account.username,
-      CONFORMANCE_PASSWORD_A: a.password,
-      CONFORMANCE_USERNAME_B: b.account.username,
-      CONFORMANCE_PASSWORD_B: b.password,
-      CONFORMANCE_LIST_ID: server.listId,
-    });
+    const run = await runCli(groups.flatMap((group) => ['--group', group]), serverEnv(server));
     const after = objectsOf(store);
     // A deleted status the server still shows (the STATUS-DELETE-2 fault) is left behind; a boost is known to the
     // ledger by the flag on the status it boosts, which its removal clears.

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { ReferenceServer } from '../../fixtures/reference-server/server.ts';
 import type { RunResults } from '../support/results.ts';
 import type { SuiteOutcome, SuiteRun } from './suite-runner.ts';
 
@@ -70,6 +71,21 @@ export async function runCli(args: string[], env: Record<string, string> = {}, t
   }
   const results = reports['results.json'] ? (JSON.parse(reports['results.json']) as RunResults) : undefined;
   return { ...run, reportDir, results, reports };
+}
+
+/** The settings that point the command at a reference server started in this process, as its KEY=VALUE lines would. */
+export function serverEnv(server: ReferenceServer): Record<string, string> {
+  const { a, b } = server.users;
+  return {
+    CONFORMANCE_BASE_URL: server.url,
+    CONFORMANCE_TOKEN_A: a.token,
+    CONFORMANCE_TOKEN_B: b.token,
+    CONFORMANCE_USERNAME_A: a.account.username,
+    CONFORMANCE_PASSWORD_A: a.password,
+    CONFORMANCE_USERNAME_B: b.account.username,
+    CONFORMANCE_PASSWORD_B: b.password,
+    CONFORMANCE_LIST_ID: server.listId,
+  };
 }
 
 /**

@@ -1,12 +1,13 @@
 // The actors of a run: account A, account B (the "other user"), anyone without a token, and the
 // applications and tokens the run makes. Every suite gets them the same way: `const { config, a, b, anon } = actors()`.
+import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { uploadOf, type MediaFixture } from '../../fixtures/media/index.ts';
-import { remember, rememberApplication } from './cleanup.ts';
+import { remember, rememberApplication, rememberUnanswered } from './cleanup.ts';
 import type { Config } from './config.ts';
 import { perFile } from './file-state.ts';
 import type { FormParams } from './form.ts';
-import { HttpClient, jsonOf, type Exchange, type RequestOptions } from './http.ts';
+import { createdObject, HttpClient, senderOf, type Exchange, type RequestOptions } from './http.ts';
 import { limitInFlight } from './in-flight.ts';
 import type { RootCause } from './clauses.ts';
 import { answerOf, block, causeOf, failed, need, succeeded, type Step } from './preconditions.ts';
@@ -40,17 +41,28 @@ export interface Attachment {
 /** v1 answers when the attachment is ready; v2 (since 3.1.3) answers at once and processes in the background. */
 export type UploadApi = 'v1' | 'v2';
 
-/** The object a successful (2xx) answer carries, whatever else is wrong with it. */
-export function createdObject(exchange: Exchange): Record<string, unknown> | undefined {
-  const json = jsonOf(exchange);
-  const ok = exchange.status !== undefined && exchange.status >= 200 && exchange.status < 300 && json.ok;
-  return ok && typeof json.value === 'object' && json.value !== null && !Array.isArray(json.value) ? (json.value as Record<string, unknown>) : undefined;
-}
+export { createdObject };
 
 /** The id of the object a successful (2xx) answer carries, whatever else is wrong with it. */
 export function createdId(exchange: Exchange): string | undefined {
   const id = createdObject(exchange)?.id;
   return typeof id === 'string' ? id : undefined;
+}
+
+/** The options of a creation, with an Idempotency-Key of its own unless they carry one (see Actor.postStatus). */
+function keyed(options: RequestOptions | undefined): RequestOptions {
+  const given = Object.keys(options?.headers ?? {}).some((name) => name.toLowerCase() === 'idempotency-key');
+  return given ? { ...options } : { ...options, headers: { ...options?.headers, 'idempotency-key': randomUUID() } };
+}
+
+/** The same request once more, as the suite's own call: a creation sent again with its Idempotency-Key. */
+function resent(exchange: Exchange): Promise<Exchange> {
+  const sender = senderOf(exchange) as HttpClient;
+  const path = exchange.path;
+  const headers = Object.fromEntries(Object.entries(exchange.requestHeaders).filter(([name]) => !['accept', 'user-agent', 'authorization', 'content-type'].includes(name)));
+  const body = exchange.requestBody ?? '';
+  const json = exchange.requestHeaders['content-type'] === 'application/json';
+  return sender.send(exchange.method, path, { headers, outsideContract: true, ...(json ? { json: JSON.parse(body) as unknown } : { formEntries: [...new URLSearchParams(body)] }) });
 }
 
 /** A step of preparation that made something; the ledger undoes it unless a check undid it and settled it. */
@@ -184,13 +196,19 @@ export class Actor {
     return this.http.send('DELETE', path, options);
   }
 
-  /** POST /api/v1/statuses as this file sends it (see `bodies`); nothing is put on the ledger. */
+  /**
+   * POST /api/v1/statuses as this file sends it (see `bodies`), with an Idempotency-Key of its own as clients send
+   * (unless the caller gives one): a creation whose answer never came is sent again with it at the end, and answers
+   * the status made already, for the ledger to undo. Nothing is put on the ledger here.
+   */
   postStatus(params: FormParams, options?: RequestOptions): Promise<Exchange> {
-    return bodies.json ? this.http.send('POST', '/api/v1/statuses', { json: params, ...options }) : this.post('/api/v1/statuses', params, options);
+    return bodies.json ? this.http.send('POST', '/api/v1/statuses', { json: params, ...keyed(options) }) : this.post('/api/v1/statuses', params, keyed(options));
   }
 
-  /** Whatever a creation made goes on the ledger before anything is judged, also when its answer is wrong. */
+  /** Whatever a creation made goes on the ledger before anything is judged, also when its answer is wrong or never came. */
   private rememberStatus(exchange: Exchange): () => void {
+    const key = Object.keys(exchange.requestHeaders).some((name) => name.toLowerCase() === 'idempotency-key');
+    if (exchange.timedOut) rememberUnanswered(exchange, 'status', key ? () => resent(exchange) : undefined);
     const id = createdId(exchange);
     const scheduled = id !== undefined && 'scheduled_at' in (createdObject(exchange) ?? {});
     // The contract shows no way to cancel a scheduled status: Mastodon's DELETE /api/v1/scheduled_statuses/:id, best effort.
@@ -220,8 +238,9 @@ export class Actor {
     const settle = this.rememberStatus(exchange);
     const off = this.offOf(exchange, params);
     const step = this.statusStep(exchange, off);
-    if (asJson || off.every((o) => bodies.lostEitherWay.has(o.param))) return { ...step, settle, unkept: unkeptOf(exchange, off) };
-    const retry = await this.http.send('POST', '/api/v1/statuses', { json: params, ...options });
+    // A creation that got no answer says nothing of how the server reads bodies.
+    if (asJson || exchange.error !== undefined || off.every((o) => bodies.lostEitherWay.has(o.param))) return { ...step, settle, unkept: unkeptOf(exchange, off) };
+    const retry = await this.http.send('POST', '/api/v1/statuses', { json: params, ...keyed(options) });
     const settleRetry = this.rememberStatus(retry);
     const retryOff = this.offOf(retry, params);
     const better = retryOff.length < off.length && retryOff.every((o) => off.some((f) => f.param === o.param));
@@ -267,6 +286,8 @@ export class Actor {
    */
   async sendUpload(fixture: MediaFixture, params: FormParams = {}, api: UploadApi = 'v1'): Promise<Exchange> {
     const exchange = await this.post(`/api/${api}/media`, params, { uploads: [uploadOf(fixture)] });
+    // No operation lists an account's attachments: one whose upload got no answer is listed as possibly left behind.
+    if (exchange.timedOut) rememberUnanswered(exchange, 'attachment');
     const id = createdId(exchange);
     if (id) remember(`attachment ${id} of ${this.name}`, () => this.delete(`/api/v1/media/${id}`));
     return exchange;
@@ -281,8 +302,8 @@ export class Actor {
   /** An interaction that the ledger undoes at the end (favourite -> unfavourite, ...). */
   async interact(statusId: string, action: string, undoAction: string, form?: FormParams): Promise<Exchange> {
     const exchange = await this.post(`/api/v1/statuses/${statusId}/${action}`, form);
-    if (exchange.status === 200) {
-      remember(`${action} of ${statusId} by ${this.name}`, () => this.post(`/api/v1/statuses/${statusId}/${undoAction}`));
+    if (exchange.status === 200 || exchange.timedOut) {
+      remember(`${action} of ${statusId} by ${this.name}`, () => this.post(`/api/v1/statuses/${statusId}/${undoAction}`), { unanswered: exchange.timedOut });
     }
     return exchange;
   }

@@ -1,21 +1,52 @@
 // The circuit breaker: after two requests in a row without an answer within the timeout, a file sends that server
-// nothing more, and what it would have sent comes back at once with the reason; an answer in between resets it.
+// nothing more, unless the server still answers the cheapest request (then it is slow, not silent, and is waited
+// for); what it would have sent comes back at once with the reason; an answer in between resets the count.
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notSentReason, recordAnswer, recordSilence } from './breaker.ts';
 import { HttpClient } from './http.ts';
 
 describe('the circuit breaker', () => {
-  it('should open after two silences in a row, per server, and close on an answer', () => {
+  it('should open after two silences in a row and a probe without answer, per server, and not before', async () => {
+    // Port 1 refuses connections: the probe gets no answer.
     const api = 'http://127.0.0.1:1/api/v1/statuses';
-    recordSilence(api, 'GET /a');
-    expect(notSentReason(api, 500)).toBeUndefined();
+    const probe = { timeoutMs: 500, userAgent: 'breaker test' };
+    await recordSilence(api, 'GET /a', probe);
+    expect(notSentReason(api)).toBeUndefined();
     recordAnswer(api);
-    recordSilence(api, 'GET /b');
-    expect(notSentReason(api, 500)).toBeUndefined();
-    recordSilence(`${api}/1`, 'GET /c');
-    expect(notSentReason('http://127.0.0.1:1/oauth/token', 500)).toBe('not sent: the server gave no answer within 500 ms to GET /b and GET /c');
-    expect(notSentReason('http://127.0.0.1:2/api/v1/statuses', 500)).toBeUndefined();
+    await recordSilence(api, 'GET /b', probe);
+    expect(notSentReason(api)).toBeUndefined();
+    await recordSilence(`${api}/1`, 'GET /c', probe);
+    expect(notSentReason('http://127.0.0.1:1/oauth/token')).toBe('not sent: the server gave no answer within 500 ms to GET /b and GET /c, nor to GET / after them');
+    expect(notSentReason('http://127.0.0.1:2/api/v1/statuses')).toBeUndefined();
+  });
+});
+
+describe('HttpClient against a server that is slow at its API and answers GET / at once', () => {
+  let server: ReturnType<typeof createHttpServer>;
+  let url: string;
+
+  beforeAll(async () => {
+    server = createHttpServer((req, res) => {
+      if (req.url === '/') return void res.end('ok');
+      void sleep(600).then(() => res.end('{}'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('should wait for every request, never latching the breaker: slow is not dead', async () => {
+    const client = new HttpClient(url, 'A', undefined, 300);
+    const answers = [];
+    for (const path of ['/api/v1/statuses/1', '/api/v1/statuses/2', '/api/v1/statuses/3', '/api/v1/statuses/4']) answers.push((await client.send('GET', path)).error);
+    expect(answers).toEqual(Array.from({ length: 4 }, () => 'no answer within 300 ms (CONFORMANCE_TIMEOUT_MS)'));
   });
 });
 
@@ -35,7 +66,7 @@ describe('HttpClient against a server that never answers', () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  it('should wait out two timeouts, then answer every further request at once, unsent', async () => {
+  it('should wait out two timeouts and a probe, then answer every further request at once, unsent', async () => {
     const client = new HttpClient(url, 'A', undefined, 300);
     const first = await client.send('GET', '/api/v1/statuses/1');
     const second = await client.send('POST', '/api/v1/statuses', { form: { status: 'x' } });
@@ -44,6 +75,6 @@ describe('HttpClient against a server that never answers', () => {
     const third = await client.send('DELETE', '/api/v1/statuses/1');
     expect(performance.now() - started).toBeLessThan(100);
     expect(third.status).toBeUndefined();
-    expect(third.error).toBe('not sent: the server gave no answer within 300 ms to GET /api/v1/statuses/1 and POST /api/v1/statuses');
+    expect(third.error).toBe('not sent: the server gave no answer within 300 ms to GET /api/v1/statuses/1 and POST /api/v1/statuses, nor to GET / after them');
   });
 });

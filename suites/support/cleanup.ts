@@ -5,7 +5,7 @@
 // nothing, and a 404 from a read that answers 404 for everything proves nothing. Everything else is listed as left
 // behind, with its kind, id, owner and why; so is every application the run registered that no read shows gone.
 import { perFile } from './file-state.ts';
-import { excerpt, outsideContract, plannedCall, senderOf, type Exchange, type HttpClient } from './http.ts';
+import { createdObject, excerpt, outsideContract, plannedCall, senderOf, type Exchange, type HttpClient } from './http.ts';
 import { redact } from './redact.ts';
 import { FLAGS, keyOf, nextAt, readShows, sightingsOf, urlOf, type FlagKind, type Sighting } from './sightings.ts';
 
@@ -32,6 +32,11 @@ export interface LedgerOptions {
   subject?: Subject;
   /** The token a revocation revokes: a call with it must be refused afterwards. */
   token?: string;
+  /**
+   * The move that made it got no answer (a flag move: favourite, boost...): it may or may not have been made, so no
+   * read had to show it present before; a read after the undo that shows it absent is enough.
+   */
+  unanswered?: boolean;
 }
 
 interface Entry extends LedgerOptions {
@@ -48,11 +53,25 @@ interface Application {
   sender?: HttpClient;
 }
 
+/**
+ * A creation whose answer never came: the server may have made the object. `find` asks the server for it as a client
+ * can (a status: the same request with the same Idempotency-Key, which answers the status made already) and gives the
+ * answer, whose object is then undone and read like any other; where it finds none, the object is listed as possibly
+ * left behind, with what the run sent.
+ */
+interface Unanswered {
+  creation: Exchange;
+  kind: string;
+  find?: () => Promise<Exchange>;
+}
+
 const entries: Entry[] = [];
 const applications: Application[] = [];
+const unanswered: Unanswered[] = [];
 perFile(() => {
   entries.length = 0;
   applications.length = 0;
+  unanswered.length = 0;
 });
 
 export interface LedgerEntry {
@@ -68,6 +87,11 @@ export function remember(what: string, undo: () => Promise<Exchange>, options: L
   const entry: Entry = { what, undo, ...options };
   entries.push(entry);
   return { settle: () => void (entry.settledAt ??= nextAt()) };
+}
+
+/** A creation of a `kind` (status, attachment) that got no answer; see Unanswered. */
+export function rememberUnanswered(creation: Exchange, kind: string, find?: () => Promise<Exchange>): void {
+  unanswered.push({ creation, kind, ...(find ? { find } : {}) });
 }
 
 /** An application the run registered (its registration's answer): listed as left behind unless a read shows it gone. */
@@ -228,6 +252,8 @@ interface Case {
   undoneAt: number;
   /** The reads sent after the undo, for the why of one that got no answer. */
   tried: Exchange[];
+  /** See LedgerOptions.unanswered. */
+  unanswered?: boolean;
 }
 
 const absenceReads = (target: Target): Read[] => target.absence?.() ?? target.reads;
@@ -256,7 +282,7 @@ async function undoOne(entry: Entry): Promise<Case> {
   const planned = await plannedCall(entry.undo);
   const target = planned && targetOf(entry, planned);
   const subject = target?.subject ?? entry.subject ?? { kind: 'object', id: entry.what, owner: planned?.actor ?? '' };
-  const c: Case = { subject, target, undone: '', undoneAt: entry.settledAt ?? 0, tried: [] };
+  const c: Case = { subject, target, undone: '', undoneAt: entry.settledAt ?? 0, tried: [], ...(entry.unanswered ? { unanswered: true } : {}) };
   if (entry.settledAt !== undefined) {
     c.undone = `${planned ? call(planned) : entry.what} was sent by its check`;
   } else {
@@ -278,7 +304,7 @@ function whyNotGone(c: Case, goneStatuses: ReadonlySet<string>): string | undefi
     const after = lastReadSince(read, c.undoneAt);
     if (after?.present) return `still there: ${c.undone}, and ${c.after ?? 'after it'} ${read.shown(after)}`;
   }
-  for (const read of reads) {
+  for (const read of c.unanswered ? [] : reads) {
     if (shownPresent(read, c.undoneAt)) continue;
     const before = sightingsOf(read.key).filter((s) => s.at < c.undoneAt && s.read).at(-1);
     return `not known to be gone: ${c.undone}, and no read showed it present before (${before ? read.shown(before) : `${read.what} was never read`})`;
@@ -314,6 +340,7 @@ perFile(() => {
  */
 export async function undoAll(): Promise<void> {
   await outsideContract(async () => {
+    for (const lost of unanswered.splice(0)) await findUnanswered(lost);
     const cases: Case[] = [];
     const tokens: Entry[] = [];
     while (entries.length > 0) {
@@ -335,6 +362,39 @@ export async function undoAll(): Promise<void> {
       leftBehind.push({ ...c.subject, why: redact(why) });
     }
   });
+}
+
+/** What a request sent, for the why of an object it may have made: "POST /api/v1/statuses (status=..., visibility=direct)". */
+function sent(exchange: Exchange): string {
+  const body = exchange.requestBody ? ` (${excerpt(exchange.requestBody, 160)})` : '';
+  const files = exchange.uploads?.length ? ` (${exchange.uploads.join(', ')})` : '';
+  return `${call(exchange)}${body || files}`;
+}
+
+/** Whether the status an answer names was made before `before` (our clock), reading its created_at on the server's clock (its Date header). */
+function madeBefore(answer: Exchange, before: number): boolean {
+  const createdAt = Date.parse(String(createdObject(answer)?.created_at ?? ''));
+  const serverNow = Date.parse(answer.headers.date ?? '');
+  if (Number.isNaN(createdAt) || Number.isNaN(serverNow)) return false;
+  // The Date header has whole seconds: on our clock, created_at is at most a second later than it was.
+  return createdAt - (serverNow - Date.now()) < before;
+}
+
+/**
+ * Finds what a creation without answer made: the object `find` shows is undone by the ledger like any other. Listed as
+ * possibly left behind where nothing shows it, or where what was found may be another object than the first request made.
+ */
+async function findUnanswered(lost: Unanswered): Promise<void> {
+  const possibly = (how: string) =>
+    void leftBehind.push({ kind: lost.kind, id: '(unknown)', owner: lost.creation.actor, why: redact(`possibly left behind: ${sent(lost.creation)} got no answer (${lost.creation.error ?? ''}); ${how}`) });
+  if (!lost.find) return possibly(`no operation of the contract finds such an object`);
+  const resentAt = Date.now();
+  const answer = await lost.find();
+  const id = createdObject(answer)?.id;
+  const sender = senderOf(answer);
+  if (typeof id !== 'string' || !sender) return possibly(`sent again with its Idempotency-Key, it answered ${answer.error ?? `HTTP ${answer.status}`}`);
+  remember(`${lost.kind} ${id} of ${lost.creation.actor}`, () => sender.send('DELETE', `/api/v1/statuses/${id}`));
+  if (!madeBefore(answer, resentAt)) possibly(`sent again with its Idempotency-Key, it answered ${lost.kind} ${id}, made anew (the ledger undoes it): the first may remain`);
 }
 
 /** An application, once its tokens are revoked: read when a token request showed it there, else listed as it is. */

@@ -13,6 +13,7 @@ import { ExpectationsError, loadExpectations, selectionPattern, writeUpdatedExpe
 import ConformanceReporter from './reporter.ts';
 import type { RunResults } from './results.ts';
 import { addedLatencyMs, variationsOf, type Variation } from '../../fixtures/reference-server/variations.ts';
+import { budgetAtStart } from './pacing.ts';
 import { undici } from './undici.ts';
 import { reportedVersion, versionHint } from './version-hint.ts';
 
@@ -158,7 +159,13 @@ async function main(): Promise<number> {
     const { unreachable, roundTripMs: measured } = await reach(config.baseUrl, config.timeoutMs, config.userAgent);
     if (unreachable) usageError(`cannot reach CONFORMANCE_BASE_URL ${config.baseUrl}: ${unreachable}`);
     roundTripMs = measured;
-    const reported = await reportedVersion(config.baseUrl, config.userAgent, config.timeoutMs);
+    const reported = await reportedVersion(config.baseUrl, config.userAgent, config.timeoutMs, (headers) => {
+      const start = budgetAtStart(headers);
+      if (!start) return;
+      // Every suite file starts its pacing from this reading: its first calls do not overrun what is left.
+      process.env.CONFORMANCE_BUDGET_AT_START = JSON.stringify(start.reading);
+      if (start.warning) process.stdout.write(`${start.warning}\n`);
+    });
     if (reported) process.stdout.write(`${versionHint(reported, config.serverVersion, Boolean(process.env.CONFORMANCE_SERVER_VERSION?.trim()))}
 `);
   }

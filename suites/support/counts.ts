@@ -26,6 +26,10 @@ export interface Counts {
   refusals: number;
   /** Time pacing waited for a reset instead of being refused. */
   pacedMs: number;
+  /** The slowest answer of the run: how long it took and to what (a slow server is waited for, and this says how slow). */
+  slowest?: { ms: number; request: string };
+  /** Requests that got no (complete) answer within CONFORMANCE_TIMEOUT_MS. */
+  timeouts: number;
 }
 
 export const emptyCounts = (): Counts => ({
@@ -41,6 +45,7 @@ export const emptyCounts = (): Counts => ({
   streamConnections: 0,
   refusals: 0,
   pacedMs: 0,
+  timeouts: 0,
 });
 
 const counts = emptyCounts();
@@ -51,6 +56,7 @@ let inFlight = 0;
 let idleSince: number | undefined;
 perFile(() => {
   Object.assign(counts, emptyCounts());
+  delete counts.slowest;
   created.clear();
   inFlight = 0;
   idleSince = undefined;
@@ -99,6 +105,12 @@ export function requestEnded(): void {
   if (--inFlight === 0) idleSince = performance.now();
 }
 
+/** A request's answer time (undefined when none came), and whether it ran out of time. */
+export function countTiming(request: string, ms: number | undefined, timedOut: boolean): void {
+  if (timedOut) counts.timeouts += 1;
+  if (ms !== undefined && ms > (counts.slowest?.ms ?? -1)) counts.slowest = { ms, request };
+}
+
 export function countRefusal(): void {
   counts.refusals += 1;
 }
@@ -124,5 +136,7 @@ export function addCounts(into: Counts, from: Counts): Counts {
   into.streamConnections += from.streamConnections;
   into.refusals += from.refusals;
   into.pacedMs += from.pacedMs;
+  into.timeouts += from.timeouts ?? 0;
+  if (from.slowest && from.slowest.ms > (into.slowest?.ms ?? -1)) into.slowest = { ...from.slowest };
   return into;
 }

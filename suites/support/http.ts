@@ -3,13 +3,14 @@
 // network failure: both come back as an Exchange, which checks judge and failure messages describe.
 // Every request says who it is (User-Agent), as real clients do.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FormData as UndiciFormData } from 'undici';
 import { notSentReason, recordAnswer, recordSilence } from './breaker.ts';
 import { DEFAULT_USER_AGENT } from './config.ts';
-import { countAnswer, countRequest, requestEnded } from './counts.ts';
+import { countAnswer, countRequest, countTiming, requestEnded } from './counts.ts';
 import { inFlight } from './in-flight.ts';
 import { formPairs, multipart, urlEncoded, type FormParams, type Upload } from './form.ts';
-import { paceAfter, paceBefore } from './pacing.ts';
+import { announceWait, isUnpaced, paceAfter, paceBefore, refusalWaitMs } from './pacing.ts';
 import { obtainedSecretsIn, redact } from './redact.ts';
 import { undici } from './undici.ts';
 
@@ -68,6 +69,13 @@ export interface Exchange {
   /** See RequestOptions. */
   outsideContract?: boolean;
   malformed?: boolean;
+  /**
+   * The server's rate limit refused it (429) where pacing was to prevent that, also when sent again after the reset:
+   * the budget's answer, never evidence against a clause (verify.ts, preconditions.ts causeOf).
+   */
+  rateLimited?: boolean;
+  /** It was sent, and no complete answer came within the timeout: the server may have acted on it all the same. */
+  timedOut?: boolean;
 }
 
 type Observer = (exchange: Exchange) => void;
@@ -178,19 +186,42 @@ export class HttpClient {
       exchange.error = 'not sent: only planned';
       return exchange;
     }
-    const notSent = notSentReason(url, this.timeoutMs);
+    const notSent = notSentReason(url);
     if (notSent) {
       exchange.error = notSent;
       return exchange;
     }
+    await this.deliver(exchange, body);
+    // A 429 is the budget's answer, never evidence against a clause: wait for the reset the refusal names and send
+    // once more. A refusal that stays (or names no reset) is marked: the check that needed its answer is not judged.
+    const waitMs = exchange.status === 429 && !isUnpaced() ? refusalWaitMs(exchange.headers) : undefined;
+    if (waitMs === undefined) return this.refusalMarked(exchange);
+    announceWait(waitMs, `for the reset of the server's rate limit, which refused ${method} ${path} (as ${this.actor}) with HTTP 429; then it is sent again`);
+    await sleep(waitMs);
+    const again: Exchange = { ...exchange, headers: {}, text: '', truncated: false, ms: 0, status: undefined, error: undefined, setCookies: undefined };
+    senders.set(again, this);
+    await this.deliver(again, body);
+    return this.refusalMarked(again);
+  }
+
+  private refusalMarked(exchange: Exchange): Exchange {
+    if (exchange.status === 429 && !isUnpaced()) exchange.rateLimited = true;
+    return exchange;
+  }
+
+  /** Sends the exchange's request once, paced and counted, and records its answer (or why none came) in it. */
+  private async deliver(exchange: Exchange, body: string | UndiciFormData | undefined): Promise<void> {
+    const { method, url, requestHeaders: headers } = exchange;
+    const path = exchange.path.split('?')[0] ?? '';
     await paceBefore(this.actor, method, path);
     // Loaded before the request's deadline starts: loading is the suite's own time, not the server's.
     const { request } = await undici();
+    let timedOut = false;
     const sent = await inFlight(async () => {
       // The circuit breaker may have opened while this request waited for its turn: then it is not sent either.
-      const notSentNow = notSentReason(url, this.timeoutMs);
-      if (notSentNow) {
-        exchange.error = notSentNow;
+      const notSent = notSentReason(url);
+      if (notSent) {
+        exchange.error = notSent;
         return false;
       }
       countRequest(this.actor, method, path);
@@ -218,19 +249,21 @@ export class HttpClient {
         recordAnswer(url);
       } catch (error) {
         exchange.error = describeError(error, this.timeoutMs, exchange.status !== undefined);
-        if (isTimeout(error)) recordSilence(url, `${method} ${path}`);
+        timedOut = isTimeout(error);
       }
       exchange.ms = Math.round(performance.now() - started);
       requestEnded();
       return true;
     });
-    if (!sent) return exchange;
+    if (!sent) return;
+    countTiming(`${method} ${path}`, exchange.error === undefined ? exchange.ms : undefined, timedOut);
+    if (timedOut) exchange.timedOut = true;
+    if (timedOut) await recordSilence(url, `${method} ${path}`, { timeoutMs: this.timeoutMs, userAgent: this.userAgent });
     if (exchange.status !== undefined) {
       countAnswer(method, path, exchange.status, exchange.text);
       paceAfter(this.actor, method, path, exchange.headers);
     }
     for (const observer of observers) observer(exchange);
-    return exchange;
   }
 }
 
@@ -248,6 +281,13 @@ export function jsonOf(exchange: Exchange): JsonResult {
   } catch {
     return { ok: false, reason: `the body is not JSON: ${excerpt(exchange.text) || '(empty)'}` };
   }
+}
+
+/** The object a successful (2xx) answer carries, whatever else is wrong with it. */
+export function createdObject(exchange: Exchange): Record<string, unknown> | undefined {
+  const json = jsonOf(exchange);
+  const ok = exchange.status !== undefined && exchange.status >= 200 && exchange.status < 300 && json.ok;
+  return ok && typeof json.value === 'object' && json.value !== null && !Array.isArray(json.value) ? (json.value as Record<string, unknown>) : undefined;
 }
 
 export function excerpt(text: string, max = EXCERPT_CHARS): string {

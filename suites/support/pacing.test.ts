@@ -3,17 +3,20 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../fixtures/reference-server/server.ts';
 import { HttpClient } from './http.ts';
-import { budgetKeysOf, resetTimeOf, unpaced, usePacingClock } from './pacing.ts';
+import { budgetKeysOf, resetTimeOf, unpaced, useAnnouncer, usePacingClock } from './pacing.ts';
 
 const MINUTE = 60_000;
 const MISSING_ID = '999999999999999999';
 
 let server: ReferenceServer;
 let slept: number[];
+let announced: string[];
 
 beforeEach(async () => {
   server = await startReferenceServer();
   slept = [];
+  announced = [];
+  useAnnouncer((line) => announced.push(line));
   usePacingClock({
     now: () => server.clock.now().getTime(),
     sleep: async (ms) => {
@@ -25,6 +28,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   usePacingClock(undefined);
+  useAnnouncer(undefined);
   await server.close();
 });
 
@@ -43,6 +47,9 @@ describe('pacing', () => {
     expect(slept[0]).toBeGreaterThan(29 * MINUTE);
     // The Date header has whole seconds, and pacing waits one more second past the reset.
     expect(slept[0]).toBeLessThanOrEqual(30 * MINUTE + 2000);
+    // Announced in one line: which bucket, how long, until when, before what.
+    expect(announced).toHaveLength(1);
+    expect(announced[0]).toMatch(/^… waiting 30 min \d+ s, until \d\d:\d\d:\d\d UTC, for the reset of the server's rate limit \(Deletion of A: 0 left\) before DELETE \/api\/v1\/statuses\/\d+ \(as A\)$/);
   });
 
   it('should be refused without pacing: the test above has teeth', async () => {

@@ -41,11 +41,14 @@ export function bucketsOf(method: string, path: string): Bucket[] {
 }
 
 /**
- * The counters a call spends, as the server keeps them: a per-account bucket once for each actor (the suite's
- * accounts, or an application for its tokens), a per-IP bucket once for the whole run, which calls from one address.
+ * The counters calls of `actor` spend in these buckets, as the server keeps them: a per-account bucket once for each
+ * actor (the suite's accounts, or an application for its tokens), a per-IP bucket once for the whole run.
  */
+const keysOf = (actor: string, buckets: readonly Bucket[]) => buckets.map((bucket) => (LIMITS[bucket].per === 'account' ? `${bucket} of ${actor}` : bucket));
+
+/** The counters a call spends under the contract's Limits table. */
 export function budgetKeysOf(actor: string, method: string, path: string): string[] {
-  return bucketsOf(method, path).map((bucket) => (LIMITS[bucket].per === 'account' ? `${bucket} of ${actor}` : bucket));
+  return keysOf(actor, bucketsOf(method, path));
 }
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
@@ -95,10 +98,89 @@ export const LONGEST_WAIT_MS = 31 * MINUTE;
 const CLOCK_SLACK_MS = 1000;
 const estimates = new Map<string, Estimate>();
 let waitedMs = 0;
+/**
+ * Whether the server counts calls outside /api (/oauth, /auth, files) in its access buckets too, as some do (a
+ * popular Go server counts every path in one bucket of 300 per 5 minutes): it showed so by rate-limit headers on
+ * such an answer. From then on those calls are paced and counted against the access buckets as well.
+ */
+let countsEveryPath = false;
 perFile(() => {
   estimates.clear();
   waitedMs = 0;
+  countsEveryPath = false;
+  seedFromStart();
 });
+
+/**
+ * About how many calls of a full run a server counts in its IP access bucket (suites/self/budget.test.ts holds a run
+ * below 300 less the reserve): what the budget at the start is measured against.
+ */
+export const RUN_ACCESS_CALLS = 285;
+
+/** The IP access bucket as the command read it before the run (CONFORMANCE_BUDGET_AT_START): remaining, and its reset on our clock. */
+interface Reading {
+  remaining: number;
+  limit: number;
+  resetAt: number;
+}
+
+/**
+ * What the headers of the command's first call (GET /api/v1/instance) say of the budget: the reading for every file to
+ * start from, and where the run cannot fit in what is left, a line that says so and what to expect.
+ */
+export function budgetAtStart(headers: Record<string, string>): { reading: Reading; warning?: string } | undefined {
+  const limit = countOf(headers['x-ratelimit-limit']);
+  const remaining = countOf(headers['x-ratelimit-remaining']);
+  const reset = resetTimeOf(headers['x-ratelimit-reset']);
+  if (limit === undefined || remaining === undefined || reset === undefined) return undefined;
+  const serverNow = Date.parse(headers.date ?? '');
+  const resetAt = Date.now() + reset - (Number.isNaN(serverNow) ? Date.now() : serverNow) + CLOCK_SLACK_MS;
+  const reading = { remaining, limit, resetAt };
+  const usable = remaining - reserveOf('IP access');
+  if (usable >= RUN_ACCESS_CALLS) return { reading };
+  const waits = limit - reserveOf('IP access') < RUN_ACCESS_CALLS ? 'at least once, and again each time a period is spent' : 'once';
+  const warning =
+    `Rate limit: the server reports ${remaining} of ${limit} requests left until ${clockTime(resetAt)} UTC (X-RateLimit headers of GET /api/v1/instance); ` +
+    `a full run makes about ${RUN_ACCESS_CALLS} calls it counts, so the run waits for the reset (${duration(Math.max(0, resetAt - Date.now()))} from now) ${waits}, and says so when it does.`;
+  return { reading, warning };
+}
+
+/** Starts the file's estimate of the IP access bucket from the command's reading, while that period lasts. */
+function seedFromStart(): void {
+  const text = process.env.CONFORMANCE_BUDGET_AT_START;
+  if (!text) return;
+  const reading = JSON.parse(text) as Reading;
+  if (reading.resetAt > clock.now()) estimates.set('IP access', { remaining: reading.remaining, resetAt: reading.resetAt });
+}
+
+/** A wait longer than this prints one progress line: a run that waits says for what, how long, and until when. */
+export const ANNOUNCED_WAIT_MS = 2000;
+
+/** Where progress lines go: the terminal (a worker's stderr reaches it), or our own tests' collector. */
+let announcer: (line: string) => void = (line) => void process.stderr.write(`${line}\n`);
+
+export function useAnnouncer(next: ((line: string) => void) | undefined): void {
+  announcer = next ?? ((line) => void process.stderr.write(`${line}\n`));
+}
+
+const clockTime = (at: number) => new Date(at).toISOString().slice(11, 19);
+const duration = (ms: number) => {
+  const seconds = Math.ceil(ms / 1000);
+  return seconds < 120 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+};
+
+/** Says that the run waits `ms` for `what`, when that is long enough for a person to wonder: one line, before the wait. */
+export function announceWait(ms: number, what: string): void {
+  if (ms <= ANNOUNCED_WAIT_MS) return;
+  announcer(`… waiting ${duration(ms)}, until ${clockTime(Date.now() + ms)} UTC, ${what}`);
+}
+
+/** The buckets pacing holds a call to: the contract's, and the access buckets for any path where the server counts every path. */
+function pacedBucketsOf(method: string, path: string): Bucket[] {
+  const buckets = bucketsOf(method, path);
+  return buckets.length === 0 && countsEveryPath ? ['Account access', 'IP access'] : buckets;
+}
+
 
 /**
  * Calls kept in hand: other workers of the run spend the same buckets between our look at the headers and our
@@ -125,8 +207,8 @@ export function isUnpaced(): boolean {
 /** Waits for the reset when a bucket this call spends is nearly spent, then counts the call against it. */
 export async function paceBefore(actor: string, method: string, path: string): Promise<void> {
   if (isUnpaced()) return;
-  const buckets = bucketsOf(method, path);
-  const keys = budgetKeysOf(actor, method, path);
+  const buckets = pacedBucketsOf(method, path);
+  const keys = keysOf(actor, buckets);
   const spent = keys.filter((key, i) => {
     const estimate = estimates.get(key);
     return estimate !== undefined && estimate.remaining <= reserveOf(buckets[i] as Bucket) && estimate.resetAt > clock.now();
@@ -134,6 +216,8 @@ export async function paceBefore(actor: string, method: string, path: string): P
   const wait = Math.max(0, ...spent.map((key) => (estimates.get(key) as Estimate).resetAt - clock.now()));
   if (wait > 0 && wait <= LONGEST_WAIT_MS) {
     waitedMs += wait;
+    const left = spent.map((key) => `${key}: ${(estimates.get(key) as Estimate).remaining} left`).join(', ');
+    announceWait(wait, `for the reset of the server's rate limit (${left}) before ${method} ${path.split('?')[0]} (as ${actor})`);
     await clock.sleep(wait);
     for (const key of spent) estimates.delete(key);
   }
@@ -155,10 +239,27 @@ export function paceAfter(actor: string, method: string, path: string, headers: 
   if (limit === undefined || remaining === undefined || reset === undefined) return;
   const serverNow = Date.parse(headers.date ?? '');
   const resetAt = clock.now() + reset - (Number.isNaN(serverNow) ? clock.now() : serverNow) + CLOCK_SLACK_MS;
-  const buckets = bucketsOf(method, path);
-  const keys = budgetKeysOf(actor, method, path);
+  // Headers on a call outside /api: the server counts such calls too, in a bucket of the limit they report.
+  if (bucketsOf(method, path).length === 0) countsEveryPath = true;
+  const buckets = pacedBucketsOf(method, path);
+  const keys = keysOf(actor, buckets);
   const matching = keys.filter((_, i) => LIMITS[buckets[i] as Bucket].limit === limit);
   for (const key of matching.length ? matching : keys) estimates.set(key, { remaining, resetAt });
+}
+
+/**
+ * How long to wait before sending again a call the server refused with 429: until the reset its X-RateLimit-Reset
+ * names (on our clock, as paceAfter reads it), else as long as its Retry-After says; undefined where it names neither
+ * or more than the longest period of the contract.
+ */
+export function refusalWaitMs(headers: Record<string, string>): number | undefined {
+  const reset = resetTimeOf(headers['x-ratelimit-reset']);
+  const serverNow = Date.parse(headers.date ?? '');
+  const retryAfter = headers['retry-after']?.trim() ?? '';
+  const untilReset = reset === undefined ? undefined : reset - (Number.isNaN(serverNow) ? clock.now() : serverNow) + CLOCK_SLACK_MS;
+  const retryMs = /^\d+$/.test(retryAfter) ? Number(retryAfter) * 1000 : HTTP_DATE.test(retryAfter) ? Date.parse(retryAfter) - clock.now() : undefined;
+  const wait = untilReset ?? retryMs;
+  return wait === undefined || wait > LONGEST_WAIT_MS ? undefined : Math.max(0, wait);
 }
 
 /** How long pacing waited for resets in this suite file: a run within its budget never waits. */

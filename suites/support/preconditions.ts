@@ -52,7 +52,10 @@ const USERS = new Set(['A', 'B']);
 export function causeOf(clause: string | undefined, summary: string, exchange?: Exchange): RootCause {
   const grantRefused = exchange?.status === 401 && exchange.grantedBy !== undefined;
   const broadRefused = !grantRefused && exchange?.status === 403 && USERS.has(exchange.actor);
-  const cause = grantRefused ? exchange.grantedBy : broadRefused ? 'ACCESS-BROAD-1' : clause;
+  // A request that got no answer (the timeout, a connection that failed) or the rate limit's 429 says nothing of any
+  // clause: it is outside the contract, and blocks only the checks that needed its answer.
+  const unanswered = (exchange?.status === undefined && exchange?.error !== undefined) || exchange?.rateLimited === true;
+  const cause = unanswered ? undefined : grantRefused ? exchange.grantedBy : broadRefused ? 'ACCESS-BROAD-1' : clause;
   const said = grantRefused ? `${summary}: the token the run obtained by that grant was refused` : broadRefused ? `${summary}: the token's broad scopes were refused` : summary;
   return { ...(cause ? { clause: cause } : {}), summary: redact(said), ...(exchange ? { exchange: describeExchange(exchange), reproduce: redact(curlOf(exchange)) } : {}) };
 }

@@ -135,9 +135,11 @@ function observe(exchange: Exchange): void {
   if (exchange.status === undefined) return;
   const api = isApi(exchange);
   // Every response passes here, so refusals are counted here too: pacing should have prevented each one.
-  if (api && exchange.status === 429 && !isUnpaced()) countRefusal();
-  // The suite's own calls outside the contract (cleanup, confirmation reads, hints) are not the server's to answer for.
-  if (exchange.outsideContract) return;
+  const refused = exchange.status === 429 && !isUnpaced();
+  if (api && refused) countRefusal();
+  // The suite's own calls outside the contract (cleanup, confirmation reads, hints) are not the server's to answer for,
+  // and a 429 that pacing was to prevent is the budget's answer, never evidence against a clause.
+  if (exchange.outsideContract || refused) return;
   for (const [id, { judges, carries }] of REGISTRY) if ((api || judges === 'every answer') && (carries?.(exchange) ?? true)) judgedOnce(id);
   // One violation per clause is enough to show it (the first is kept), or one per operation where the clause says so.
   for (const [id, { expected, actual }] of violationsOf(exchange)) {

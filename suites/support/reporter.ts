@@ -223,6 +223,7 @@ export default class ConformanceReporter implements Reporter {
         embedded: config.embedded,
         version: config.serverVersion,
         faults: config.faults,
+        timeoutMs: config.timeoutMs,
       },
       startedAt: this.startedAt.toISOString(),
       durationMs: Date.now() - this.startedAt.getTime(),

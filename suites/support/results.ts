@@ -76,7 +76,8 @@ export interface GroupResult extends Totals {
 export interface RunResults {
   /** PASS or FAIL: what the CLI's exit code says. */
   verdict: 'PASS' | 'FAIL';
-  server: { baseUrl: string; embedded: boolean; version: string; faults: string[] };
+  /** timeoutMs: CONFORMANCE_TIMEOUT_MS of the run, for the advice of timingLine. */
+  server: { baseUrl: string; embedded: boolean; version: string; faults: string[]; timeoutMs?: number };
   startedAt: string;
   durationMs: number;
   totals: Totals;
@@ -513,10 +514,28 @@ export function summaryMarkdown(results: RunResults): string {
     '',
     `${c.total} requests; per account: ${Object.entries(c.perAccount).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}; per bucket: ${Object.entries(c.perBucket).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}; per path: ${Object.entries(c.perPath ?? {}).map(([k, v]) => `${k === 'files' ? 'files' : `/${k}`} ${v}`).join(', ') || 'none'}.`,
     `Status creations ${c.statusCreations}, scheduled statuses ${c.scheduledStatuses}, deletions and unreblogs ${c.deletions}, uploads ${c.uploads}, stream connections ${c.streamConnections}.`,
+    timingLine(results),
     '',
     ...leftBehindSection(results.leftovers),
   );
   return redact(lines.join('\n'));
+}
+
+/**
+ * How slow the server was, and what the run did about it: its slowest answer, the time pacing waited for resets, the
+ * requests the rate limit refused anyway, and where requests got no answer within the timeout, the setting to raise.
+ */
+export function timingLine(results: RunResults): string {
+  const c = results.counts;
+  const parts = [c.slowest ? `Slowest answer: ${(c.slowest.ms / 1000).toFixed(1)} s (${c.slowest.request})` : 'Slowest answer: none came'];
+  if (c.pacedMs > 0) parts.push(`waited ${(c.pacedMs / 1000).toFixed(0)} s for rate-limit resets`);
+  if (c.refusals > 0) parts.push(`${c.refusals} requests refused by the rate limit (HTTP 429), none of them judged`);
+  const timeouts = c.timeouts ?? 0;
+  if (timeouts > 0) {
+    const within = results.server.timeoutMs ? ` within ${results.server.timeoutMs} ms` : '';
+    parts.push(`${timeouts} requests got no answer${within}: for a server this slow raise CONFORMANCE_TIMEOUT_MS (--timeout-ms)`);
+  }
+  return `${parts.join('; ')}.`;
 }
 
 /** One object left behind as a line of text: "attachment 7 of A: no undo operation on this server: ...". */
@@ -547,6 +566,7 @@ export function terminalSummary(results: RunResults): string {
   const lines = [
     `Conformance: ${results.verdict}: ${results.totals.checks} checks, ${totalsLine(results.totals)}; ${results.counts.total} requests in ${(results.durationMs / 1000).toFixed(1)} s`,
     releaseLine(results),
+    timingLine(results),
   ];
   const causes = results.rootCauses;
   if (causes.length > 0) lines.push('Root causes, the one that blocks most checks first:');

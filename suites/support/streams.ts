@@ -59,6 +59,12 @@ atFileEnd(() => {
   for (const stream of opened) stream.close();
 });
 
+/**
+ * The longest a stream is listened to, in timeouts from its opening: the scenario posts every cause within a few
+ * requests of the opening, and each of its waits lasts at most a timeout from its cause.
+ */
+const LIFE_TIMEOUTS = 12;
+
 /** One open stream, over either transport: what arrived, and verifiers that wait for more. */
 export class EventStream {
   readonly events: StreamEvent[] = [];
@@ -214,8 +220,13 @@ export class EventStream {
     };
   }
 
-  /** Resolves with what `probe` finds, as soon as it finds it, when the stream ends, or at the deadline. */
+  /**
+   * Resolves with what `probe` finds, as soon as it finds it, when the stream ends, or at the deadline; never later
+   * than LIFE_TIMEOUTS timeouts after the stream opened, whatever the deadline: the waits of a group end in bounded
+   * time whatever its server's streams do and however its causes were timed.
+   */
   private settle<T>(probe: () => T | undefined, deadline: number): Promise<T | undefined> {
+    deadline = Math.min(deadline, this.openedAt + LIFE_TIMEOUTS * this.timeoutMs);
     return new Promise((resolve) => {
       const finish = (found: T | undefined) => {
         clearTimeout(timer);
@@ -298,7 +309,7 @@ async function connectSse(config: Config, spec: StreamRequest, carrier: 'header'
   if (spec.token && carrier === 'header') headers.authorization = `Bearer ${spec.token}`;
   const exchange = openingExchange(config, path, spec.actor, headers);
   const label = `GET ${SSE_PATHS[spec.stream]} (${spec.actor})`;
-  const notSent = notSentReason(exchange.url, config.timeoutMs);
+  const notSent = notSentReason(exchange.url);
   if (notSent) return unsentStream('server-sent events', label, exchange, config.timeoutMs, notSent);
   const { request } = await undici();
   const controller = new AbortController();
@@ -343,7 +354,7 @@ async function connectSse(config: Config, spec: StreamRequest, carrier: 'header'
   } catch (error) {
     exchange.ms = Math.round(performance.now() - started);
     exchange.error = describeError(error);
-    if (isSilence(error)) recordSilence(exchange.url, `GET ${SSE_PATHS[spec.stream]}`);
+    if (isSilence(error)) await recordSilence(exchange.url, `GET ${SSE_PATHS[spec.stream]}`, config);
     stream.end(`no stream: ${exchange.error}`);
   }
   return stream;
@@ -394,7 +405,7 @@ export const openWebSocket: Opener = async (config, spec) => {
     'user-agent': config.userAgent,
   });
   const label = `WebSocket stream=${spec.stream} (${spec.actor})`;
-  const notSent = notSentReason(exchange.url, config.timeoutMs);
+  const notSent = notSentReason(exchange.url);
   if (notSent) return unsentStream('WebSocket', label, exchange, config.timeoutMs, notSent);
   // ws, as undici, is loaded when the first socket opens.
   const { default: WebSocketClient } = await import('ws');
@@ -433,7 +444,7 @@ export const openWebSocket: Opener = async (config, spec) => {
       });
     });
     socket.on('error', (error) => {
-      if (exchange.error === undefined && isSilence(error)) recordSilence(exchange.url, `GET ${WEBSOCKET_PATH}`);
+      if (exchange.error === undefined && isSilence(error)) void recordSilence(exchange.url, `GET ${WEBSOCKET_PATH}`, config);
       exchange.error ??= describeError(error);
       stream.end(`no stream: ${describeError(error)}`);
       resolve();

@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import { clause, CLAUSE_ID, ClauseFailure, findClause, type Clause } from './clauses.ts';
 import { curlOf, describeExchange, excerpt, jsonOf, noAnswer, type Exchange } from './http.ts';
 import { redact } from './redact.ts';
-import { countJudged } from './preconditions.ts';
+import { block, causeOf, countJudged } from './preconditions.ts';
 import { observeResource } from './resources.ts';
 import { judgedOnce, observeMismatch } from './run-wide.ts';
 import type { ResourceName } from './schema.ts';
@@ -25,6 +25,8 @@ function currentClause(): Clause {
 
 /** Fails the running check (or the named clause) with expected and actual, and the exchange that showed it. */
 export function fail(expected: string, actual: string, exchange?: Exchange, clauseId?: string): never {
+  // A 429 is the budget's answer, never evidence against a clause: the check that needed the answer is not judged.
+  if (exchange?.rateLimited) block(causeOf(undefined, `${exchange.method} ${exchange.path.split('?')[0]} was refused by the server's rate limit (HTTP 429), also after waiting for the reset`, exchange));
   const failed = clauseId ? clause(clauseId) : currentClause();
   throw new ClauseFailure(failed, redact(expected), redact(actual), exchange ? describeExchange(exchange) : '', exchange ? redact(curlOf(exchange)) : undefined);
 }

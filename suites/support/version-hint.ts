@@ -9,7 +9,12 @@ const MAX_BODY_BYTES = 256 * 1024;
 const MAX_SHOWN_CHARS = 120;
 
 /** The version GET /api/v1/instance reports, or undefined: no such endpoint, no JSON, no answer in time. */
-export async function reportedVersion(baseUrl: string, userAgent: string, timeoutMs: number): Promise<string | undefined> {
+export async function reportedVersion(
+  baseUrl: string,
+  userAgent: string,
+  timeoutMs: number,
+  onHeaders: (headers: Record<string, string>) => void = () => undefined,
+): Promise<string | undefined> {
   try {
     const response = await (await undici()).request(`${baseUrl}/api/v1/instance`, {
       headers: { accept: 'application/json', 'user-agent': userAgent },
@@ -17,6 +22,8 @@ export async function reportedVersion(baseUrl: string, userAgent: string, timeou
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });
+    // Its rate-limit headers tell how much of the budget is left before the run starts (pacing.ts budgetAtStart).
+    onHeaders(Object.fromEntries(Object.entries(response.headers).flatMap(([name, value]) => (typeof value === 'string' ? [[name.toLowerCase(), value]] : []))));
     if (response.statusCode !== 200) {
       await response.body.dump();
       return undefined;

@@ -1,0 +1,166 @@
+// Slow, budgeted and half-broken servers give the same verdicts run after run (issue 28, items 3 to 5). Each server
+// gets two runs of the command in a row, as a CI gate makes them: the verdicts must be the same, without an error
+// of the suite, without a 429 taken for evidence, and with everything the runs made undone or listed as left
+// behind. Against `serve` with the contract's buckets (their period shortened), the second run waits for the reset
+// and says so.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Fault } from '../../fixtures/reference-server/faults.ts';
+import { startReferenceServer, type ReferenceServer } from '../../fixtures/reference-server/server.ts';
+import type { Store } from '../../fixtures/reference-server/store.ts';
+import type { Variation } from '../../fixtures/reference-server/variations.ts';
+import { inParallel, ROOT, runCli, serverEnv, startStandaloneServer, type CliRun } from './run-cli.ts';
+
+/** A run's verdict of every check: its status, and a blocked check's cause (a clause, or outside the contract). */
+function verdicts(run: CliRun): Record<string, string> {
+  return Object.fromEntries((run.results?.checks ?? []).map((c) => [`${c.file} ${c.title}`, `${c.status}${c.blockedBy ? ` by ${c.blockedBy.clause ?? 'a cause outside the contract'}` : ''}`]));
+}
+
+/** What two runs in a row must not show: different verdicts, errors of the suite, a 429 as evidence, a wait not announced. */
+function problemsOf(runs: readonly CliRun[]): string[] {
+  const problems: string[] = [];
+  const [first, second] = runs.map(verdicts) as [Record<string, string>, Record<string, string>];
+  if (Object.keys(first).length === 0) problems.push('the first run reported no check');
+  for (const check of new Set([...Object.keys(first), ...Object.keys(second)])) {
+    if (first[check] !== second[check]) problems.push(`${check}: ${first[check]} in the first run, ${second[check]} in the second`);
+  }
+  runs.forEach((run, i) => {
+    const results = run.results;
+    if (!results) return void problems.push(`run ${i + 1} wrote no results (exit ${run.code}): ${(run.stdout + run.stderr).slice(-1500)}`);
+    for (const error of [...results.errors, ...results.groups.flatMap((g) => g.errors)]) problems.push(`run ${i + 1}: error of the suite: ${error.split('\n')[0]}`);
+    for (const c of results.checks.filter((c) => c.status === 'failed' && / 429 /.test(c.message ?? ''))) problems.push(`run ${i + 1}: ${c.title} failed on a 429`);
+    const waits = (run.stdout + run.stderr).split('\n').filter((line) => line.startsWith('… waiting')).length;
+    if (results.counts.pacedMs > 2000 && waits === 0) problems.push(`run ${i + 1} waited ${results.counts.pacedMs} ms for resets and announced no wait`);
+  });
+  return problems;
+}
+
+/** What the runs made that the server still holds, by kind: statuses and boosts, attachments, flags. */
+function heldBy(store: Store): Record<string, number> {
+  const held: Record<string, number> = {};
+  const add = (kind: string, n: number) => n && (held[kind] = (held[kind] ?? 0) + n);
+  for (const s of store.statuses.values()) add(s.reblogOfId ? 'boost' : 'status', 1);
+  add('attachment', store.media.size);
+  add('scheduled status', store.scheduled.size);
+  for (const [kind, map] of Object.entries({ favourite: store.favourites, bookmark: store.bookmarks, pin: store.pins, mute: store.mutes })) {
+    for (const ids of map.values()) add(kind, ids.size);
+  }
+  return held;
+}
+
+/** What the runs listed as left behind, by kind (applications aside: the contract cannot delete them). */
+function listedBy(runs: readonly CliRun[]): Record<string, number> {
+  const listed: Record<string, number> = {};
+  for (const entry of runs.flatMap((run) => run.results?.leftovers ?? [])) if (entry.kind !== 'application') listed[entry.kind] = (listed[entry.kind] ?? 0) + 1;
+  return listed;
+}
+
+interface Case {
+  variations?: Variation[];
+  faults?: Fault[];
+  groups: string[];
+  timeoutMs: number;
+  /** The periods of the access and the narrow buckets, shortened so that a second run waits seconds for their resets. */
+  periodsMs?: { access: number; narrow: number };
+}
+
+const LATE = 'a server that makes unlisted statuses and boosts at once and answers them after the timeout';
+const ONE_BUCKET = 'a server that counts every path in one bucket of 300';
+const STREAMS = 'a server whose public stream drops update and delete events, without notifications, mute or pin';
+const CASES: Record<string, Case> = {
+  [LATE]: { variations: ['late-unlisted-answers'], groups: ['statuses', 'statuses-interactions'], timeoutMs: 4000 },
+  [ONE_BUCKET]: { variations: ['one-bucket-every-path'], groups: [], timeoutMs: 10_000, periodsMs: { access: 15_000, narrow: 20_000 } },
+  [STREAMS]: { faults: ['STREAM-PUBLIC-1', 'STREAM-USER-2', 'STATUS-MUTE-1:absent', 'STATUS-PIN-1:absent', 'STREAM-HEALTH-1'], groups: ['streaming'], timeoutMs: 3000 },
+};
+/** The Streaming group's bound: every wait of it ends within a timeout of its cause, and its causes are a few requests in a row. */
+const STREAMING_BOUND_MS = 60_000;
+
+interface Outcome {
+  runs: CliRun[];
+  held: Record<string, number>;
+}
+
+/** Two runs of the command in a row against one server of the case, started here as a user starts one, and what it holds after them. */
+async function twoRuns({ variations = [], faults = [], groups, timeoutMs, periodsMs }: Case): Promise<Outcome> {
+  const periods = periodsMs ? { accessPeriodMs: periodsMs.access, narrowPeriodMs: periodsMs.narrow } : {};
+  const server: ReferenceServer = await startReferenceServer({ variations, faults, ...periods });
+  try {
+    const env = { ...serverEnv(server), CONFORMANCE_TIMEOUT_MS: String(timeoutMs) };
+    const args = groups.flatMap((g) => ['--group', g]);
+    const runs = [await runCli(args, env, 240_000), await runCli(args, env, 240_000)];
+    return { runs, held: heldBy(server.context.store) };
+  } finally {
+    await server.close();
+  }
+}
+
+describe('slow, budgeted and half-broken servers, two runs in a row', () => {
+  const outcomes = new Map<string, Outcome>();
+
+  beforeAll(async () => {
+    const names = Object.keys(CASES);
+    const done = await inParallel(names, 3, (name) => twoRuns(CASES[name] as Case));
+    names.forEach((name, i) => outcomes.set(name, done[i] as Outcome));
+  }, 400_000);
+
+  afterAll(() => {
+    for (const [name, { runs }] of outcomes) {
+      console.log(`${name}: ${runs.map((r) => `exit ${r.code}, ${r.results?.counts.total ?? '?'} requests, ${(r.ms / 1000).toFixed(1)} s, ${r.results?.counts.refusals ?? '?'} refusals`).join('; ')}`);
+    }
+  });
+
+  for (const name of Object.keys(CASES)) {
+    it(`${name}: the same verdicts, no error of the suite, no 429 as evidence, every wait announced`, () => {
+      const { runs } = outcomes.get(name) as Outcome;
+      expect(problemsOf(runs)).toEqual([]);
+    });
+
+    it(`${name}: everything the runs made is undone or listed as left behind`, () => {
+      const { runs, held } = outcomes.get(name) as Outcome;
+      const listed = listedBy(runs);
+      const unlisted = Object.entries(held).filter(([kind, n]) => n > (listed[kind] ?? 0));
+      expect(unlisted, JSON.stringify(runs.map((r) => r.results?.leftovers))).toEqual([]);
+    });
+  }
+
+  it(`${LATE}: finds the statuses it made whose answer never came, and undoes them`, () => {
+    const { runs, held } = outcomes.get(LATE) as Outcome;
+    for (const run of runs) expect(run.results?.counts.timeouts, 'requests without an answer in time').toBeGreaterThan(0);
+    expect(held.status ?? 0).toBe(0);
+    expect(held.boost ?? 0).toBe(0);
+    // The summary says how slow the server was, and what to raise.
+    expect(runs[0]?.stdout).toMatch(/^Slowest answer: [\d.]+ s \(.+\); .*\d+ requests got no answer within 4000 ms: for a server this slow raise CONFORMANCE_TIMEOUT_MS/m);
+  });
+
+  it(`${STREAMS}: ends its Streaming group within ${STREAMING_BOUND_MS / 1000} s, every time`, () => {
+    const { runs } = outcomes.get(STREAMS) as Outcome;
+    for (const run of runs) {
+      expect(run.code, run.stdout.slice(-1500)).toBe(1);
+      expect(run.results?.groups.map((g) => g.durationMs).every((ms) => ms < STREAMING_BOUND_MS)).toBe(true);
+    }
+  });
+
+  it(`${ONE_BUCKET}: gets no refusal, pacing by the headers of every path`, () => {
+    const { runs } = outcomes.get(ONE_BUCKET) as Outcome;
+    expect(runs.map((r) => r.results?.counts.refusals)).toEqual([0, 0]);
+  });
+});
+
+describe("two full runs in a row against one `serve` with the contract's buckets (shorter periods)", () => {
+  let runs: CliRun[] = [];
+  let stop = () => {};
+
+  beforeAll(async () => {
+    const server = await startStandaloneServer(process.execPath, [`${ROOT}/suites/support/bin.mjs`, 'serve', '--access-period-ms', '60000', '--narrow-period-ms', '60000']);
+    stop = server.stop;
+    runs = [await runCli([], server.lines, 240_000), await runCli([], server.lines, 240_000)];
+  }, 400_000);
+
+  afterAll(() => stop());
+
+  it('should give the same verdicts, and announce every wait', () => {
+    expect(problemsOf(runs)).toEqual([]);
+    // The second run starts with the buckets the first spent: it says so at the start, and waits for their reset.
+    expect(runs[1]?.stdout).toMatch(/^Rate limit: the server reports \d+ of 300 requests left/m);
+    expect(runs[1]?.results?.counts.pacedMs).toBeGreaterThan(0);
+  });
+});
