@@ -92,6 +92,15 @@ class TokenSource {
   private readonly signIn = new WebSignIn(anon);
   constructor(private readonly app: Application) {}
 
+  /**
+   * The password grant's token was refused by the first user operation it made (a token acting for no user, or one
+   * the server does not hold): the grant counts as refused, with that answer, and the tokens come from the web sign-in.
+   */
+  refusedOnFirstUse(exchange: Exchange): void {
+    const summary = `the password grant's token was refused by its first user operation: ${exchange.method} ${exchange.path.split('?')[0]} answered ${answered(exchange)}`;
+    this.passwordFailed = failed<Actor>(causeOf('OAUTH-PASSWORD-1', summary, exchange), exchange);
+  }
+
   /** The password grant (rule 1: bots and single-user applications), when configured. */
   async byPassword(scope: string): Promise<Step<Actor>> {
     if (this.passwordFailed) return this.passwordFailed;
@@ -120,8 +129,9 @@ class TokenSource {
     const flow = await this.byAuthorizationCode(scope);
     if (!('skip' in flow) && flow.ok) return flow;
     const flowFailed = 'skip' in flow ? undefined : flow;
-    // The cause named is the first path's that names a clause; the summary names both paths.
-    const named = password.cause.clause || !flowFailed?.cause.clause ? password : flowFailed;
+    // The cause named is the code flow's where it names a clause (every server offers end users that flow, and a
+    // server need not offer the password grant when the code flow works), else the password grant's; the summary names both.
+    const named = flowFailed?.cause.clause ? flowFailed : password;
     const flowSaid = 'skip' in flow ? flow.skip : flow.cause.summary;
     const summary = `no token with the scopes "${scope}": the password grant: ${password.cause.summary}; the authorization code flow: ${flowSaid}`;
     return failed({ ...named.cause, summary }, named.exchange);
@@ -130,6 +140,15 @@ class TokenSource {
 
 /** The actor of a grant that gave a token, if it did. */
 const actorOf = (grant: Grant | undefined) => (grant && !('skip' in grant) && grant.ok ? grant.value : undefined);
+
+/**
+ * The answer that refused a password grant's token on its first use as a user token holding the scope: 401 (a token
+ * the server does not hold), or 403 or 422 to posting (a token acting for no user: the token holds write:statuses).
+ */
+function refusalOfToken(made: readonly (Created<Status> | undefined)[]): Exchange | undefined {
+  const refused = (exchange?: Exchange) => exchange?.grantedBy === 'OAUTH-PASSWORD-1' && [401, 403, 422].includes(exchange.status ?? 0);
+  return made.map((step) => step?.exchange).find(refused);
+}
 
 /** Undoes at once a move that should not have been made; what cannot be undone now is left to the ledger. */
 async function undoNow(what: string, undo: () => Promise<Exchange>): Promise<void> {
@@ -428,8 +447,18 @@ describe('Authentication', () => {
     const app = registered.value;
     const tokens = new TokenSource(app);
     const flowGrant = tokens.byAuthorizationCode(allBut('write:accounts'));
-    const writerGrant = tokens.userToken(allBut('write:favourites'));
-    const posted = writerGrant.then((grant) => postStatuses(actorOf(grant)));
+    // The writer's first posts are the first user operation of a password grant's token: refused there, the grant
+    // counts as refused and every token comes from the web sign-in, the writer's first.
+    const writerGrant = tokens.userToken(allBut('write:favourites')).then(async (grant) => {
+      await postStatuses(actorOf(grant));
+      const refusal = refusalOfToken([subject, hidden]);
+      if (!refusal) return grant;
+      tokens.refusedOnFirstUse(refusal);
+      const again = await tokens.userToken(allBut('write:favourites'));
+      await postStatuses(actorOf(again));
+      return again;
+    });
+    const posted = writerGrant.then(() => undefined);
     const applicationMoves = applicationTokenMoves(app, posted);
     await Promise.all([writerGrant.then((grant) => grantTokens(tokens, flowGrant, grant)), posted]);
     const writer = actorOf(lacking.get('write:favourites'));

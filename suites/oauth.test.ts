@@ -3,9 +3,10 @@
 // or authorization code that could not be had blocks the checks that need it, with its cause. It sends what the
 // checks judge as independent chains at once, so that the group waits for few answers in a row.
 import { beforeAll, describe, it, type TestContext } from 'vitest';
-import { accountIdOf, actors, createdObject, OOB, registerApp, requestToken, type Application } from './support/actors.ts';
+import { accountIdOf, actors, createdId, createdObject, OOB, registerApp, requestToken, type Application } from './support/actors.ts';
+import type { RootCause } from './support/clauses.ts';
 import type { Exchange } from './support/http.ts';
-import { answerOf, block, causeOf, need, type Step } from './support/preconditions.ts';
+import { answerOf, block, causeOf, need, succeeded, type Step } from './support/preconditions.ts';
 import { expectNoMismatch } from './support/run-wide.ts';
 import { WebSignIn, type AuthorizationCode } from './support/sign-in.ts';
 import { check, expectJson, expectRefusal, fail, observeErrorBody, statusLine } from './support/verify.ts';
@@ -22,6 +23,13 @@ type UsedToken = { run: TokenRun; use?: Exchange };
 
 const followingOf = (accountId: string) => `/api/v1/accounts/${accountId}/following`;
 const verifyWith = (token: string) => anon.get('/api/v1/apps/verify_credentials', { token });
+/**
+ * A user token's first use: the account it acts for (Mastodon's path; the contract shows no operation that reads
+ * one's own account), a user operation that a token acting for no user is refused.
+ */
+const accountWith = (token: string) => anon.get('/api/v1/accounts/verify_credentials', { token, outsideContract: true });
+/** An authorization code that GET /oauth/authorize never created. */
+const MADE_UP_CODE = 'conformance-code-never-issued';
 const revokeWith = (app: Application, token: string) => anon.post('/oauth/revoke', { client_id: app.client_id, client_secret: app.client_secret, token });
 
 /**
@@ -55,9 +63,14 @@ describe('OAuth', () => {
   let withoutScope: UsedToken | undefined;
   // The password grant's user token and its verify_credentials (OAUTH-PASSWORD-1); OAUTH-REVOKE-1 then revokes it.
   let passwordGrant: UsedToken | undefined;
-  // The token operation's answers to what it must refuse (OAUTH-SCOPE-1, OAUTH-REDIRECT-1).
+  // The token operation's answers to what it must refuse (OAUTH-SCOPE-1, OAUTH-REDIRECT-1, -2, OAUTH-CODE-1, -2).
   let outsideScopes: TokenRun | undefined;
   let unregisteredRedirect: TokenRun | undefined;
+  let unregisteredOnOtherGrants: { clientCredentials?: TokenRun; password?: TokenRun } = {};
+  let madeUpCode: TokenRun | undefined;
+  let reusedCode: TokenRun | undefined;
+  // The out-of-band code exchanged with its registered redirect_uri: the control of the refusals above, and what spends it.
+  let codeExchange: TokenRun | undefined;
 
   /** A token that should not have been issued is revoked at once, so that nothing else meets it. */
   async function refusedProbe(app: Application, params: Record<string, string>): Promise<TokenRun> {
@@ -67,34 +80,60 @@ describe('OAuth', () => {
   }
 
   beforeAll(async () => {
-    [registered, callbackApp, accountId] = await Promise.all([
+    [registered, callbackApp] = await Promise.all([
       registerApp(anon, { client_name: 'conformance oauth', scopes: 'read write' }),
       registerApp(anon, { client_name: 'conformance oauth callback', scopes: 'read', redirect_uris: CALLBACK }),
-      accountIdOf(a),
     ]);
     if (!registered.ok) return;
     const app = registered.value;
+    const { usernameA, passwordA } = config;
     const withCallback = callbackApp.ok ? callbackApp.value : undefined;
     // Each chain waits only for what it needs: the out-of-band code for the redirect_uri probe, a token for its use.
     // Both approvals come from one browser: A signs in once for both (a server with a web sign-in counts its pages).
     const signIn = new WebSignIn(anon);
+    // The code is refused for an unregistered redirect_uri, then exchanged with the registered one, then refused again.
     async function outOfBand(): Promise<void> {
       oobApproval = await signIn.code(app, 'read');
       const { code } = oobApproval;
-      if (code) unregisteredRedirect = await refusedProbe(app, { grant_type: 'authorization_code', code, redirect_uri: NOT_REGISTERED, scope: 'read' });
+      if (!code) return;
+      const exchange = (redirectUri: string) => ({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, scope: 'read' });
+      unregisteredRedirect = await refusedProbe(app, exchange(NOT_REGISTERED));
+      codeExchange = await requestToken(anon, app, exchange(OOB));
+      // Where the probe spent the code already, this exchange was its reuse.
+      if (codeExchange.token && !unregisteredRedirect.token) reusedCode = await refusedProbe(app, exchange(OOB));
     }
-    async function tokenAndUse(params: Record<string, string>, use: (token: string) => Promise<Exchange> | undefined): Promise<UsedToken> {
+    // Rule 2 on the grants that take no code: Mastodon does not check it there.
+    async function otherGrantsUnregistered(): Promise<void> {
+      const [clientCredentials, password] = await Promise.all([
+        refusedProbe(app, { grant_type: 'client_credentials', redirect_uri: NOT_REGISTERED, scope: 'read' }),
+        usernameA && passwordA ? refusedProbe(app, { grant_type: 'password', username: usernameA, password: passwordA, redirect_uri: NOT_REGISTERED, scope: 'read' }) : undefined,
+      ]);
+      unregisteredOnOtherGrants = { clientCredentials, ...(password ? { password } : {}) };
+    }
+    async function tokenAndUse(params: Record<string, string>, use: (token: string) => Promise<Exchange | undefined>): Promise<UsedToken> {
       const run = await requestToken(anon, app, params);
       return { run, use: run.token ? await use(run.token) : undefined };
     }
-    const { usernameA, passwordA } = config;
-    [tokenRun, callbackApproval, outsideScopes, withoutScope, passwordGrant] = await Promise.all([
+    const password = usernameA && passwordA ? tokenAndUse({ grant_type: 'password', username: usernameA, password: passwordA, scope: 'read' }, accountWith) : undefined;
+    // A's account id: the account the password grant's token answered as, else verify_credentials with A's token.
+    const idOfA = (async () => {
+      const used = (await password)?.use;
+      const id = used?.status === 200 ? createdId(used) : undefined;
+      accountId = id && used ? succeeded(id, used) : await accountIdOf(a);
+      return accountId;
+    })();
+    [tokenRun, callbackApproval, outsideScopes, withoutScope, passwordGrant, madeUpCode] = await Promise.all([
       requestToken(anon, app, { grant_type: 'client_credentials', scope: 'read' }),
       withCallback ? signIn.code(withCallback, 'read', CALLBACK) : undefined,
       refusedProbe(app, { grant_type: 'client_credentials', scope: 'read follow' }),
-      tokenAndUse({ grant_type: 'client_credentials' }, (token) => (accountId.ok ? anon.get(followingOf(accountId.value), { token }) : undefined)),
-      usernameA && passwordA ? tokenAndUse({ grant_type: 'password', username: usernameA, password: passwordA, scope: 'read' }, verifyWith) : undefined,
+      tokenAndUse({ grant_type: 'client_credentials' }, async (token) => {
+        const id = await idOfA;
+        return id.ok ? anon.get(followingOf(id.value), { token }) : undefined;
+      }),
+      password,
+      refusedProbe(app, { grant_type: 'authorization_code', code: MADE_UP_CODE, redirect_uri: OOB, scope: 'read' }),
       outOfBand(),
+      otherGrantsUnregistered(),
     ]);
   });
 
@@ -106,16 +145,25 @@ describe('OAuth', () => {
     return need((tokenRun as TokenRun).step);
   }
   /**
-   * The positive control of a code exchange refused for its redirect_uri: the token operation gives tokens (the
-   * client_credentials grant of OAUTH-TOKEN-1), else the same code exchanged with the registered redirect_uri gives
-   * one. Only where the grant failed is the code asked again, so a server without the client_credentials grant does
-   * not hide what it does with the code flow behind that failure.
+   * The positive control of a code refused (for its redirect_uri, or as one never issued): the out-of-band code
+   * exchanged with its registered redirect_uri gave a token, else the token operation gives tokens at all (the
+   * client_credentials grant of OAUTH-TOKEN-1), so that neither grant's failure hides what the other shows.
    */
-  async function codeExchangeWorks(code: string): Promise<void> {
+  function codeExchangeWorks(): void {
+    if (codeExchange?.token) return;
     const tokens = (tokenRun as TokenRun).step;
     if (tokens.ok) return;
-    const control = await requestToken(anon, app(), { grant_type: 'authorization_code', code, redirect_uri: OOB, scope: 'read' });
-    if (!control.token) block({ ...tokens.cause, summary: `${tokens.cause.summary}; the code exchanged with the registered redirect_uri answered ${answerOf(control.exchange)}` });
+    const said = codeExchange ? `; the code exchanged with the registered redirect_uri answered ${answerOf(codeExchange.exchange)}` : '';
+    block({ ...tokens.cause, summary: `${tokens.cause.summary}${said}` });
+  }
+  /**
+   * A token request the operation must refuse: a token issued fails the check whatever its control says (the control
+   * only tells a refusal for the reason judged from an operation that refuses everything); a refusal counts once it holds.
+   */
+  function expectTokenRefused(run: TokenRun, why: string, control: () => unknown): void {
+    if (run.token) fail(`a refusal: ${why}`, `a token was issued (HTTP ${run.exchange.status})`, run.exchange);
+    control();
+    expectRefusal(run.exchange);
   }
   /** The out-of-band approval, made once the application was registered. */
   function oob(): Approval {
@@ -133,7 +181,7 @@ describe('OAuth', () => {
     check(given !== undefined && given !== null && given !== '', 'an access_token', `access_token: ${JSON.stringify(given)}`, exchange);
   });
 
-  it('OAUTH-CLIENTCRED-1 client_credentials without scope gives a token with the read scope', async () => {
+  it('OAUTH-CLIENTCRED-1 client_credentials without scope gives a token with the read scope', async (context) => {
     app();
     const { run, use: read } = withoutScope as UsedToken;
     // Refusing the grant without a scope is this clause's failure where the same grant gave a token with one.
@@ -142,46 +190,76 @@ describe('OAuth', () => {
     need(run.step);
     // The Token's field list is not shown: judge by `scope` only where the server sends it, and by what the token can read.
     const body = createdObject(run.exchange) ?? {};
-    if (typeof body.scope === 'string') check(body.scope.split(/\s+/).includes('read'), 'scope includes read', `scope "${body.scope}"`, run.exchange);
+    const scope = typeof body.scope === 'string' ? body.scope : undefined;
+    if (scope !== undefined) check(scope.split(/\s+/).includes('read'), 'scope includes read', `scope "${scope}"`, run.exchange);
     // What a token that asked for read reads, the token without a scope must read too: where it does not, the
-    // token with read shows whether following reads to application tokens at all.
-    const id = need(accountId);
+    // token with read shows whether following reads to application tokens at all. Where no operation can tell, the
+    // Token's scope field has judged the clause.
+    const byField = async (why: RootCause) => {
+      if (scope === undefined) block(why);
+      await context.annotate(`judged by the Token's scope "${scope}": no operation could tell (${why.summary})`, 'observation');
+    };
+    if (!accountId.ok) return byField(accountId.cause);
     const answer = read as Exchange;
     if (answer.status !== 200) {
-      const control = await anon.get(followingOf(id), { token: tokensWork() });
-      if (control.status !== 200) block(causeOf('RELATIONS-APPTOKEN-1', `following answered ${answerOf(control)} to an application token with the read scope`, control));
+      const control = await anon.get(followingOf(accountId.value), { token: tokensWork() });
+      if (control.status !== 200) return byField(causeOf('RELATIONS-APPTOKEN-1', `following answered ${answerOf(control)} to an application token with the read scope`, control));
     }
     expectJson(answer, 200);
   });
 
-  // A token issued where a refusal was due fails the check whatever its control says: the control only tells a
-  // refusal for the reason judged from a token operation that refuses everything.
   it('OAUTH-SCOPE-1 a scope outside the registered scopes is refused', () => {
     app();
-    const run = outsideScopes as TokenRun;
-    if (run.token) fail('a refusal: follow was not registered', `a token was issued (HTTP ${run.exchange.status})`, run.exchange);
-    tokensWork();
-    expectRefusal(run.exchange);
+    expectTokenRefused(outsideScopes as TokenRun, 'follow was not registered', tokensWork);
   });
 
-  it('OAUTH-REDIRECT-1 a redirect_uri that was not registered is refused', async (context) => {
-    const code = codeOf(context, oob());
-    const run = unregisteredRedirect as TokenRun;
-    if (run.token) fail('a refusal: the redirect_uri was not registered', `a token was issued (HTTP ${run.exchange.status})`, run.exchange);
-    await codeExchangeWorks(code);
-    expectRefusal(run.exchange);
+  it('OAUTH-REDIRECT-1 a redirect_uri that was not registered is refused', (context) => {
+    codeOf(context, oob());
+    expectTokenRefused(unregisteredRedirect as TokenRun, 'the redirect_uri was not registered', codeExchangeWorks);
   });
 
-  it('OAUTH-PASSWORD-1 the password grant gives a user token', (context) => {
+  it('OAUTH-REDIRECT-2 a redirect_uri that was not registered is refused on the client_credentials and password grants too', () => {
+    app();
+    const { clientCredentials, password } = unregisteredOnOtherGrants;
+    // Each grant that issued a token fails the rule; each refusal counts where the same grant gives tokens.
+    const probes = [
+      { grant: 'client_credentials', run: clientCredentials, control: (tokenRun as TokenRun).step },
+      { grant: 'password', run: password, control: passwordGrant?.run.step },
+    ];
+    for (const { grant, run } of probes) {
+      if (run?.token) fail(`a refusal: the redirect_uri was not registered (Mastodon does not check it on the ${grant} grant)`, `a ${grant} token was issued (HTTP ${run.exchange.status})`, run.exchange);
+    }
+    const controlled = probes.filter(({ run, control }) => run && control?.ok);
+    if (controlled.length === 0) need((tokenRun as TokenRun).step);
+    for (const { run } of controlled) expectRefusal((run as TokenRun).exchange);
+  });
+
+  it('OAUTH-CODE-1 the token operation refuses an authorization code that GET /oauth/authorize never created', () => {
+    app();
+    expectTokenRefused(madeUpCode as TokenRun, 'the code was never issued', codeExchangeWorks);
+  });
+
+  it('OAUTH-CODE-2 an authorization code exchanged once is refused the second time', (context) => {
+    codeOf(context, oob());
+    // The first exchange that gave a token (the probe's, where it wrongly did) shows the code good; the next one reuses it.
+    const spent = unregisteredRedirect?.token !== undefined;
+    need(((spent ? unregisteredRedirect : codeExchange) as TokenRun).step);
+    expectTokenRefused((spent ? codeExchange : reusedCode) as TokenRun, 'the code was exchanged already', () => undefined);
+  });
+
+  it('OAUTH-PASSWORD-1 the password grant gives a user token', async (context) => {
     if (!config.usernameA || !config.passwordA) context.skip('needs CONFORMANCE_USERNAME_A and CONFORMANCE_PASSWORD_A');
     app();
     const { run, use } = passwordGrant as UsedToken;
-    // A refusal is this grant's failure where the operation gives tokens; an answer without a usable access_token is
-    // the token operation's or the Token's.
-    if (run.exchange.status !== 200) tokensWork();
+    // The grant needs nothing but its application: a refusal of A's login is its failure; an answer without a usable
+    // access_token is the token operation's or the Token's.
     expectJson(run.exchange, 200);
-    need(run.step);
-    expectJson(use as Exchange, 200);
+    const token = need(run.step);
+    // The token's first user operation: a token refused there (one that acts for no user, or one the server does
+    // not hold) is no user token. A server without that path shows by the application's verify_credentials that it holds the token.
+    const answer = use as Exchange;
+    if (answer.status === 404) return void expectJson(await verifyWith(token), 200);
+    check(answer.status === 200, 'HTTP 200: the token acts for account A (GET /api/v1/accounts/verify_credentials)', statusLine(answer), answer);
   });
 
   it('OAUTH-AUTHORIZE-1 GET /oauth/authorize shows an authorization form (or sends the user to sign in first)', async () => {
@@ -202,15 +280,23 @@ describe('OAuth', () => {
     app();
     // The token works before its revocation, so the refusal after it is the revocation's doing: the password grant's
     // user token, which OAUTH-PASSWORD-1 used, else the application token, used here first (no other check needs it now).
+    // The call that answered it before is made again after: verify_credentials, else the following of A.
     const userToken = passwordGrant?.use?.status === 200 ? passwordGrant : undefined;
     const run = userToken?.run ?? (tokenRun as TokenRun);
     const token = need(run.step);
-    const before = userToken?.use ?? (await verifyWith(token));
-    if (before.status !== 200) block(causeOf('APPS-VERIFY-1', `verify_credentials answered ${answerOf(before)} to the application token before its revocation`, before));
+    let call = userToken ? accountWith : verifyWith;
+    let before = userToken?.use ?? (await verifyWith(token));
+    const id = accountId.ok ? accountId.value : undefined;
+    if (before.status !== 200 && id) {
+      const following = (t: string) => anon.get(followingOf(id), { token: t });
+      const read = await following(token);
+      if (read.status === 200) [before, call] = [read, following];
+    }
+    if (before.status !== 200) block(causeOf('APPS-VERIFY-1', `verify_credentials answered ${answerOf(before)} to the application token before its revocation, and following did not answer it either`, before));
     const revoke = await revokeWith(app(), token);
     expectJson(revoke, 200);
     run.settle();
-    const use = await verifyWith(token);
+    const use = await call(token);
     const refused = use.status !== undefined && use.status >= 400 && use.status < 500;
     check(refused, `a refusal: HTTP 401 {"error": "${TOKEN_INVALID}"}`, statusLine(use), use);
     // Which code an invalid Authorization header answers is the Errors row's (ERRORS-TOKEN-2).

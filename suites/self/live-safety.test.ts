@@ -116,6 +116,7 @@ async function liveRun({ faults = [], variations = [], groups = [] }: Server): P
       ['CONFORMANCE_PASSWORD_B', b.password],
       ...[...store.apps.values()].filter((app) => !appsBefore.has(app.id)).map((app): [string, string] => [`the client secret of application ${app.id}`, app.clientSecret]),
       ...[...store.tokens.keys()].filter((token) => !tokensBefore.has(token)).map((token): [string, string] => ['a token the run obtained', token]),
+      ...[...store.authCodes.keys()].map((code): [string, string] => ['an authorization code the run obtained', code]),
     ];
     const outputs = { stdout: run.stdout, stderr: run.stderr, ...run.reports };
     const leaked = Object.entries(outputs).flatMap(([file, text]) => secrets.filter(([, value]) => text.includes(value)).map(([name]) => `${name} in ${file}`));
@@ -125,9 +126,9 @@ async function liveRun({ faults = [], variations = [], groups = [] }: Server): P
   }
 }
 
-/** The report's list of objects left behind, as "kind id" (tokens are never shown: "token"). */
+/** The report's list of objects left behind, as "kind id" (tokens are never shown: "token"; a live authorization is its token). */
 function reported(verdict: Verdict): string[] {
-  return (verdict.run.results?.leftovers ?? []).map((e) => (e.kind === 'token' ? 'token' : `${e.kind} ${e.id}`)).sort();
+  return (verdict.run.results?.leftovers ?? []).map((e) => (e.kind === 'token' || e.kind === 'authorization' ? 'token' : `${e.kind} ${e.id}`)).sort();
 }
 
 /** The server's truth in the same terms: what the run left, its applications, and a "token" per token still accepted. */
@@ -199,6 +200,7 @@ describe('safety on a live instance', () => {
       application: /no operation to delete an application/,
       attachment: /^(still there|not known to be gone): DELETE \/api\/v1\/media\/\S+ answered HTTP 404, and /,
       token: /^still there: POST \/oauth\/revoke answered HTTP 404, and after it a call with the token \(GET \S+\) answered HTTP 200$/,
+      authorization: /^a live authorization of A, scope "read", application \S+, not revoked: still there: its code was exchanged at the end of the run, and POST \/oauth\/revoke answered HTTP 404, and after it a call with the token \(GET \S+\) answered HTTP 200$/,
     };
     for (const entry of results?.leftovers ?? []) {
       expect(entry.owner, `${entry.kind} ${entry.id}`).not.toBe('');

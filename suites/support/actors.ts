@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { uploadOf, type MediaFixture } from '../../fixtures/media/index.ts';
-import { remember, rememberApplication, rememberUnanswered } from './cleanup.ts';
+import { codeExchanged, remember, rememberApplication, rememberUnanswered } from './cleanup.ts';
 import type { Config } from './config.ts';
 import { perFile } from './file-state.ts';
 import type { FormParams } from './form.ts';
@@ -386,6 +386,7 @@ export async function requestToken(
   if (body && present) observeResource('Token', body, exchange);
   if (token) {
     registerSecret(token, ...tokenSecret(anon, params));
+    if (params.grant_type === 'authorization_code' && typeof params.code === 'string') codeExchanged(params.code);
     // A token is never shown: it is known by its place among the run's tokens, its grant and its scope.
     const id = `#${++tokensIssued} (${[String(params.grant_type ?? 'token'), ...(params.scope ? [`scope "${String(params.scope)}"`] : [])].join(', ')})`;
     ({ settle } = remember('token of the suite application', () => anon.post('/oauth/revoke', { client_id: app.client_id, client_secret: app.client_secret, token }), {

@@ -95,6 +95,11 @@ export const CLAUSES: readonly Clause[] = [
     ['OAUTH-TOKEN-1', 'POST /oauth/token obtains an access token and returns a Token'],
     ['OAUTH-SCOPE-1', 'The token operation takes scope (singular), and its value must be a subset of the scopes registered for the application'],
     ['OAUTH-REDIRECT-1', 'The token operation takes redirect_uri (singular), and its value must be one of the redirect_uris registered'],
+    // Rule 2 names no grant; Mastodon checks it only where a code is exchanged: on the other grants it is a warning.
+    ['OAUTH-REDIRECT-2', 'The token operation takes redirect_uri (singular), and its value must be one of the redirect_uris registered: on the client_credentials and password grants too', { severity: 'SHOULD' }],
+    // OAuth 2.0 (RFC 6749) 4.1.3 and 10.5, which Authentication rule 1 names: a code is the authorization server's, good once.
+    ['OAUTH-CODE-1', 'POST /oauth/token with grant_type authorization_code gives a token only for a code that GET /oauth/authorize created (RFC 6749 4.1.3)'],
+    ['OAUTH-CODE-2', 'An authorization code gives a token once: exchanged again, it is refused (RFC 6749 4.1.2, 10.5)'],
     ['OAUTH-CLIENTCRED-1', 'With grant_type client_credentials and no scope, the token has the read scope'],
     ['OAUTH-PASSWORD-1', 'The password grant (bots and single-user applications) obtains a user token'],
     ['OAUTH-AUTHORIZE-1', 'GET /oauth/authorize shows an authorization form to the user'],

@@ -3,10 +3,11 @@
 // is ever touched. An object counts as gone only when a read showed it present earlier in the run and a read after
 // the undo shows it absent (sightings.ts keeps what the run's answers showed): an undo answered 2xx may have undone
 // nothing, and a 404 from a read that answers 404 for everything proves nothing. Everything else is listed as left
-// behind, with its kind, id, owner and why; so is every application the run registered that no read shows gone.
+// behind, with its kind, id, owner and why; so is every application the run registered that no read shows gone,
+// and every authorization code the run obtained whose grant it could not end (exchanged, its token revoked).
 import { perFile } from './file-state.ts';
-import { createdObject, excerpt, outsideContract, plannedCall, senderOf, type Exchange, type HttpClient } from './http.ts';
-import { redact } from './redact.ts';
+import { createdObject, excerpt, jsonOf, outsideContract, plannedCall, senderOf, type Exchange, type HttpClient } from './http.ts';
+import { redact, registerSecret } from './redact.ts';
 import { FLAGS, keyOf, nextAt, readShows, sightingsOf, urlOf, type FlagKind, type Sighting } from './sightings.ts';
 
 /** What the run created and could not undo, as the reports list it. */
@@ -53,6 +54,17 @@ interface Application {
   sender?: HttpClient;
 }
 
+/** An authorization code the run obtained: a grant of the account's, live until its code is spent and its token revoked. */
+interface Authorization {
+  code: string;
+  subject: Subject;
+  /** The token operation with the code, as the client that asked for it sends it. */
+  exchange: () => Promise<Exchange>;
+  revoke: (token: string) => Promise<Exchange>;
+  /** The run exchanged it for a token, which is on the ledger as a token. */
+  exchanged: boolean;
+}
+
 /**
  * A creation whose answer never came: the server may have made the object. `find` asks the server for it as a client
  * can (a status: the same request with the same Idempotency-Key, which answers the status made already) and gives the
@@ -68,10 +80,12 @@ interface Unanswered {
 const entries: Entry[] = [];
 const applications: Application[] = [];
 const unanswered: Unanswered[] = [];
+const authorizations: Authorization[] = [];
 perFile(() => {
   entries.length = 0;
   applications.length = 0;
   unanswered.length = 0;
+  authorizations.length = 0;
 });
 
 export interface LedgerEntry {
@@ -97,6 +111,32 @@ export function rememberUnanswered(creation: Exchange, kind: string, find?: () =
 /** An application the run registered (its registration's answer): listed as left behind unless a read shows it gone. */
 export function rememberApplication(registration: Exchange, subject: Subject, clientSecret: unknown): void {
   applications.push({ subject, clientSecret: typeof clientSecret === 'string' ? clientSecret : undefined, sender: senderOf(registration) });
+}
+
+/**
+ * An authorization code the run obtained (the approval of account `owner`): a code the run does not exchange itself
+ * is exchanged at the end and its token revoked, so that no grant stays live; one the token operation then refuses
+ * is spent. Listed as a live authorization where neither shows.
+ */
+export function rememberAuthorization(
+  code: string,
+  grant: { scope: string; owner: string; application: string },
+  calls: { exchange: () => Promise<Exchange>; revoke: (token: string) => Promise<Exchange> },
+): void {
+  const subject = { kind: 'authorization', id: `#${authorizations.length + 1} (scope "${grant.scope}", application ${grant.application})`, owner: grant.owner };
+  authorizations.push({ code, subject, ...calls, exchanged: false });
+}
+
+/** The run exchanged this code for a token: the token is on the ledger, and the code is spent. */
+export function codeExchanged(code: string): void {
+  for (const authorization of authorizations) if (authorization.code === code) authorization.exchanged = true;
+}
+
+/** The access_token a token operation's answer gave, if it gave one. */
+function accessTokenOf(exchange: Exchange): string | undefined {
+  const json = jsonOf(exchange);
+  const token = exchange.status === 200 && json.ok ? (json.value as { access_token?: unknown } | null)?.access_token : undefined;
+  return typeof token === 'string' && token !== '' ? token : undefined;
 }
 
 /** A read that shows an object present or absent (sightings.ts). */
@@ -198,7 +238,13 @@ function applicationRead(clientId: string, clientSecret: string, sender: HttpCli
     key: keyOf('application', clientId),
     witnessed: true,
     what: 'POST /oauth/token with its client credentials',
-    send: () => sender.send('POST', '/oauth/token', { form }),
+    send: async () => {
+      const exchange = await sender.send('POST', '/oauth/token', { form });
+      // A server that gives a token for a code it never issued (OAUTH-CODE-1) gave one to this read: revoked at once.
+      const token = accessTokenOf(exchange);
+      if (token) await sender.send('POST', '/oauth/revoke', { form: { client_id: clientId, client_secret: clientSecret, token } });
+      return exchange;
+    },
     shown: (s) => `${call(s.exchange)} with its client credentials ${s.present ? 'still authenticated the client' : 'answered invalid_client'} (HTTP ${s.exchange.status})`,
   };
 }
@@ -348,7 +394,7 @@ export async function undoAll(): Promise<void> {
       if (entry.token !== undefined) tokens.push(entry);
       else cases.push(await guarded(entry));
     }
-    cases.push(...(await Promise.all(tokens.map(guarded))));
+    cases.push(...(await Promise.all([...tokens.map(guarded), ...authorizations.filter((auth) => !auth.exchanged).map(spend)])));
     const goneStatuses = new Set(cases.filter((c) => c.subject.kind === 'status' && !whyNotGone(c, new Set())).map((c) => c.subject.id));
     // A flag whose status is not known gone is read now, one at a time: a read of a status shows all of the reader's flags.
     for (const c of cases) if (c.target?.goesWith && !goneStatuses.has(c.target.goesWith)) await readAfter(c);
@@ -359,9 +405,35 @@ export async function undoAll(): Promise<void> {
       const key = keyOf(c.subject.kind, c.subject.id, c.subject.owner);
       if (why === undefined || listed.has(key)) continue;
       listed.add(key);
-      leftBehind.push({ ...c.subject, why: redact(why) });
+      const live = c.subject.kind === 'authorization' ? `a live authorization of ${c.subject.owner}, ${c.subject.id.replace(/^#\d+ \((.*)\)$/, '$1')}, not revoked: ` : '';
+      leftBehind.push({ ...c.subject, why: redact(`${live}${why}`) });
     }
   });
+}
+
+/**
+ * A code the run did not exchange: exchanged now and its token revoked, then read as every token is. A code the token
+ * operation refuses gives nothing more (spent, or expired); any other answer leaves the grant live.
+ */
+async function spend(auth: Authorization): Promise<Case> {
+  const c: Case = { subject: auth.subject, undone: '', undoneAt: nextAt(), tried: [] };
+  const exchange = await auth.exchange();
+  const token = accessTokenOf(exchange);
+  const sender = senderOf(exchange);
+  if (!token || !sender) {
+    const refused = exchange.status !== undefined && exchange.status >= 400 && exchange.status < 500;
+    // A refused code is spent: nothing to read; the case is gone with no target and no why.
+    c.target = refused ? { subject: auth.subject, reads: [] } : undefined;
+    c.undone = `POST /oauth/token with its code answered ${exchange.error ?? `HTTP ${exchange.status}`}`;
+    return c;
+  }
+  registerSecret(token, 'USER_TOKEN_A', 'a user token the run obtained for an authorization code at its end, and revoked');
+  const read = tokenRead(token, sender);
+  c.target = { subject: auth.subject, reads: [read] };
+  c.undoneAt = nextAt();
+  c.undone = `its code was exchanged at the end of the run, and ${undoneBy(await auth.revoke(token))}`;
+  await readAfter(c);
+  return c;
 }
 
 /** What a request sent, for the why of an object it may have made: "POST /api/v1/statuses (status=..., visibility=direct)". */

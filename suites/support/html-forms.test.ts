@@ -1,6 +1,6 @@
 // The forms and codes of real servers' pages, as Mastodon and GoToSocial render them (shapes from their templates).
 import { describe, expect, it } from 'vitest';
-import { codeOnPage, entriesOf, formsOf, isTextField, methodOverrideOf } from './html-forms.ts';
+import { codeAsText, codeOnPage, entriesOf, formsOf, isTextField, methodOverrideOf } from './html-forms.ts';
 
 const PAGE = new URL('https://social.example/auth/sign_in');
 
@@ -91,6 +91,12 @@ describe('HTML forms', () => {
     expect(codeOnPage(`<section class="oob-token"><h1>Hi alice!</h1><p>Here's your out-of-band token with scope "<em>read</em>", use it wisely:</p><code>ZmFrZS1jb2Rl</code></section>`)).toBe('ZmFrZS1jb2Rl');
     expect(codeOnPage('<p>Copy this authorization code:</p><code id="authorization-code">q1w2e3r4</code>')).toBe('q1w2e3r4');
     expect(codeOnPage('<p>Authorized.</p>')).toBeUndefined();
+    // A <pre>, and a page whose whole text is the code; a sentence is none.
+    expect(codeOnPage('<h1>Authorization code</h1><pre>\n  Zm9vYmFyYmF6cXV4MTIz\n</pre>')).toBe('Zm9vYmFyYmF6cXV4MTIz');
+    expect(codeOnPage('<!doctype html><html><body>\nZm9vYmFyYmF6cXV4MTIz\n</body></html>')).toBe('Zm9vYmFyYmF6cXV4MTIz');
+    expect(codeOnPage('<!doctype html>Authorized.')).toBeUndefined();
+    expect(codeAsText('Zm9vYmFyYmF6cXV4MTIz\n')).toBe('Zm9vYmFyYmF6cXV4MTIz');
+    expect(codeAsText('Authorization granted')).toBeUndefined();
     // The scopes asked for, shown in the same elements, are no code.
     expect(codeOnPage('<p>Scopes: <code>read</code> <code>write:statuses</code></p><code>ZmFrZS1jb2Rl</code>', ['read', 'write:statuses'])).toBe('ZmFrZS1jb2Rl');
   });

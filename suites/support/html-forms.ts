@@ -159,18 +159,28 @@ export function entriesOf(form: HtmlForm, values: ReadonlyMap<string, string> = 
 
 const CODE_LIKE = /^[^\s<>"']{4,512}$/;
 
+/** A page that is nothing but a code: one word of the characters codes are made of, long enough not to be a word of text. */
+const WHOLE_CODE = /^[A-Za-z0-9._~+/=-]{16,512}$/;
+
 /**
  * The authorization code an out-of-band page displays for copying: Mastodon shows it in a read-only
- * `<input class="oauth-code">`, GoToSocial in a `<code>` element, the reference server in `#authorization-code`.
- * `notCodes`: words the page may show in the same elements that are no code (the scopes asked for).
+ * `<input class="oauth-code">`, GoToSocial in a `<code>` element, the reference server in `#authorization-code`,
+ * others in a `<pre>`, or as the page's whole text. `notCodes`: words the page may show in the same elements that
+ * are no code (the scopes asked for).
  */
 export function codeOnPage(html: string, notCodes: readonly string[] = []): string | undefined {
-  const elements = [...descendants(parse(html))];
+  const document = parse(html);
+  const elements = [...descendants(document)];
   const candidates = [
     ...elements.filter((e) => e.tagName === 'input' && (attr(e, 'class') ?? '').split(/\s+/).includes('oauth-code')).map((e) => attr(e, 'value')),
     ...elements.filter((e) => attr(e, 'id') === 'authorization-code').map((e) => (e.tagName === 'input' ? attr(e, 'value') : textOf(e))),
     ...elements.filter((e) => e.tagName === 'input' && attr(e, 'readonly') !== undefined && typeOf(e) === 'text').map((e) => attr(e, 'value')),
-    ...elements.filter((e) => e.tagName === 'code').map(textOf),
+    ...elements.filter((e) => e.tagName === 'code' || e.tagName === 'pre').map(textOf),
   ];
-  return candidates.map((c) => c?.trim() ?? '').find((c) => CODE_LIKE.test(c) && !notCodes.includes(c));
+  const shown = candidates.map((c) => c?.trim() ?? '').find((c) => CODE_LIKE.test(c) && !notCodes.includes(c));
+  const body = elements.find((e) => e.tagName === 'body');
+  return shown ?? codeAsText(body ? textOf(body) : '');
 }
+
+/** The code of an answer that is the code alone (a text/plain page, or an HTML body with no other text). */
+export const codeAsText = (text: string): string | undefined => (WHOLE_CODE.test(text.trim()) ? text.trim() : undefined);

@@ -3,7 +3,7 @@
 // and the compatibility matrix of several servers (matrix.ts), clauses as rows and servers as columns.
 import { causeLabel, CLAUSES, type Clause } from './clauses.ts';
 import { redact } from './redact.ts';
-import { blockedByCause, causeState, clauseResults, groupMark, groupText, totalsLine, type CheckResult, type ClauseResult, type ClauseTile, type RankedCause, ROOT_CAUSES_SAID, type RunResults } from './results.ts';
+import { blockedByCause, causeState, leftBehindParts, clauseResults, groupMark, groupText, totalsLine, type CheckResult, type ClauseResult, type ClauseTile, type RankedCause, ROOT_CAUSES_SAID, type RunResults } from './results.ts';
 
 type Shown = ClauseResult | 'not testable';
 
@@ -286,12 +286,17 @@ const judgedNote = (c: CheckResult) => (c.judged === undefined || c.outcome === 
 /** What the run created and could not undo, one row per object: kind, id, owner and why. */
 function leftBehindTable(results: RunResults): string {
   if (results.leftovers.length === 0) return '<p>None: everything the run created was undone.</p>';
-  const rows = results.leftovers.map((e) => `<tr><td>${esc(e.kind)}</td><td class="id">${esc(e.id)}</td><td>${esc(e.owner)}</td><td>${esc(e.why)}</td></tr>`);
-  return `<p class="meta">What the run created and could not undo: remove it by hand, or leave it (applications cannot be deleted through the contract).</p>
+  const { byHand, applications, applicationsLine } = leftBehindParts(results.leftovers);
+  const rows = byHand.map((e) => `<tr><td>${esc(e.kind)}</td><td class="id">${esc(e.id)}</td><td>${esc(e.owner)}</td><td>${esc(e.why)}</td></tr>`);
+  const table = byHand.length
+    ? `<p class="meta">To remove by hand (${byHand.length}): what the run created and could not undo.</p>
 <table><thead><tr><th>Kind</th><th>Id</th><th>Owner</th><th>Why</th></tr></thead>
 <tbody>
 ${rows.join('\n')}
-</tbody></table>`;
+</tbody></table>`
+    : '';
+  const apps = applicationsLine ? `<p class="applications">Applications: ${esc(applicationsLine)}.</p><details><summary>Client ids</summary><ul>${applications.map((e) => `<li class="id">${esc(e.id)}: ${esc(e.why)}</li>`).join('')}</ul></details>` : '';
+  return `${table}${apps}`;
 }
 
 export interface MatrixColumn {

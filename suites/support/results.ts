@@ -545,14 +545,37 @@ export function leftBehindLine(entry: LeftBehind): string {
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-/** summary.md's list of what the run could not undo: the true count, then one row per object. */
+/**
+ * What was left behind, as a person needs it: what to remove by hand (live grants, tokens, statuses, media, flags),
+ * and the applications, which nothing can remove through the contract, in one line that says how many and why.
+ */
+export function leftBehindParts(leftovers: readonly LeftBehind[]): { byHand: LeftBehind[]; applications: LeftBehind[]; applicationsLine?: string } {
+  const applications = leftovers.filter((e) => e.kind === 'application');
+  const byHand = leftovers.filter((e) => e.kind !== 'application');
+  if (applications.length === 0) return { byHand, applications };
+  const still = applications.filter((e) => e.why.startsWith('still there')).length;
+  const unread = applications.length - still;
+  const states = [
+    ...(still ? [`${still} still authenticated ${still === 1 ? 'its' : 'their'} client once the run's tokens were revoked`] : []),
+    ...(unread ? [`${unread} not known to be gone (no token request with ${unread === 1 ? 'its' : 'their'} client credentials showed ${unread === 1 ? 'it' : 'them'} there)`] : []),
+  ];
+  const applicationsLine = `${applications.length} application${applications.length === 1 ? '' : 's'} the run registered: the contract has no operation to delete one, so nothing the run can call removes ${applications.length === 1 ? 'it' : 'them'} (an administrator of the server can); ${states.join(', ')}`;
+  return { byHand, applications, applicationsLine };
+}
+
+/** summary.md's list of what the run could not undo: the true count, what to remove by hand, then the applications. */
 function leftBehindSection(leftovers: readonly LeftBehind[]): string[] {
   const lines = [`## Objects left behind: ${leftovers.length}`, ''];
   if (leftovers.length === 0) return [...lines, 'Everything the run created was undone.', ''];
-  lines.push('What the run created and could not undo: remove it by hand, or leave it (applications cannot be deleted through the contract).', '');
-  lines.push('| kind | id | owner | why |', '|---|---|---|---|');
-  for (const e of leftovers) lines.push(`| ${cell(e.kind)} | ${cell(e.id)} | ${cell(e.owner)} | ${cell(e.why)} |`);
-  return [...lines, ''];
+  const { byHand, applications, applicationsLine } = leftBehindParts(leftovers);
+  if (byHand.length > 0) {
+    lines.push(`To remove by hand (${byHand.length}): what the run created and could not undo.`, '');
+    lines.push('| kind | id | owner | why |', '|---|---|---|---|');
+    for (const e of byHand) lines.push(`| ${cell(e.kind)} | ${cell(e.id)} | ${cell(e.owner)} | ${cell(e.why)} |`);
+    lines.push('');
+  }
+  if (applicationsLine) lines.push(`Applications: ${applicationsLine}. Client ids: ${applications.map((e) => `${e.id} (${e.why.startsWith('still there') ? 'still there' : 'not known to be gone'})`).join(', ')}.`, '');
+  return lines;
 }
 
 /** The terminal lists this many objects left behind; summary.md and the other reports list them all. */
@@ -596,8 +619,11 @@ export function terminalSummary(results: RunResults): string {
     lines.push(`Skipped: ${[...reasons].map(([reason, n]) => `${n} × ${reason}`).join('; ')}`);
   }
   lines.push(`Objects left behind: ${results.leftovers.length}`);
-  for (const e of results.leftovers.slice(0, LEFT_BEHIND_SHOWN)) lines.push(`  ${leftBehindLine(e)}`);
-  if (results.leftovers.length > LEFT_BEHIND_SHOWN) lines.push(`  ... and ${results.leftovers.length - LEFT_BEHIND_SHOWN} more in summary.md`);
+  const { byHand, applicationsLine } = leftBehindParts(results.leftovers);
+  if (byHand.length > 0) lines.push(`  To remove by hand (${byHand.length}):`);
+  for (const e of byHand.slice(0, LEFT_BEHIND_SHOWN)) lines.push(`    ${leftBehindLine(e)}`);
+  if (byHand.length > LEFT_BEHIND_SHOWN) lines.push(`    ... and ${byHand.length - LEFT_BEHIND_SHOWN} more in summary.md`);
+  if (applicationsLine) lines.push(`  Applications: ${applicationsLine} (client ids in summary.md)`);
   return redact(lines.join('\n'));
 }
 

@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../fixtures/reference-server/server.ts';
+import { EMAIL_DOMAIN } from '../../fixtures/reference-server/store.ts';
 import type { Variation } from '../../fixtures/reference-server/variations.ts';
 import { Actor, OOB, registerApp, requestToken, type Application } from './actors.ts';
 import { configFromEnv } from './config.ts';
@@ -43,6 +44,9 @@ describe('the web sign-in', () => {
     ['a sign-in, an account chooser and one approval form whose first button denies', ['web-sign-in-chooser']],
     ['authorization pages that list the scopes in <code> elements', ['scopes-in-code']],
     ['a sign-in before an approval page that lists the scopes in <code> elements', ['web-sign-in', 'scopes-in-code']],
+    ['an out-of-band page that shows the code in a <pre>', ['code-in-pre']],
+    ['an out-of-band page that is the code alone, as text/plain', ['code-as-body']],
+    ['a sign-in page before an out-of-band page that is the code alone', ['web-sign-in', 'code-as-body']],
   ])('should get a code through %s, out of band and by redirect, and a token with the chosen scope', async (_what, variations) => {
     const { anon, app } = await serve(variations);
     const oob = await authorizationCode(anon, app, 'read write:statuses');
@@ -66,6 +70,24 @@ describe('the web sign-in', () => {
     const { exchange } = await requestToken(anon, app, { grant_type: 'authorization_code', code: codes[1]?.code, scope: 'read write:statuses' });
     const token = (server as ReferenceServer).context.store.tokens.get(JSON.parse(exchange.text).access_token);
     expect(token?.accountId).toBe((server as ReferenceServer).users.a.account.id);
+  });
+
+  it('should pick account A by its username where A signs in by e-mail address, and say so where a chooser does not offer A', async () => {
+    server = await startReferenceServer({ variations: ['web-sign-in-chooser'] });
+    const { a } = server.users;
+    const byEmail = (login: string, token: string) => {
+      const config = configFromEnv({ CONFORMANCE_BASE_URL: (server as ReferenceServer).url, CONFORMANCE_TOKEN_A: token, CONFORMANCE_USERNAME_A: login, CONFORMANCE_PASSWORD_A: a.password, CONFORMANCE_TIMEOUT_MS: '3000' });
+      return new Actor('anonymous', config);
+    };
+    const anon = byEmail(`alice${EMAIL_DOMAIN}`, a.token);
+    const registered = await registerApp(anon);
+    if (!registered.ok) throw new Error(registered.cause.summary);
+    const picked = await authorizationCode(anon, registered.value, 'read');
+    expect(picked.reason).toBe('');
+    // Where A's username cannot be had (a token the server does not hold), nothing offered names A: the flow says what was.
+    const unnamed = await authorizationCode(byEmail(`alice${EMAIL_DOMAIN}`, 'token-the-server-does-not-hold'), registered.value, 'read');
+    expect(unnamed.code).toBeUndefined();
+    expect(unnamed.reason).toBe('the account chooser at /oauth/authorize does not offer account A ("alice@conformance.invalid"): it offers @bob, @alice');
   });
 
   it('should say that signing in was refused, and show no password, session cookie or code in any exchange', async () => {

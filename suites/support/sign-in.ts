@@ -5,11 +5,12 @@
 // code from the redirect to redirect_uri or from the page the approval answered with.
 // Redirects to other hosts are not followed; passwords, cookies and codes appear in output only as the names
 // of their variables.
-import { OOB, type Actor, type Application } from './actors.ts';
+import { createdObject, OOB, type Actor, type Application } from './actors.ts';
 import { Browser, type Navigation } from './browser.ts';
 import type { RootCause } from './clauses.ts';
+import { rememberAuthorization } from './cleanup.ts';
 import { jsonOf, type Exchange } from './http.ts';
-import { codeOnPage, entriesOf, formsOf, isTextField, methodOverrideOf, type FormField, type HtmlForm, type SubmitButton } from './html-forms.ts';
+import { codeAsText, codeOnPage, entriesOf, formsOf, isTextField, methodOverrideOf, type FormField, type HtmlForm, type SubmitButton } from './html-forms.ts';
 import { causeOf } from './preconditions.ts';
 import { redact, registerSecret } from './redact.ts';
 
@@ -75,25 +76,33 @@ function approvalOf(forms: readonly HtmlForm[]): { form: HtmlForm; button?: Subm
   return approvals.find(({ form }) => form.action.pathname.endsWith(AUTHORIZE_PATH)) ?? approvals[0];
 }
 
-/** Whether a label names the account of this login: `alice`, `@alice`, `@alice@social.example`, or the login itself. */
-function namesAccount(label: string, login: string): boolean {
-  const wanted = login.toLowerCase();
-  return label
+/**
+ * Whether a label names account A by one of `names` (its login, its username): `alice`, `@alice`,
+ * `@alice@social.example`, or the login itself.
+ */
+function namesAccount(label: string, names: readonly string[]): boolean {
+  const words = label
     .toLowerCase()
     .split(/[\s()<>,;:"']+/)
-    .map((word) => word.replace(/^@/, ''))
-    .some((word) => word === wanted || word.split('@')[0] === wanted);
+    .map((word) => word.replace(/^@/, ''));
+  return names.some((name) => {
+    const wanted = name.toLowerCase();
+    return words.some((word) => word === wanted || word.split('@')[0] === wanted);
+  });
 }
 
+/** The accounts a form offers to choose among (an account chooser): its choices whose label names an account (`@bob`). */
+const offeredAccounts = (forms: readonly HtmlForm[]) => forms.flatMap((form) => form.choices.map((c) => c.label).filter((label) => /(^|\s)@\w/.test(label)));
+
 /**
- * An account chooser: a form that offers the account whose login was given among others, as a radio, an option or
- * a button of its own. What to send: that choice, pressing the approving button where the chooser is also the
- * approval, else the account's button or the form's first that does not deny.
+ * An account chooser: a form that offers account A (by `names`, its login and username) among others, as a radio,
+ * an option or a button of its own. What to send: that choice, pressing the approving button where the chooser is
+ * also the approval, else the account's button or the form's first that does not deny.
  */
-function accountChoiceOf(forms: readonly HtmlForm[], login: string): { form: HtmlForm; values: Map<string, string>; button?: SubmitButton; approves: boolean } | undefined {
+function accountChoiceOf(forms: readonly HtmlForm[], names: readonly string[]): { form: HtmlForm; values: Map<string, string>; button?: SubmitButton; approves: boolean } | undefined {
   for (const form of forms.filter((f) => (methodOverrideOf(f) ?? 'post') === 'post')) {
-    const choice = form.choices.find((c) => namesAccount(c.label, login) || namesAccount(c.value, login));
-    const accountButton = form.buttons.find((b) => !LEAVES.test(wordsOf(b)) && namesAccount(`${b.label} ${b.value}`, login));
+    const choice = form.choices.find((c) => namesAccount(c.label, names) || namesAccount(c.value, names));
+    const accountButton = form.buttons.find((b) => !LEAVES.test(wordsOf(b)) && namesAccount(`${b.label} ${b.value}`, names));
     if (!choice && !accountButton) continue;
     const values = new Map(choice ? [[choice.name, choice.value]] : []);
     const approving = approvingButtonOf(form);
@@ -107,6 +116,7 @@ function accountChoiceOf(forms: readonly HtmlForm[], login: string): { form: Htm
 
 const answerOf = (exchange: Exchange) => (exchange.error ? `no answer: ${exchange.error}` : `HTTP ${exchange.status}`);
 const isHtml = (exchange: Exchange) => /html/i.test(exchange.headers['content-type'] ?? '');
+const isPlainText = (exchange: Exchange) => /^text\/plain/i.test(exchange.headers['content-type'] ?? '');
 
 /** The forms of the page a navigation ended on; none for a redirect not followed or an answer that is no page. */
 const formsAt = (navigation: Navigation) => (!navigation.leftFor && isHtml(navigation.last) ? formsOf(navigation.last.text, navigation.url) : []);
@@ -123,15 +133,18 @@ function redirectCodeOf(navigation: Navigation, redirectUri: string): { code?: s
 }
 
 /**
- * The code the approval answered with: in the redirect to redirect_uri, or on the page it led to, unless that page
- * still carries the authorization form (a consent page listing the scopes as `<code>read</code>` shows no code).
+ * The code the approval answered with: in the redirect to redirect_uri, or on the page it led to (in an element
+ * made to show it, or as the page's whole text, HTML or plain), unless that page still carries the authorization
+ * form (a consent page listing the scopes as `<code>read</code>` shows no code).
  */
 function approvedCodeOf(navigation: Navigation, scopes: readonly string[], redirectUri: string): { code?: string; refusal?: string } {
   if (navigation.leftFor) return redirectCodeOf(navigation, redirectUri);
   const { last } = navigation;
+  if (last.status !== 200) return {};
+  if (isPlainText(last)) return { code: codeAsText(last.text) };
   const forms = formsAt(navigation);
   const authorizationAgain = approvalOf(forms) !== undefined || forms.some((form) => form.action.pathname.endsWith(AUTHORIZE_PATH));
-  return { code: last.status === 200 && isHtml(last) && !authorizationAgain ? codeOnPage(last.text, scopes) : undefined };
+  return { code: isHtml(last) && !authorizationAgain ? codeOnPage(last.text, scopes) : undefined };
 }
 
 /** The error code of an OAuth refusal (RFC 6749 5.2), from a JSON body or a redirect. */
@@ -168,6 +181,8 @@ export class WebSignIn {
   /** The redirect_uri of the flow under way: the browser stops there, as the client receives it. */
   private redirectUri = OOB;
   private turn: Promise<unknown> = Promise.resolve();
+  /** Account A's username, asked once of verify_credentials with A's token where a chooser does not name A's login. */
+  private usernameOfA?: Promise<string | undefined>;
 
   constructor(private readonly anon: Actor) {
     this.browser = new Browser(anon.http, (url) => this.redirectUri !== OOB && url.href.startsWith(this.redirectUri));
@@ -202,6 +217,7 @@ export class WebSignIn {
       const { code, refusal } = approval ? approvedCodeOf(navigation, scopes, redirectUri) : redirectCodeOf(navigation, redirectUri);
       if (code) {
         registerSecret(code, 'AUTHORIZATION_CODE', `an authorization code for A, good once and used by the run: sign in as A and approve GET ${AUTHORIZE_PATH}?${query}`);
+        this.remember(app, code, scope, redirectUri);
         return { code, reason: '', form, approval: navigation.last };
       }
       if (refusal) return end(approval ?? 'the authorization', refusal);
@@ -224,7 +240,13 @@ export class WebSignIn {
         if (signIn.action.pathname.endsWith(AUTHORIZE_PATH)) approval = 'the authorization form';
         continue;
       }
-      const choice = chosen ? undefined : accountChoiceOf(forms, usernameA);
+      const offered = chosen ? [] : offeredAccounts(forms);
+      const choice = chosen ? undefined : (accountChoiceOf(forms, [usernameA]) ?? (offered.length > 0 ? accountChoiceOf(forms, await this.namesOfA()) : undefined));
+      if (offered.length > 0 && !choice) {
+        const names = await this.namesOfA();
+        const reason = `the account chooser at ${navigation.last.path.split('?')[0]} does not offer account A (${names.map((n) => `"${n}"`).join(' or ')}): it offers ${offered.join(', ')}`;
+        return { reason, form };
+      }
       if (choice) {
         chosen = true;
         navigation = await this.browser.submit(choice.form, entriesOf(choice.form, choice.values, choice.button));
@@ -250,6 +272,29 @@ export class WebSignIn {
     }
     return { reason: `no code after ${MAX_FORMS} forms`, form };
   }
+
+  /** The names account A goes by: the login given, and its username, from verify_credentials with A's token (asked once). */
+  private async namesOfA(): Promise<string[]> {
+    const { tokenA, usernameA } = this.anon.config;
+    this.usernameOfA ??= this.anon
+      .withToken('A', tokenA as string)
+      .get('/api/v1/accounts/verify_credentials', { outsideContract: true })
+      .then((exchange) => {
+        const username = createdObject(exchange)?.username;
+        return typeof username === 'string' ? username : undefined;
+      });
+    const username = await this.usernameOfA;
+    return [usernameA as string, ...(username ? [username] : [])];
+  }
+
+  /** Every code goes on the ledger: exchanged by the run or at its end, its token revoked, or listed as a live authorization. */
+  private remember(app: Application, code: string, scope: string, redirectUri: string): void {
+    const credentials = { client_id: app.client_id, client_secret: app.client_secret };
+    rememberAuthorization(code, { scope, owner: 'A', application: app.client_id }, {
+      exchange: () => this.anon.post('/oauth/token', { ...credentials, grant_type: 'authorization_code', code, redirect_uri: redirectUri, scope }),
+      revoke: (token) => this.anon.post('/oauth/revoke', { ...credentials, token }),
+    });
+  }
 }
 
 /**
@@ -258,9 +303,11 @@ export class WebSignIn {
  * form, outside the contract, and a refusal of the scopes is outside the contract too (rule 12).
  */
 function endWithoutCode(navigation: Navigation, form: Exchange, said: string, scope: string, redirectUri: string): AuthorizationCode {
-  const reason = redact(said);
   const { last } = navigation;
   const accepted = last.status !== undefined && last.status < 400;
+  // A page the suite reads no code on may still show one in a way it does not know: its limit, said as such.
+  const unread = accepted && redirectUri === OOB && !navigation.leftFor ? `; the suite reads a code from a read-only input, a <code> or <pre>, or a page that is the code alone: if the page shows one otherwise, that is a limit of the suite` : '';
+  const reason = redact(`${said}${unread}`);
   const clause = accepted ? (redirectUri === OOB ? 'OAUTH-AUTHORIZE-3' : 'OAUTH-AUTHORIZE-2') : undefined;
   const cause = scopeRefused(oauthErrorOf(last, navigation), scope, last) ?? causeOf(clause, reason, last);
   return { reason, cause, form, approval: last };
