@@ -8,7 +8,7 @@ import type { RootCause } from './support/clauses.ts';
 import type { Exchange } from './support/http.ts';
 import { answerOf, block, causeOf, need, succeeded, type Step } from './support/preconditions.ts';
 import { expectNoMismatch } from './support/run-wide.ts';
-import { authorizationCode } from './support/sign-in.ts';
+import { WebSignIn, type AuthorizationCode } from './support/sign-in.ts';
 import { check, expectJson, expectRefusal, fail, observeErrorBody, statusLine } from './support/verify.ts';
 
 const { config, a, anon } = actors();
@@ -17,7 +17,7 @@ const TOKEN_INVALID = 'The access token is invalid';
 const NOT_REGISTERED = 'https://conformance.invalid/not-registered';
 
 type TokenRun = Awaited<ReturnType<typeof requestToken>>;
-type Approval = Awaited<ReturnType<typeof authorizationCode>>;
+type Approval = AuthorizationCode;
 /** A token and the first use of it that a check judges. */
 type UsedToken = { run: TokenRun; use?: Exchange };
 
@@ -89,9 +89,11 @@ describe('OAuth', () => {
     const { usernameA, passwordA } = config;
     const withCallback = callbackApp.ok ? callbackApp.value : undefined;
     // Each chain waits only for what it needs: the out-of-band code for the redirect_uri probe, a token for its use.
+    // Both approvals come from one browser: A signs in once for both (a server with a web sign-in counts its pages).
+    const signIn = new WebSignIn(anon);
     // The code is refused for an unregistered redirect_uri, then exchanged with the registered one, then refused again.
     async function outOfBand(): Promise<void> {
-      oobApproval = await authorizationCode(anon, app, 'read');
+      oobApproval = await signIn.code(app, 'read');
       const { code } = oobApproval;
       if (!code) return;
       const exchange = (redirectUri: string) => ({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, scope: 'read' });
@@ -122,7 +124,7 @@ describe('OAuth', () => {
     })();
     [tokenRun, callbackApproval, outsideScopes, withoutScope, passwordGrant, madeUpCode] = await Promise.all([
       requestToken(anon, app, { grant_type: 'client_credentials', scope: 'read' }),
-      withCallback ? authorizationCode(anon, withCallback, 'read', CALLBACK) : undefined,
+      withCallback ? signIn.code(withCallback, 'read', CALLBACK) : undefined,
       refusedProbe(app, { grant_type: 'client_credentials', scope: 'read follow' }),
       tokenAndUse({ grant_type: 'client_credentials' }, async (token) => {
         const id = await idOfA;

@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import { perFile } from './file-state.ts';
 import type { FormParams } from './form.ts';
 import { createdObject, HttpClient, senderOf, type Exchange, type RequestOptions } from './http.ts';
+import { limitInFlight } from './in-flight.ts';
 import type { RootCause } from './clauses.ts';
 import { answerOf, block, causeOf, failed, need, succeeded, type Step } from './preconditions.ts';
 import { registerSecret } from './redact.ts';
@@ -442,6 +443,7 @@ function configOfFile(): Config {
 export function actors(): { config: Config; a: Actor; b?: Actor; anon: Actor } {
   if (cached) return cached;
   const config = configOfFile();
+  limitInFlight(config.maxInFlight, config.inFlight);
   registerSecret(config.tokenA, 'CONFORMANCE_TOKEN_A');
   registerSecret(config.tokenB, 'CONFORMANCE_TOKEN_B');
   registerSecret(config.passwordA, 'CONFORMANCE_PASSWORD_A');

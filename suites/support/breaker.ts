@@ -6,8 +6,8 @@
 // and every request is waited for. Where it did not (a server that accepts connections and never answers, or answers
 // a byte a second), the file sends it no more: further requests come back at once, unsent, with the reason. A group's
 // preparation is so bounded by the timeouts it spends, not by the number of its requests.
-import { request } from 'undici';
 import { perFile } from './file-state.ts';
+import { undici } from './undici.ts';
 
 const SILENCES_TO_OPEN = 2;
 
@@ -40,6 +40,7 @@ export interface ProbeSettings {
 /** Whether the origin gives any complete answer within the timeout: status, headers and the whole body. */
 async function answers(origin: string, { timeoutMs, userAgent }: ProbeSettings): Promise<boolean> {
   try {
+    const { request } = await undici();
     const response = await request(`${origin}/`, { headers: { 'user-agent': userAgent }, signal: AbortSignal.timeout(timeoutMs), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
     await response.body.dump({ limit: 1024 * 1024 });
     return true;

@@ -5,35 +5,23 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FAULTS, faultClause, type Fault } from '../../fixtures/reference-server/faults.ts';
+import { checkTitles, type Title as SourceTitle } from './check-titles.ts';
 import { CLAUSE_ID, CLAUSES, findClause } from './clauses.ts';
 
 const SUITES = resolve(import.meta.dirname, '..');
 
-interface Title {
+interface Title extends SourceTitle {
   file: string;
-  line: number;
-  /** The title's text, or undefined when it is not a plain string literal. */
-  text?: string;
 }
 
-// it('...'), it.skip("..."), it.skipIf(cond)(`...`), test(...): the first argument of every check.
-const CHECK_CALL = /(?<![.\w$])(?:it|test)(?:\.\w+(?:\([^()]*\))?)*\(\s*(?:(['"`])((?:\\.|(?!\1)[^\\])*)\1|([^\s'"`]))/g;
-
-function checkTitles(): Title[] {
-  const titles: Title[] = [];
-  for (const name of readdirSync(SUITES).filter((f) => f.endsWith('.test.ts')).sort()) {
-    const source = readFileSync(join(SUITES, name), 'utf8');
-    for (const match of source.matchAll(CHECK_CALL)) {
-      const line = source.slice(0, match.index).split('\n').length;
-      // A template literal with placeholders cannot be read here: a title names its clause literally.
-      const literal = match[2] !== undefined && !(match[1] === '`' && match[2].includes('${'));
-      titles.push({ file: `suites/${name}`, line, ...(literal ? { text: match[2] } : {}) });
-    }
-  }
-  return titles;
+function suiteTitles(): Title[] {
+  return readdirSync(SUITES)
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort()
+    .flatMap((name) => checkTitles(readFileSync(join(SUITES, name), 'utf8')).map((title) => ({ file: `suites/${name}`, ...title })));
 }
 
-const titles = checkTitles();
+const titles = suiteTitles();
 const where = (t: Title) => `${t.file}:${t.line}`;
 
 describe('clause catalogue', () => {

@@ -5,7 +5,6 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { config as loadDotenv } from 'dotenv';
-import { request } from 'undici';
 import { startVitest } from 'vitest/node';
 import { ConfigError, configFromEnv, SETTINGS } from './config.ts';
 import { conformanceProject, LimitsFirst } from './conformance-project.ts';
@@ -15,6 +14,7 @@ import ConformanceReporter from './reporter.ts';
 import type { RunResults } from './results.ts';
 import { addedLatencyMs, variationsOf, type Variation } from '../../fixtures/reference-server/variations.ts';
 import { budgetAtStart } from './pacing.ts';
+import { undici } from './undici.ts';
 import { reportedVersion, versionHint } from './version-hint.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -108,7 +108,7 @@ const UNREACHABLE: Record<string, string> = {
 async function reach(baseUrl: string, timeoutMs: number, userAgent: string): Promise<{ unreachable?: string; roundTripMs: number }> {
   const started = performance.now();
   try {
-    const response = await request(`${baseUrl}/`, { method: 'HEAD', headers: { 'user-agent': userAgent }, signal: AbortSignal.timeout(timeoutMs) });
+    const response = await (await undici()).request(`${baseUrl}/`, { method: 'HEAD', headers: { 'user-agent': userAgent }, signal: AbortSignal.timeout(timeoutMs) });
     await response.body.dump();
     return { roundTripMs: performance.now() - started };
   } catch (error) {
@@ -201,8 +201,6 @@ async function main(): Promise<number> {
     projects: [{ test: { ...conformanceProject(), globalSetup: [], provide: { config: run.config } } }],
     watch: false,
     reporters: [new ConformanceReporter({ expectations, testNamePattern })],
-    // The line of each check, for the CI annotations that point at it.
-    includeTaskLocation: true,
     sequence: { sequencer: LimitsFirst },
     // The groups wait on the server far more than they compute, so they run side by side: one or two at a time, a
     // run against a remote server is a sum of round trips. Each worker loads the support layer (ajv and the compiled

@@ -1,6 +1,7 @@
 // Configuration: one table of settings, read from the environment (which the CLI fills from its flags and
 // from .env). Every setting has an environment name and a mirroring CLI flag; both are public interface.
 import { readFileSync } from 'node:fs';
+import { DEFAULT_MAX_IN_FLIGHT } from './in-flight.ts';
 
 export interface Setting {
   env: string;
@@ -24,6 +25,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'CONFORMANCE_USER_AGENT', flag: '--user-agent', kind: 'text', description: 'User-Agent header of every request and stream (default social-api-conformance/<version>); some servers refuse requests without one' },
   { env: 'CONFORMANCE_TIMEOUT_MS', flag: '--timeout-ms', kind: 'integer', description: 'longest wait for one response or stream event, in milliseconds (default 10000)' },
   { env: 'CONFORMANCE_SETTLE_MS', flag: '--settle-ms', kind: 'integer', description: 'settle window, in milliseconds (default 3000): how long a read that judges the state a move or a deletion left waits for that state to show, and after which the state must still hold' },
+  { env: 'CONFORMANCE_MAX_IN_FLIGHT', flag: '--max-in-flight', kind: 'integer', description: `most requests in flight against the server at once, across every group of the run (default ${DEFAULT_MAX_IN_FLIGHT}, what a server with 4 workers keeps up with; 1 to 64)` },
   { env: 'CONFORMANCE_REPORT_DIR', flag: '--report-dir', kind: 'text', description: 'where reports go (default reports/)' },
   { env: 'CONFORMANCE_LIST_ID', flag: '--list-id', kind: 'text', description: 'id of a list of account A that includes account B, for the list stream (the embedded server provides one)' },
   { env: 'CONFORMANCE_EXPECTATIONS', flag: '--expectations', kind: 'text', description: 'JSON file of checks known to fail (or to skip), each with a reason; expected failures do not fail the run (see README)' },
@@ -59,6 +61,10 @@ export interface Config {
   timeoutMs: number;
   /** The settle window: a state that shows later than this after its move fails; one that turns back within it fails too. */
   settleMs: number;
+  /** Most requests in flight against the server at once, across every worker of the run (in-flight.ts). */
+  maxInFlight: number;
+  /** The count of requests in flight that every worker of the run shares; made by prepareRun. */
+  inFlight?: SharedArrayBuffer;
   /** The User-Agent header of every request, stream and WebSocket handshake. */
   userAgent: string;
   reportDir: string;
@@ -118,6 +124,11 @@ export function configFromEnv(env: Env): Config {
   if (!Number.isInteger(settleMs) || settleMs < 0 || settleMs > 60_000) {
     throw new ConfigError(`CONFORMANCE_SETTLE_MS must be a whole number of milliseconds from 0 to 60000, got "${settleRaw}"`);
   }
+  const maxInFlightRaw = value(env, 'CONFORMANCE_MAX_IN_FLIGHT');
+  const maxInFlight = maxInFlightRaw === undefined ? DEFAULT_MAX_IN_FLIGHT : Number(maxInFlightRaw);
+  if (!Number.isInteger(maxInFlight) || maxInFlight < 1 || maxInFlight > 64) {
+    throw new ConfigError(`CONFORMANCE_MAX_IN_FLIGHT must be a whole number of requests from 1 to 64, got "${maxInFlightRaw}"`);
+  }
   const serverVersion = value(env, 'CONFORMANCE_SERVER_VERSION') ?? NEWEST_RELEASE;
   // The Versioning table counts the releases of this API (Mastodon's, from 1.0.0 on); a server's own release
   // number (0.7.1) read as one would skip every check that came with a later release, silently.
@@ -153,6 +164,7 @@ export function configFromEnv(env: Env): Config {
     destructive: env.CONFORMANCE_DESTRUCTIVE === undefined ? embedded : booleanOf(env, 'CONFORMANCE_DESTRUCTIVE'),
     timeoutMs,
     settleMs,
+    maxInFlight,
     userAgent,
     reportDir: value(env, 'CONFORMANCE_REPORT_DIR') ?? 'reports',
     listId: value(env, 'CONFORMANCE_LIST_ID'),

@@ -8,6 +8,10 @@ export interface Counts {
   perAccount: Record<string, number>;
   /** Per rate-limit counter as the server keeps it: "Deletion of A", "IP access" (see budgetKeysOf). */
   perBucket: Record<string, number>;
+  /** Per kind of path, as a server that counts them in one bucket would: /api, /oauth, /auth, and files (the rest). */
+  perPath: Record<string, number>;
+  /** The longest time the file had no request of its own in flight between its first request and its last. */
+  longestIdleMs: number;
   /**
    * Statuses the server published: POST /api/v1/statuses answered 2xx with a status not seen before. A refused probe
    * creates nothing, nor does a resubmission the Idempotency-Key answers with the status it made already: each is a request.
@@ -32,6 +36,8 @@ export const emptyCounts = (): Counts => ({
   total: 0,
   perAccount: {},
   perBucket: {},
+  perPath: {},
+  longestIdleMs: 0,
   statusCreations: 0,
   scheduledStatuses: 0,
   deletions: 0,
@@ -45,15 +51,27 @@ export const emptyCounts = (): Counts => ({
 const counts = emptyCounts();
 /** The ids of the statuses this file's creations answered, so that an answer repeated counts once. */
 const created = new Set<string>();
+/** This file's requests in flight, and since when it had none (undefined before its first request). */
+let inFlight = 0;
+let idleSince: number | undefined;
 perFile(() => {
   Object.assign(counts, emptyCounts());
   delete counts.slowest;
   created.clear();
+  inFlight = 0;
+  idleSince = undefined;
 });
 
+/** The kind of a path: the first segment for /api, /oauth and /auth; files for the rest (attachments' files). */
+export const pathKind = (path: string): string => /^\/(api|oauth|auth)(\/|\?|$)/.exec(path)?.[1] ?? 'files';
+
+/** A request of this file leaves (its answer is counted by requestEnded): the idle time before it is measured. */
 export function countRequest(actor: string, method: string, path: string): void {
+  if (inFlight++ === 0 && idleSince !== undefined) counts.longestIdleMs = Math.max(counts.longestIdleMs, Math.round(performance.now() - idleSince));
   counts.total += 1;
   counts.perAccount[actor] = (counts.perAccount[actor] ?? 0) + 1;
+  const kind = pathKind(path);
+  counts.perPath[kind] = (counts.perPath[kind] ?? 0) + 1;
   const buckets = bucketsOf(method, path);
   for (const key of budgetKeysOf(actor, method, path)) counts.perBucket[key] = (counts.perBucket[key] ?? 0) + 1;
   if (buckets.includes('Deletion')) counts.deletions += 1;
@@ -82,6 +100,11 @@ function parsedObject(body: string): Record<string, unknown> | undefined {
   }
 }
 
+/** A request of this file ended, answered or not. */
+export function requestEnded(): void {
+  if (--inFlight === 0) idleSince = performance.now();
+}
+
 /** A request's answer time (undefined when none came), and whether it ran out of time. */
 export function countTiming(request: string, ms: number | undefined, timedOut: boolean): void {
   if (timedOut) counts.timeouts += 1;
@@ -104,6 +127,8 @@ export function addCounts(into: Counts, from: Counts): Counts {
   into.total += from.total;
   for (const [k, v] of Object.entries(from.perAccount)) into.perAccount[k] = (into.perAccount[k] ?? 0) + v;
   for (const [k, v] of Object.entries(from.perBucket)) into.perBucket[k] = (into.perBucket[k] ?? 0) + v;
+  for (const [k, v] of Object.entries(from.perPath ?? {})) into.perPath[k] = (into.perPath[k] ?? 0) + v;
+  into.longestIdleMs = Math.max(into.longestIdleMs, from.longestIdleMs ?? 0);
   into.statusCreations += from.statusCreations;
   into.scheduledStatuses += from.scheduledStatuses;
   into.deletions += from.deletions;

@@ -19,7 +19,7 @@ describe('form encoding', () => {
   });
 
   it('should put files and fields into one multipart body', async () => {
-    const form = multipart({ description: 'cat', focus: '0.5,-0.5' }, [
+    const form = await multipart({ description: 'cat', focus: '0.5,-0.5' }, [
       { field: 'file', filename: 'x.png', contentType: 'image/png', bytes: new Uint8Array([1, 2, 3]) },
     ]);
     expect(form.get('description')).toBe('cat');

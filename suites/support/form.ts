@@ -1,7 +1,8 @@
 // The contract's wire convention: parameters as form data, arrays as `name[]`, nested values as bracket
 // names such as `poll[options][]`. Uploads go as multipart with the same names.
 // undici's own FormData: its request() encodes only that class as multipart, not Node's global one.
-import { FormData } from 'undici';
+import type { FormData } from 'undici';
+import { undici } from './undici.ts';
 
 export type FormValue = string | number | boolean | undefined | FormValue[] | { [key: string]: FormValue };
 export type FormParams = { [key: string]: FormValue };
@@ -36,8 +37,8 @@ export interface Upload {
   invalid?: boolean;
 }
 
-export function multipart(params: FormParams, uploads: readonly Upload[]): FormData {
-  const form = new FormData();
+export async function multipart(params: FormParams, uploads: readonly Upload[]): Promise<FormData> {
+  const form = new (await undici()).FormData();
   for (const [name, value] of formPairs(params)) form.append(name, value);
   for (const upload of uploads) {
     form.append(upload.field, new Blob([upload.bytes], { type: upload.contentType }), upload.filename);

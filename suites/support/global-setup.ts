@@ -7,6 +7,7 @@ import { isFault } from '../../fixtures/reference-server/faults.ts';
 import { startReferenceServer } from '../../fixtures/reference-server/server.ts';
 import { variationsOf } from '../../fixtures/reference-server/variations.ts';
 import { configFromEnv, type Config } from './config.ts';
+import { inFlightCount } from './in-flight.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -20,7 +21,7 @@ declare module 'vitest' {
 export async function prepareRun(
   env: Record<string, string | undefined>,
 ): Promise<{ config: Config; close?: () => Promise<void>; consultedFaults?: () => string[] }> {
-  const config = configFromEnv(env);
+  const config: Config = { ...configFromEnv(env), inFlight: inFlightCount() };
   if (!config.embedded) return { config };
   const unknown = config.faults.filter((f) => !isFault(f));
   if (unknown.length) throw new Error(`unknown reference-server fault ${unknown.join(', ')}`);

@@ -4,13 +4,15 @@
 // Every request says who it is (User-Agent), as real clients do.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FormData as UndiciFormData, request } from 'undici';
+import type { FormData as UndiciFormData } from 'undici';
 import { notSentReason, recordAnswer, recordSilence } from './breaker.ts';
 import { DEFAULT_USER_AGENT } from './config.ts';
-import { countAnswer, countRequest, countTiming } from './counts.ts';
+import { countAnswer, countRequest, countTiming, requestEnded } from './counts.ts';
+import { inFlight } from './in-flight.ts';
 import { formPairs, multipart, urlEncoded, type FormParams, type Upload } from './form.ts';
 import { announceWait, isUnpaced, paceAfter, paceBefore, refusalWaitMs } from './pacing.ts';
 import { obtainedSecretsIn, redact } from './redact.ts';
+import { undici } from './undici.ts';
 
 /** Larger answers are cut here: no answer of this contract comes near it, and a hostile server cannot fill memory. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -149,7 +151,7 @@ export class HttpClient {
     let body: string | UndiciFormData | undefined;
     let requestBody: string | undefined;
     if (options.uploads) {
-      body = multipart(options.form ?? {}, options.uploads) as unknown as UndiciFormData;
+      body = (await multipart(options.form ?? {}, options.uploads)) as unknown as UndiciFormData;
       requestBody = formPairs(options.form ?? {}).map(([k, v]) => `${k}=${v}`).join('&');
     } else if (options.json !== undefined) {
       body = JSON.stringify(options.json);
@@ -216,35 +218,48 @@ export class HttpClient {
     const { method, url, requestHeaders: headers } = exchange;
     const path = exchange.path.split('?')[0] ?? '';
     await paceBefore(this.actor, method, path);
-    countRequest(this.actor, method, path);
-    const started = performance.now();
-    const signal = AbortSignal.timeout(this.timeoutMs);
+    // Loaded before the request's deadline starts: loading is the suite's own time, not the server's.
+    const { request } = await undici();
     let timedOut = false;
-    try {
-      const response = await request(url, { method: method as 'GET', headers, body, signal, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
-      exchange.status = response.statusCode;
-      for (const [name, value] of Object.entries(response.headers)) {
-        if (value !== undefined) exchange.headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-        if (value !== undefined && name.toLowerCase() === 'set-cookie') exchange.setCookies = Array.isArray(value) ? value : [value];
+    const sent = await inFlight(async () => {
+      // The circuit breaker may have opened while this request waited for its turn: then it is not sent either.
+      const notSent = notSentReason(url);
+      if (notSent) {
+        exchange.error = notSent;
+        return false;
       }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of response.body) {
-        size += (chunk as Buffer).length;
-        if (size > MAX_BODY_BYTES) {
-          exchange.truncated = true;
-          response.body.destroy();
-          break;
+      countRequest(this.actor, method, path);
+      const started = performance.now();
+      const signal = AbortSignal.timeout(this.timeoutMs);
+      try {
+        const response = await request(url, { method: method as 'GET', headers, body, signal, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
+        exchange.status = response.statusCode;
+        for (const [name, value] of Object.entries(response.headers)) {
+          if (value !== undefined) exchange.headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+          if (value !== undefined && name.toLowerCase() === 'set-cookie') exchange.setCookies = Array.isArray(value) ? value : [value];
         }
-        chunks.push(chunk as Buffer);
+        const chunks: Buffer[] = [];
+        let size = 0;
+        for await (const chunk of response.body) {
+          size += (chunk as Buffer).length;
+          if (size > MAX_BODY_BYTES) {
+            exchange.truncated = true;
+            response.body.destroy();
+            break;
+          }
+          chunks.push(chunk as Buffer);
+        }
+        exchange.text = Buffer.concat(chunks).toString('utf8');
+        recordAnswer(url);
+      } catch (error) {
+        exchange.error = describeError(error, this.timeoutMs, exchange.status !== undefined);
+        timedOut = isTimeout(error);
       }
-      exchange.text = Buffer.concat(chunks).toString('utf8');
-      recordAnswer(url);
-    } catch (error) {
-      exchange.error = describeError(error, this.timeoutMs, exchange.status !== undefined);
-      timedOut = isTimeout(error);
-    }
-    exchange.ms = Math.round(performance.now() - started);
+      exchange.ms = Math.round(performance.now() - started);
+      requestEnded();
+      return true;
+    });
+    if (!sent) return;
     countTiming(`${method} ${path}`, exchange.error === undefined ? exchange.ms : undefined, timedOut);
     if (timedOut) exchange.timedOut = true;
     if (timedOut) await recordSilence(url, `${method} ${path}`, { timeoutMs: this.timeoutMs, userAgent: this.userAgent });

@@ -3,6 +3,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
+import { checkLines } from './check-titles.ts';
 import type { LeftBehind } from './cleanup.ts';
 import { configFromEnv } from './config.ts';
 import { addCounts, emptyCounts } from './counts.ts';
@@ -108,7 +109,7 @@ function fullNameOf(test: TestCase): string {
 }
 
 /** One check's result as every report shows it; the failure and the root cause travel as data. */
-export function checkOf(test: TestCase, group: string, file: string, pattern?: RegExp): CheckResult {
+export function checkOf(test: TestCase, group: string, file: string, pattern?: RegExp, lines: ReadonlyMap<string, number> = new Map()): CheckResult {
   const result = test.result();
   const { status, errors, blockedBy, notJudged } = verdictOf(test);
   const message = status === 'failed' ? errors.map(errorText).join('\n\n') : undefined;
@@ -120,7 +121,7 @@ export function checkOf(test: TestCase, group: string, file: string, pattern?: R
     title: test.name,
     group,
     file,
-    ...(test.location ? { line: test.location.line } : {}),
+    ...(lines.has(test.name) ? { line: lines.get(test.name) } : {}),
     status,
     outcome: status,
     severity: severityOf(failedClause ?? clause),
@@ -176,7 +177,8 @@ export default class ConformanceReporter implements Reporter {
   onTestModuleEnd(module: TestModule): void {
     const file = relative(process.cwd(), module.moduleId);
     const name = groupName(module);
-    const checks = [...module.children.allTests()].map((t) => checkOf(t, name, file, this.testNamePattern));
+    const lines = checkLines(module.moduleId);
+    const checks = [...module.children.allTests()].map((t) => checkOf(t, name, file, this.testNamePattern, lines));
     // Judged within the group for its progress line; onTestRunEnd judges again over the whole run.
     judgeRun(checks, this.expectations);
     // A preparation that threw is a defect of the suite, not of the server: it fails the run as an error outside checks.

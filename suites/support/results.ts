@@ -564,7 +564,7 @@ export function summaryMarkdown(results: RunResults): string {
   lines.push(
     '## Requests',
     '',
-    `${c.total} requests; per account: ${Object.entries(c.perAccount).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}; per bucket: ${Object.entries(c.perBucket).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}.`,
+    `${c.total} requests; per account: ${Object.entries(c.perAccount).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}; per bucket: ${Object.entries(c.perBucket).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}; per path: ${Object.entries(c.perPath ?? {}).map(([k, v]) => `${k === 'files' ? 'files' : `/${k}`} ${v}`).join(', ') || 'none'}.`,
     `Status creations ${c.statusCreations}, scheduled statuses ${c.scheduledStatuses}, deletions and unreblogs ${c.deletions}, uploads ${c.uploads}, stream connections ${c.streamConnections}.`,
     timingLine(results),
     '',

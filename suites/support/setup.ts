@@ -1,12 +1,13 @@
 // Runs around every suite file: starts the support layer's state afresh (file-state.ts), closes what must not
 // outlive the file, undoes what it created, and hands its request counts, leftovers and run-wide observations
 // (registered checks, resource schemas, error bodies and texts) to the reporter through the file's task meta.
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { leftovers, undoAll, type LeftBehind } from './cleanup.ts';
 import { countsSnapshot, type Counts } from './counts.ts';
 import { endFile, startFile } from './file-state.ts';
 import './registered-checks.ts';
 import { runWideSnapshot } from './run-wide.ts';
+import { undici } from './undici.ts';
 
 declare module 'vitest' {
   interface TaskMeta {
@@ -16,6 +17,13 @@ declare module 'vitest' {
 }
 
 startFile();
+
+// The transports (undici, ws) load before the file's first request, not while it runs: loaded under a running
+// deadline, on a loaded machine, they made the first requests of a group time out. A file none of whose checks is
+// selected runs no hook, and so never loads them (the fixed cost of a run).
+beforeAll(async () => {
+  await Promise.all([undici(), import('ws')]);
+});
 
 afterAll(async (file) => {
   await endFile();

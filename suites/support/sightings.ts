@@ -65,8 +65,12 @@ function record(exchange: Exchange, kind: string, id: string, by: string, presen
 type Json = Record<string, unknown>;
 const objectOf = (value: unknown): Json | undefined => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined);
 
-/** Remembers the url of every attachment an answer carries: an upload, a read or update, a status's media. */
-function learnUrls(body: Json): void {
+/**
+ * Remembers the url of every attachment an answer carries: an upload, a read or update, a status's media. The answer
+ * that gives a url shows its file there as the answer that made a status shows the status: once a fetch of a file
+ * showed one served in this file (one read per kind of object, not one per object; cleanup.ts shownPresent).
+ */
+function learnUrls(exchange: Exchange, body: Json): void {
   const attachments = [body, ...(Array.isArray(body.media_attachments) ? body.media_attachments : [])].map(objectOf);
   for (const attachment of attachments) {
     if (typeof attachment?.id !== 'string' || typeof attachment.url !== 'string' || !('type' in attachment)) continue;
@@ -74,6 +78,7 @@ function learnUrls(body: Json): void {
     const url = URL.canParse(attachment.url) ? new URL(attachment.url).href : attachment.url;
     urls.set(attachment.id, url);
     attachmentsByUrl.set(url, attachment.id);
+    record(exchange, 'file', attachment.id, '', true, false);
   }
 }
 
@@ -97,7 +102,7 @@ function see(exchange: Exchange): void {
   const json = jsonOf(exchange);
   const body = objectOf(json.ok ? json.value : undefined);
   const ok = status >= 200 && status < 300;
-  if (body) learnUrls(body);
+  if (body && status >= 200 && status < 300) learnUrls(exchange, body);
   const file = attachmentsByUrl.get(exchange.url);
   // An attachment's file is served, or not (S3 refuses a missing object with 403).
   if (file !== undefined && exchange.method === 'GET') return record(exchange, 'file', file, '', ok, true);

@@ -128,6 +128,14 @@ interface Posted {
 
 type Thread = Pick<Posted, 'privateReply' | 'publicReply' | 'mute' | 'unmute'>;
 
+const notMade = (cause: RootCause): PreparedStatus => ({ ...failed<Status>(cause), settle: () => undefined, unkept: [] });
+
+/** Nothing posted, for want of a stream to listen: every step has the cause that no stream opened. */
+function notPosted(cause: RootCause): Posted {
+  const none = failed<never>(cause);
+  return { directStatus: none, mention: none, publicStatus: none, privateReply: notMade(cause), publicReply: notMade(cause), mute: none, unmute: none, deletion: none, at: { direct: 0, public: 0, publicReply: 0, deletion: 0 } };
+}
+
 /**
  * The poster replies to the public status privately, then in public tagged OTHER_TAG. With B, A mutes the thread
  * before the private reply and unmutes it before the public one: without B no reply could notify A.
@@ -135,8 +143,7 @@ type Thread = Pick<Posted, 'privateReply' | 'publicReply' | 'mute' | 'unmute'>;
 async function replyInThread(a: Actor, b: Actor | undefined, published: Step<Status>, written: string): Promise<Thread> {
   if (!published.ok) {
     const cause = published.cause;
-    const notMade: PreparedStatus = { ...failed<Status>(cause), settle: () => undefined, unkept: [] };
-    return { privateReply: notMade, publicReply: notMade, mute: failed(cause), unmute: failed(cause) };
+    return { privateReply: notMade(cause), publicReply: notMade(cause), mute: failed(cause), unmute: failed(cause) };
   }
   const poster = b ?? a;
   const root = published.value.id;
@@ -179,6 +186,13 @@ export class StreamingScenario {
         return { transport, streams, opened: openedSteps(streams, b ? 'STREAM-USER-2' : 'STREAM-USER-1') };
       }),
     );
+
+    // No stream open on any transport: nothing could carry what a post makes, so nothing is posted and no check
+    // waits for an event. Each transport's checks are blocked by its own cause (STREAM-SSE-1, STREAM-WS-1).
+    const unheard = runs.flatMap(({ transport, streams, opened }) =>
+      opened.public.ok || Object.values(opened).some((step) => step.ok) ? [] : [[transport, new StreamingScenario(streams, opened, notPosted(opened.public.cause))] as const],
+    );
+    if (unheard.length === runs.length) return Object.fromEntries(unheard) as Record<T, StreamingScenario>;
 
     const directStatus = await a.createStatus({ status: 'conformance probe: a direct message on the streams', visibility: 'direct' });
     const at = { direct: Date.now(), public: 0, publicReply: 0, deletion: 0 };

@@ -3,8 +3,6 @@
 // "actual" for the failure message (h2spec's verifiers). Absence is judged against a sentinel event, never a sleep:
 // without the sentinel the check is blocked. Every stream opened here is closed after its suite file, whatever happened.
 import { createParser } from 'eventsource-parser';
-import { request } from 'undici';
-import WebSocket from 'ws';
 import { notSentReason, recordAnswer, recordSilence } from './breaker.ts';
 import type { RootCause } from './clauses.ts';
 import type { Config } from './config.ts';
@@ -12,6 +10,7 @@ import { countStreamConnection } from './counts.ts';
 import { atFileEnd } from './file-state.ts';
 import { excerpt, type Exchange } from './http.ts';
 import { block, causeOf, countJudged } from './preconditions.ts';
+import { undici } from './undici.ts';
 import { fail } from './verify.ts';
 
 export type Transport = 'server-sent events' | 'WebSocket';
@@ -312,6 +311,7 @@ async function connectSse(config: Config, spec: StreamRequest, carrier: 'header'
   const label = `GET ${SSE_PATHS[spec.stream]} (${spec.actor})`;
   const notSent = notSentReason(exchange.url);
   if (notSent) return unsentStream('server-sent events', label, exchange, config.timeoutMs, notSent);
+  const { request } = await undici();
   const controller = new AbortController();
   const stream = new EventStream('server-sent events', label, exchange, config.timeoutMs, () => controller.abort());
   countStreamConnection();
@@ -407,7 +407,9 @@ export const openWebSocket: Opener = async (config, spec) => {
   const label = `WebSocket stream=${spec.stream} (${spec.actor})`;
   const notSent = notSentReason(exchange.url);
   if (notSent) return unsentStream('WebSocket', label, exchange, config.timeoutMs, notSent);
-  const socket = new WebSocket(`${config.streamingUrl.replace(/^http/, 'ws')}${path}`, {
+  // ws, as undici, is loaded when the first socket opens.
+  const { default: WebSocketClient } = await import('ws');
+  const socket = new WebSocketClient(`${config.streamingUrl.replace(/^http/, 'ws')}${path}`, {
     handshakeTimeout: config.timeoutMs,
     maxPayload: MAX_EVENT_CHARS,
     headers: { 'user-agent': config.userAgent },

@@ -2,8 +2,8 @@
 // own version number: not shown"): Mastodon and its compatible servers report a version at GET /api/v1/instance.
 // The CLI prints it beside the configured release for a configured server. It never changes the run: the request
 // goes around the suite's HTTP client, so it is neither counted nor judged.
-import { request } from 'undici';
 import { FIRST_RELEASE, releaseAtLeast } from './config.ts';
+import { undici } from './undici.ts';
 
 const MAX_BODY_BYTES = 256 * 1024;
 const MAX_SHOWN_CHARS = 120;
@@ -16,7 +16,7 @@ export async function reportedVersion(
   onHeaders: (headers: Record<string, string>) => void = () => undefined,
 ): Promise<string | undefined> {
   try {
-    const response = await request(`${baseUrl}/api/v1/instance`, {
+    const response = await (await undici()).request(`${baseUrl}/api/v1/instance`, {
       headers: { accept: 'application/json', 'user-agent': userAgent },
       signal: AbortSignal.timeout(timeoutMs),
       headersTimeout: timeoutMs,
