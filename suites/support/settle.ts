@@ -64,12 +64,17 @@ export interface Settled {
 export async function settle(read: () => Promise<Exchange>, shows: (exchange: Exchange) => boolean, since: number, first?: Exchange): Promise<Settled> {
   let exchange = first ?? (await read());
   if (shows(exchange)) return { exchange, shown: true };
-  for (let wait = FIRST_PAUSE_MS; exchange.status !== undefined && now() < since + windowMs; wait *= 2) {
-    await pause(Math.min(wait, since + windowMs - now()));
+  const end = since + windowMs;
+  for (let wait = FIRST_PAUSE_MS; exchange.status !== undefined && now() < end; wait *= 2) {
+    // A pause cut to the window's end is the last: a timer may fire a moment early, which must not add a read.
+    const last = wait >= end - now();
+    await pause(Math.min(wait, end - now()));
     exchange = await read();
-    if (!shows(exchange)) continue;
-    unsettled = true;
-    return { exchange, shown: true, lateMs: Math.round(now() - since) };
+    if (shows(exchange)) {
+      unsettled = true;
+      return { exchange, shown: true, lateMs: Math.round(now() - since) };
+    }
+    if (last) break;
   }
   return { exchange, shown: false };
 }
