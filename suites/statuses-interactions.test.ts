@@ -3,7 +3,8 @@
 // A acts on its own public status `subject` (B boosts it, when configured: the boosts' unreblogs spend the
 // Deletion bucket, and A's is the one the other groups spend most; B also tries to pin it, not being its owner);
 // B, who cannot see A's private status `hidden`, shows the 404s. The moves the table gives no "already" case
-// (reblog, bookmark, pin) are each repeated once, while their flag is set. Once every row has judged it, A deletes
+// (reblog, bookmark, pin): a boost and a pin are each repeated once, while their flag is set (the repeats the issue
+// asked for; a bookmark's would cost a request more). Once every row has judged it, A deletes
 // `subject`, which B boosted and favourited. A's undos of a flag it never set (unfavourite,
 // unbookmark, unmute of a status not favourited, bookmarked or muted) act on `hidden`, which A never sets one on:
 // they need a status without the flag, not an undo that worked before them.
@@ -161,6 +162,8 @@ describe('States and transitions', () => {
   const pinExists = () => controlled(visible.get('pin'), 'STATUS-PIN-1', "A's pin of its own public status");
   /** A's undos on its public status, which must hold through the settle window. */
   const holds = new Holds();
+  /** A's read of its public status that confirmed the undos held, once every row had moved (none where none had to hold). */
+  let heldRead: Exchange | undefined;
   /** An undo of A's that answered its flag cleared must keep it so: STATUS-FAV-3, BOOKMARK-2, MUTE-3, PIN-5. */
   const holdIfShown = (made: Step<Exchange>, flag: Flag, clause: string, what: string) => {
     if (made.ok && subject.ok && shows(made.value, subject.value.id, flag, false).ok) holds.expect(flag, false, clause, what);
@@ -176,7 +179,7 @@ describe('States and transitions', () => {
       a.createStatus({ status: 'conformance probe: a private status', visibility: 'private' }),
     ]);
     await Promise.all(chains.map((chain) => chain()));
-    if (subject.ok) await holds.confirm(a, subject.value.id);
+    if (subject.ok) heldRead = await holds.confirm(a, subject.value.id);
   });
 
   /** A's private status as made, whatever its visibility: the undos of a flag never set need a status without it, nothing more. */
@@ -344,7 +347,6 @@ describe('States and transitions', () => {
       if (!releaseAtLeast(config.serverVersion, BOOKMARKS)) return;
       bookmark = await when(subject, (s) => move(a, s.id, 'bookmark', 'unbookmark'));
       const bookmarked = await took(a, subject, bookmark, 'bookmarked', true, 'STATUS-BOOKMARK-1', 'bookmark');
-      repeated.set('bookmark', await when(bookmarked, (id) => repeat(a, id, 'bookmark')));
       unbookmark = await when(bookmarked, (id) => undoMove(a, id, 'unbookmark'));
       holdIfShown(unbookmark, 'bookmarked', 'STATUS-BOOKMARK-2', 'the unbookmark');
       visible.set('bookmark', bookmark).set('unbookmark', unbookmark);
@@ -550,7 +552,7 @@ describe('States and transitions', () => {
   });
 
   describe('a move repeated', () => {
-    it('STATUS-REPEAT-1 a reblog, bookmark or pin repeated while its flag is set answers without a server error (5xx)', () => {
+    it('STATUS-REPEAT-1 a reblog or pin repeated while its flag is set answers without a server error (5xx)', () => {
       // Each move that could be repeated is judged; one that could not blocks the check after the others were.
       const made = [...repeated.values()];
       for (const step of made) {
@@ -597,7 +599,8 @@ describe('States and transitions', () => {
       }
       favourited = await took(other, subject, await when(subject, () => move(other, id, 'favourite', 'unfavourite')), 'favourited', true, 'STATUS-FAV-1', "B's favourite");
       if (!boostStands.ok || !favourited.ok) return;
-      readBefore = await a.get(`/api/v1/statuses/${id}`);
+      // A's read that confirmed the undos held already showed whether A reads its status; else one read here.
+      readBefore = heldRead ?? (await a.get(`/api/v1/statuses/${id}`));
       const [acted, unacted] = await Promise.all([deleteAndRead(subject, id), hidden.ok ? deleteAndRead(hidden, hidden.value.id) : undefined]);
       ({ deletion, readAfter } = acted);
       plain = unacted ?? {};

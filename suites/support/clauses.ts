@@ -96,7 +96,7 @@ export const CLAUSES: readonly Clause[] = [
     ['STATUS-PIN-7', 'pin and unpin of a status not visible to the caller answer 404 "Record not found" (pin may instead give the 422 of a status not owned)', { since: '1.6.0', guards: 'visibility' }],
     // The table gives these moves no "already" case, so what a repeat answers is not shown; like ERRORS-5XX-1, a
     // server error to a well-formed request is a warning.
-    ['STATUS-REPEAT-1', 'A move repeated where the table gives no "already" case (reblog of a status the caller boosted, bookmark of a status bookmarked, pin of a status pinned): its answer is not shown, but never a server error (5xx)', { severity: 'SHOULD' }],
+    ['STATUS-REPEAT-1', 'A move repeated where the table gives no "already" case (reblog of a status the caller boosted, pin of a status pinned): its answer is not shown, but never a server error (5xx)', { severity: 'SHOULD' }],
     ['STATES-SCHEDULED-1', 'Transition from a scheduled status to a published status: not shown', { kind: 'not-shown' }],
   ]),
   ...section('Client registration', [

@@ -75,20 +75,24 @@ export class Holds {
     this.held.push({ flag, value, clause, what, at: now() });
   }
 
-  /** One read of the status once the window has passed since the last move; a read that shows no such status says nothing. */
-  async confirm(actor: Actor, statusId: string): Promise<void> {
+  /**
+   * One read of the status once the window has passed since the last move; a read that shows no such status says
+   * nothing. It answers that read (none where no state must hold), which a later check may take as its own.
+   */
+  async confirm(actor: Actor, statusId: string): Promise<Exchange | undefined> {
     const last = this.held.at(-1);
-    if (!last) return;
+    if (!last) return undefined;
     await windowPassed(last.at);
     const read = await actor.get(`/api/v1/statuses/${statusId}`);
     const body = createdObject(read);
-    if (read.status !== 200 || body?.id !== statusId) return;
+    if (read.status !== 200 || body?.id !== statusId) return read;
     for (const { flag, value, clause, what, at } of this.held) {
       if (body[flag] === value || typeof body[flag] !== 'boolean') continue;
       noteUnsettled();
       const summary = `${flag} came back to ${JSON.stringify(body[flag])} after ${what} had set it ${value}: a read of status ${statusId} ${Math.round(now() - at)} ms after it (settle window ${settleWindowMs()} ms)`;
       this.turned.set(clause, { cause: causeOf(clause, summary, read), exchange: read });
     }
+    return read;
   }
 
   /** The check of the move's `clause`: its state held through the window. */
