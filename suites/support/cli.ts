@@ -13,7 +13,7 @@ import { ExpectationsError, loadExpectations, selectionPattern, writeUpdatedExpe
 import ConformanceReporter from './reporter.ts';
 import type { RunResults } from './results.ts';
 import { addedLatencyMs, variationsOf, type Variation } from '../../fixtures/reference-server/variations.ts';
-import { budgetAtStart } from './pacing.ts';
+import { announceWait, budgetAtStart, LONGEST_WAIT_MS } from './pacing.ts';
 import { undici } from './undici.ts';
 import { reportedVersion, versionHint } from './version-hint.ts';
 
@@ -159,13 +159,26 @@ async function main(): Promise<number> {
     const { unreachable, roundTripMs: measured } = await reach(config.baseUrl, config.timeoutMs, config.userAgent);
     if (unreachable) usageError(`cannot reach CONFORMANCE_BASE_URL ${config.baseUrl}: ${unreachable}`);
     roundTripMs = measured;
+    // A whole run that cannot fit in what is left of the period waits for its reset before it starts: every group then
+    // starts with the whole budget, as on a fresh server, and the verdicts of a run right after another are the same.
+    const wholeRun = flags.only === undefined && flags.group === undefined && flags.shard === undefined;
+    let resetToWaitFor: number | undefined;
     const reported = await reportedVersion(config.baseUrl, config.userAgent, config.timeoutMs, (headers) => {
       const start = budgetAtStart(headers);
       if (!start) return;
+      if (start.warning) process.stdout.write(`${start.warning}\n`);
+      if (start.warning && wholeRun && start.reading.resetAt - Date.now() <= LONGEST_WAIT_MS) {
+        resetToWaitFor = start.reading.resetAt;
+        return;
+      }
       // Every suite file starts its pacing from this reading: its first calls do not overrun what is left.
       process.env.CONFORMANCE_BUDGET_AT_START = JSON.stringify(start.reading);
-      if (start.warning) process.stdout.write(`${start.warning}\n`);
     });
+    if (resetToWaitFor !== undefined) {
+      const ms = Math.max(0, resetToWaitFor - Date.now());
+      announceWait(ms, "for the reset of the server's rate limit before the run starts (the IP access bucket cannot carry a whole run)");
+      await new Promise((done) => setTimeout(done, ms));
+    }
     if (reported) process.stdout.write(`${versionHint(reported, config.serverVersion, Boolean(process.env.CONFORMANCE_SERVER_VERSION?.trim()))}
 `);
   }
