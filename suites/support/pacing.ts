@@ -113,9 +113,9 @@ perFile(() => {
 
 /**
  * About how many calls of a full run a server counts in its IP access bucket (suites/self/budget.test.ts holds a run
- * below 300 less the reserve): what the budget at the start is measured against.
+ * there, within 300): what the budget at the start is measured against.
  */
-export const RUN_ACCESS_CALLS = 285;
+export const RUN_ACCESS_CALLS = 291;
 
 /** The IP access bucket as the command read it before the run (CONFORMANCE_BUDGET_AT_START): remaining, and its reset on our clock. */
 interface Reading {
@@ -136,9 +136,9 @@ export function budgetAtStart(headers: Record<string, string>): { reading: Readi
   const serverNow = Date.parse(headers.date ?? '');
   const resetAt = Date.now() + reset - (Number.isNaN(serverNow) ? Date.now() : serverNow) + CLOCK_SLACK_MS;
   const reading = { remaining, limit, resetAt };
-  const usable = remaining - reserveOf('IP access');
-  if (usable >= RUN_ACCESS_CALLS) return { reading };
-  const waits = limit - reserveOf('IP access') < RUN_ACCESS_CALLS ? 'at least once, and again each time a period is spent' : 'once';
+  // What is left against what a run spends, both whole: a fresh period (the version hint's own call aside) fits a run.
+  if (remaining >= RUN_ACCESS_CALLS) return { reading };
+  const waits = limit < RUN_ACCESS_CALLS ? 'at least once, and again each time a period is spent' : 'once';
   const warning =
     `Rate limit: the server reports ${remaining} of ${limit} requests left until ${clockTime(resetAt)} UTC (X-RateLimit headers of GET /api/v1/instance); ` +
     `a full run makes about ${RUN_ACCESS_CALLS} calls it counts, so the run waits for the reset (${duration(Math.max(0, resetAt - Date.now()))} from now) ${waits}, and says so when it does.`;
