@@ -21,6 +21,8 @@ export interface LeftBehind {
   owner: string;
   /** What the undo answered and what the reads showed. */
   why: string;
+  /** An application listed as still there without a read of its own: another of its group, read, still was. */
+  unread?: boolean;
 }
 
 /** What an entry is, when the undo operation does not tell (a token). */
@@ -482,7 +484,7 @@ export async function undoAll(): Promise<void> {
       if (why === undefined || listed.has(key)) continue;
       listed.add(key);
       const live = c.subject.kind === 'authorization' ? `a live authorization of ${c.subject.owner}, ${c.subject.id.replace(/^#\d+ \((.*)\)$/, '$1')}, not revoked: ` : '';
-      leftBehind.push({ ...c.subject, why: redact(`${live}${why}`) });
+      leftBehind.push({ ...c.subject, why: redact(`${live}${why}`), ...(c.keptLike ? { unread: true } : {}) });
     }
   });
 }
