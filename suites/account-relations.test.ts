@@ -36,11 +36,13 @@ describe('Account relations', () => {
   /**
    * The positive control of the refusal: the same reads with a token answered 200. The application token's reads
    * serve where they did; else (a server without client_credentials, or one that refuses application tokens there)
-   * A's user token reads, only then: the refusal is judged wherever some token is answered.
+   * A's user token reads, only then: the refusal is judged wherever some token is answered. Where the application or
+   * its token got no answer, it is blocked by that: a server that does not answer is not asked once more.
    */
   async function readWithToken(): Promise<void> {
     const id = need(accountId);
     if (withAppToken.length > 0 && withAppToken.every((exchange) => exchange.status === 200)) return;
+    if (!appToken.ok && (appToken.exchange?.status === undefined || appToken.exchange.error !== undefined)) block(appToken.cause);
     for (const exchange of await readRelations(id, undefined, a)) {
       if (exchange.status === 200) continue;
       const refusedToo = withAppToken.find((read) => read.status !== 200);

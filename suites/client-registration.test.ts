@@ -43,11 +43,14 @@ describe('Client registration', () => {
 
   /**
    * The positive control of the refusal: verify_credentials answered a token. The application token's read serves
-   * where it did; else A's user token (its application's), read only then: the refusal is judged wherever some token
-   * is answered, and blocked by APPS-VERIFY-1 where none is.
+   * where it did; else, where the token operation answered but gave none (a server without client_credentials), A's
+   * user token (its application's), read only then: the refusal is judged wherever some token is answered, and
+   * blocked by APPS-VERIFY-1 where none is. Where the registration or the token request got no answer, it is blocked
+   * by that: a server that does not answer is not asked once more.
    */
   async function verifiedWithToken(): Promise<void> {
     if (withToken?.status === 200) return;
+    if (!appToken.ok && (appToken.exchange?.status === undefined || appToken.exchange.error !== undefined)) block(appToken.cause);
     const byUser = await a.get('/api/v1/apps/verify_credentials');
     if (byUser.status === 200) return;
     if (withToken) controlled(succeeded(withToken, withToken), 'APPS-VERIFY-1', 'verify_credentials with the application token');
