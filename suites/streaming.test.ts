@@ -6,12 +6,12 @@
 // WebSocket user stream did not open). An event stream is read whatever its Content-Type, which STREAM-SSE-1 alone
 // judges; an event check needs its stream open and the event's cause made, nothing more.
 import { beforeAll, describe, it } from 'vitest';
-import { Actor, actors } from './support/actors.ts';
-import { excerpt } from './support/http.ts';
-import { since } from './support/preconditions.ts';
-import { StreamingScenario } from './support/stream-checks.ts';
-import { openSse, openWebSocket } from './support/streams.ts';
-import { check } from './support/verify.ts';
+import { Actor, actors } from './support/judge/actors.ts';
+import { excerpt } from './support/talk/http.ts';
+import { since } from './support/judge/preconditions.ts';
+import { StreamingScenario } from './support/judge/stream-checks.ts';
+import { openSse, openWebSocket } from './support/talk/streams.ts';
+import { check } from './support/judge/verify.ts';
 
 const { config } = actors();
 
