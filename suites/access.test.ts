@@ -13,7 +13,7 @@ import { beforeAll, describe, it, type TestContext } from 'vitest';
 import { MEDIA_FIXTURES } from '../fixtures/media/index.ts';
 import { accountIdOf, actors, createdId, createdObject, OOB, registerApp, requestToken, type Actor, type Application, type Attachment, type Created, type Status } from './support/judge/actors.ts';
 import type { RootCause } from './support/judge/clauses.ts';
-import { remember } from './support/judge/cleanup.ts';
+import { remember } from './support/judge/ledger.ts';
 import { releaseAtLeast } from './support/talk/config.ts';
 import { excerpt, jsonOf, type Exchange } from './support/talk/http.ts';
 import { answerOf as answered, block, causeOf, failed, need, since, succeeded as step, type Step } from './support/judge/preconditions.ts';

@@ -18,7 +18,7 @@
 // each flag as the undo left it (a favourite that came back fails STATUS-FAV-3 and blocks what met it after).
 import { beforeAll, describe, it } from 'vitest';
 import { actors, createdObject, madeStep, type Actor, type Created, type Status } from './support/judge/actors.ts';
-import { remember, type LedgerEntry } from './support/judge/cleanup.ts';
+import { remember, type LedgerEntry } from './support/judge/ledger.ts';
 import { releaseAtLeast } from './support/talk/config.ts';
 import type { FormParams } from './support/talk/form.ts';
 import { jsonOf, type Exchange, type RequestOptions } from './support/talk/http.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ALSO_FAILS, BLOCKS, faultClause, type Fault } from '../../fixtures/reference-server/faults.ts';
 import type { Variation } from '../../fixtures/reference-server/variations.ts';
 import { ROOT } from './run-cli.ts';
-import { heldCauses } from '../support/report/results.ts';
+import { heldCauses } from '../support/report/blocks.ts';
 import type { RunCheck, SuiteOutcome } from './suite-runner.ts';
 
 /** Faults whose clause is only checked under a setting; their runs switch it on. */

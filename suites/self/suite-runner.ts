@@ -14,7 +14,7 @@ import { LimitsFirst, SETUP_FILES } from '../support/run/conformance-project.ts'
 import { prepareRun } from '../support/run/global-setup.ts';
 import { checkOf } from '../support/report/reporter.ts';
 import type { CheckStatus } from '../support/report/results.ts';
-import { runWideResults } from '../support/judge/run-wide.ts';
+import { runWideResults } from '../support/report/run-wide-results.ts';
 
 export interface SuiteRun {
   /** Unique; becomes the vitest project name (a fault id, a variation name). */

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { uploadOf, type MediaFixture } from '../../../fixtures/media/index.ts';
-import { codeExchanged, remember, rememberApplication, rememberUnanswered, type LedgerEntry } from './cleanup.ts';
+import { codeExchanged, remember, rememberApplication, rememberUnanswered, type LedgerEntry } from './ledger.ts';
 import type { Config } from '../talk/config.ts';
 import { perFile } from '../talk/file-state.ts';
 import type { FormParams } from '../talk/form.ts';

@@ -2,17 +2,13 @@
 // follows (registered-checks.ts), the resource schemas over every instance the checks met, and the Errors table's
 // body and texts over every error answer a check identified. Each suite file keeps, per clause, how much it judged
 // and each distinct mismatch with the first exchange that showed it; setup.ts hands that to the reporter in the
-// file's task meta, and the reporter reports each clause once for the whole run (runWideResults), so one deviation
+// file's task meta, and the reporter reports each clause once for the whole run (report/run-wide-results.ts), so one deviation
 // is one failure however many checks met it.
-import type { TaskMeta } from 'vitest';
 import { clause, ClauseFailure, type RootCause } from './clauses.ts';
-import { judgeCheck, type Expectation } from '../report/expectations.ts';
 import { perFile } from '../talk/file-state.ts';
 import { curlOf, describeExchange, type Exchange } from '../talk/http.ts';
 import { block, countJudged, notJudged } from './preconditions.ts';
 import { redact } from '../talk/redact.ts';
-import type { CheckResult } from '../report/results.ts';
-import { severityOf } from '../report/results.ts';
 
 export interface Mismatch {
   expected: string;
@@ -90,7 +86,7 @@ export function runWideSnapshot(): RunWideObservations {
 }
 
 /** One failure for all the distinct mismatches of a clause: each listed once, the first with its exchange. */
-function failureOf(clauseId: string, found: readonly Mismatch[]): ClauseFailure {
+export function failureOf(clauseId: string, found: readonly Mismatch[]): ClauseFailure {
   const [first] = found as [Mismatch, ...Mismatch[]];
   if (found.length === 1) return new ClauseFailure(clause(clauseId), first.expected, first.actual, first.exchange, first.reproduce);
   const list = found.map((m, i) => `  ${i + 1}. expected ${m.expected}; actual ${m.actual}`).join('\n');
@@ -121,7 +117,7 @@ export function expectNoMismatch(clauseId: string, noneMet?: RootCause): void {
   notJudged(`this group met nothing to judge for ${clauseId}`);
 }
 
-interface RunWide {
+export interface RunWide {
   /** What the clause's result says it judged: "every Status the run met ...". */
   sentence: string;
   /** The clauses whose failure explains that the run met nothing to judge (LIMITS-HEADERS-1 for the headers' values). */
@@ -152,25 +148,6 @@ export function runWideClause(clauseId: string, sentence: string, explainedBy?: 
   RUN_WIDE.set(clauseId, { sentence, ...(explainedBy ? { explainedBy } : {}) });
 }
 
-/** The first failure in `results` that names `clauseId`, as the cause of what it left unjudged. */
-function failureNaming(clauseId: string, results: readonly CheckResult[]): RootCause | undefined {
-  const failure = results.find((c) => c.status === 'failed' && (c.failedClause ?? c.clause) === clauseId);
-  if (!failure) return undefined;
-  const summary = (failure.failure?.actual ?? failure.message ?? '').split('\n')[0] ?? '';
-  return { clause: clauseId, summary, ...(failure.failure?.exchange ? { exchange: failure.failure.exchange } : {}) };
-}
-
-/**
- * Why a run-wide clause that met nothing in the whole run is not passed: its owning check's block, the failure of
- * the clause that explains the absence, or, nothing having failed, not judged with the reason.
- */
-function unjudged(id: string, { sentence, explainedBy }: RunWide, own: CheckResult, results: readonly CheckResult[]): Pick<CheckResult, 'status' | 'blockedBy' | 'notJudged'> {
-  if (own.status === 'blocked' && own.blockedBy) return { status: 'blocked', blockedBy: own.blockedBy };
-  const explanation = (explainedBy ?? []).map((explaining) => failureNaming(explaining, results)).find((cause) => cause !== undefined);
-  if (explanation) return { status: 'blocked', blockedBy: explanation };
-  return { status: 'not-judged', notJudged: own.notJudged ?? `the run met nothing to judge for ${id}: ${sentence}` };
-}
-
 /** A case of the clause's resource that the run should meet: a run that met none says so in the clause's result. */
 export function expectCase(clauseId: string, words: string): void {
   const runWide = RUN_WIDE.get(clauseId);
@@ -178,45 +155,5 @@ export function expectCase(clauseId: string, words: string): void {
   runWide.cases = [...(runWide.cases ?? []), words];
 }
 
-/** What the clause's result says of the run: how much it judged, and each case it should have met and did not. */
-function observationsOf(id: string, count: number, observed: readonly RunWideObservations[]): string[] {
-  const met = new Set(observed.flatMap((o) => o.cases?.[id] ?? []));
-  const unseen = (RUN_WIDE.get(id)?.cases ?? []).filter((words) => !met.has(words));
-  return [`${count} judged across the run`, ...unseen.map((words) => `not met in this run, so not judged: ${words}`)];
-}
-
-/**
- * One result per run-wide clause, judged over every suite file of the run; only for the clauses whose owning
- * check ran (a run of other groups or other clauses is reported on what it selected and nothing else).
- */
-export function runWideResults(metas: readonly TaskMeta[], checks: readonly CheckResult[], expectations: readonly Expectation[]): CheckResult[] {
-  const observed = metas.flatMap((meta) => (meta.runWide ? [meta.runWide] : []));
-  const results: CheckResult[] = [];
-  for (const [id, runWide] of RUN_WIDE) {
-    const own = checks.find((c) => c.clause === id && c.status !== 'skipped');
-    if (!own) continue;
-    const distinct = new Map<string, Mismatch>();
-    for (const o of observed) for (const [key, m] of Object.entries(o.mismatches[id] ?? {})) if (!distinct.has(key)) distinct.set(key, m);
-    const count = observed.reduce((sum, o) => sum + (o.judged[id] ?? 0), 0);
-    const failure = distinct.size > 0 ? failureOf(id, [...distinct.values()]) : undefined;
-    // In the order of RUN_WIDE, a clause that explains another's absence (ERRORS-BODY-1, LIMITS-HEADERS-1) comes first.
-    const verdict = failure ? { status: 'failed' as const } : count > 0 ? { status: 'passed' as const } : unjudged(id, runWide, own, [...results, ...checks]);
-    const result: CheckResult = {
-      clause: id,
-      title: `${id} ${runWide.sentence} (run-wide)`,
-      group: own.group,
-      file: own.file,
-      ...(own.line ? { line: own.line } : {}),
-      ...verdict,
-      outcome: verdict.status,
-      severity: severityOf(id),
-      durationMs: 0,
-      judged: count,
-      ...(failure ? { message: failure.message, failure: failure.data } : {}),
-      observations: observationsOf(id, count, observed),
-    };
-    judgeCheck(result, expectations);
-    results.push(result);
-  }
-  return results;
-}
+/** The run-wide clauses, in the order their results are reported (report/run-wide-results.ts). */
+export const runWideClauses = (): ReadonlyMap<string, RunWide> => RUN_WIDE;

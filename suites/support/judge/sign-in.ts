@@ -8,7 +8,7 @@
 import { createdObject, OOB, type Actor, type Application } from './actors.ts';
 import { Browser, type Navigation } from '../talk/browser.ts';
 import type { RootCause } from './clauses.ts';
-import { rememberAuthorization } from './cleanup.ts';
+import { rememberAuthorization } from './ledger.ts';
 import { jsonOf, type Exchange } from '../talk/http.ts';
 import { codeAsText, codeOnPage, entriesOf, formsOf, isTextField, methodOverrideOf, type FormField, type HtmlForm, type SubmitButton } from '../talk/html-forms.ts';
 import { causeOf } from './preconditions.ts';

@@ -17,7 +17,7 @@
 import type { TestContext } from 'vitest';
 import { actors, createdObject, madeWith, type Actor, type Created, type PreparedStatus, type Status } from './actors.ts';
 import type { RootCause } from './clauses.ts';
-import { remember } from './cleanup.ts';
+import { remember } from './ledger.ts';
 import { excerpt, type Exchange } from '../talk/http.ts';
 import { answerOf, block, causeOf, countJudged, failed, need, needs, since, succeeded, type Step } from './preconditions.ts';
 import { took } from './moves.ts';

@@ -17,9 +17,8 @@
 // verdict that moves between runs, and a gate must not fail on the next run of an unchanged server.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { causeLabel, CLAUSE_ID, findClause, type Severity } from '../judge/clauses.ts';
+import { causeLabel, CLAUSE_ID, findClause, type FailureData, type RootCause, type Severity } from '../judge/clauses.ts';
 import { redact } from '../talk/redact.ts';
-import type { CheckResult } from './results.ts';
 
 /** An outcome an entry may name among several. */
 export type Allowed = 'fail' | 'pass';
@@ -53,6 +52,13 @@ export interface Judgeable {
   outcome: Outcome;
   severity: Severity;
   expectation?: Expectation;
+}
+
+/** The fields of a check result (results.ts) that the ratchet reads: its verdict, and why it did not pass. */
+export interface Reasoned extends Judgeable {
+  failure?: FailureData;
+  message?: string;
+  blockedBy?: RootCause;
 }
 
 export class ExpectationsError extends Error {
@@ -185,7 +191,7 @@ function oneLine(text: string): string {
 }
 
 /** The one-line reason the run gave for a check it did not pass: what its failure expected and met, or its block's cause. */
-export function reasonOf(check: Pick<CheckResult, 'clause' | 'status' | 'failedClause' | 'failure' | 'message' | 'blockedBy'>): string {
+export function reasonOf(check: Pick<Reasoned, 'clause' | 'status' | 'failedClause' | 'failure' | 'message' | 'blockedBy'>): string {
   if (check.status === 'blocked') return oneLine(redact(`blocked by ${check.blockedBy ? causeLabel(check.blockedBy) : 'a failed precondition'}`));
   const filedUnder = check.failedClause && check.failedClause !== check.clause ? `as ${check.failedClause}: ` : '';
   const said = check.failure ? `expected ${check.failure.expected}; actual ${check.failure.actual}` : (check.message ?? 'failed');
@@ -193,10 +199,10 @@ export function reasonOf(check: Pick<CheckResult, 'clause' | 'status' | 'failedC
 }
 
 /** What the ratchet expects of a run: the failures that would fail it (a warning does not) and the blocked checks. */
-const needsEntry = (c: CheckResult) => findClause(c.clause) !== undefined && (c.status === 'blocked' || (c.status === 'failed' && c.severity !== 'SHOULD'));
+const needsEntry = (c: Reasoned) => findClause(c.clause) !== undefined && (c.status === 'blocked' || (c.status === 'failed' && c.severity !== 'SHOULD'));
 
 /** Whether the entry already holds the check: an expected failure that explains its failure, or any entry that names it. */
-const covers = (e: Expectation, c: CheckResult) => (expectsFailure(e) && c.status === 'failed' ? explains(e, c) : names(e, c));
+const covers = (e: Expectation, c: Reasoned) => (expectsFailure(e) && c.status === 'failed' ? explains(e, c) : names(e, c));
 
 export interface ExpectationsUpdate {
   entries: Expectation[];
@@ -213,7 +219,7 @@ export interface ExpectationsUpdate {
  * of the clause's checks passed in the run, else the check's full title, so that it hides no check that passes
  * today; a failure filed under another clause is keyed by its check's title, which hides no other check of that clause.
  */
-export function updateExpectations(existing: readonly Expectation[], checks: readonly CheckResult[]): ExpectationsUpdate {
+export function updateExpectations(existing: readonly Expectation[], checks: readonly Reasoned[]): ExpectationsUpdate {
   // Judged on copies: the run's own outcomes stay as its reports give them.
   const states = judgeRun(checks.map((c) => ({ ...c })), existing);
   const widened: Expectation[] = [];
@@ -223,7 +229,7 @@ export function updateExpectations(existing: readonly Expectation[], checks: rea
     widened.push(wide);
     return wide;
   });
-  const keyOf = (c: CheckResult) => {
+  const keyOf = (c: Reasoned) => {
     const ownClause = c.status === 'blocked' || (c.failedClause ?? c.clause) === c.clause;
     return ownClause && !checks.some((o) => o.clause === c.clause && o.status === 'passed') ? c.clause : c.title;
   };
@@ -259,7 +265,7 @@ function writeExpectations(file: string, entries: readonly Expectation[]): void 
  * The ratchet's step after a run (the command's --write-expectations, and the merge of a sharded run's): `existing`
  * updated by the run's checks and written to `file`. Returns the line that says what changed.
  */
-export function writeUpdatedExpectations(file: string, existing: readonly Expectation[], checks: readonly CheckResult[]): string {
+export function writeUpdatedExpectations(file: string, existing: readonly Expectation[], checks: readonly Reasoned[]): string {
   const { entries, added, widened } = updateExpectations(existing, checks);
   writeExpectations(file, entries);
   const widenedList = widened.length ? `; widened ${widened.length} that now pass to ["fail", "pass"] (remove an entry once it is fixed for good): ${widened.map((e) => e.check).join(', ')}` : '';

@@ -7,7 +7,9 @@ import { addCounts, emptyCounts } from '../talk/counts.ts';
 import { ExpectationsError, judgeRun, loadExpectations, writeUpdatedExpectations, type Expectation } from './expectations.ts';
 import { matrixHtml, type MatrixColumn } from './report-html.ts';
 import { withRunTotals, writeReports } from './reporter.ts';
-import { rankRootCauses, runVerdict, totalsOf, withSuiteErrors, type RunResults } from './results.ts';
+import { rankRootCauses } from './root-causes.ts';
+import { runVerdict, totalsOf, type RunResults } from './results.ts';
+import { withSuiteErrors } from './blocks.ts';
 
 const EXIT = { passed: 0, failed: 1, usage: 2 } as const;
 

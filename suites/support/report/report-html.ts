@@ -3,7 +3,10 @@
 // and the compatibility matrix of several servers (matrix.ts), clauses as rows and servers as columns.
 import { causeLabel, CLAUSES, type Clause } from '../judge/clauses.ts';
 import { redact } from '../talk/redact.ts';
-import { blockedByCause, causeState, leftBehindParts, clauseResults, groupMark, groupText, totalsLine, type CheckResult, type ClauseResult, type ClauseTile, type RankedCause, ROOT_CAUSES_SAID, type RunResults, SUITE_ERRORS_SAID, suiteErrorsOf } from './results.ts';
+import { blockedByCause, SUITE_ERRORS_SAID, suiteErrorsOf } from './blocks.ts';
+import type { RankedCause } from './results.ts';
+import { ROOT_CAUSES_SAID } from './root-causes.ts';
+import { leftBehindParts, clauseResults, groupMark, groupText, totalsLine, type CheckResult, type ClauseResult, type ClauseTile, type RunResults } from './results.ts';
 
 type Shown = ClauseResult | 'not testable';
 

@@ -4,7 +4,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
 import { checkLines } from '../judge/check-titles.ts';
-import type { LeftBehind } from '../judge/cleanup.ts';
+import type { LeftBehind } from './results.ts';
 import { configFromEnv } from '../talk/config.ts';
 import { addCounts, emptyCounts } from '../talk/counts.ts';
 import { judgeRun, type Expectation } from './expectations.ts';
@@ -14,25 +14,13 @@ import { findClause, type FailureData, type RootCause } from '../judge/clauses.t
 import '../judge/registered-checks.ts';
 // The resource cases each resource clause's result reports as met or not (resources.ts expectCase).
 import '../judge/resources.ts';
-import { runWideResults } from '../judge/run-wide.ts';
-import {
-  clauseOfTitle,
-  githubAnnotations,
-  groupLine,
-  junitXml,
-  NOT_SELECTED,
-  rankRootCauses,
-  runVerdict,
-  severityOf,
-  summaryMarkdown,
-  terminalSummary,
-  totalsOf,
-  withSuiteErrors,
-  type CheckResult,
-  type CheckStatus,
-  type GroupResult,
-  type RunResults,
-} from './results.ts';
+import { runWideResults } from './run-wide-results.ts';
+import { clauseOfTitle, groupLine, runVerdict, severityOf, totalsOf, type CheckResult, type CheckStatus, type GroupResult, type RunResults } from './results.ts';
+import { githubAnnotations, terminalSummary } from './terminal.ts';
+import { junitXml } from './junit.ts';
+import { NOT_SELECTED, withSuiteErrors } from './blocks.ts';
+import { rankRootCauses } from './root-causes.ts';
+import { summaryMarkdown } from './summary-md.ts';
 
 const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 

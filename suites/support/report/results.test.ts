@@ -4,22 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { emptyCounts } from '../talk/counts.ts';
 import { reportHtml } from './report-html.ts';
 import { withRunTotals } from './reporter.ts';
-import {
-  clauseResults,
-  groupLine,
-  groupMark,
-  junitXml,
-  rankRootCauses,
-  releaseSkips,
-  runVerdict,
-  summaryMarkdown,
-  terminalSummary,
-  totalsOf,
-  unheldBlocks,
-  withSuiteErrors,
-  type CheckResult,
-  type RunResults,
-} from './results.ts';
+import { clauseResults, groupLine, groupMark, releaseSkips, runVerdict, totalsOf, type CheckResult, type RunResults } from './results.ts';
+import { junitXml } from './junit.ts';
+import { rankRootCauses } from './root-causes.ts';
+import { summaryMarkdown } from './summary-md.ts';
+import { terminalSummary } from './terminal.ts';
+import { unheldBlocks, withSuiteErrors } from './blocks.ts';
 
 const check = (clause: string, skipReason?: string): CheckResult => ({
   clause,

@@ -2,7 +2,8 @@
 // outlive the file, undoes what it created, and hands its request counts, leftovers and run-wide observations
 // (registered checks, resource schemas, error bodies and texts) to the reporter through the file's task meta.
 import { afterAll, beforeAll } from 'vitest';
-import { leftovers, undoAll, type LeftBehind } from '../judge/cleanup.ts';
+import { leftovers, undoAll } from './cleanup.ts';
+import type { LeftBehind } from '../report/results.ts';
 import { countsSnapshot, type Counts } from '../talk/counts.ts';
 import { endFile, startFile } from '../talk/file-state.ts';
 import '../judge/registered-checks.ts';
