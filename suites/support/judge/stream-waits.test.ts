@@ -3,8 +3,10 @@ import { createServer as createTcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { configFromEnv, DEFAULT_USER_AGENT } from './config.ts';
-import { openSse, openWebSocket } from './streams.ts';
+import { configFromEnv, DEFAULT_USER_AGENT } from '../talk/config.ts';
+import { openSse } from '../talk/sse.ts';
+import { openWebSocket } from '../talk/websocket.ts';
+import { expectNone, unreadable, waitFor } from './stream-waits.ts';
 
 const TIMEOUT_MS = 300;
 const servers: { close(): void }[] = [];
@@ -43,7 +45,7 @@ describe('server-sent event streams', () => {
       setImmediate(() => res.write('ate\r\ndata: {"id":"1"}\r\n\r\n'));
     });
     const stream = await openSse(configFor(url), publicStream);
-    const event = await stream.waitFor('an update', (e) => e.event === 'update');
+    const event = await waitFor(stream, 'an update', (e) => e.event === 'update');
     expect(event.data).toBe('{"id":"1"}');
     expect(stream.comments).toEqual([')']);
     expect(userAgent).toBe(DEFAULT_USER_AGENT);
@@ -53,7 +55,7 @@ describe('server-sent event streams', () => {
     const { url } = await httpServer((_req, res) => res.writeHead(200, eventStreamHeaders).flushHeaders());
     const stream = await openSse(configFor(url), publicStream);
     const started = Date.now();
-    await expect(stream.waitFor('an update', () => true)).rejects.toThrow(/expected: an update \(on GET \/api\/v1\/streaming\/public \(A\), within 300 ms\)\n\s+actual:\s+no event at all/);
+    await expect(waitFor(stream, 'an update', () => true)).rejects.toThrow(/expected: an update \(on GET \/api\/v1\/streaming\/public \(A\), within 300 ms\)\n\s+actual:\s+no event at all/);
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 200);
   });
 
@@ -66,7 +68,7 @@ describe('server-sent event streams', () => {
     const stream = await openSse(configFor(url), publicStream);
     expect(seen).toEqual(['/api/v1/streaming/public Bearer token-of-a', '/api/v1/streaming/public?access_token=token-of-a -']);
     const started = Date.now();
-    await expect(stream.waitFor('an update', () => true)).rejects.toThrow(/the stream ended: HTTP 401 \{"error":"The access token is invalid"\}/);
+    await expect(waitFor(stream, 'an update', () => true)).rejects.toThrow(/the stream ended: HTTP 401 \{"error":"The access token is invalid"\}/);
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS);
   });
 
@@ -74,9 +76,9 @@ describe('server-sent event streams', () => {
     const { url } = await httpServer((_req, res) => res.writeHead(200, eventStreamHeaders).end('event: update\ndata: "sentinel"\n\nevent: update\ndata: "forbidden"\n\n'));
     const stream = await openSse(configFor(url), publicStream);
     const started = Date.now();
-    await stream.expectNone('forbidden update', (e) => e.data === '"forbidden"', 'the sentinel', (e) => e.data === '"sentinel"');
+    await expectNone(stream, 'forbidden update', (e) => e.data === '"forbidden"', 'the sentinel', (e) => e.data === '"sentinel"');
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS);
-    await expect(stream.expectNone('sentinel update', (e) => e.data === '"sentinel"', 'the other', (e) => e.data === '"forbidden"')).rejects.toThrow(/no sentinel update before the other \(on GET/);
+    await expect(expectNone(stream, 'sentinel update', (e) => e.data === '"sentinel"', 'the other', (e) => e.data === '"forbidden"')).rejects.toThrow(/no sentinel update before the other \(on GET/);
   });
 
   it('should read an event stream labelled with another Content-Type, and call a stream that reads as nothing unreadable', async () => {
@@ -86,11 +88,11 @@ describe('server-sent event streams', () => {
     });
     const stream = await openSse(configFor(url), publicStream);
     expect(stream.accepted).toBe(true);
-    expect((await stream.waitFor('an update', (e) => e.event === 'update')).data).toBe('{"id":"1"}');
-    expect(stream.unreadable()).toBeUndefined();
+    expect((await waitFor(stream, 'an update', (e) => e.event === 'update')).data).toBe('{"id":"1"}');
+    expect(unreadable(stream)).toBeUndefined();
     const page = await openSse(configFor(url), { ...publicStream, stream: 'hashtag', tag: 'x' });
     expect(await page.find(() => true)).toBeUndefined();
-    expect(page.unreadable()).toMatchObject({ clause: 'STREAM-SSE-1', summary: expect.stringContaining('answered Content-Type text/plain, and nothing in it read as an event stream') });
+    expect(unreadable(page)).toMatchObject({ clause: 'STREAM-SSE-1', summary: expect.stringContaining('answered Content-Type text/plain, and nothing in it read as an event stream') });
   });
 
   it('should end the connection when the stream is closed', async () => {
@@ -126,7 +128,7 @@ describe('WebSocket streams', () => {
       socket.send(JSON.stringify({ stream: ['public'], event: 'delete', payload: '103270115826048975' }));
     });
     const stream = await openWebSocket(configFor(await listen(server)), publicStream);
-    const event = await stream.waitFor('a delete', (e) => e.event === 'delete');
+    const event = await waitFor(stream, 'a delete', (e) => e.event === 'delete');
     expect(event.data).toBe('103270115826048975');
     expect(requested).toBe('/api/v1/streaming?access_token=token-of-a&stream=public');
     expect(userAgent).toBe(DEFAULT_USER_AGENT);
@@ -145,6 +147,6 @@ describe('WebSocket streams', () => {
     const stream = await openWebSocket(configFor(await listen(server)), publicStream);
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 200);
     expect(stream.accepted).toBe(false);
-    await expect(stream.waitFor('an update', () => true)).rejects.toThrow(/the stream ended: no stream: Opening handshake has timed out/);
+    await expect(waitFor(stream, 'an update', () => true)).rejects.toThrow(/the stream ended: no stream: Opening handshake has timed out/);
   });
 });
