@@ -11,11 +11,13 @@
 // and a move wrongly made is undone at once, so that no other check meets it.
 import { beforeAll, describe, it, type TestContext } from 'vitest';
 import { MEDIA_FIXTURES } from '../fixtures/media/index.ts';
-import { accountIdOf, actors, createdId, createdObject, OOB, registerApp, requestToken, type Actor, type Application, type Attachment, type Created, type Status } from './support/judge/actors.ts';
+import { accountIdOf, actors, type Actor } from './support/judge/actors.ts';
+import { createdId, type Attachment, type Created, type Status } from './support/judge/created.ts';
+import { createdObject, excerpt, type Exchange, jsonOf } from './support/talk/http.ts';
+import { OOB, registerApp, requestToken, type Application } from './support/judge/applications.ts';
 import type { RootCause } from './support/judge/clauses.ts';
 import { remember } from './support/judge/ledger.ts';
 import { releaseAtLeast } from './support/talk/config.ts';
-import { excerpt, jsonOf, type Exchange } from './support/talk/http.ts';
 import { answerOf as answered, block, causeOf, failed, need, since, succeeded as step, type Step } from './support/judge/preconditions.ts';
 import { shows } from './support/judge/moves.ts';
 import { now, settle } from './support/judge/settle.ts';

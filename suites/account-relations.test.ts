@@ -1,7 +1,8 @@
 // The contract's "Account relations" section: following and followers need a token, and an application token suffices.
 // The preparation never judges: an account id, application or token that could not be had blocks the checks that need it.
 import { beforeAll, describe, it } from 'vitest';
-import { accountIdOf, actors, registerApp, requestToken } from './support/judge/actors.ts';
+import { accountIdOf, actors } from './support/judge/actors.ts';
+import { registerApp, requestToken } from './support/judge/applications.ts';
 import { failed, need, type Step } from './support/judge/preconditions.ts';
 import { check, expectJson, observeErrorBody, statusLine } from './support/judge/verify.ts';
 

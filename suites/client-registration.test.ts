@@ -2,8 +2,9 @@
 // The preparation never judges: a registration or token that failed blocks the checks that need it. Every other
 // group registers the plainest form (one redirect URI); several are exercised here only (APPS-REDIRECTS-1).
 import { beforeAll, describe, it } from 'vitest';
-import { actors, createdObject, OOB, registerApp, requestToken, type Application } from './support/judge/actors.ts';
-import type { Exchange } from './support/talk/http.ts';
+import { actors } from './support/judge/actors.ts';
+import { createdObject, type Exchange } from './support/talk/http.ts';
+import { OOB, registerApp, requestToken, type Application } from './support/judge/applications.ts';
 import { block, causeOf, failed, need, type Step } from './support/judge/preconditions.ts';
 import { expectNoMismatch } from './support/judge/run-wide.ts';
 import { check, expectEqual, expectOk, fail, observeErrorBody, statusLine } from './support/judge/verify.ts';

@@ -17,11 +17,12 @@
 // A's undos must hold: once the settle window has passed since the last of them, one read of the status confirms
 // each flag as the undo left it (a favourite that came back fails STATUS-FAV-3 and blocks what met it after).
 import { beforeAll, describe, it } from 'vitest';
-import { actors, createdObject, madeStep, type Actor, type Created, type Status } from './support/judge/actors.ts';
+import { actors, type Actor } from './support/judge/actors.ts';
+import { createdObject, type Exchange, jsonOf, type RequestOptions } from './support/talk/http.ts';
+import { madeStep, type Created, type Status } from './support/judge/created.ts';
 import { remember, type LedgerEntry } from './support/judge/ledger.ts';
 import { releaseAtLeast } from './support/talk/config.ts';
 import type { FormParams } from './support/talk/form.ts';
-import { jsonOf, type Exchange, type RequestOptions } from './support/talk/http.ts';
 import { Holds, shows, took, type Flag } from './support/judge/moves.ts';
 import { answerOf, block, causeOf, controlled, failed, need, needs, since, succeeded, type Step } from './support/judge/preconditions.ts';
 import { expectNoMismatch } from './support/judge/run-wide.ts';

@@ -13,10 +13,11 @@
 // A refusal (404) counts only where A's own read, context or delete of a status answered 2xx (`controlled`).
 // It also sends every read the checks judge, all at once, so that the group waits for few answers in a row.
 import { beforeAll, describe, it } from 'vitest';
-import { actors, createdObject, formNotUnderstood, madeStep, madeWith, type Actor, type PreparedStatus, type Status } from './support/judge/actors.ts';
+import { actors, formNotUnderstood, type Actor } from './support/judge/actors.ts';
+import { createdObject, type Exchange } from './support/talk/http.ts';
+import { madeStep, madeWith, type PreparedStatus, type Status } from './support/judge/created.ts';
 import { releaseAtLeast } from './support/talk/config.ts';
 import type { FormParams } from './support/talk/form.ts';
-import type { Exchange } from './support/talk/http.ts';
 import { answerOf, before, block, causeOf, controlled, countJudged, failed, need, needs, since, succeeded, type Step } from './support/judge/preconditions.ts';
 import { expectNoMismatch, hasMismatch } from './support/judge/run-wide.ts';
 import { noteLate, now, observeLate, settle } from './support/judge/settle.ts';

@@ -1,54 +1,22 @@
-// The actors of a run: account A, account B (the "other user"), anyone without a token, and the
-// applications and tokens the run makes. Every suite gets them the same way: `const { config, a, b, anon } = actors()`.
+// The actors of a run: account A, account B (the "other user") and anyone without a token, each a client of the
+// server that puts what it makes on the ledger (applications.ts makes the run's applications and tokens). Every
+// suite gets them the same way: `const { config, a, b, anon } = actors()`.
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { uploadOf, type MediaFixture } from '../../../fixtures/media/index.ts';
-import { codeExchanged, remember, rememberApplication, rememberUnanswered, type LedgerEntry } from './ledger.ts';
 import type { Config } from '../talk/config.ts';
 import { perFile } from '../talk/file-state.ts';
 import type { FormParams } from '../talk/form.ts';
 import { createdObject, HttpClient, senderOf, type Exchange, type RequestOptions } from '../talk/http.ts';
 import { limitInFlight } from '../talk/in-flight.ts';
-import type { RootCause } from './clauses.ts';
-import { answerOf, block, causeOf, failed, need, succeeded, type Step } from './preconditions.ts';
 import { registerSecret } from '../talk/redact.ts';
-import { observeResource } from './resources.ts';
+import { createdId, createdStep, offOf, statusStep, unkeptOf, type Attachment, type PreparedStatus } from './created.ts';
+import { remember, rememberUnanswered, type LedgerEntry } from './ledger.ts';
+import { causeOf, failed, succeeded, type Step } from './preconditions.ts';
 import { useSettleWindow } from './settle.ts';
-
-export interface Status {
-  id: string;
-  visibility: string;
-  text?: string;
-  account: { id: string; username: string; acct: string };
-  reblog: Status | null;
-  [field: string]: unknown;
-}
-
-export interface Attachment {
-  id: string;
-  type: string;
-  url: string | null;
-  preview_url: string;
-  description: string;
-  blurhash: string | null;
-  meta: {
-    original?: { width: number; height: number; size: string; aspect: number };
-    small?: { width: number; height: number; size: string; aspect: number };
-    focus?: { x: number; y: number };
-  };
-  [field: string]: unknown;
-}
 
 /** v1 answers when the attachment is ready; v2 (since 3.1.3) answers at once and processes in the background. */
 export type UploadApi = 'v1' | 'v2';
-
-export { createdObject };
-
-/** The id of the object a successful (2xx) answer carries, whatever else is wrong with it. */
-export function createdId(exchange: Exchange): string | undefined {
-  const id = createdObject(exchange)?.id;
-  return typeof id === 'string' ? id : undefined;
-}
 
 /** The options of a creation, with an Idempotency-Key of its own unless they carry one (see Actor.postStatus). */
 function keyed(options: RequestOptions | undefined): RequestOptions {
@@ -66,84 +34,6 @@ function resent(exchange: Exchange): Promise<Exchange> {
   return sender.send(exchange.method, path, { headers, outsideContract: true, ...(json ? { json: JSON.parse(body) as unknown } : { formEntries: [...new URLSearchParams(body)] }) });
 }
 
-/** A step of preparation that made something; the ledger undoes it unless a check undid it and settled it. */
-export type Created<T> = Step<T> & { settle: () => void };
-
-/**
- * Lenient: an answer that is 2xx with an object carrying a string id is enough to go on (its schema is observed for
- * the resource's clause, not judged); otherwise the step fails with `clause` as its cause.
- */
-export function createdStep<T>(exchange: Exchange, resource: 'Status' | 'Attachment' | 'Application', clause: string, what: string): Step<T> {
-  const body = createdObject(exchange);
-  if (!body || typeof body.id !== 'string') return failed(causeOf(clause, `${what} answered ${answerOf(exchange)}${body ? ' without an id' : ''}`, exchange), exchange);
-  observeResource(resource, body, exchange);
-  return succeeded(body as T, exchange);
-}
-
-/** A parameter a creation asked for that the status it answered does not carry as asked, and the clause that says so. */
-interface Off {
-  param: string;
-  clause: string;
-  summary: string;
-}
-
-const idsOf = (media: unknown) => (Array.isArray(media) ? media.map((m: unknown) => (typeof m === 'object' && m !== null ? (m as { id?: unknown }).id : m)) : []);
-const sameSet = (x: unknown[], y: unknown[]) => JSON.stringify(x.map(String).sort()) === JSON.stringify(y.map(String).sort());
-
-/** Every parameter a creation asked for that the status it answered does not reflect (its text is rendered as HTML, so it is not compared). */
-function offFields(status: Status, params: FormParams): Off[] {
-  const shown = (value: unknown) => JSON.stringify(value);
-  const off: (Off | false)[] = [
-    typeof params.visibility === 'string' && status.visibility !== params.visibility && {
-      param: 'visibility', clause: 'STATUS-CREATE-4', summary: `a status created with visibility ${params.visibility} answered visibility ${shown(status.visibility)}`,
-    },
-    typeof params.in_reply_to_id === 'string' && status.in_reply_to_id !== params.in_reply_to_id && {
-      param: 'in_reply_to_id', clause: 'STATUS-CREATE-6', summary: `a reply to ${params.in_reply_to_id} answered in_reply_to_id ${shown(status.in_reply_to_id)}`,
-    },
-    params.poll !== undefined && (typeof status.poll !== 'object' || status.poll === null) && {
-      param: 'poll', clause: 'STATUS-POLL-1', summary: `a status created with poll[options][] answered poll ${shown(status.poll)}`,
-    },
-    typeof params.spoiler_text === 'string' && status.spoiler_text !== params.spoiler_text && {
-      param: 'spoiler_text', clause: 'STATUS-CREATE-2', summary: `a status created with spoiler_text answered spoiler_text ${shown(status.spoiler_text)}`,
-    },
-    params.sensitive === true && status.sensitive !== true && {
-      param: 'sensitive',
-      clause: params.spoiler_text ? 'STATUS-CREATE-3' : 'STATUS-CREATE-7',
-      summary: `a status created sensitive${params.spoiler_text ? '' : ' without spoiler_text'} answered sensitive ${shown(status.sensitive)}`,
-    },
-    typeof params.language === 'string' && status.language !== params.language && {
-      param: 'language', clause: 'STATUS-CREATE-5', summary: `a status created with language ${params.language} answered language ${shown(status.language)}`,
-    },
-    Array.isArray(params.media_ids) && !sameSet(idsOf(status.media_attachments), params.media_ids) && {
-      param: 'media_ids', clause: 'MEDIA-ATTACH-1', summary: `a status created with media_ids[] answered media_attachments ${shown(idsOf(status.media_attachments))}`,
-    },
-  ];
-  return off.filter((o): o is Off => o !== false);
-}
-
-/** What the checks of a prepared status rely on: its visibility, what it replies to and its poll; the rest they judge themselves. */
-const RELIED_ON = new Set(['visibility', 'in_reply_to_id', 'poll']);
-export type Relied = 'visibility' | 'in_reply_to_id' | 'poll';
-
-/**
- * A prepared status. Its step fails on the first relied-on parameter it came without; `unkept` names each of them
- * with its cause, so that a check needing only some of them judges the status all the same (madeWith).
- */
-export type PreparedStatus = Created<Status> & { unkept: readonly { param: string; cause: RootCause }[] };
-
-/** The status a creation made, whatever it came without of what it asked for; a creation that made none keeps its cause. */
-export function madeStep(created: Step<Status>): Step<Status> {
-  const body = created.exchange ? createdObject(created.exchange) : undefined;
-  return typeof body?.id === 'string' && created.exchange ? succeeded(body as Status, created.exchange) : created;
-}
-
-/** The status a prepared creation made, for a check that needs of its visibility, reply and poll only `relied`: any of those it came without blocks. */
-export function madeWith(created: PreparedStatus, relied: readonly Relied[]): Status {
-  const status = need(madeStep(created));
-  const unkept = created.unkept.find((u) => relied.some((r) => r === u.param));
-  if (unkept) block(unkept.cause);
-  return status;
-}
 /** The parameters whose names carry brackets in a form body (poll[options][], media_ids[]): WIRE-FORM-1's. */
 const BRACKETED = new Set(['poll', 'media_ids']);
 
@@ -168,11 +58,6 @@ const uploaded = new WeakMap<Exchange, LedgerEntry>();
 /** The form-encoded creation the server did not understand while it understood the same parameters as JSON, if any. */
 export function formNotUnderstood(): { clause: 'WIRE-FORM-1' | 'WIRE-FORM-2'; exchange: Exchange } | undefined {
   return bodies.notUnderstood;
-}
-
-/** The relied-on parameters a creation that made a status came without, each with its cause. */
-function unkeptOf(exchange: Exchange, off: readonly Off[]): PreparedStatus['unkept'] {
-  return off.filter((o) => RELIED_ON.has(o.param)).map((o) => ({ param: o.param, cause: causeOf(o.clause, o.summary, exchange) }));
 }
 
 export class Actor {
@@ -242,13 +127,13 @@ export class Actor {
     const asJson = bodies.json;
     const exchange = await this.postStatus(params, options);
     const settle = this.rememberStatus(exchange);
-    const off = this.offOf(exchange, params);
-    const step = this.statusStep(exchange, off);
+    const off = offOf(exchange, params);
+    const step = statusStep(exchange, off);
     // A creation that got no answer says nothing of how the server reads bodies.
     if (asJson || exchange.error !== undefined || off.every((o) => bodies.lostEitherWay.has(o.param))) return { ...step, settle, unkept: unkeptOf(exchange, off) };
     const retry = await this.http.send('POST', '/api/v1/statuses', { json: params, ...keyed(options) });
     const settleRetry = this.rememberStatus(retry);
-    const retryOff = this.offOf(retry, params);
+    const retryOff = offOf(retry, params);
     const better = retryOff.length < off.length && retryOff.every((o) => off.some((f) => f.param === o.param));
     const [kept, dropped] = better ? [retry, exchange] : [exchange, retry];
     // An Idempotency-Key may answer the JSON attempt with the status the form made: that one stays.
@@ -261,7 +146,7 @@ export class Actor {
     const brackets = off.every((o) => BRACKETED.has(o.param)) && createdId(exchange) !== undefined;
     // A form misread beyond its bracket names (WIRE-FORM-2) is the cause, whichever creation showed what first.
     if (bodies.notUnderstood?.clause !== 'WIRE-FORM-2') bodies.notUnderstood = { clause: brackets ? 'WIRE-FORM-1' : 'WIRE-FORM-2', exchange };
-    return { ...this.statusStep(kept, retryOff), settle: settleRetry, unkept: unkeptOf(kept, retryOff) };
+    return { ...statusStep(kept, retryOff), settle: settleRetry, unkept: unkeptOf(kept, retryOff) };
   }
 
   /** Deletes what a creation attempt made that no check uses, so that none meets it; off the ledger once deleted. */
@@ -270,19 +155,6 @@ export class Actor {
     if (!id) return;
     const undo = await this.delete(`/api/v1/statuses/${id}`);
     if (undo.status !== undefined && undo.status < 300) settle();
-  }
-
-  /** What a creation answered off what it asked for; a creation that made nothing is off in every parameter. */
-  private offOf(exchange: Exchange, params: FormParams): Off[] {
-    const body = createdObject(exchange);
-    if (typeof body?.id === 'string') return offFields(body as Status, params);
-    return Object.keys(params).map((param) => ({ param, clause: 'STATUS-CREATE-1', summary: 'no status was made' }));
-  }
-
-  private statusStep(exchange: Exchange, off: readonly Off[]): Step<Status> {
-    const step = createdStep<Status>(exchange, 'Status', 'STATUS-CREATE-1', 'creating a status');
-    const [unkept] = unkeptOf(exchange, off);
-    return step.ok && unkept ? failed(unkept.cause, exchange) : step;
   }
 
   /**
@@ -332,89 +204,6 @@ export class Actor {
   }
 }
 
-export interface Application {
-  client_id: string;
-  client_secret: string;
-  name: string;
-  website?: string | null;
-}
-
-export const OOB = 'urn:ietf:wg:oauth:2.0:oob';
-
-/**
- * Registers an application, as a preparation step: an answer 2xx with client_id and client_secret is enough to go
- * on. Applications cannot be deleted through this contract: each one the server registered is listed as left
- * behind unless a read shows it gone; their tokens are revoked by the ledger.
- */
-export async function registerApp(anon: Actor, params: FormParams = {}): Promise<Step<Application>> {
-  const fields = { client_name: 'conformance suite', redirect_uris: OOB, scopes: 'read write follow push', website: 'https://conformance.invalid/suite', ...params };
-  const exchange = await anon.post('/api/v1/apps', fields);
-  const app = createdObject(exchange);
-  // Listed before it is judged: what the server registered stays, also when its answer is wrong.
-  if (typeof app?.client_id === 'string') rememberApplication(exchange, { kind: 'application', id: app.client_id, owner: anon.name }, app.client_secret);
-  if (typeof app?.client_id !== 'string' || typeof app.client_secret !== 'string') {
-    return failed(causeOf('APPS-REGISTER-1', `registering an application answered ${answerOf(exchange)}${app ? ' without client_id and client_secret' : ''}`, exchange), exchange);
-  }
-  const how = `register one (POST /api/v1/apps with redirect_uris ${JSON.stringify(fields.redirect_uris)} and scopes "${String(fields.scopes)}") and use its client_id in place of ${app.client_id}`;
-  registerSecret(app.client_secret, 'CLIENT_SECRET', `the client_secret of application ${app.client_id}, which the run never exported: ${how}`);
-  observeResource('Application', app, exchange);
-  return succeeded(app as unknown as Application, exchange);
-}
-
-let tokensIssued = 0;
-
-/** A token the run obtained, named by what it is, with how a person gets one (the ledger revokes the run's own). */
-function tokenSecret(anon: Actor, params: FormParams): [name: string, obtained: string] {
-  const grant = String(params.grant_type ?? '');
-  const what = `with ${params.scope ? `scope "${String(params.scope)}"` : 'no scope'}, which the run revokes at its end`;
-  if (grant === 'client_credentials') return ['APP_TOKEN', `an application token ${what}: POST /oauth/token grant_type=client_credentials with an application's client_id and client_secret`];
-  const user = params.username !== undefined && params.username === anon.config.usernameB ? 'B' : 'A';
-  if (grant === 'password') return [`USER_TOKEN_${user}`, `a user token of ${user} ${what}: POST /oauth/token grant_type=password with CONFORMANCE_USERNAME_${user} and CONFORMANCE_PASSWORD_${user}`];
-  if (grant === 'authorization_code') {
-    return [`USER_TOKEN_${user}`, `a user token of ${user} ${what}: approve GET /oauth/authorize?response_type=code signed in as ${user}, then POST /oauth/token grant_type=authorization_code with the code`];
-  }
-  return ['OAUTH_TOKEN', `a token ${what}: POST /oauth/token issued it to grant_type "${grant}"`];
-}
-
-/**
- * Asks the token operation for a token; the ledger revokes it at the end, and counts it gone only when a call with it
- * is refused afterwards. Returns the raw exchange, and the token as a step for the checks that only
- * need one (its cause: OAUTH-TOKEN-1). Every request carries the parameters the contract lists for the operation
- * (client_id, client_secret, redirect_uri, grant_type, scope): redirect_uri is the out-of-band URI, which every
- * application the suite registers lists, unless `params` names another; some servers require it for every grant.
- * `scope` is left out only where a check is about its absence.
- */
-export async function requestToken(
-  anon: Actor,
-  app: Application,
-  params: FormParams,
-  options?: RequestOptions,
-): Promise<{ token?: string; exchange: Exchange; settle: () => void; step: Step<string> }> {
-  const exchange = await anon.post('/oauth/token', { client_id: app.client_id, client_secret: app.client_secret, redirect_uri: OOB, ...params }, options);
-  let settle = () => {};
-  const body = exchange.status === 200 ? createdObject(exchange) : undefined;
-  const given = body?.access_token;
-  const token = typeof given === 'string' && given !== '' ? given : undefined;
-  const grant = typeof params.grant_type === 'string' ? params.grant_type : 'a';
-  // No access_token is the token operation's failure (OAUTH-TOKEN-1); one of another type is the Token's (RESOURCE-TOKEN-1).
-  const present = given !== undefined && given !== null;
-  const clause = present && typeof given !== 'string' ? 'RESOURCE-TOKEN-1' : 'OAUTH-TOKEN-1';
-  const what = body ? (present ? ` with access_token ${JSON.stringify(given)}` : ' without an access_token') : '';
-  const step: Step<string> = token ? succeeded(token, exchange) : failed(causeOf(clause, `the ${grant} grant answered ${answerOf(exchange)}${what}`, exchange), exchange);
-  if (body && present) observeResource('Token', body, exchange);
-  if (token) {
-    registerSecret(token, ...tokenSecret(anon, params));
-    if (params.grant_type === 'authorization_code' && typeof params.code === 'string') codeExchanged(params.code);
-    // A token is never shown: it is known by its place among the run's tokens, its grant and its scope.
-    const id = `#${++tokensIssued} (${[String(params.grant_type ?? 'token'), ...(params.scope ? [`scope "${String(params.scope)}"`] : [])].join(', ')})`;
-    ({ settle } = remember('token of the suite application', () => anon.post('/oauth/revoke', { client_id: app.client_id, client_secret: app.client_secret, token }), {
-      subject: { kind: 'token', id, owner: `application ${app.client_id}` },
-      token,
-    }));
-  }
-  return { token, exchange, settle, step };
-}
-
 let cached: { config: Config; a: Actor; b?: Actor; anon: Actor } | undefined;
 /** The run this file belongs to, when our own runner runs many at once (suites/self/suite-runner.ts). */
 let runName: string | undefined;
@@ -425,7 +214,6 @@ perFile(() => {
   delete bodies.notUnderstood;
   bodies.lostEitherWay.clear();
   runName = undefined;
-  tokensIssued = 0;
 });
 
 /** Points this file at the server of one of our own runner's runs instead of the project's. */

@@ -5,9 +5,9 @@
 // that status confirms the flag before the checks after the move are blocked by the move's clause. A server may apply
 // a move in the background: that read waits for the flag within the settle window (settle.ts), and an undo whose
 // state must hold is confirmed by one read once the window has passed (Holds): a flag that comes back fails the undo.
-import { createdObject, type Actor } from './actors.ts';
+import { createdObject, type Exchange } from '../talk/http.ts';
+import type { Actor } from './actors.ts';
 import type { RootCause } from './clauses.ts';
-import type { Exchange } from '../talk/http.ts';
 import { answerOf, block, causeOf, failed, succeeded, type Step } from './preconditions.ts';
 import { noteLate, noteUnsettled, now, settle, settleWindowMs, windowPassed } from './settle.ts';
 import { check } from './verify.ts';

@@ -5,11 +5,12 @@
 // code from the redirect to redirect_uri or from the page the approval answered with.
 // Redirects to other hosts are not followed; passwords, cookies and codes appear in output only as the names
 // of their variables.
-import { createdObject, OOB, type Actor, type Application } from './actors.ts';
+import { createdObject, type Exchange, jsonOf } from '../talk/http.ts';
+import { OOB, type Application } from './applications.ts';
+import type { Actor } from './actors.ts';
 import { Browser, type Navigation } from '../talk/browser.ts';
 import type { RootCause } from './clauses.ts';
 import { rememberAuthorization } from './ledger.ts';
-import { jsonOf, type Exchange } from '../talk/http.ts';
 import { codeAsText, codeOnPage, entriesOf, formsOf, isTextField, methodOverrideOf, type FormField, type HtmlForm, type SubmitButton } from '../talk/html-forms.ts';
 import { causeOf } from './preconditions.ts';
 import { redact, registerSecret } from '../talk/redact.ts';

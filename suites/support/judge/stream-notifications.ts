@@ -1,9 +1,9 @@
 // The notifications on A's user stream: B's mention of A, the quiet of a thread A muted and its return after the
 // unmute, and the Notification an event carries.
 import type { TestContext } from 'vitest';
-import type { EventStream, StreamEvent } from '../talk/streams.ts';
-import { describeEvent } from '../talk/streams.ts';
-import { actors, type Status } from './actors.ts';
+import { describeEvent, type EventStream, type StreamEvent } from '../talk/streams.ts';
+import { actors } from './actors.ts';
+import type { Status } from './created.ts';
 import { block, countJudged, need, needs, since } from './preconditions.ts';
 import { isObject, notificationAbout, parseJson } from './stream-events.ts';
 import { MUTE_RELEASE, NEEDS_B, type StreamingScenario } from './stream-scenario.ts';

@@ -1,6 +1,5 @@
 import { createServer as createHttpServer, type RequestListener, type Server } from 'node:http';
-import { createServer as createTcpServer, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { configFromEnv, DEFAULT_USER_AGENT } from '../talk/config.ts';

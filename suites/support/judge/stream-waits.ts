@@ -1,8 +1,7 @@
 // The verifiers of an open stream (talk/streams.ts): each waits for what arrives up to a deadline and, when it does
 // not come, fails the running check with the last thing the stream showed as "actual" (h2spec's verifiers).
 // Absence is judged against a sentinel event, never a sleep: without the sentinel the check is blocked.
-import type { EventStream, StreamEvent } from '../talk/streams.ts';
-import { describeEvent, isEventStream } from '../talk/streams.ts';
+import { describeEvent, type EventStream, isEventStream, type StreamEvent } from '../talk/streams.ts';
 import type { RootCause } from './clauses.ts';
 import { block, causeOf, countJudged } from './preconditions.ts';
 import { fail } from './verify.ts';

@@ -4,9 +4,8 @@
 import { causeLabel, CLAUSES, type Clause } from '../judge/clauses.ts';
 import { redact } from '../talk/redact.ts';
 import { blockedByCause, SUITE_ERRORS_SAID, suiteErrorsOf } from './blocks.ts';
-import type { RankedCause } from './results.ts';
+import { type CheckResult, type ClauseResult, clauseResults, type ClauseTile, groupMark, groupText, leftBehindParts, type RankedCause, type RunResults, totalsLine } from './results.ts';
 import { ROOT_CAUSES_SAID } from './root-causes.ts';
-import { leftBehindParts, clauseResults, groupMark, groupText, totalsLine, type CheckResult, type ClauseResult, type ClauseTile, type RunResults } from './results.ts';
 
 type Shown = ClauseResult | 'not testable';
 

@@ -4,7 +4,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
 import { checkLines } from '../judge/check-titles.ts';
-import type { LeftBehind } from './results.ts';
+import { type CheckResult, type CheckStatus, clauseOfTitle, groupLine, type GroupResult, type LeftBehind, type RunResults, runVerdict, severityOf, totalsOf } from './results.ts';
 import { configFromEnv } from '../talk/config.ts';
 import { addCounts, emptyCounts } from '../talk/counts.ts';
 import { judgeRun, type Expectation } from './expectations.ts';
@@ -15,7 +15,6 @@ import '../judge/registered-checks.ts';
 // The resource cases each resource clause's result reports as met or not (resources.ts expectCase).
 import '../judge/resources.ts';
 import { runWideResults } from './run-wide-results.ts';
-import { clauseOfTitle, groupLine, runVerdict, severityOf, totalsOf, type CheckResult, type CheckStatus, type GroupResult, type RunResults } from './results.ts';
 import { githubAnnotations, terminalSummary } from './terminal.ts';
 import { junitXml } from './junit.ts';
 import { NOT_SELECTED, withSuiteErrors } from './blocks.ts';

@@ -1,6 +1,5 @@
 // The one result per run-wide clause that the reporter makes of every file's observations.
-import type { TaskMeta } from 'vitest';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, type TaskMeta } from 'vitest';
 import type { Mismatch } from '../judge/run-wide.ts';
 import type { CheckResult } from './results.ts';
 import { runWideResults } from './run-wide-results.ts';

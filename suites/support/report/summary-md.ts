@@ -1,11 +1,9 @@
 // summary.md: the run as a CI job summary, root causes first, then every failure, block and skip with its evidence.
 import { findClause } from '../judge/clauses.ts';
-import type { LeftBehind } from './results.ts';
+import { byFailedClause, type CheckResult, checksCount, groupLine, type GroupResult, type LeftBehind, leftBehindParts, type RankedCause, releaseLine, type RunResults, timingLine } from './results.ts';
 import { redact } from '../talk/redact.ts';
 import { blockedByCause, SUITE_ERRORS_SAID, suiteErrorsOf } from './blocks.ts';
-import { byFailedClause, checksCount, groupLine, leftBehindParts, releaseLine, timingLine, type CheckResult, type GroupResult, type RunResults } from './results.ts';
 import { causeState, ROOT_CAUSES_SAID } from './root-causes.ts';
-import type { RankedCause } from './results.ts';
 
 const fence = (text: string) => `\`\`\`\n${text.replace(/```/g, "'''")}\n\`\`\``;
 
