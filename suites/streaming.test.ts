@@ -1,10 +1,11 @@
 // The contract's two streaming sections, "Streaming (server-sent events)" and "Streaming (WebSocket)", with the
-// Events rules both obey. Every stream of both transports is opened once, the scenario of support/judge/stream-scenario.ts
-// posts while they all listen (one set of statuses serves both), and each check judges what arrived on its own
-// transport's streams: a deviation of one transport fails only that transport's checks. A stream that did not open
-// blocks the checks that listen on it (by STREAM-SSE-1 when no event stream answered 200, by STREAM-WS-1 when A's
-// WebSocket user stream did not open). An event stream is read whatever its Content-Type, which STREAM-SSE-1 alone
-// judges; an event check needs its stream open and the event's cause made, nothing more.
+// Events rules both obey. Every stream of both transports is opened once, the scenario of
+// support/judge/stream-scenario.ts posts while they all listen (one set of statuses serves both), and each check
+// judges what arrived on its own transport's streams: a deviation of one transport fails only that transport's
+// checks. A stream that did not open blocks the checks that listen on it (by STREAM-SSE-1 when no event stream
+// answered 200, by STREAM-WS-1 when A's WebSocket user stream did not open). An event stream is read whatever its
+// Content-Type, which STREAM-SSE-1 alone judges; an event check needs its stream open and the event's cause made,
+// nothing more.
 import { beforeAll, describe, it } from 'vitest';
 import { Actor, actors } from './support/judge/actors.ts';
 import { excerpt } from './support/talk/http.ts';

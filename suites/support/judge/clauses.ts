@@ -9,7 +9,7 @@ export type Severity = 'MUST' | 'SHOULD';
 /**
  * What a clause guards, where a failure lets a caller do or see what is not theirs: access control (tokens and
  * scopes), visibility (statuses and events kept from who may not see them) or ownership (what only its owner may
- * change). A server team reads these failures first, whatever they block (results.ts rankRootCauses).
+ * change). A server team reads these failures first, whatever they block (root-causes.ts rankRootCauses).
  */
 export type Guard = 'access control' | 'visibility' | 'ownership';
 

@@ -2,8 +2,8 @@
 // follows (registered-checks.ts), the resource schemas over every instance the checks met, and the Errors table's
 // body and texts over every error answer a check identified. Each suite file keeps, per clause, how much it judged
 // and each distinct mismatch with the first exchange that showed it; setup.ts hands that to the reporter in the
-// file's task meta, and the reporter reports each clause once for the whole run (report/run-wide-results.ts), so one deviation
-// is one failure however many checks met it.
+// file's task meta, and the reporter reports each clause once for the whole run (report/run-wide-results.ts), so
+// one deviation is one failure however many checks met it.
 import { clause, ClauseFailure, type RootCause } from './clauses.ts';
 import { perFile } from '../talk/file-state.ts';
 import { curlOf, describeExchange, type Exchange } from '../talk/http.ts';

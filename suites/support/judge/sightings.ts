@@ -1,5 +1,5 @@
 // What the run's answers showed of the objects it makes, in the order the answers came: the evidence on which the
-// cleanup ledger says that an object is gone (cleanup.ts). Every answer of the run is looked at, the ledger's own
+// cleanup says that an object is gone (run/cleanup.ts). Every answer of the run is looked at, the ledger's own
 // reads included, so that a read a check made already is not made again. An object is seen by whoever reads it:
 // a status by its author, a flag by the account that set it, a token by any call that carries it.
 import { perFile } from '../talk/file-state.ts';
@@ -68,7 +68,7 @@ const objectOf = (value: unknown): Json | undefined => (typeof value === 'object
 /**
  * Remembers the url of every attachment an answer carries: an upload, a read or update, a status's media. The answer
  * that gives a url shows its file there as the answer that made a status shows the status: once a fetch of a file
- * showed one served in this file (one read per kind of object, not one per object; cleanup.ts shownPresent).
+ * showed one served in this file (one read per kind of object, not one per object; cleanup-reads.ts shownPresent).
  */
 function learnUrls(exchange: Exchange, body: Json): void {
   const attachments = [body, ...(Array.isArray(body.media_attachments) ? body.media_attachments : [])].map(objectOf);

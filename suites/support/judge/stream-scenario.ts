@@ -139,27 +139,7 @@ export class StreamingScenario {
     );
     if (unheard.length === runs.length) return Object.fromEntries(unheard) as Record<T, StreamingScenario>;
 
-    const directStatus = await a.createStatus({ status: 'conformance probe: a direct message on the streams', visibility: 'direct' });
-    const at = { direct: Date.now(), public: 0, publicReply: 0, deletion: 0 };
-    const mention = mentionOf(directStatus);
-    const written = b && mention.ok ? `@${mention.value} ` : '';
-    const published = await poster.createStatus({ status: `${written}conformance probe: a public status on the streams #${TAG}`, visibility: 'public' });
-    at.public = Date.now();
-
-    const thread = await replyInThread(a, b, published, written);
-    at.publicReply = Date.now();
-
-    let deletion: Step<unknown> = published;
-    if (published.ok) {
-      // A server that delivers asynchronously could otherwise send the delete before the update it deletes.
-      await Promise.all(runs.map(({ opened: { public: pub } }) => (pub.ok ? pub.value.find(carrying(published.value.id), at.public) : undefined)));
-      // Its delete event may come before the answer: the wait starts when the request is sent.
-      at.deletion = Date.now();
-      const answer = await poster.delete(`/api/v1/statuses/${published.value.id}`);
-      if (answer.status === 200) published.settle();
-      deletion = answer.status === 200 ? succeeded(undefined, answer) : failed(causeOf('STATUS-DELETE-1', `DELETE of the poster's own status answered ${answerOf(answer)}`, answer), answer);
-    }
-    const posted: Posted = { directStatus, mention, publicStatus: published, ...thread, deletion, at };
+    const posted = await postWhileListening(a, b, runs.map(({ opened }) => opened.public));
     return Object.fromEntries(runs.map(({ transport, streams, opened }) => [transport, new StreamingScenario(streams, opened, posted)])) as Record<T, StreamingScenario>;
   }
 
@@ -245,6 +225,36 @@ export class StreamingScenario {
 export function blockIfUnreadable(stream: EventStream): void {
   const cause = unreadable(stream);
   if (cause) block(cause);
+}
+
+/**
+ * What the scenario posts while every stream listens, each cause timed for the waits of its events: A's direct
+ * message, the poster's public status and its replies (with B, A's mute and unmute of the thread between them), then
+ * the deletion of the public status once each transport's public stream carried it (or did not within the timeout).
+ */
+async function postWhileListening(a: Actor, b: Actor | undefined, publicStreams: readonly Step<EventStream>[]): Promise<Posted> {
+  const poster = b ?? a;
+  const directStatus = await a.createStatus({ status: 'conformance probe: a direct message on the streams', visibility: 'direct' });
+  const at = { direct: Date.now(), public: 0, publicReply: 0, deletion: 0 };
+  const mention = mentionOf(directStatus);
+  const written = b && mention.ok ? `@${mention.value} ` : '';
+  const published = await poster.createStatus({ status: `${written}conformance probe: a public status on the streams #${TAG}`, visibility: 'public' });
+  at.public = Date.now();
+
+  const thread = await replyInThread(a, b, published, written);
+  at.publicReply = Date.now();
+
+  let deletion: Step<unknown> = published;
+  if (published.ok) {
+    // A server that delivers asynchronously could otherwise send the delete before the update it deletes.
+    await Promise.all(publicStreams.map((pub) => (pub.ok ? pub.value.find(carrying(published.value.id), at.public) : undefined)));
+    // Its delete event may come before the answer: the wait starts when the request is sent.
+    at.deletion = Date.now();
+    const answer = await poster.delete(`/api/v1/statuses/${published.value.id}`);
+    if (answer.status === 200) published.settle();
+    deletion = answer.status === 200 ? succeeded(undefined, answer) : failed(causeOf('STATUS-DELETE-1', `DELETE of the poster's own status answered ${answerOf(answer)}`, answer), answer);
+  }
+  return { directStatus, mention, publicStatus: published, ...thread, deletion, at };
 }
 
 /** A's acct, from the status A created first (whatever else is wrong with it): the poster mentions A with it. */
