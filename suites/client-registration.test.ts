@@ -5,11 +5,11 @@ import { beforeAll, describe, it } from 'vitest';
 import { actors } from './support/judge/actors.ts';
 import { createdObject, type Exchange } from './support/talk/http.ts';
 import { OOB, registerApp, requestToken, type Application } from './support/judge/applications.ts';
-import { block, causeOf, failed, need, type Step } from './support/judge/preconditions.ts';
+import { block, causeOf, controlled, failed, need, succeeded, type Step } from './support/judge/preconditions.ts';
 import { expectNoMismatch } from './support/judge/run-wide.ts';
 import { check, expectEqual, expectOk, fail, observeErrorBody, statusLine } from './support/judge/verify.ts';
 
-const { anon } = actors();
+const { a, anon } = actors();
 const TOKEN_INVALID = 'The access token is invalid';
 const CALLBACK = 'https://conformance.invalid/callback';
 /** The redirect URIs of the application that registers several, one per line. */
@@ -23,6 +23,9 @@ describe('Client registration', () => {
   // The application registered with several redirect URIs, and a token asked for naming each of them.
   let several: Step<Application>;
   let severalTokens: Exchange[] = [];
+  // verify_credentials with the application token (APPS-VERIFY-1), and without a token (APPS-VERIFY-2).
+  let withToken: Exchange | undefined;
+  let withoutToken: Exchange;
 
   beforeAll(async () => {
     [registered, several] = await Promise.all([
@@ -35,7 +38,22 @@ describe('Client registration', () => {
       registered.ok ? tokenFor(registered.value, OOB).then((run) => run.step) : failed<string>(registered.cause),
       ...(severalApp ? SEVERAL.map(async (uri) => (await tokenFor(severalApp, uri)).exchange) : []),
     ]);
+    const verify = (token?: string) => anon.get('/api/v1/apps/verify_credentials', { token });
+    [withToken, withoutToken] = await Promise.all([appToken.ok ? verify(appToken.value) : undefined, verify()]);
   });
+
+  /**
+   * The positive control of the refusal: verify_credentials answered a token. The application token's read serves
+   * where it did; else A's user token (its application's), read only then: the refusal is judged wherever some token
+   * is answered, and blocked by APPS-VERIFY-1 where none is.
+   */
+  async function verifiedWithToken(): Promise<void> {
+    if (withToken?.status === 200) return;
+    const byUser = await a.get('/api/v1/apps/verify_credentials');
+    if (byUser.status === 200) return;
+    if (withToken) controlled(succeeded(withToken, withToken), 'APPS-VERIFY-1', 'verify_credentials with the application token');
+    block(causeOf(undefined, `verify_credentials answered ${statusLine(byUser)} to A's user token (the positive control): no read to refuse`, byUser));
+  }
 
   it('APPS-REGISTER-1 registration returns an Application with client_id and client_secret', () => {
     const registration = registered.exchange as Exchange;
@@ -69,14 +87,16 @@ describe('Client registration', () => {
     });
   });
 
-  it('APPS-VERIFY-1 verify_credentials with the application token returns the Application', async () => {
-    const exchange = await anon.get('/api/v1/apps/verify_credentials', { token: need(appToken) });
+  it('APPS-VERIFY-1 verify_credentials with the application token returns the Application', () => {
+    need(appToken);
+    const exchange = withToken as Exchange;
     const body = expectOk(exchange, 'Application');
     expectEqual(body.name, name, 'name', exchange);
   });
 
   it('APPS-VERIFY-2 verify_credentials without a token answers 401 "The access token is invalid"', async () => {
-    const exchange = await anon.get('/api/v1/apps/verify_credentials');
+    await verifiedWithToken();
+    const exchange = withoutToken;
     const refused = exchange.status !== undefined && exchange.status >= 400 && exchange.status < 500;
     check(refused, `a refusal: HTTP 401 {"error": "${TOKEN_INVALID}"}`, statusLine(exchange), exchange);
     // Which code a missing Authorization header answers is the Errors row's (ERRORS-TOKEN-1).

@@ -133,19 +133,22 @@ const inFocusRange = (v: number) => v >= -1 && v <= 1;
 const focusInRange = (focus: { x: number; y: number }) => inFocusRange(focus.x) && inFocusRange(focus.y);
 
 // MEDIA-UPDATE-1's update, also a run of the MEDIA-FOCUS-2 property.
-const UPDATED_FOCUS = { x: -0.75, y: 0.5 };
+/**
+ * The focal point of MEDIA-UPDATE-1's update, generated in range (hundredths, as clients send them) from the run's
+ * seed (CONFORMANCE_SEED): another seed tries another point, the same seed the same one, so that a verdict does not
+ * move between two runs. It is also the generated run of the MEDIA-FOCUS-2 property.
+ */
+const inRangeCoordinate = fc.integer({ min: -100, max: 100 }).map((n) => n / 100);
+const UPDATED_FOCUS = fc.sample(fc.record({ x: inRangeCoordinate, y: inRangeCoordinate }), { numRuns: 1, seed: config.seed })[0] as { x: number; y: number };
 const UPDATED_DESCRIPTION = 'conformance probe: an updated description';
 /**
- * The other runs of the MEDIA-FOCUS-2 property: two fixed (a corner of the range and a value beyond it) and one
- * generated, mostly in range, a new one every run. Four updates of one attachment in all; no shrinking, which would
- * cost more requests.
+ * The other runs of the MEDIA-FOCUS-2 property, fixed: a corner of the range and a value beyond it. Three updates of
+ * one attachment in all; no shrinking, which would cost more requests.
  */
-const FOCUS_RUNS: { x: number; y: number }[] = (() => {
-  const inRange = fc.integer({ min: -100, max: 100 }).map((n) => n / 100);
-  const outOfRange = fc.tuple(fc.integer({ min: 101, max: 400 }), fc.boolean()).map(([n, negative]) => (negative ? -n : n) / 100);
-  const coordinate = fc.oneof({ arbitrary: inRange, weight: 4 }, { arbitrary: outOfRange, weight: 1 });
-  return [{ x: -1, y: 1 }, { x: 1.5, y: 0 }, ...fc.sample(fc.record({ x: coordinate, y: coordinate }), 1)];
-})();
+const FOCUS_RUNS: { x: number; y: number }[] = [
+  { x: -1, y: 1 },
+  { x: 1.5, y: 0 },
+];
 
 const ATTACHED = { status: 'conformance probe: a status with media', sensitive: true, visibility: 'private' };
 /** MEDIA-ATTACH-2's control: whether sensitive is kept on a status at all. */

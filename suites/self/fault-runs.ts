@@ -2,7 +2,7 @@
 // or several faults: the failed clauses must be exactly theirs, and every blocked check must name one of them.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ALSO_FAILS, BLOCKS, faultClause, type Fault } from '../../fixtures/reference-server/faults.ts';
+import { ALSO_FAILS, BLOCKS, CONTROLLED, faultClause, type Fault } from '../../fixtures/reference-server/faults.ts';
 import type { Variation } from '../../fixtures/reference-server/variations.ts';
 import { ROOT } from './run-cli.ts';
 import { heldCauses } from '../support/report/blocks.ts';
@@ -78,6 +78,12 @@ function unjudgedProblems(outcome: SuiteOutcome): string[] {
 }
 
 /** Checks of `clauses` blocked in the run: a profile's `judged` (faults.ts PROFILES), which its faults must not hide. */
+/** Refusal checks that passed though a fault of the run took their positive control away (faults.ts CONTROLLED). */
+function uncontrolledProblems(outcome: SuiteOutcome, faults: readonly Fault[]): string[] {
+  const clauses = new Set(faults.flatMap((f) => CONTROLLED[f]?.clauses ?? []));
+  return outcome.checks.filter((c) => c.status === 'passed' && clauses.has(c.clause)).map((c) => `passed without its positive control: ${describeCheck(c)}`);
+}
+
 export function hiddenProblems(outcome: SuiteOutcome | undefined, clauses: readonly string[]): string[] {
   return (outcome?.checks ?? []).filter((c) => c.status === 'blocked' && clauses.includes(c.clause)).map((c) => `hidden behind a block: ${describeCheck(c)}`);
 }
@@ -107,5 +113,6 @@ export function exactnessProblems(outcome: SuiteOutcome | undefined, faults: rea
       .filter((c) => c.status === 'blocked' && c.blockedBy?.clause && !held.has(c.blockedBy.clause) && inRun(c.blockedBy.clause))
       .map((c) => `blocked by a cause that neither failed nor was blocked in this run: ${describeCheck(c)}`),
     ...unjudgedProblems(outcome),
+    ...uncontrolledProblems(outcome, faults),
   ];
 }

@@ -127,6 +127,8 @@ export interface LeftBehind {
   owner: string;
   /** What the undo answered and what the reads showed. */
   why: string;
+  /** An application listed as still there without a read of its own: another of its group, read, still was. */
+  unread?: boolean;
 }
 
 export function clauseOfTitle(title: string): string {
@@ -294,10 +296,12 @@ export function leftBehindParts(leftovers: readonly LeftBehind[]): { byHand: Lef
   const applications = leftovers.filter((e) => e.kind === 'application');
   const byHand = leftovers.filter((e) => e.kind !== 'application');
   if (applications.length === 0) return { byHand, applications };
-  const still = applications.filter((e) => e.why.startsWith('still there')).length;
-  const unread = applications.length - still;
+  const still = applications.filter((e) => e.why.startsWith('still there') && !e.unread).length;
+  const alike = applications.filter((e) => e.unread).length;
+  const unread = applications.length - still - alike;
   const states = [
     ...(still ? [`${still} still authenticated ${still === 1 ? 'its' : 'their'} client once the run's tokens were revoked`] : []),
+    ...(alike ? [`${alike} more registered by a group whose first application did (not read themselves)`] : []),
     ...(unread ? [`${unread} not known to be gone (no token request with ${unread === 1 ? 'its' : 'their'} client credentials showed ${unread === 1 ? 'it' : 'them'} there)`] : []),
   ];
   const applicationsLine = `${applications.length} application${applications.length === 1 ? '' : 's'} the run registered: the contract has no operation to delete one, so nothing the run can call removes ${applications.length === 1 ? 'it' : 'them'} (an administrator of the server can); ${states.join(', ')}`;

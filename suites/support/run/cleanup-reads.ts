@@ -30,12 +30,18 @@ export interface Read {
   shown: (sighting: Sighting) => string;
   /** False where there is nothing to read: an attachment whose url no answer gave (one whose processing failed). */
   applies?: () => boolean;
+  /**
+   * Whether it must show the object present before the undo, where not always: an attachment's record only where its
+   * file cannot be read, since then the record's read is the one that shows it gone (a present record proves nothing
+   * of a file that a read after the undo no longer serves).
+   */
+  neededBefore?: () => boolean;
 }
 
 /** What the ledger reads of an entry's object. */
 export interface Target {
   subject: Subject;
-  /** Each must show the object present before the undo: an attachment's record and its file. */
+  /** Each must show the object present before the undo (unless Read.neededBefore says otherwise). */
   reads: Read[];
   /** Those that must show it absent after the undo, where not all: an attachment's file, which anyone can fetch. */
   absence?: () => Read[];
@@ -140,6 +146,7 @@ export function targetOf(entry: Entry, planned: Exchange): Target | undefined {
     const id = m[1] as string;
     const record = objectRead('attachment', id, sender, path);
     const file = fileRead(record, id, sender);
+    record.neededBefore = () => !file.applies?.();
     // Gone once its url no longer serves the file; by the record's read where no answer gave a url.
     return { subject: { kind: 'attachment', id, owner }, reads: [record, file], absence: () => [file.applies?.() ? file : record] };
   }

@@ -27,6 +27,8 @@ interface Case {
   tried: Exchange[];
   /** Nothing undoes it (an application): a read that shows it is not read again. */
   kept?: boolean;
+  /** An application left unread because another of its group, read, was still there: it is listed as still there. */
+  keptLike?: boolean;
   /** A read after the undo still showed it, or none was sent yet: it is read once the settle window has passed. */
   pending?: boolean;
   /** See LedgerOptions.unanswered. */
@@ -34,6 +36,9 @@ interface Case {
 }
 
 const absenceReads = (target: Target): Read[] => target.absence?.() ?? target.reads;
+
+/** Whether a read must show the object present before its undo, at the time it is asked (an attachment's url may come with the record's read). */
+const neededBefore = (read: Read): boolean => read.neededBefore?.() ?? true;
 
 /** Sends a read of the case, keeping what it sent for the why. */
 async function sendRead(c: Case, read: Read): Promise<Exchange | undefined> {
@@ -102,7 +107,7 @@ async function undoOne(entry: Entry, deferred: boolean): Promise<Case> {
     c.undone = `${planned ? call(planned) : entry.what} was sent by its check`;
   } else {
     // A flag is not read before: the answer that set it showed it, and most go with their status.
-    if (!target?.goesWith) for (const read of target?.reads ?? []) if (!shownPresent(read, nextAt())) await read.send();
+    if (!target?.goesWith) for (const read of target?.reads ?? []) if (neededBefore(read) && !shownPresent(read, nextAt())) await read.send();
     c.undoneAt = nextAt();
     c.undoneTime = now();
     c.undone = undoneBy(await entry.undo());
@@ -114,6 +119,7 @@ async function undoOne(entry: Entry, deferred: boolean): Promise<Case> {
 
 /** Why a case is not known to be gone, or undefined when it is gone. */
 function whyNotGone(c: Case, goneStatuses: ReadonlySet<string>): string | undefined {
+  if (c.keptLike) return `still there: ${c.undone}`;
   if (!c.target) return `not known to be gone: ${c.undone}, and no read shows whether such an object is gone`;
   if (c.target.goesWith && goneStatuses.has(c.target.goesWith)) return undefined;
   const reads = c.target.reads.filter((read) => read.applies?.() ?? true);
@@ -122,7 +128,7 @@ function whyNotGone(c: Case, goneStatuses: ReadonlySet<string>): string | undefi
     if (after?.present) return `still there: ${c.undone}, and ${c.after ?? 'after it'} ${read.shown(after)}`;
   }
   for (const read of c.unanswered ? [] : reads) {
-    if (shownPresent(read, c.undoneAt)) continue;
+    if (!neededBefore(read) || shownPresent(read, c.undoneAt)) continue;
     const before = sightingsOf(read.key).filter((s) => s.at < c.undoneAt && s.read).at(-1);
     return `not known to be gone: ${c.undone}, and no read showed it present before (${before ? read.shown(before) : `${read.what} was never read`})`;
   }
@@ -178,7 +184,7 @@ export async function undoAll(): Promise<void> {
     const goneStatuses = new Set(cases.filter((c) => c.subject.kind === 'status' && !whyNotGone(c, new Set())).map((c) => c.subject.id));
     // A flag whose status is not known gone is read now, one at a time: a read of a status shows all of the reader's flags.
     for (const c of cases) if (c.target?.goesWith && !goneStatuses.has(c.target.goesWith)) await readAfter(c);
-    cases.push(...(await Promise.all(ledger.applications.map(readApplication))));
+    cases.push(...(await readApplications()));
     const listed = new Set<string>();
     for (const c of cases) {
       const why = whyNotGone(c, goneStatuses);
@@ -186,7 +192,7 @@ export async function undoAll(): Promise<void> {
       if (why === undefined || listed.has(key)) continue;
       listed.add(key);
       const live = c.subject.kind === 'authorization' ? `a live authorization of ${c.subject.owner}, ${c.subject.id.replace(/^#\d+ \((.*)\)$/, '$1')}, not revoked: ` : '';
-      leftBehind.push({ ...c.subject, why: redact(`${live}${why}`) });
+      leftBehind.push({ ...c.subject, why: redact(`${live}${why}`), ...(c.keptLike ? { unread: true } : {}) });
     }
   });
 }
@@ -251,13 +257,37 @@ async function findUnanswered(lost: Unanswered): Promise<void> {
   if (!madeBefore(answer, resentAt)) possibly(`sent again with its Idempotency-Key, it answered ${lost.kind} ${id}, made anew (the ledger undoes it): the first may remain`);
 }
 
+const APPLICATION_UNDONE = 'the contract has no operation to delete an application';
+
 /** An application, once its tokens are revoked: read when a token request showed it there, else listed as it is. */
 async function readApplication(app: Application): Promise<Case> {
-  const undone = 'the contract has no operation to delete an application';
   const read = app.clientSecret && app.sender ? applicationRead(app.subject.id, app.clientSecret, app.sender) : undefined;
-  const c: Case = { subject: app.subject, target: read && { subject: app.subject, reads: [read] }, undone, after: "once the run's tokens were revoked", undoneAt: nextAt(), undoneTime: now(), tried: [], kept: true };
+  const c: Case = { subject: app.subject, target: read && { subject: app.subject, reads: [read] }, undone: APPLICATION_UNDONE, after: "once the run's tokens were revoked", undoneAt: nextAt(), undoneTime: now(), tried: [], kept: true };
   if (read && shownPresent(read, c.undoneAt)) await readAfter(c);
   return c;
+}
+
+/**
+ * The file's applications once their tokens are revoked. The first is read; where it still authenticates its client,
+ * this server keeps applications, and the others are listed as still there unread (a read per application would tell
+ * nothing more and costs a request of the budget each). Where it is gone, or could not be read, each is read.
+ */
+async function readApplications(): Promise<Case[]> {
+  const [first, ...others] = ledger.applications;
+  if (!first) return [];
+  const firstCase = await readApplication(first);
+  const kept = firstCase.target && lastReadSince(firstCase.target.reads[0] as Read, firstCase.undoneAt)?.present;
+  if (!kept) return [firstCase, ...(await Promise.all(others.map(readApplication)))];
+  const likeFirst = (app: Application): Case => ({
+    subject: app.subject,
+    undone: `${APPLICATION_UNDONE}, and application ${first.subject.id}, registered by the same group, still authenticated its client ${firstCase.after} (this one was not read)`,
+    undoneAt: nextAt(),
+    undoneTime: now(),
+    tried: [],
+    kept: true,
+    keptLike: true,
+  });
+  return [firstCase, ...others.map(likeFirst)];
 }
 
 /** What could not be undone, for the report: a live instance must be left as it was found. */

@@ -10,6 +10,9 @@ export interface Setting {
   description: string;
 }
 
+/** The seed of the generated inputs unless one is given: fixed, so that a gate's verdicts do not move from run to run. */
+export const DEFAULT_SEED = 1;
+
 export const SETTINGS: readonly Setting[] = [
   { env: 'CONFORMANCE_BASE_URL', flag: '--base-url', kind: 'url', description: 'server under test; unset: the embedded reference server is started on an ephemeral loopback port and used' },
   { env: 'CONFORMANCE_STREAMING_URL', flag: '--streaming-url', kind: 'url', description: 'streaming base address, when it differs from the base URL' },
@@ -26,6 +29,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'CONFORMANCE_TIMEOUT_MS', flag: '--timeout-ms', kind: 'integer', description: 'longest wait for one response or stream event, in milliseconds (default 10000)' },
   { env: 'CONFORMANCE_SETTLE_MS', flag: '--settle-ms', kind: 'integer', description: 'settle window, in milliseconds (default 3000): how long a read that judges the state a move or a deletion left waits for that state to show, and after which the state must still hold' },
   { env: 'CONFORMANCE_MAX_IN_FLIGHT', flag: '--max-in-flight', kind: 'integer', description: `most requests in flight against the server at once, across every group of the run (default ${DEFAULT_MAX_IN_FLIGHT}, what a server with 4 workers keeps up with; 1 to 64)` },
+  { env: 'CONFORMANCE_SEED', flag: '--seed', kind: 'integer', description: `seed of the inputs fast-check generates (a redraft text, a focal point; default ${DEFAULT_SEED}): the same seed gives the same inputs, so that two runs against one server give the same verdicts; another seed explores other inputs` },
   { env: 'CONFORMANCE_REPORT_DIR', flag: '--report-dir', kind: 'text', description: 'where reports go (default reports/)' },
   { env: 'CONFORMANCE_LIST_ID', flag: '--list-id', kind: 'text', description: 'id of a list of account A that includes account B, for the list stream (the embedded server provides one)' },
   { env: 'CONFORMANCE_EXPECTATIONS', flag: '--expectations', kind: 'text', description: 'JSON file of checks known to fail (or to skip), each with a reason; expected failures do not fail the run (see README)' },
@@ -63,6 +67,8 @@ export interface Config {
   settleMs: number;
   /** Most requests in flight against the server at once, across every worker of the run (in-flight.ts). */
   maxInFlight: number;
+  /** The seed of the inputs fast-check generates (fc.sample, fc.check): one seed, one set of inputs. */
+  seed: number;
   /** The count of requests in flight that every worker of the run shares; made by prepareRun. */
   inFlight?: SharedArrayBuffer;
   /** The User-Agent header of every request, stream and WebSocket handshake. */
@@ -110,25 +116,22 @@ function urlOf(env: Env, name: string): string | undefined {
   return url.toString().replace(/\/+$/, '');
 }
 
+/** A whole number from `min` to `max`, or `fallback` where it is not given. */
+function wholeNumberOf(env: Env, name: string, fallback: number, [min, max]: [number, number], unit: string): number {
+  const raw = value(env, name);
+  const n = raw === undefined ? fallback : Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be a whole number${unit} from ${min} to ${max}, got "${raw}"`);
+  return n;
+}
+
 /** Reads and validates the configuration; throws ConfigError with one clear sentence. */
 export function configFromEnv(env: Env): Config {
   const baseUrl = urlOf(env, 'CONFORMANCE_BASE_URL');
   const embedded = baseUrl === undefined;
-  const timeoutRaw = value(env, 'CONFORMANCE_TIMEOUT_MS');
-  const timeoutMs = timeoutRaw === undefined ? DEFAULT_TIMEOUT_MS : Number(timeoutRaw);
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 600_000) {
-    throw new ConfigError(`CONFORMANCE_TIMEOUT_MS must be a whole number of milliseconds from 100 to 600000, got "${timeoutRaw}"`);
-  }
-  const settleRaw = value(env, 'CONFORMANCE_SETTLE_MS');
-  const settleMs = settleRaw === undefined ? DEFAULT_SETTLE_MS : Number(settleRaw);
-  if (!Number.isInteger(settleMs) || settleMs < 0 || settleMs > 60_000) {
-    throw new ConfigError(`CONFORMANCE_SETTLE_MS must be a whole number of milliseconds from 0 to 60000, got "${settleRaw}"`);
-  }
-  const maxInFlightRaw = value(env, 'CONFORMANCE_MAX_IN_FLIGHT');
-  const maxInFlight = maxInFlightRaw === undefined ? DEFAULT_MAX_IN_FLIGHT : Number(maxInFlightRaw);
-  if (!Number.isInteger(maxInFlight) || maxInFlight < 1 || maxInFlight > 64) {
-    throw new ConfigError(`CONFORMANCE_MAX_IN_FLIGHT must be a whole number of requests from 1 to 64, got "${maxInFlightRaw}"`);
-  }
+  const timeoutMs = wholeNumberOf(env, 'CONFORMANCE_TIMEOUT_MS', DEFAULT_TIMEOUT_MS, [100, 600_000], ' of milliseconds');
+  const settleMs = wholeNumberOf(env, 'CONFORMANCE_SETTLE_MS', DEFAULT_SETTLE_MS, [0, 60_000], ' of milliseconds');
+  const maxInFlight = wholeNumberOf(env, 'CONFORMANCE_MAX_IN_FLIGHT', DEFAULT_MAX_IN_FLIGHT, [1, 64], ' of requests');
+  const seed = wholeNumberOf(env, 'CONFORMANCE_SEED', DEFAULT_SEED, [-(2 ** 31), 2 ** 31 - 1], '');
   const serverVersion = value(env, 'CONFORMANCE_SERVER_VERSION') ?? NEWEST_RELEASE;
   // The Versioning table counts the releases of this API (Mastodon's, from 1.0.0 on); a server's own release
   // number (0.7.1) read as one would skip every check that came with a later release, silently.
@@ -165,6 +168,7 @@ export function configFromEnv(env: Env): Config {
     timeoutMs,
     settleMs,
     maxInFlight,
+    seed,
     userAgent,
     reportDir: value(env, 'CONFORMANCE_REPORT_DIR') ?? 'reports',
     listId: value(env, 'CONFORMANCE_LIST_ID'),
