@@ -26,10 +26,17 @@ module.exports = {
     },
     {
       name: 'no-loose-support-modules',
-      comment: 'every module of the support layer lives in one of its four folders',
+      comment: 'every module of the support layer lives in one of its four folders: none outside them imports or is imported',
       severity: 'error',
       from: { path: '^suites/support/[^/]+$' },
       to: {},
+    },
+    {
+      name: 'no-loose-support-modules',
+      comment: 'every module of the support layer lives in one of its four folders: none outside them imports or is imported',
+      severity: 'error',
+      from: {},
+      to: { path: '^suites/support/[^/]+$' },
     },
     {
       name: 'no-circular',

@@ -60,6 +60,26 @@ export function formNotUnderstood(): { clause: 'WIRE-FORM-1' | 'WIRE-FORM-2'; ex
   return bodies.notUnderstood;
 }
 
+/** Whatever a creation made goes on the ledger before anything is judged, also when its answer is wrong or never came. */
+function rememberStatus(actor: Actor, exchange: Exchange): () => void {
+  const key = Object.keys(exchange.requestHeaders).some((name) => name.toLowerCase() === 'idempotency-key');
+  if (exchange.timedOut) rememberUnanswered(exchange, 'status', key ? () => resent(exchange) : undefined);
+  const id = createdId(exchange);
+  const scheduled = id !== undefined && 'scheduled_at' in (createdObject(exchange) ?? {});
+  // The contract shows no way to cancel a scheduled status: Mastodon's DELETE /api/v1/scheduled_statuses/:id, best effort.
+  const path = scheduled ? `/api/v1/scheduled_statuses/${id}` : `/api/v1/statuses/${id}`;
+  const entry = id ? remember(`${scheduled ? 'scheduled status' : 'status'} ${id} of ${actor.name}`, () => actor.delete(path)) : undefined;
+  return () => entry?.settle();
+}
+
+/** Deletes what a creation attempt made that no check uses, so that none meets it; off the ledger once deleted. */
+async function undoAtOnce(actor: Actor, exchange: Exchange, settle: () => void): Promise<void> {
+  const id = createdId(exchange);
+  if (!id) return;
+  const undo = await actor.delete(`/api/v1/statuses/${id}`);
+  if (undo.status !== undefined && undo.status < 300) settle();
+}
+
 export class Actor {
   readonly http: HttpClient;
   constructor(
@@ -96,22 +116,10 @@ export class Actor {
     return bodies.json ? this.http.send('POST', '/api/v1/statuses', { json: params, ...keyed(options) }) : this.post('/api/v1/statuses', params, keyed(options));
   }
 
-  /** Whatever a creation made goes on the ledger before anything is judged, also when its answer is wrong or never came. */
-  private rememberStatus(exchange: Exchange): () => void {
-    const key = Object.keys(exchange.requestHeaders).some((name) => name.toLowerCase() === 'idempotency-key');
-    if (exchange.timedOut) rememberUnanswered(exchange, 'status', key ? () => resent(exchange) : undefined);
-    const id = createdId(exchange);
-    const scheduled = id !== undefined && 'scheduled_at' in (createdObject(exchange) ?? {});
-    // The contract shows no way to cancel a scheduled status: Mastodon's DELETE /api/v1/scheduled_statuses/:id, best effort.
-    const path = scheduled ? `/api/v1/scheduled_statuses/${id}` : `/api/v1/statuses/${id}`;
-    const entry = id ? remember(`${scheduled ? 'scheduled status' : 'status'} ${id} of ${this.name}`, () => this.delete(path)) : undefined;
-    return () => entry?.settle();
-  }
-
   /** A creation the check judges, refusal included: what the server makes anyway goes on the ledger. */
   async attemptStatus(params: FormParams, options?: RequestOptions): Promise<Exchange> {
     const exchange = await this.postStatus(params, options);
-    this.rememberStatus(exchange);
+    rememberStatus(this, exchange);
     return exchange;
   }
 
@@ -126,18 +134,18 @@ export class Actor {
   async createStatus(params: FormParams, options?: RequestOptions): Promise<PreparedStatus> {
     const asJson = bodies.json;
     const exchange = await this.postStatus(params, options);
-    const settle = this.rememberStatus(exchange);
+    const settle = rememberStatus(this, exchange);
     const off = offOf(exchange, params);
     const step = statusStep(exchange, off);
     // A creation that got no answer says nothing of how the server reads bodies.
     if (asJson || exchange.error !== undefined || off.every((o) => bodies.lostEitherWay.has(o.param))) return { ...step, settle, unkept: unkeptOf(exchange, off) };
     const retry = await this.http.send('POST', '/api/v1/statuses', { json: params, ...keyed(options) });
-    const settleRetry = this.rememberStatus(retry);
+    const settleRetry = rememberStatus(this, retry);
     const retryOff = offOf(retry, params);
     const better = retryOff.length < off.length && retryOff.every((o) => off.some((f) => f.param === o.param));
     const [kept, dropped] = better ? [retry, exchange] : [exchange, retry];
     // An Idempotency-Key may answer the JSON attempt with the status the form made: that one stays.
-    if (createdId(retry) !== createdId(exchange)) await this.undoAtOnce(dropped, better ? settle : settleRetry);
+    if (createdId(retry) !== createdId(exchange)) await undoAtOnce(this, dropped, better ? settle : settleRetry);
     if (!better) {
       for (const o of retryOff) if (off.some((f) => f.param === o.param)) bodies.lostEitherWay.add(o.param);
       return { ...step, settle, unkept: unkeptOf(exchange, off) };
@@ -147,14 +155,6 @@ export class Actor {
     // A form misread beyond its bracket names (WIRE-FORM-2) is the cause, whichever creation showed what first.
     if (bodies.notUnderstood?.clause !== 'WIRE-FORM-2') bodies.notUnderstood = { clause: brackets ? 'WIRE-FORM-1' : 'WIRE-FORM-2', exchange };
     return { ...statusStep(kept, retryOff), settle: settleRetry, unkept: unkeptOf(kept, retryOff) };
-  }
-
-  /** Deletes what a creation attempt made that no check uses, so that none meets it; off the ledger once deleted. */
-  private async undoAtOnce(exchange: Exchange, settle: () => void): Promise<void> {
-    const id = createdId(exchange);
-    if (!id) return;
-    const undo = await this.delete(`/api/v1/statuses/${id}`);
-    if (undo.status !== undefined && undo.status < 300) settle();
   }
 
   /**

@@ -62,7 +62,7 @@ const idsOf = (media: unknown) => (Array.isArray(media) ? media.map((m: unknown)
 const sameSet = (x: unknown[], y: unknown[]) => JSON.stringify(x.map(String).sort()) === JSON.stringify(y.map(String).sort());
 
 /** Every parameter a creation asked for that the status it answered does not reflect (its text is rendered as HTML, so it is not compared). */
-export function offFields(status: Status, params: FormParams): Off[] {
+function offFields(status: Status, params: FormParams): Off[] {
   const shown = (value: unknown) => JSON.stringify(value);
   const off: (Off | false)[] = [
     typeof params.visibility === 'string' && status.visibility !== params.visibility && {

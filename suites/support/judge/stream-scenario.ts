@@ -34,7 +34,7 @@ export const NEEDS_B = 'needs CONFORMANCE_TOKEN_B: the other user posts, replies
 export const MUTE_RELEASE = '1.4.2';
 
 /** The streams of a run: A's, and the user stream of the public status's author. */
-export type StreamKey = 'user' | 'authorUser' | 'public' | 'local' | 'hashtag' | 'localHashtag' | 'otherHashtag' | 'list' | 'direct';
+type StreamKey = 'user' | 'authorUser' | 'public' | 'local' | 'hashtag' | 'localHashtag' | 'otherHashtag' | 'list' | 'direct';
 
 /** The clause of what each stream carries: a stream that does not open (while others do) fails it. */
 const CARRIES: Record<Exclude<StreamKey, 'user'>, string> = {
