@@ -5,22 +5,24 @@
 // shows it.
 // One application gives every token of account A: for each fine-grained write scope, a token holding read and every
 // other write:* scope, never the broad write, which would grant the one left out. It registers the narrow scopes it
-// asks for, and its tokens come from the password grant, else from the web sign-in (suites/support/sign-in.ts).
+// asks for, and its tokens come from the password grant, else from the web sign-in (suites/support/judge/sign-in.ts).
 // The preparation never judges: an application, token or status that could not be had blocks the checks that
 // need it. A refusal counts only where a token holding the scope makes the same move (the positive control),
 // and a move wrongly made is undone at once, so that no other check meets it.
 import { beforeAll, describe, it, type TestContext } from 'vitest';
 import { MEDIA_FIXTURES } from '../fixtures/media/index.ts';
-import { accountIdOf, actors, createdId, createdObject, OOB, registerApp, requestToken, type Actor, type Application, type Attachment, type Created, type Status } from './support/actors.ts';
-import type { RootCause } from './support/clauses.ts';
-import { remember } from './support/cleanup.ts';
-import { releaseAtLeast } from './support/config.ts';
-import { excerpt, jsonOf, type Exchange } from './support/http.ts';
-import { answerOf as answered, block, causeOf, failed, need, since, succeeded as step, type Step } from './support/preconditions.ts';
-import { shows } from './support/moves.ts';
-import { now, settle } from './support/settle.ts';
-import { WebSignIn } from './support/sign-in.ts';
-import { check, expectEqual, expectOk, fail } from './support/verify.ts';
+import { accountIdOf, actors, type Actor } from './support/judge/actors.ts';
+import { createdId, type Attachment, type Created, type Status } from './support/judge/created.ts';
+import { createdObject, excerpt, type Exchange, jsonOf } from './support/talk/http.ts';
+import { OOB, registerApp, requestToken, type Application } from './support/judge/applications.ts';
+import type { RootCause } from './support/judge/clauses.ts';
+import { remember } from './support/judge/ledger.ts';
+import { releaseAtLeast } from './support/talk/config.ts';
+import { answerOf as answered, block, causeOf, failed, need, since, succeeded as step, type Step } from './support/judge/preconditions.ts';
+import { shows } from './support/judge/moves.ts';
+import { now, settle } from './support/judge/settle.ts';
+import { WebSignIn } from './support/judge/sign-in.ts';
+import { check, expectEqual, expectOk, fail } from './support/judge/verify.ts';
 
 const { config, a, anon } = actors();
 

@@ -1,10 +1,11 @@
 // The contract's "Account relations" section: following and followers need a token, and an application token suffices.
 // The preparation never judges: an account id, application or token that could not be had blocks the checks that need it.
 import { beforeAll, describe, it } from 'vitest';
-import { accountIdOf, actors, registerApp, requestToken } from './support/actors.ts';
-import type { Exchange } from './support/http.ts';
-import { block, causeOf, controlled, failed, need, succeeded, type Step } from './support/preconditions.ts';
-import { check, expectJson, observeErrorBody, statusLine } from './support/verify.ts';
+import { accountIdOf, actors } from './support/judge/actors.ts';
+import { registerApp, requestToken } from './support/judge/applications.ts';
+import { block, causeOf, controlled, failed, need, succeeded, type Step } from './support/judge/preconditions.ts';
+import { check, expectJson, observeErrorBody, statusLine } from './support/judge/verify.ts';
+import type { Exchange } from './support/talk/http.ts';
 
 const { a, anon } = actors();
 const RELATIONS = ['following', 'followers'];

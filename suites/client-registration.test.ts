@@ -2,11 +2,12 @@
 // The preparation never judges: a registration or token that failed blocks the checks that need it. Every other
 // group registers the plainest form (one redirect URI); several are exercised here only (APPS-REDIRECTS-1).
 import { beforeAll, describe, it } from 'vitest';
-import { actors, createdObject, OOB, registerApp, requestToken, type Application } from './support/actors.ts';
-import type { Exchange } from './support/http.ts';
-import { block, causeOf, controlled, failed, need, succeeded, type Step } from './support/preconditions.ts';
-import { expectNoMismatch } from './support/run-wide.ts';
-import { check, expectEqual, expectOk, fail, observeErrorBody, statusLine } from './support/verify.ts';
+import { actors } from './support/judge/actors.ts';
+import { createdObject, type Exchange } from './support/talk/http.ts';
+import { OOB, registerApp, requestToken, type Application } from './support/judge/applications.ts';
+import { block, causeOf, controlled, failed, need, succeeded, type Step } from './support/judge/preconditions.ts';
+import { expectNoMismatch } from './support/judge/run-wide.ts';
+import { check, expectEqual, expectOk, fail, observeErrorBody, statusLine } from './support/judge/verify.ts';
 
 const { a, anon } = actors();
 const TOKEN_INVALID = 'The access token is invalid';

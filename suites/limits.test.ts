@@ -1,19 +1,19 @@
 // The contract's "Limits" section: the rate-limit headers and the buckets of the Limits table. The probes spend
 // buckets without creating anything: reads, deletions and unreblogs of a status that does not exist, uploads
 // without a file. Servers count a call against its buckets whatever it answers, so a 404 or a 422 spends them.
-// The rules for every response are registered checks (support/registered-checks.ts) that the reporter judges
+// The rules for every response are registered checks (support/judge/registered-checks.ts) that the reporter judges
 // over the whole run; the LIMITS-HEADERS checks here judge this group's own responses with the same functions.
 // The preparation only calls and reads headers. A check whose readings those rules show unusable (no header, not
 // a number, Remaining above Limit), or whose counts do not count down at all, is blocked by that clause.
 import { beforeAll, describe, it, type TestContext } from 'vitest';
-import { actors, type Actor } from './support/actors.ts';
-import type { Exchange } from './support/http.ts';
-import { LIMITS, resetTimeOf, unpaced } from './support/pacing.ts';
-import type { RootCause } from './support/clauses.ts';
-import { block, causeOf, needs, notJudged } from './support/preconditions.ts';
-import { violationsOf } from './support/registered-checks.ts';
-import { expectNoMismatch } from './support/run-wide.ts';
-import { check, expectRefusal, fail } from './support/verify.ts';
+import { actors, type Actor } from './support/judge/actors.ts';
+import type { Exchange } from './support/talk/http.ts';
+import { LIMITS, resetTimeOf, unpaced } from './support/talk/pacing.ts';
+import type { RootCause } from './support/judge/clauses.ts';
+import { block, causeOf, needs, notJudged } from './support/judge/preconditions.ts';
+import { violationsOf } from './support/judge/registered-checks.ts';
+import { expectNoMismatch } from './support/judge/run-wide.ts';
+import { check, expectRefusal, fail } from './support/judge/verify.ts';
 
 const { config, a, b, anon } = actors();
 // Uploads without a file and sign-ups without their parameters are malformed on purpose: they create nothing.

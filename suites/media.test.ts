@@ -19,13 +19,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { beforeAll, describe, it } from 'vitest';
 import { MEDIA_FIXTURES, uploadOf, type MediaFixture } from '../fixtures/media/index.ts';
-import { actors, createdId, createdObject, formNotUnderstood, type Actor, type Attachment, type Created, type Status } from './support/actors.ts';
-import { releaseAtLeast } from './support/config.ts';
-import type { FormParams } from './support/form.ts';
-import type { Exchange } from './support/http.ts';
-import { answerOf, block, causeOf, controlled, countJudged, failed, need, needs, notJudged, requireThat, since, succeeded, type Step } from './support/preconditions.ts';
-import { expectNoMismatch } from './support/run-wide.ts';
-import { check, expectEqual, expectError, expectOk, expectRefusal, fail } from './support/verify.ts';
+import { actors, formNotUnderstood, type Actor } from './support/judge/actors.ts';
+import { createdId, type Attachment, type Created, type Status } from './support/judge/created.ts';
+import { createdObject, type Exchange } from './support/talk/http.ts';
+import { releaseAtLeast } from './support/talk/config.ts';
+import type { FormParams } from './support/talk/form.ts';
+import { answerOf, block, causeOf, controlled, countJudged, failed, need, needs, notJudged, requireThat, since, succeeded, type Step } from './support/judge/preconditions.ts';
+import { expectNoMismatch } from './support/judge/run-wide.ts';
+import { check, expectEqual, expectError, expectOk, expectRefusal, fail } from './support/judge/verify.ts';
 
 const { config, a, b } = actors();
 // An id no server has given out, far above any snowflake of this century: where the run could delete no attachment

@@ -13,16 +13,17 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { beforeAll, describe, it } from 'vitest';
 import { MEDIA_FIXTURES } from '../fixtures/media/index.ts';
-import { actors, createdId, createdObject, formNotUnderstood, madeStep, type Attachment, type Created, type Status } from './support/actors.ts';
-import type { RootCause } from './support/clauses.ts';
-import { releaseAtLeast } from './support/config.ts';
-import type { FormParams } from './support/form.ts';
-import type { Exchange } from './support/http.ts';
-import { answerOf, block, causeOf, controlled, failed, need, since, succeeded, type Step } from './support/preconditions.ts';
-import { observeResource } from './support/resources.ts';
-import { expectNoMismatch } from './support/run-wide.ts';
-import { now, settle, settleWindowMs } from './support/settle.ts';
-import { check, expectEqual, expectOk, expectRefusal, fail, statusLine } from './support/verify.ts';
+import { actors, formNotUnderstood } from './support/judge/actors.ts';
+import { createdId, madeStep, type Attachment, type Created, type Status } from './support/judge/created.ts';
+import { createdObject, type Exchange } from './support/talk/http.ts';
+import type { RootCause } from './support/judge/clauses.ts';
+import { releaseAtLeast } from './support/talk/config.ts';
+import type { FormParams } from './support/talk/form.ts';
+import { answerOf, block, causeOf, controlled, failed, need, since, succeeded, type Step } from './support/judge/preconditions.ts';
+import { observeResource } from './support/judge/resources.ts';
+import { expectNoMismatch } from './support/judge/run-wide.ts';
+import { now, settle, settleWindowMs } from './support/judge/settle.ts';
+import { check, expectEqual, expectOk, expectRefusal, fail, statusLine } from './support/judge/verify.ts';
 
 const { config, a, b } = actors();
 // The redrafts spend two deletions each: B makes every status here when configured, so that A's Deletion bucket

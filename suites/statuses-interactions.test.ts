@@ -11,22 +11,23 @@
 // Each row makes its moves once, in the order of the table, and its checks judge the answers. The rows' chains of
 // moves run side by side in one beforeAll: each sets a flag of its own (B's flags are B's), so no chain meets
 // another's state. Every move acts on the id of the status acted on, never on an id an answer gave (whether the
-// answer is that status is the move's own check). A move is made only when the move before it took (support/moves.ts:
+// answer is that status is the move's own check). A move is made only when the move before it took (support/judge/moves.ts:
 // its answer, or a read after a stale one, shows the flag): a move that did not take blocks the checks after it with
 // its clause. What a probe that should be refused made anyway is undone at once, so that no later move meets it.
 // A's undos must hold: once the settle window has passed since the last of them, one read of the status confirms
 // each flag as the undo left it (a favourite that came back fails STATUS-FAV-3 and blocks what met it after).
 import { beforeAll, describe, it } from 'vitest';
-import { actors, createdObject, madeStep, type Actor, type Created, type Status } from './support/actors.ts';
-import { remember, type LedgerEntry } from './support/cleanup.ts';
-import { releaseAtLeast } from './support/config.ts';
-import type { FormParams } from './support/form.ts';
-import { jsonOf, type Exchange, type RequestOptions } from './support/http.ts';
-import { Holds, shows, took, type Flag } from './support/moves.ts';
-import { answerOf, block, causeOf, controlled, failed, need, needs, since, succeeded, type Step } from './support/preconditions.ts';
-import { expectNoMismatch } from './support/run-wide.ts';
-import { observeLate } from './support/settle.ts';
-import { check, expectEqual, expectError, expectList, expectOk, expectRefusal, statusLine } from './support/verify.ts';
+import { actors, type Actor } from './support/judge/actors.ts';
+import { createdObject, type Exchange, jsonOf, type RequestOptions } from './support/talk/http.ts';
+import { madeStep, type Created, type Status } from './support/judge/created.ts';
+import { remember, type LedgerEntry } from './support/judge/ledger.ts';
+import { releaseAtLeast } from './support/talk/config.ts';
+import type { FormParams } from './support/talk/form.ts';
+import { Holds, shows, took, type Flag } from './support/judge/moves.ts';
+import { answerOf, block, causeOf, controlled, failed, need, needs, since, succeeded, type Step } from './support/judge/preconditions.ts';
+import { expectNoMismatch } from './support/judge/run-wide.ts';
+import { observeLate } from './support/judge/settle.ts';
+import { check, expectEqual, expectError, expectList, expectOk, expectRefusal, statusLine } from './support/judge/verify.ts';
 
 const { config, a, b } = actors();
 const NEEDS_B = 'needs CONFORMANCE_TOKEN_B';

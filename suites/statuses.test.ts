@@ -13,14 +13,15 @@
 // A refusal (404) counts only where A's own read, context or delete of a status answered 2xx (`controlled`).
 // It also sends every read the checks judge, all at once, so that the group waits for few answers in a row.
 import { beforeAll, describe, it } from 'vitest';
-import { actors, createdObject, formNotUnderstood, madeStep, madeWith, type Actor, type PreparedStatus, type Status } from './support/actors.ts';
-import { releaseAtLeast } from './support/config.ts';
-import type { FormParams } from './support/form.ts';
-import type { Exchange } from './support/http.ts';
-import { answerOf, before, block, causeOf, controlled, countJudged, failed, need, needs, since, succeeded, type Step } from './support/preconditions.ts';
-import { expectNoMismatch, hasMismatch } from './support/run-wide.ts';
-import { noteLate, now, observeLate, settle } from './support/settle.ts';
-import { check, expectEqual, expectError, expectJson, expectList, expectOk, fail, observeErrorBody, statusLine as statusLineOf } from './support/verify.ts';
+import { actors, formNotUnderstood, type Actor } from './support/judge/actors.ts';
+import { createdObject, type Exchange } from './support/talk/http.ts';
+import { madeStep, madeWith, type PreparedStatus, type Status } from './support/judge/created.ts';
+import { releaseAtLeast } from './support/talk/config.ts';
+import type { FormParams } from './support/talk/form.ts';
+import { answerOf, before, block, causeOf, controlled, countJudged, failed, need, needs, since, succeeded, type Step } from './support/judge/preconditions.ts';
+import { expectNoMismatch, hasMismatch } from './support/judge/run-wide.ts';
+import { noteLate, now, observeLate, settle } from './support/judge/settle.ts';
+import { check, expectEqual, expectError, expectJson, expectList, expectOk, fail, observeErrorBody, statusLine as statusLineOf } from './support/judge/verify.ts';
 
 const { config, a, b, anon } = actors();
 const DIRECT_TEXT = 'conformance probe: a direct status that mentions nobody #conformance';

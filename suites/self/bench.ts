@@ -8,14 +8,14 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { addCounts, emptyCounts, type Counts } from '../support/counts.ts';
-import { SETTINGS } from '../support/config.ts';
-import type { RunResults } from '../support/results.ts';
+import { addCounts, emptyCounts, type Counts } from '../support/talk/counts.ts';
+import { SETTINGS } from '../support/talk/config.ts';
+import type { RunResults } from '../support/report/results.ts';
 import { cleanEnv, ROOT } from './run-cli.ts';
 
 const HELP = `Usage: npm run bench -- [--runs N] [--out FILE]
 
-Runs the conformance command (node suites/support/bin.mjs, what \`npm run conformance\` runs) N times in each
+Runs the conformance command (node suites/support/run/bin.mjs, what \`npm run conformance\` runs) N times in each
 scenario, one run at a time, alternating: against the embedded reference server; the same with nothing selected
 (--only NOSUCH: the fixed cost of a run); with CONFORMANCE_VARIATIONS=latency (150 ms added to every response);
 and with CONFORMANCE_VARIATIONS=small-server (4 workers, 20 ms each per request). Prints the figures as a Markdown
@@ -155,7 +155,7 @@ async function runOnce(scenario: Scenario): Promise<RunFigures> {
   const reportDir = mkdtempSync(join(tmpdir(), 'conformance-bench-'));
   const started = performance.now();
   const cpuBefore = childrenCpuMs();
-  const child = spawn(process.execPath, [join(ROOT, 'suites/support/bin.mjs'), ...scenario.args], { cwd: ROOT, env: benchEnv(scenario, reportDir), stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'suites/support/run/bin.mjs'), ...scenario.args], { cwd: ROOT, env: benchEnv(scenario, reportDir), stdio: ['ignore', 'ignore', 'pipe'] });
   const stopWatching = child.pid === undefined ? () => undefined : watchMemory(child.pid);
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -385,7 +385,7 @@ async function main(): Promise<number> {
   const summaries = SCENARIOS.map((s) => summarize(s, figures.filter((r) => r.scenario === s.name)));
   const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', node: process.version, platform: process.platform, loadAverageBefore: loadBefore, loadAverageAfter: loadavg() };
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), command: 'node suites/support/bin.mjs', machine, scenarios: summaries, runs: figures }, null, 2)}\n`);
+  writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), command: 'node suites/support/run/bin.mjs', machine, scenarios: summaries, runs: figures }, null, 2)}\n`);
   const load = (l: number[]) => l.map((n) => n.toFixed(1)).join(' ');
   process.stdout.write(`\n${markdownTable(summaries)}\n\n${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}; load average ${load(loadBefore)} before, ${load(machine.loadAverageAfter)} after.\nWritten: ${out}\n`);
   const failed = figures.filter((r) => r.verdict !== 'PASS').length;

@@ -3,7 +3,7 @@
 // server enforcing the limits never refuses it. All the run's calls come from one address, so the IP access
 // bucket carries every group's calls.
 import { describe, expect, it } from 'vitest';
-import { LIMITS, reserveOf, type Bucket } from '../support/pacing.ts';
+import { LIMITS, reserveOf, type Bucket } from '../support/talk/pacing.ts';
 import { runCli } from './run-cli.ts';
 
 const RUN_TIMEOUT_MS = 300_000;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ALSO_FAILS, BLOCKS, CONTROLLED, faultClause, type Fault } from '../../fixtures/reference-server/faults.ts';
 import type { Variation } from '../../fixtures/reference-server/variations.ts';
 import { ROOT } from './run-cli.ts';
-import { heldCauses } from '../support/results.ts';
+import { heldCauses } from '../support/report/blocks.ts';
 import type { RunCheck, SuiteOutcome } from './suite-runner.ts';
 
 /** Faults whose clause is only checked under a setting; their runs switch it on. */
@@ -91,7 +91,7 @@ export function hiddenProblems(outcome: SuiteOutcome | undefined, clauses: reado
 /**
  * What is wrong with a run of `faults`: their clauses not failed, failed clauses other than theirs (and those
  * ALSO_FAILS declares), checks blocked by something else than them (or what BLOCKS declares), checks blocked by a
- * clause that neither failed nor was blocked in the run (the reporter's invariant, results.ts unheldBlocks), checks
+ * clause that neither failed nor was blocked in the run (the reporter's invariant, blocks.ts unheldBlocks), checks
  * that passed judging nothing or were not judged, errors outside checks.
  */
 export function exactnessProblems(outcome: SuiteOutcome | undefined, faults: readonly Fault[]): string[] {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Mastodon, type Entity, type WebSocketInterface } from 'megalodon';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MEDIA_FIXTURES } from '../../fixtures/media/index.ts';
-import type { RunResults } from '../support/results.ts';
+import type { RunResults } from '../support/report/results.ts';
 import { ROOT, runCommand, startStandaloneServer } from './run-cli.ts';
 
 /** npm's own flags that keep it quiet and off the network. */

@@ -9,8 +9,8 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { mergeShards } from '../support/matrix.ts';
-import type { RunResults } from '../support/results.ts';
+import { mergeShards } from '../support/report/matrix.ts';
+import type { RunResults } from '../support/report/results.ts';
 import { ROOT, runCli, type CliRun } from './run-cli.ts';
 
 const FAULT = 'APPS-VERIFY-2';
@@ -317,7 +317,7 @@ const runMatrix = promisify(execFile);
 describe('matrix and shards', () => {
   it('should merge the results of several servers into one self-contained page, clauses as rows and servers as columns', async () => {
     const out = join(work, 'matrix.html');
-    await runMatrix(process.execPath, ['--import', 'tsx', 'suites/support/matrix.ts', '--out', out, `faulty=${join(faulty.reportDir, 'results.json')}`, `fixed=${join(fixed.reportDir, 'results.json')}`], { cwd: ROOT });
+    await runMatrix(process.execPath, ['--import', 'tsx', 'suites/support/report/matrix.ts', '--out', out, `faulty=${join(faulty.reportDir, 'results.json')}`, `fixed=${join(fixed.reportDir, 'results.json')}`], { cwd: ROOT });
     const html = readFileSync(out, 'utf8');
     expect(html).toMatch(/<span class="verdict FAIL">faulty<\/span>/);
     expect(html).toMatch(/<span class="verdict FAIL">fixed<\/span>/);

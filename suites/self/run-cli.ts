@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, existsSync, readdirSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ReferenceServer } from '../../fixtures/reference-server/server.ts';
-import type { RunResults } from '../support/results.ts';
+import type { RunResults } from '../support/report/results.ts';
 import type { SuiteOutcome, SuiteRun } from './suite-runner.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -64,7 +64,7 @@ export async function runCommand(command: string, args: string[], env: Record<st
 
 export async function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 120_000): Promise<CliRun> {
   const reportDir = mkdtempSync(join(tmpdir(), 'conformance-'));
-  const run = await runCommand(process.execPath, [join(ROOT, 'suites/support/bin.mjs'), ...args], { CONFORMANCE_REPORT_DIR: reportDir, ...env }, timeoutMs);
+  const run = await runCommand(process.execPath, [join(ROOT, 'suites/support/run/bin.mjs'), ...args], { CONFORMANCE_REPORT_DIR: reportDir, ...env }, timeoutMs);
   const reports: Record<string, string> = {};
   for (const name of existsSync(reportDir) ? readdirSync(reportDir) : []) {
     if (!name.endsWith('.png')) reports[name] = readFileSync(join(reportDir, name), 'utf8');

@@ -150,7 +150,7 @@ describe("two full runs in a row against one `serve` with the contract's buckets
   let stop = () => {};
 
   beforeAll(async () => {
-    const server = await startStandaloneServer(process.execPath, [`${ROOT}/suites/support/bin.mjs`, 'serve', '--access-period-ms', '60000', '--narrow-period-ms', '60000']);
+    const server = await startStandaloneServer(process.execPath, [`${ROOT}/suites/support/run/bin.mjs`, 'serve', '--access-period-ms', '60000', '--narrow-period-ms', '60000']);
     stop = server.stop;
     runs = [await runCli([], server.lines, 240_000), await runCli([], server.lines, 240_000)];
   }, 400_000);

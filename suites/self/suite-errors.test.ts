@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultClause, PROFILES } from '../../fixtures/reference-server/faults.ts';
-import { parseExpectations } from '../support/expectations.ts';
-import type { CheckResult, RunResults } from '../support/results.ts';
+import { parseExpectations } from '../support/report/expectations.ts';
+import type { CheckResult, RunResults } from '../support/report/results.ts';
 import { faultEnv } from './fault-runs.ts';
 import { ROOT, runCli, runCommand, type CliRun } from './run-cli.ts';
 
@@ -83,7 +83,7 @@ describe('a forced trip of the invariant of blocks', () => {
     const shard = join(dir, 'results.json');
     writeFileSync(shard, JSON.stringify({ ...run, checks: [...run.checks, tripped, ...extra] }));
     const out = join(dir, 'merged');
-    const merge = await runCommand(process.execPath, ['--import', 'tsx', join(ROOT, 'suites/support/matrix.ts'), '--merge', shard, '--out', out], {}, 60_000);
+    const merge = await runCommand(process.execPath, ['--import', 'tsx', join(ROOT, 'suites/support/report/matrix.ts'), '--merge', shard, '--out', out], {}, 60_000);
     return { code: merge.code, merged: JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults, summary: readFileSync(join(out, 'summary.md'), 'utf8') };
   }
 

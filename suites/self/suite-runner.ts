@@ -9,12 +9,12 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 import { startVitest, type Reporter, type SerializedError, type TestModule } from 'vitest/node';
-import type { Config } from '../support/config.ts';
-import { LimitsFirst, SETUP_FILES } from '../support/conformance-project.ts';
-import { prepareRun } from '../support/global-setup.ts';
-import { checkOf } from '../support/reporter.ts';
-import type { CheckStatus } from '../support/results.ts';
-import { runWideResults } from '../support/run-wide.ts';
+import type { Config } from '../support/talk/config.ts';
+import { LimitsFirst, SETUP_FILES } from '../support/run/conformance-project.ts';
+import { prepareRun } from '../support/run/global-setup.ts';
+import { checkOf } from '../support/report/reporter.ts';
+import type { CheckStatus } from '../support/report/results.ts';
+import { runWideResults } from '../support/report/run-wide-results.ts';
 
 export interface SuiteRun {
   /** Unique; becomes the vitest project name (a fault id, a variation name). */
@@ -140,7 +140,7 @@ async function prepare(run: SuiteRun, collector: OutcomeCollector): Promise<Prep
 function wrapperSource(wrapper: string, run: string, file: string, index: number): string {
   const from = (path: string) => relative(join(wrapper, '..'), join(ROOT, path)).split('\\').join('/');
   return [
-    `import { joinRun } from '${from('suites/support/actors.ts')}';`,
+    `import { joinRun } from '${from('suites/support/judge/actors.ts')}';`,
     `joinRun(${JSON.stringify(run)});`,
     `await import('${from(file)}?run=${index}');`,
     '',

@@ -4,7 +4,7 @@
 // gate of the second) passes on each. The harmless variations pass every check; the deviation (a favourite that
 // comes back after its undo) fails its undo's clause in both runs, whenever it comes back within the settle window.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CheckStatus } from '../support/results.ts';
+import type { CheckStatus } from '../support/report/results.ts';
 import { liveRun, reported, truth, type Server, type Verdict } from './live-run.ts';
 import { inParallel } from './run-cli.ts';
 

@@ -7,8 +7,8 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseExpectations, type Expectation } from '../support/expectations.ts';
-import type { RunResults } from '../support/results.ts';
+import { parseExpectations, type Expectation } from '../support/report/expectations.ts';
+import type { RunResults } from '../support/report/results.ts';
 import { ROOT, runCli, runCommand, type CliRun } from './run-cli.ts';
 
 const GROUP = ['--group', 'client-registration'];
@@ -66,7 +66,7 @@ beforeAll(async () => {
     shardRun('2/2'),
   ]);
   const shardResults = shards.map((run) => join(run.reportDir, 'results.json'));
-  const matrix = ['--import', 'tsx', join(ROOT, 'suites/support/matrix.ts'), '--merge', ...shardResults, '--out', join(work, 'merged'), '--write-expectations', mergedFile];
+  const matrix = ['--import', 'tsx', join(ROOT, 'suites/support/report/matrix.ts'), '--merge', ...shardResults, '--out', join(work, 'merged'), '--write-expectations', mergedFile];
   merge = await runCommand(process.execPath, matrix, {}, 60_000);
   fixed = await runCli([...GROUP, ...faults(['APPS-VERIFY-2']), '--expectations', file, '--write-expectations', file], NOT_GITHUB);
   fixedFile = readFile();

@@ -1,0 +1,55 @@
+// The layers of the support layer (README, "How the suite is laid out"): imports go one way only,
+// run -> report -> judge -> talk. A folder may import its own modules and those of any folder below it, never one
+// above; the support layer never imports the suites or our own tests of them; and no module imports itself back
+// through others. suites/self/layers.test.ts runs these rules inside npm test; `npm run layers` runs them alone.
+/** The folders of suites/support, lowest first. */
+const LAYERS = ['talk', 'judge', 'report', 'run'];
+
+const upward = LAYERS.slice(0, -1).map((layer, index) => ({
+  name: `no-${layer}-to-higher`,
+  comment: `${layer}/ may import only ${LAYERS.slice(0, index).concat(layer).join(', ')}: ${LAYERS.slice(index + 1).join(', ')} are above it`,
+  severity: 'error',
+  from: { path: `^suites/support/${layer}/` },
+  to: { path: `^suites/support/(${LAYERS.slice(index + 1).join('|')})/` },
+}));
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    ...upward,
+    {
+      name: 'no-support-to-suites',
+      comment: 'the support layer serves the suites and our own tests; it never imports them',
+      severity: 'error',
+      from: { path: '^suites/support/' },
+      to: { path: '^suites/(?!support/)' },
+    },
+    {
+      name: 'no-loose-support-modules',
+      comment: 'every module of the support layer lives in one of its four folders: none outside them imports or is imported',
+      severity: 'error',
+      from: { path: '^suites/support/[^/]+$' },
+      to: {},
+    },
+    {
+      name: 'no-loose-support-modules',
+      comment: 'every module of the support layer lives in one of its four folders: none outside them imports or is imported',
+      severity: 'error',
+      from: {},
+      to: { path: '^suites/support/[^/]+$' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'a module that imports itself back through others has no place in a layer of its own',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.mjs', '.js', '.json'] },
+  },
+};

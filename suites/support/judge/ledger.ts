@@ -1,0 +1,124 @@
+// The cleanup ledger: everything a suite creates is written down as it is created, with the operation that
+// undoes it; the cleanup (run/cleanup.ts) undoes it all in reverse order when the suite file ends, also after
+// failures, and lists what it could not. Only what the run created is ever touched. Applications, which no operation
+// deletes, and authorization codes, whose grants the cleanup ends, are written down too.
+import { perFile } from '../talk/file-state.ts';
+import { senderOf, type Exchange, type HttpClient } from '../talk/http.ts';
+import { now } from './settle.ts';
+import { nextAt } from './sightings.ts';
+
+/** What an entry is, when the undo operation does not tell (a token). */
+export interface Subject {
+  kind: string;
+  id: string;
+  owner: string;
+}
+
+export interface LedgerOptions {
+  subject?: Subject;
+  /** The token a revocation revokes: a call with it must be refused afterwards. */
+  token?: string;
+  /**
+   * The move that made it got no answer (a flag move: favourite, boost...): it may or may not have been made, so no
+   * read had to show it present before; a read after the undo that shows it absent is enough.
+   */
+  unanswered?: boolean;
+}
+
+export interface Entry extends LedgerOptions {
+  what: string;
+  undo: () => Promise<Exchange>;
+  /** The check undid it itself: the place in the file's answers from which a read shows it gone. */
+  settledAt?: number;
+  /** When the check undid it (settle.ts now): the settle window begins there. */
+  settledTime?: number;
+}
+
+/** An application the run registered; the contract has no operation to delete one. */
+export interface Application {
+  subject: Subject;
+  clientSecret?: string;
+  sender?: HttpClient;
+}
+
+/** An authorization code the run obtained: a grant of the account's, live until its code is spent and its token revoked. */
+export interface Authorization {
+  code: string;
+  subject: Subject;
+  /** The token operation with the code, as the client that asked for it sends it. */
+  exchange: () => Promise<Exchange>;
+  revoke: (token: string) => Promise<Exchange>;
+  /** The run exchanged it for a token, which is on the ledger as a token. */
+  exchanged: boolean;
+}
+
+/**
+ * A creation whose answer never came: the server may have made the object. `find` asks the server for it as a client
+ * can (a status: the same request with the same Idempotency-Key, which answers the status made already) and gives the
+ * answer, whose object is then undone and read like any other; where it finds none, the object is listed as possibly
+ * left behind, with what the run sent.
+ */
+export interface Unanswered {
+  creation: Exchange;
+  kind: string;
+  find?: () => Promise<Exchange>;
+}
+
+/** What this file wrote down, for the cleanup at its end (run/cleanup.ts), which takes it off as it undoes it. */
+export const ledger = { entries: [] as Entry[], applications: [] as Application[], unanswered: [] as Unanswered[], authorizations: [] as Authorization[] };
+const { entries, applications, unanswered, authorizations } = ledger;
+perFile(() => {
+  entries.length = 0;
+  applications.length = 0;
+  unanswered.length = 0;
+  authorizations.length = 0;
+});
+
+export interface LedgerEntry {
+  /** The check undid it itself (a delete under test): the ledger only reads whether it is gone. */
+  settle(): void;
+}
+
+/**
+ * Writes down what was created and the call that undoes it. Kind, id and owner are read from the undo call
+ * (DELETE /api/v1/statuses/:id, POST .../unfavourite...) unless `options` give them.
+ */
+export function remember(what: string, undo: () => Promise<Exchange>, options: LedgerOptions = {}): LedgerEntry {
+  const entry: Entry = { what, undo, ...options };
+  entries.push(entry);
+  return {
+    settle: () => {
+      entry.settledAt ??= nextAt();
+      entry.settledTime ??= now();
+    },
+  };
+}
+
+/** A creation of a `kind` (status, attachment) that got no answer; see Unanswered. */
+export function rememberUnanswered(creation: Exchange, kind: string, find?: () => Promise<Exchange>): void {
+  unanswered.push({ creation, kind, ...(find ? { find } : {}) });
+}
+
+/** An application the run registered (its registration's answer): listed as left behind unless a read shows it gone. */
+export function rememberApplication(registration: Exchange, subject: Subject, clientSecret: unknown): void {
+  applications.push({ subject, clientSecret: typeof clientSecret === 'string' ? clientSecret : undefined, sender: senderOf(registration) });
+}
+
+/**
+ * An authorization code the run obtained (the approval of account `owner`): a code the run does not exchange itself
+ * is exchanged at the end and its token revoked, so that no grant stays live; one the token operation then refuses
+ * is spent. Listed as a live authorization where neither shows.
+ */
+export function rememberAuthorization(
+  code: string,
+  grant: { scope: string; owner: string; application: string },
+  calls: { exchange: () => Promise<Exchange>; revoke: (token: string) => Promise<Exchange> },
+): void {
+  const subject = { kind: 'authorization', id: `#${authorizations.length + 1} (scope "${grant.scope}", application ${grant.application})`, owner: grant.owner };
+  authorizations.push({ code, subject, ...calls, exchanged: false });
+}
+
+/** The run exchanged this code for a token: the token is on the ledger, and the code is spent. */
+export function codeExchanged(code: string): void {
+  for (const authorization of authorizations) if (authorization.code === code) authorization.exchanged = true;
+}

@@ -1,0 +1,129 @@
+// Preconditions. A check whose inputs are not configured, or that concerns another release than the server under
+// test, is skipped with its reason. A check whose precondition did not hold on the server (the status it judges
+// could not be created, the stream it listens on did not open) is blocked: it cannot be judged, and it names the
+// root cause, the clause of the failed precondition or "outside the contract: ...", with the exchange that showed it.
+import type { TestContext } from 'vitest';
+import { getCurrentTest } from 'vitest/suite';
+import { causeLabel, type RootCause } from './clauses.ts';
+import { releaseAtLeast, type Config } from '../talk/config.ts';
+import { curlOf, describeExchange, type Exchange } from '../talk/http.ts';
+import { redact } from '../talk/redact.ts';
+
+/** In the reason of every check skipped for the configured release, so that the summary can count them. */
+export const RELEASE_SKIP_MARK = 'CONFORMANCE_SERVER_VERSION=';
+
+export function needs(context: TestContext, present: unknown, reason: string): void {
+  if (!present) context.skip(reason);
+}
+
+/** Skips a check for a clause that came with a later release than CONFORMANCE_SERVER_VERSION. */
+export function since(context: TestContext, config: Config, release: string): void {
+  if (!releaseAtLeast(config.serverVersion, release)) {
+    context.skip(`needs release ${release} or later (${RELEASE_SKIP_MARK}${config.serverVersion})`);
+  }
+}
+
+/** Skips a check for behaviour that a later release removed. */
+export function before(context: TestContext, config: Config, release: string): void {
+  if (releaseAtLeast(config.serverVersion, release)) {
+    context.skip(`removed in release ${release} (${RELEASE_SKIP_MARK}${config.serverVersion})`);
+  }
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    blocked?: RootCause;
+    /** How many instances the check judged: each verification that held (verify.ts), or what a run-wide check counted. */
+    judged?: number;
+    /** Why a check that met nothing to judge, while nothing failed, is not judged. */
+    notJudged?: string;
+  }
+}
+
+/** The accounts of the run, whose tokens hold the broad scopes read write follow push (README, "Auditing a live instance"). */
+const USERS = new Set(['A', 'B']);
+
+/**
+ * A root cause from the exchange of a failed precondition. A 401 to a token the run obtained itself is the grant's that
+ * gave it: the operation was never tried with a working token. A 403 to A or B on a user-token operation is
+ * ACCESS-BROAD-1's: their tokens hold the broad scopes, so the server refused the broad write where the operation names
+ * write:*.
+ */
+export function causeOf(clause: string | undefined, summary: string, exchange?: Exchange): RootCause {
+  const grantRefused = exchange?.status === 401 && exchange.grantedBy !== undefined;
+  const broadRefused = !grantRefused && exchange?.status === 403 && USERS.has(exchange.actor);
+  // A request that got no answer (the timeout, a connection that failed) or the rate limit's 429 says nothing of any
+  // clause: it is outside the contract, and blocks only the checks that needed its answer.
+  const unanswered = (exchange?.status === undefined && exchange?.error !== undefined) || exchange?.rateLimited === true;
+  const cause = unanswered ? undefined : grantRefused ? exchange.grantedBy : broadRefused ? 'ACCESS-BROAD-1' : clause;
+  const said = grantRefused ? `${summary}: the token the run obtained by that grant was refused` : broadRefused ? `${summary}: the token's broad scopes were refused` : summary;
+  return { ...(cause ? { clause: cause } : {}), summary: redact(said), ...(exchange ? { exchange: describeExchange(exchange), reproduce: redact(curlOf(exchange)) } : {}) };
+}
+
+/** How an answer failed a precondition, in a few words: "HTTP 404", "no answer: ...". */
+export function answerOf(exchange: Exchange): string {
+  return exchange.error ? `no answer (${exchange.error})` : `HTTP ${exchange.status}`;
+}
+
+/** Ends the running check as blocked by `cause`: not a failure of its own clause. */
+export function block(cause: RootCause): never {
+  const test = getCurrentTest();
+  if (!test) throw new Error('block() was called outside a check');
+  test.meta.blocked = cause;
+  return test.context.skip(`blocked by ${causeLabel(cause)}`) as never;
+}
+
+/**
+ * Counts instances the running check judged. A check that ends without judging one is not passed (reporter.ts):
+ * a green tile for something never seen would tell a server team to stop looking there. A preparation step (no
+ * check running) counts nothing.
+ */
+export function countJudged(instances = 1): void {
+  const test = getCurrentTest();
+  if (test) test.meta.judged = (test.meta.judged ?? 0) + instances;
+}
+
+/** Ends the running check as not judged: nothing failed, yet the run met nothing it judges; `reason` says what went unseen. */
+export function notJudged(reason: string): never {
+  const test = getCurrentTest();
+  if (!test) throw new Error('notJudged() was called outside a check');
+  test.meta.notJudged = redact(reason);
+  return test.context.skip(`not judged: ${reason}`) as never;
+}
+
+/**
+ * The positive control of a refusal or absence check: a 404 for what the caller may not see counts only where the
+ * same operation answered 2xx for what it may. Otherwise the operation may not exist at all, and the row's first
+ * clause (`clause`, whose check judges that 2xx) blocks the check.
+ */
+export function controlled(control: Step<Exchange> | undefined, clause: string, operation: string): void {
+  if (!control) block({ summary: `${operation} (the positive control) was not made` });
+  if (!control.ok) block(control.cause);
+  const { status } = control.value;
+  if (status === undefined || status < 200 || status > 299) block(causeOf(clause, `${operation} (the positive control) answered ${answerOf(control.value)}`, control.value));
+}
+
+/**
+ * The result of a preparation step: lenient (a creation that answered 2xx with an id is enough to go on), never
+ * judged, never thrown. A check that needs the value takes it with need(); a failed step blocks that check.
+ */
+export type Step<T> = { ok: true; value: T; exchange: Exchange } | { ok: false; cause: RootCause; exchange?: Exchange };
+
+export function succeeded<T>(value: T, exchange: Exchange): Step<T> {
+  return { ok: true, value, exchange };
+}
+
+export function failed<T>(cause: RootCause, exchange?: Exchange): Step<T> {
+  return { ok: false, cause, ...(exchange ? { exchange } : {}) };
+}
+
+/** The value of a step the running check needs; a failed step blocks the check with its cause. */
+export function need<T>(step: Step<T>): T {
+  if (!step.ok) block(step.cause);
+  return step.value;
+}
+
+/** A precondition the running check needs on the server's behaviour: when it does not hold, the check is blocked. */
+export function requireThat(condition: boolean, cause: () => RootCause): void {
+  if (!condition) block(cause());
+}

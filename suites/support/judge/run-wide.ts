@@ -1,0 +1,159 @@
+// Run-wide clauses: rules judged over everything the run saw rather than by one check. The rules every response
+// follows (registered-checks.ts), the resource schemas over every instance the checks met, and the Errors table's
+// body and texts over every error answer a check identified. Each suite file keeps, per clause, how much it judged
+// and each distinct mismatch with the first exchange that showed it; setup.ts hands that to the reporter in the
+// file's task meta, and the reporter reports each clause once for the whole run (report/run-wide-results.ts), so
+// one deviation is one failure however many checks met it.
+import { clause, ClauseFailure, type RootCause } from './clauses.ts';
+import { perFile } from '../talk/file-state.ts';
+import { curlOf, describeExchange, type Exchange } from '../talk/http.ts';
+import { block, countJudged, notJudged } from './preconditions.ts';
+import { redact } from '../talk/redact.ts';
+
+export interface Mismatch {
+  expected: string;
+  actual: string;
+  /** The first exchange that showed it, redacted, and its curl line. */
+  exchange?: string;
+  reproduce?: string;
+}
+
+export interface RunWideObservations {
+  /** Clause id -> how many responses or instances were judged. */
+  judged: Record<string, number>;
+  /** Clause id -> distinct mismatch (its key) -> the first time it was seen. */
+  mismatches: Record<string, Record<string, Mismatch>>;
+  /** Clause id -> the cases of its resource this file met (expectCase). */
+  cases?: Record<string, string[]>;
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    runWide?: RunWideObservations;
+  }
+}
+
+const judged = new Map<string, number>();
+const mismatches = new Map<string, Map<string, Mismatch>>();
+const casesMet = new Map<string, Set<string>>();
+perFile(() => {
+  judged.clear();
+  mismatches.clear();
+  casesMet.clear();
+});
+
+/** One more response or instance judged for the clause. */
+export function judgedOnce(clauseId: string): void {
+  judged.set(clauseId, (judged.get(clauseId) ?? 0) + 1);
+}
+
+/** An instance of a case the clause's resource should be met in (expectCase). */
+export function caseMet(clauseId: string, words: string): void {
+  let met = casesMet.get(clauseId);
+  if (!met) casesMet.set(clauseId, (met = new Set()));
+  met.add(words);
+}
+
+/** A mismatch of a run-wide clause; `key` tells distinct mismatches apart, and only the first of each is kept. */
+export function observeMismatch(clauseId: string, key: string, expected: string, actual: string, exchange?: Exchange): void {
+  let ofClause = mismatches.get(clauseId);
+  if (!ofClause) mismatches.set(clauseId, (ofClause = new Map()));
+  if (ofClause.has(key)) return;
+  ofClause.set(key, {
+    expected: redact(expected),
+    actual: redact(actual),
+    ...(exchange ? { exchange: describeExchange(exchange), reproduce: redact(curlOf(exchange)) } : {}),
+  });
+}
+
+/** Whether this file met a mismatch of the clause: what another run-wide clause's judgement may depend on. */
+export function hasMismatch(clauseId: string): boolean {
+  return (mismatches.get(clauseId)?.size ?? 0) > 0;
+}
+
+/** Whether the clause is judged over the whole run (its owning check takes every check of its file before it). */
+export function isRunWide(clauseId: string): boolean {
+  return RUN_WIDE.has(clauseId);
+}
+
+/** What this suite file judged, for its task meta. */
+export function runWideSnapshot(): RunWideObservations {
+  return {
+    judged: Object.fromEntries(judged),
+    mismatches: Object.fromEntries([...mismatches].map(([id, found]) => [id, Object.fromEntries(found)])),
+    cases: Object.fromEntries([...casesMet].map(([id, met]) => [id, [...met]])),
+  };
+}
+
+/** One failure for all the distinct mismatches of a clause: each listed once, the first with its exchange. */
+export function failureOf(clauseId: string, found: readonly Mismatch[]): ClauseFailure {
+  const [first] = found as [Mismatch, ...Mismatch[]];
+  if (found.length === 1) return new ClauseFailure(clause(clauseId), first.expected, first.actual, first.exchange, first.reproduce);
+  const list = found.map((m, i) => `  ${i + 1}. expected ${m.expected}; actual ${m.actual}`).join('\n');
+  return new ClauseFailure(clause(clauseId), first.expected, `${found.length} distinct mismatches:\n${list}\n  the first one:`, first.exchange, first.reproduce);
+}
+
+/** The cause a mismatch of `clauseId` gives the checks it leaves nothing to judge. */
+function causeOfMismatch(clauseId: string, first: Mismatch): RootCause {
+  return { clause: clauseId, summary: first.actual, ...(first.exchange ? { exchange: first.exchange } : {}) };
+}
+
+/**
+ * The owning check of a run-wide clause judges what its own file saw so far. With nothing to judge it is blocked:
+ * by `noneMet`, the cause that left it nothing (a creation that failed), or by the clause that explains the absence
+ * where this file met a mismatch of it (no rate-limit header at all for the rules of their values); else, nothing
+ * having failed, it is not judged.
+ */
+export function expectNoMismatch(clauseId: string, noneMet?: RootCause): void {
+  const found = [...(mismatches.get(clauseId)?.values() ?? [])];
+  if (found.length > 0) throw failureOf(clauseId, found);
+  const count = judged.get(clauseId) ?? 0;
+  if (count > 0) return countJudged(count);
+  if (noneMet) block(noneMet);
+  for (const explaining of RUN_WIDE.get(clauseId)?.explainedBy ?? []) {
+    const explanation = mismatches.get(explaining)?.values().next().value;
+    if (explanation) block(causeOfMismatch(explaining, explanation));
+  }
+  notJudged(`this group met nothing to judge for ${clauseId}`);
+}
+
+export interface RunWide {
+  /** What the clause's result says it judged: "every Status the run met ...". */
+  sentence: string;
+  /** The clauses whose failure explains that the run met nothing to judge (LIMITS-HEADERS-1 for the headers' values). */
+  explainedBy?: readonly string[];
+  /** The cases the contract's types name, which the run should meet (an Account with no status yet). */
+  cases?: string[];
+}
+
+/** The run-wide clauses; registered checks add theirs (runWideClause). */
+const RUN_WIDE = new Map<string, RunWide>([
+  ['RESOURCE-STATUS-1', { sentence: 'every Status the run met has the fields and types of the contract' }],
+  ['RESOURCE-ACCOUNT-1', { sentence: 'every Account the run met has the fields and types of the contract' }],
+  ['RESOURCE-APPLICATION-1', { sentence: 'every Application the run met has the fields and types of the contract' }],
+  ['RESOURCE-TOKEN-1', { sentence: 'every Token the run met has an access_token string' }],
+  ['RESOURCE-CONTEXT-1', { sentence: 'every Context the run met has ancestors and descendants, arrays of Status' }],
+  ['RESOURCE-CARD-1', { sentence: 'every Card the run met has the fields and types of the contract' }],
+  ['RESOURCE-POLL-1', { sentence: 'every Poll the run met has the fields and types of the contract', explainedBy: ['STATUS-POLL-1'] }],
+  ['RESOURCE-SCHEDULED-1', { sentence: 'every ScheduledStatus the run met has id, scheduled_at, params and media_attachments', explainedBy: ['STATUS-SCHEDULED-1'] }],
+  ['RESOURCE-ATTACHMENT-1', { sentence: 'every Attachment the run met has the fields and types of the contract' }],
+  ['ERRORS-BODY-1', { sentence: 'every error answer the checks identified carries a JSON body {error: string}' }],
+  ['ERRORS-TEXT-1', { sentence: 'every error answer the checks identified carries the text of its row of the Errors table', explainedBy: ['ERRORS-BODY-1'] }],
+]);
+
+/** Names a run-wide clause, the sentence of its run-wide result ("every Status the run met") and what explains an absence. */
+export function runWideClause(clauseId: string, sentence: string, explainedBy?: readonly string[]): void {
+  clause(clauseId); // throws for an id the catalogue does not have
+  if (RUN_WIDE.has(clauseId)) throw new Error(`${clauseId} is a run-wide clause already`);
+  RUN_WIDE.set(clauseId, { sentence, ...(explainedBy ? { explainedBy } : {}) });
+}
+
+/** A case of the clause's resource that the run should meet: a run that met none says so in the clause's result. */
+export function expectCase(clauseId: string, words: string): void {
+  const runWide = RUN_WIDE.get(clauseId);
+  if (!runWide) throw new Error(`${clauseId} is no run-wide clause`);
+  runWide.cases = [...(runWide.cases ?? []), words];
+}
+
+/** The run-wide clauses, in the order their results are reported (report/run-wide-results.ts). */
+export const runWideClauses = (): ReadonlyMap<string, RunWide> => RUN_WIDE;

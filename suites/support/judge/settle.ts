@@ -1,0 +1,91 @@
+// The settle window (CONFORMANCE_SETTLE_MS): a server may apply a move or a deletion in the background, so that a
+// read right after the answer still shows the state before it (a deleted status answering 200 for a second), or
+// shows the new state and later the old one again (an undone favourite that its own delivery brings back). A read
+// that judges such a state waits for it within the window, and a state that must hold is confirmed once the window
+// has passed: a verdict then depends on whether the server applies the move within the window, not on how fast the
+// run went. On a server that shows every state at once this costs no read: polling goes on only while the state is
+// not there yet.
+import type { TestContext } from 'vitest';
+import { DEFAULT_SETTLE_MS } from '../talk/config.ts';
+import { perFile } from '../talk/file-state.ts';
+import type { Exchange } from '../talk/http.ts';
+
+/** The first pause between two reads of a state not there yet; each pause doubles, up to the end of the window. */
+const FIRST_PAUSE_MS = 400;
+
+let windowMs = DEFAULT_SETTLE_MS;
+/** Whether the server showed, in this file, a state that came late or turned back: the ledger then sweeps (cleanup.ts). */
+let unsettled = false;
+/** What came late, by the clause whose check judges it: an observation of that check. */
+const lateStates = new Map<string, string>();
+perFile(() => {
+  windowMs = DEFAULT_SETTLE_MS;
+  unsettled = false;
+  lateStates.clear();
+});
+
+export const now = (): number => performance.now();
+
+/** The file's settle window, from its configuration (actors.ts). */
+export function useSettleWindow(ms: number): void {
+  windowMs = ms;
+}
+
+export const settleWindowMs = (): number => windowMs;
+
+/** Whether a state came late or turned back in this file. */
+export const sawUnsettled = (): boolean => unsettled;
+
+/** A state that came late or turned back, seen outside `settle`: the ledger re-reads what it called gone. */
+export function noteUnsettled(): void {
+  unsettled = true;
+}
+
+const pause = (ms: number) => new Promise<void>((done) => setTimeout(done, Math.max(0, ms)));
+
+/** Waits until the window that began at `since` has passed: a read after it shows whether a state held. */
+export async function windowPassed(since: number): Promise<void> {
+  await pause(since + windowMs - now());
+}
+
+export interface Settled {
+  /** The answer that showed the state, else the last one read. */
+  exchange: Exchange;
+  shown: boolean;
+  /** How long after `since` the state showed, where the first answer did not show it. */
+  lateMs?: number;
+}
+
+/**
+ * Reads until an answer shows the state, within the settle window that began at `since` (the move's answer):
+ * `first` (an answer already read) or one read at once, then again after pauses that double, while the state is not
+ * there. An answer that is no answer (a timeout) ends it: there is nothing to wait for.
+ */
+export async function settle(read: () => Promise<Exchange>, shows: (exchange: Exchange) => boolean, since: number, first?: Exchange): Promise<Settled> {
+  let exchange = first ?? (await read());
+  if (shows(exchange)) return { exchange, shown: true };
+  const end = since + windowMs;
+  for (let wait = FIRST_PAUSE_MS; exchange.status !== undefined && now() < end; wait *= 2) {
+    // A pause cut to the window's end is the last: a timer may fire a moment early, which must not add a read.
+    const last = wait >= end - now();
+    await pause(Math.min(wait, end - now()));
+    exchange = await read();
+    if (shows(exchange)) {
+      unsettled = true;
+      return { exchange, shown: true, lateMs: Math.round(now() - since) };
+    }
+    if (last) break;
+  }
+  return { exchange, shown: false };
+}
+
+/** Keeps what came late for the check of `clause`, which reports it as an observation. */
+export function noteLate(clause: string, what: string, settled: Settled): void {
+  if (settled.lateMs !== undefined) lateStates.set(clause, `${what} showed ${settled.lateMs} ms after the answer (settle window ${windowMs} ms)`);
+}
+
+/** Reports, as an observation of the check of `clause`, a state it judged that came late: it passes, but not at once. */
+export async function observeLate(context: TestContext, clause: string): Promise<void> {
+  const late = lateStates.get(clause);
+  if (late) await context.annotate(late, 'observation');
+}

@@ -1,0 +1,150 @@
+// What the run's answers showed of the objects it makes, in the order the answers came: the evidence on which the
+// cleanup says that an object is gone (run/cleanup.ts). Every answer of the run is looked at, the ledger's own
+// reads included, so that a read a check made already is not made again. An object is seen by whoever reads it:
+// a status by its author, a flag by the account that set it, a token by any call that carries it.
+import { perFile } from '../talk/file-state.ts';
+import { jsonOf, onExchange, type Exchange } from '../talk/http.ts';
+
+/** One answer about one object. */
+export interface Sighting {
+  /** The answer's place in the file's order of answers. */
+  at: number;
+  present: boolean;
+  /** A read of the object; false for the answer of the operation that made it. */
+  read: boolean;
+  exchange: Exchange;
+}
+
+/** The flag a status shows for each flag the run sets, and the operations that set and unset it. */
+export const FLAGS = {
+  favourite: { flag: 'favourited', set: 'favourite', unset: 'unfavourite' },
+  boost: { flag: 'reblogged', set: 'reblog', unset: 'unreblog' },
+  bookmark: { flag: 'bookmarked', set: 'bookmark', unset: 'unbookmark' },
+  mute: { flag: 'muted', set: 'mute', unset: 'unmute' },
+  pin: { flag: 'pinned', set: 'pin', unset: 'unpin' },
+} as const;
+export type FlagKind = keyof typeof FLAGS;
+
+/** The key of an object among the sightings: its kind, its id and who sees it ('' when anyone does). */
+export const keyOf = (kind: string, id: string, by = ''): string => `${kind} ${id} ${by}`;
+
+let order = 0;
+const sightings = new Map<string, Sighting[]>();
+/** The kinds of object a read showed present in this file: their reads answer more than 404. */
+const readsThatShow = new Set<string>();
+/** The url of each attachment an answer carried, and back. */
+const urls = new Map<string, string>();
+const attachmentsByUrl = new Map<string, string>();
+perFile(() => {
+  order = 0;
+  sightings.clear();
+  readsThatShow.clear();
+  urls.clear();
+  attachmentsByUrl.clear();
+});
+
+/** The place the next answer will take: what comes at or after it came later. */
+export const nextAt = (): number => order + 1;
+
+export const sightingsOf = (key: string): readonly Sighting[] => sightings.get(key) ?? [];
+
+/** Whether a read of this kind ever showed an object present in this file. */
+export const readShows = (kind: string): boolean => readsThatShow.has(kind);
+
+/** The url an answer gave for an attachment's file. */
+export const urlOf = (attachmentId: string): string | undefined => urls.get(attachmentId);
+
+function record(exchange: Exchange, kind: string, id: string, by: string, present: boolean, read: boolean): void {
+  const key = keyOf(kind, id, by);
+  const list = sightings.get(key) ?? [];
+  list.push({ at: order, present, read, exchange });
+  sightings.set(key, list);
+  if (read && present) readsThatShow.add(kind);
+}
+
+type Json = Record<string, unknown>;
+const objectOf = (value: unknown): Json | undefined => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined);
+
+/**
+ * Remembers the url of every attachment an answer carries: an upload, a read or update, a status's media. The answer
+ * that gives a url shows its file there as the answer that made a status shows the status: once a fetch of a file
+ * showed one served in this file (one read per kind of object, not one per object; cleanup-reads.ts shownPresent).
+ */
+function learnUrls(exchange: Exchange, body: Json): void {
+  const attachments = [body, ...(Array.isArray(body.media_attachments) ? body.media_attachments : [])].map(objectOf);
+  for (const attachment of attachments) {
+    if (typeof attachment?.id !== 'string' || typeof attachment.url !== 'string' || !('type' in attachment)) continue;
+    // As a fetch of it names it (http.ts: origin, path and query).
+    const url = URL.canParse(attachment.url) ? new URL(attachment.url).href : attachment.url;
+    urls.set(attachment.id, url);
+    attachmentsByUrl.set(url, attachment.id);
+    record(exchange, 'file', attachment.id, '', true, false);
+  }
+}
+
+/** A read of a status by `by`: the status, and each flag it shows for the reader. */
+function seeStatus(exchange: Exchange, id: string, body: Json | undefined): void {
+  const by = exchange.actor;
+  if (exchange.status === 404) return record(exchange, 'status', id, by, false, true);
+  if (exchange.status !== 200 || body?.id !== id) return;
+  record(exchange, 'status', id, by, true, true);
+  for (const [kind, { flag }] of Object.entries(FLAGS)) {
+    if (typeof body[flag] === 'boolean') record(exchange, kind, id, by, body[flag] as boolean, true);
+  }
+}
+
+/** What an answer to a call the ledger knows shows; other calls show nothing. */
+function see(exchange: Exchange): void {
+  order += 1;
+  const status = exchange.status;
+  if (status === undefined) return;
+  const path = exchange.path.split('?')[0] ?? '';
+  const json = jsonOf(exchange);
+  const body = objectOf(json.ok ? json.value : undefined);
+  const ok = status >= 200 && status < 300;
+  if (body && status >= 200 && status < 300) learnUrls(exchange, body);
+  const file = attachmentsByUrl.get(exchange.url);
+  // An attachment's file is served, or not (S3 refuses a missing object with 403).
+  if (file !== undefined && exchange.method === 'GET') return record(exchange, 'file', file, '', ok, true);
+  const bearer = /^Bearer (.+)$/.exec(exchange.requestHeaders.authorization ?? '')?.[1];
+  // A token a call succeeded with is one the server holds; 401 is one it does not.
+  if (bearer && path.startsWith('/api/') && (ok || status === 401)) record(exchange, 'token', bearer, '', ok, true);
+  const by = exchange.actor;
+  let m: RegExpExecArray | null;
+  if (exchange.method === 'POST' && path === '/api/v1/statuses' && ok && typeof body?.id === 'string') {
+    record(exchange, typeof body.scheduled_at === 'string' ? 'scheduled status' : 'status', body.id, by, true, false);
+  } else if (exchange.method === 'GET' && (m = /^\/api\/v1\/statuses\/([^/]+)$/.exec(path))) {
+    seeStatus(exchange, m[1] as string, body);
+  } else if (exchange.method === 'POST' && ok && (m = /^\/api\/v1\/statuses\/([^/]+)\/(\w+)$/.exec(path))) {
+    const [, id, action] = m as unknown as [string, string, string];
+    const flag = Object.entries(FLAGS).find(([, f]) => f.set === action);
+    // The answer of the move that set the flag shows it set (for a boost, on the boosted status inside it).
+    if (flag && (body?.[flag[1].flag] === true || objectOf(body?.reblog)?.[flag[1].flag] === true)) record(exchange, flag[0], id, by, true, false);
+  } else if (exchange.method === 'GET' && (m = /^\/api\/v1\/scheduled_statuses\/([^/]+)$/.exec(path))) {
+    if (status === 404 || (status === 200 && body?.id === m[1])) record(exchange, 'scheduled status', m[1] as string, by, status === 200, true);
+  } else if (exchange.method === 'POST' && /^\/api\/v[12]\/media$/.test(path) && ok && typeof body?.id === 'string') {
+    record(exchange, 'attachment', body.id, by, true, false);
+  } else if (exchange.method === 'GET' && (m = /^\/api\/v1\/media\/([^/]+)$/.exec(path))) {
+    // The Attachment states: 206 while processing (no body), 422 where processing failed; 404 when there is none.
+    const shown = (status === 200 && body?.id === m[1]) || status === 206 || status === 422;
+    if (shown || status === 404) record(exchange, 'attachment', m[1] as string, by, shown, true);
+  } else if (exchange.method === 'POST' && path === '/oauth/token') {
+    seeClient(exchange, body);
+    if (status === 200 && typeof body?.access_token === 'string') record(exchange, 'token', body.access_token, '', true, false);
+  }
+}
+
+/**
+ * A token request: the token operation authenticates the client before it judges the grant (RFC 6749 5.2), so a
+ * token it gives, or a grant it refuses as invalid_grant, shows the application there; invalid_client, gone.
+ */
+function seeClient(exchange: Exchange, body: Json | undefined): void {
+  const clientId = exchange.requestHeaders['content-type']?.startsWith('application/x-www-form-urlencoded')
+    ? new URLSearchParams(exchange.requestBody ?? '').get('client_id')
+    : null;
+  if (!clientId) return;
+  if (exchange.status === 200 || (exchange.status === 400 && body?.error === 'invalid_grant')) record(exchange, 'application', clientId, '', true, true);
+  if (exchange.status === 401 && body?.error === 'invalid_client') record(exchange, 'application', clientId, '', false, true);
+}
+
+onExchange(see);

@@ -1,0 +1,126 @@
+// Verifiers: each judges one exchange or value against the clause of the running check and, on a mismatch,
+// throws a ClauseFailure that reads like the contract (clause and words, expected, actual, then the redacted
+// exchange with a curl line) and carries the same as data. A verifier judges only what the running check's clause
+// states: resource schemas, error bodies and error texts are run-wide clauses (run-wide.ts), observed here and
+// reported once for the run. Helpers verify and describe; they never decide what is tested. Each verification that
+// holds counts one instance judged by the running check (preconditions.ts countJudged).
+import { expect } from 'vitest';
+import { clause, CLAUSE_ID, ClauseFailure, findClause, type Clause } from './clauses.ts';
+import { curlOf, describeExchange, excerpt, jsonOf, noAnswer, type Exchange } from '../talk/http.ts';
+import { redact } from '../talk/redact.ts';
+import { block, causeOf, countJudged } from './preconditions.ts';
+import { observeResource } from './resources.ts';
+import { judgedOnce, observeMismatch } from './run-wide.ts';
+import type { ResourceName } from './schema.ts';
+
+/** Where a verifier runs in a test that names no clause: our own unit tests of the helpers (clauses.test.ts proves every check names one). */
+const UNNAMED: Clause = { id: 'UNNAMED', section: '', words: 'a test that names no clause', kind: 'rule', severity: 'MUST' };
+
+/** The clause the running check names in its title. */
+function currentClause(): Clause {
+  const title = expect.getState().currentTestName?.split(' > ').pop() ?? '';
+  const id = CLAUSE_ID.exec(title)?.[0];
+  return (id ? findClause(id) : undefined) ?? UNNAMED;
+}
+
+/** Fails the running check (or the named clause) with expected and actual, and the exchange that showed it. */
+export function fail(expected: string, actual: string, exchange?: Exchange, clauseId?: string): never {
+  // A 429 is the budget's answer, never evidence against a clause: the check that needed the answer is not judged.
+  if (exchange?.rateLimited) block(causeOf(undefined, `${exchange.method} ${exchange.path.split('?')[0]} was refused by the server's rate limit (HTTP 429), also after waiting for the reset`, exchange));
+  const failed = clauseId ? clause(clauseId) : currentClause();
+  throw new ClauseFailure(failed, redact(expected), redact(actual), exchange ? describeExchange(exchange) : '', exchange ? redact(curlOf(exchange)) : undefined);
+}
+
+/** Plain condition with the running clause's failure format. */
+export function check(condition: boolean, expected: string, actual: string, exchange?: Exchange, clauseId?: string): void {
+  if (!condition) fail(expected, actual, exchange, clauseId);
+  countJudged();
+}
+
+const show = (value: unknown) => excerpt(JSON.stringify(value) ?? 'undefined', 200);
+
+/** Compares one field with what the contract requires of it. */
+export function expectEqual(actual: unknown, expected: unknown, what: string, exchange?: Exchange, clauseId?: string): void {
+  if (JSON.stringify(actual) !== JSON.stringify(expected)) fail(`${what} = ${show(expected)}`, `${what} = ${show(actual)}`, exchange, clauseId);
+  countJudged();
+}
+
+export function statusLine(exchange: Exchange): string {
+  if (exchange.error) return noAnswer(exchange.error);
+  return `HTTP ${exchange.status} ${excerpt(exchange.text, 200) || '(empty body)'}`;
+}
+
+/** The answer must have one of these status codes; returns its JSON body. */
+export function expectJson(exchange: Exchange, statuses: number | readonly number[] = 200): unknown {
+  const allowed = typeof statuses === 'number' ? [statuses] : statuses;
+  if (exchange.status === undefined || !allowed.includes(exchange.status)) {
+    fail(`HTTP ${allowed.join(' or ')}`, statusLine(exchange), exchange);
+  }
+  const json = jsonOf(exchange);
+  if (!json.ok) fail('a JSON body', json.reason, exchange);
+  countJudged();
+  return json.value;
+}
+
+/** The value must be a JSON object (the fields the clause states are the check's to judge). */
+function expectObject(value: unknown, resource: string, exchange: Exchange): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(`a ${resource} object`, excerpt(exchange.text, 200), exchange);
+  return value as Record<string, unknown>;
+}
+
+type Resource = Exclude<ResourceName, 'Error'>;
+
+/**
+ * The answer must be HTTP `status` with a JSON object: the resource the operation returns. Its schema is observed
+ * for the resource's own clause, not judged here.
+ */
+export function expectOk<T = Record<string, unknown>>(exchange: Exchange, resource: Resource, status: number | readonly number[] = 200): T {
+  const body = expectObject(expectJson(exchange, status), resource, exchange);
+  observeResource(resource, body, exchange);
+  return body as T;
+}
+
+/** The answer must be an array of the given resource; each element's schema is observed for its clause. */
+export function expectList<T = Record<string, unknown>>(exchange: Exchange, resource: Resource): T[] {
+  const body = expectJson(exchange, 200);
+  if (!Array.isArray(body)) fail(`an array of ${resource}`, excerpt(exchange.text, 200), exchange);
+  for (const item of body) observeResource(resource, item, exchange);
+  return body as T[];
+}
+
+/** The {error} text of an error answer, or why there is none. */
+function errorTextOf(exchange: Exchange): { text: string } | { reason: string } {
+  const json = jsonOf(exchange);
+  if (!json.ok) return { reason: json.reason };
+  const error = (json.value as { error?: unknown } | null)?.error;
+  return typeof json.value === 'object' && json.value !== null && typeof error === 'string' ? { text: error } : { reason: excerpt(exchange.text, 200) };
+}
+
+/**
+ * The answer must be the Errors row's status code: that is the running check's clause. The row's body
+ * (ERRORS-BODY-1) and text (ERRORS-TEXT-1) are observed for their own clauses, judged once for the run.
+ */
+export function expectError(exchange: Exchange, status: number, text?: string): void {
+  if (exchange.status !== status) fail(`HTTP ${status}${text ? ` {"error": "${text}"}` : ''}`, statusLine(exchange), exchange);
+  countJudged();
+  observeErrorBody(exchange, text);
+}
+
+/** Observes an error answer for ERRORS-BODY-1 and, when its row gives one, its text for ERRORS-TEXT-1. */
+export function observeErrorBody(exchange: Exchange, text?: string): void {
+  judgedOnce('ERRORS-BODY-1');
+  const found = errorTextOf(exchange);
+  if ('reason' in found) {
+    observeMismatch('ERRORS-BODY-1', `${exchange.status} ${exchange.headers['content-type'] ?? ''}`, 'a JSON body {"error": string}', `HTTP ${exchange.status}: ${found.reason}`, exchange);
+    return;
+  }
+  if (text === undefined) return;
+  judgedOnce('ERRORS-TEXT-1');
+  if (found.text !== text) observeMismatch('ERRORS-TEXT-1', `${exchange.status} ${text} ${found.text}`, `HTTP ${exchange.status} {"error": "${text}"}`, `{"error": "${found.text}"}`, exchange);
+}
+
+/** Any 4xx: where the contract requires a refusal but does not show its code or body. */
+export function expectRefusal(exchange: Exchange): void {
+  if (exchange.status === undefined || exchange.status < 400 || exchange.status >= 500) fail('a refusal (HTTP 4xx)', statusLine(exchange), exchange);
+  countJudged();
+}

@@ -1,0 +1,273 @@
+// The expectations file (CONFORMANCE_EXPECTATIONS, --expectations): the checks an implementation is known to
+// fail, or wants skipped, each with a reason. It lives outside the tests, as wpt's metadata and undici's
+// expectation.json do. An expected failure does not fail the run; an expected failure that now passes is
+// "unexpectedly passing" and fails the run (unless --allow-unexpected-pass), so the file cannot rot.
+//
+// Format (JSON):
+//   { "expectations": [ { "check": "STATUS-READ-1", "expect": "fail", "reason": "tokenless reads are off here" } ] }
+// `check` is a clause id (every check titled with it, and every failure that names it) or one check's full title.
+// `expect` may name more than one outcome, as wpt's metadata does for an intermittent test: ["fail", "pass"] is a
+// check whose verdict is known to move between runs; either outcome holds it.
+//
+// --write-expectations FILE (updateExpectations) turns a run into that file, the ratchet of a CI gate: every failure
+// and every blocked check of the run is expected, so that the next run fails only on what is new. A blocked check is
+// written as expected to fail: "fail" reads "not known to pass", so that the check fails the run neither while it
+// stays blocked nor when, once judged, it fails, and is unexpectedly passing when it passes. Over an existing file,
+// an expected failure that now passes is widened to ["fail", "pass"], not dropped: one run cannot tell a fix from a
+// verdict that moves between runs, and a gate must not fail on the next run of an unchanged server.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { causeLabel, CLAUSE_ID, findClause, type FailureData, type RootCause, type Severity } from '../judge/clauses.ts';
+import { redact } from '../talk/redact.ts';
+
+/** An outcome an entry may name among several. */
+export type Allowed = 'fail' | 'pass';
+export type Expect = 'fail' | 'skip' | Allowed[];
+/** The outcomes of a check whose verdict moves between runs. */
+export const FLAKY: Allowed[] = ['fail', 'pass'];
+
+export interface Expectation {
+  check: string;
+  expect: Expect;
+  reason: string;
+}
+
+/** What one check's result means for the run. */
+export type Outcome = 'passed' | 'failed' | 'warning' | 'expected-failure' | 'unexpectedly-passing' | 'blocked' | 'not-judged' | 'skipped';
+
+/** What became of one expectation in a run. */
+export type ExpectationState = 'failing as expected' | 'blocked' | 'unexpectedly passing' | 'passing as allowed' | 'skipped' | 'not run';
+
+export interface JudgedExpectation extends Expectation {
+  state: ExpectationState;
+}
+
+/** The fields of a check result that judging reads and writes. */
+export interface Judgeable {
+  clause: string;
+  title: string;
+  status: 'passed' | 'failed' | 'blocked' | 'not-judged' | 'skipped';
+  failedClause?: string;
+  skipReason?: string;
+  outcome: Outcome;
+  severity: Severity;
+  expectation?: Expectation;
+}
+
+/** The fields of a check result (results.ts) that the ratchet reads: its verdict, and why it did not pass. */
+export interface Reasoned extends Judgeable {
+  failure?: FailureData;
+  message?: string;
+  blockedBy?: RootCause;
+}
+
+export class ExpectationsError extends Error {
+  override name = 'ExpectationsError';
+}
+
+const ENTRY_KEYS = new Set(['check', 'expect', 'reason']);
+
+/** Validates the file's text; every mistake is reported with the entry it is in. */
+export function parseExpectations(text: string, source: string): Expectation[] {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    throw new ExpectationsError(`${source} is not JSON (${(error as Error).message}); the file is {"expectations": [{"check", "expect", "reason"}]}`);
+  }
+  const list = (document as { expectations?: unknown } | null)?.expectations;
+  if (!Array.isArray(list)) throw new ExpectationsError(`${source} must be an object with an "expectations" array`);
+  const seen = new Set<string>();
+  return list.map((entry: unknown, index) => {
+    const where = `${source}: expectations[${index}]`;
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new ExpectationsError(`${where} must be an object`);
+    const unknownKeys = Object.keys(entry).filter((k) => !ENTRY_KEYS.has(k));
+    if (unknownKeys.length) throw new ExpectationsError(`${where} has unknown key ${unknownKeys.join(', ')} (allowed: check, expect, reason)`);
+    const { check, expect, reason } = entry as Record<string, unknown>;
+    if (typeof check !== 'string' || check.trim() === '') throw new ExpectationsError(`${where}.check must be a clause id or a check title`);
+    const id = CLAUSE_ID.exec(check)?.[0];
+    if (!id || !findClause(id)) throw new ExpectationsError(`${where}.check "${check}" names no clause of the catalogue (suites/support/judge/clauses.ts)`);
+    if (expect !== 'fail' && expect !== 'skip' && !isOutcomeList(expect)) {
+      throw new ExpectationsError(`${where}.expect must be "fail", "skip" or a list of the outcomes a check may have, such as ["fail", "pass"]`);
+    }
+    if (typeof reason !== 'string' || reason.trim() === '') throw new ExpectationsError(`${where}.reason must say why (a bug link, a known limitation)`);
+    if (seen.has(check)) throw new ExpectationsError(`${where}: "${check}" is listed twice`);
+    seen.add(check);
+    return { check, expect, reason };
+  });
+}
+
+/** A list of outcomes (["fail", "pass"]): "fail" among them, each once; "pass" alone is no expectation. */
+function isOutcomeList(value: unknown): value is Allowed[] {
+  if (!Array.isArray(value) || !value.includes('fail')) return false;
+  return value.every((v) => v === 'fail' || v === 'pass') && new Set(value).size === value.length;
+}
+
+/** The entry holds a failure of its checks: "fail", or a list that names it. */
+export const expectsFailure = (e: Expectation): boolean => e.expect === 'fail' || (Array.isArray(e.expect) && e.expect.includes('fail'));
+
+/** The entry holds a pass of its checks as well. */
+const allowsPass = (e: Expectation): boolean => Array.isArray(e.expect) && e.expect.includes('pass');
+
+export function loadExpectations(file: string): Expectation[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ExpectationsError(`cannot read the expectations file ${file}: ${(error as Error).message}`);
+  }
+  return parseExpectations(text, file);
+}
+
+/** The expectation is about this check: its clause or its full title. */
+export function names(expectation: Expectation, check: Pick<Judgeable, 'clause' | 'title'>): boolean {
+  return expectation.check === check.clause || expectation.check === check.title;
+}
+
+/** The expectation is about this failure: the check, or the clause the failure names (a schema mismatch met elsewhere). */
+function explains(expectation: Expectation, check: Judgeable): boolean {
+  return names(expectation, check) || (check.status === 'failed' && expectation.check === check.failedClause);
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The source of a vitest testNamePattern that selects the checks whose clause id starts with one of `prefixes`
+ * (all when none) and leaves out those the expectations skip. vitest matches it against the full name:
+ * the describe titles and the check title joined by spaces.
+ */
+export function selectionPattern(prefixes: readonly string[], expectations: readonly Expectation[]): string | undefined {
+  const skipped = expectations.filter((e) => e.expect === 'skip').map((e) => (CLAUSE_ID.exec(e.check)?.[0] === e.check ? `${escapeRegExp(e.check)}(?: |$)` : `${escapeRegExp(e.check)}$`));
+  const only = prefixes.length ? `(?=.*(?:^| )(?:${prefixes.map(escapeRegExp).join('|')}))` : '';
+  const skip = skipped.length ? `(?!.*(?:^| )(?:${skipped.join('|')}))` : '';
+  return only || skip ? `^${only}${skip}` : undefined;
+}
+
+/** A check's outcome from its own result alone (progress lines); judgeRun settles unexpected passes. */
+export function judgeCheck(check: Judgeable, expectations: readonly Expectation[]): void {
+  const failing = expectations.find((e) => expectsFailure(e) && explains(e, check));
+  const skipping = expectations.find((e) => e.expect === 'skip' && names(e, check));
+  check.expectation = check.status === 'skipped' ? skipping : check.status === 'failed' ? failing : expectations.find((e) => expectsFailure(e) && names(e, check));
+  if (check.status === 'skipped') {
+    check.outcome = 'skipped';
+    if (skipping) check.skipReason = `expectations file: ${skipping.reason}`;
+  } else if (check.status === 'blocked' || check.status === 'not-judged') {
+    // Blocked or not judged is no verdict on the check's own clause: an expected failure neither holds nor rots there.
+    check.outcome = check.status;
+  } else if (check.status === 'passed') {
+    check.outcome = 'passed';
+  } else {
+    check.outcome = failing ? 'expected-failure' : check.severity === 'SHOULD' ? 'warning' : 'failed';
+  }
+}
+
+/**
+ * Every check's outcome, and what became of every expectation: an expected failure none of whose checks
+ * failed or was blocked while one of them passed is unexpectedly passing, and so are those passing checks.
+ */
+export function judgeRun(checks: readonly Judgeable[], expectations: readonly Expectation[]): JudgedExpectation[] {
+  for (const check of checks) judgeCheck(check, expectations);
+  return expectations.map((expectation) => {
+    if (expectation.expect === 'skip') {
+      return { ...expectation, state: checks.some((c) => names(expectation, c) && c.status === 'skipped') ? 'skipped' : 'not run' };
+    }
+    if (checks.some((c) => c.status === 'failed' && explains(expectation, c))) return { ...expectation, state: 'failing as expected' };
+    // A check that could not be judged may still fail: the entry is not known to rot.
+    if (checks.some((c) => c.status === 'blocked' && names(expectation, c))) return { ...expectation, state: 'blocked' };
+    const passing = checks.filter((c) => c.status === 'passed' && names(expectation, c));
+    if (passing.length && allowsPass(expectation)) return { ...expectation, state: 'passing as allowed' };
+    for (const check of passing) check.outcome = 'unexpectedly-passing';
+    return { ...expectation, state: passing.length ? 'unexpectedly passing' : 'not run' };
+  });
+}
+
+/** The longest reason the writer gives: one line of a file that people read and edit. */
+const REASON_LENGTH = 200;
+
+/** The text on one line, cut to REASON_LENGTH: a list of mismatches reads "2 distinct mismatches: 1. expected ...". */
+function oneLine(text: string): string {
+  const line = text.trim().replace(/\s*\n\s*/g, ' ');
+  return line.length > REASON_LENGTH ? `${line.slice(0, REASON_LENGTH - 1)}…` : line;
+}
+
+/** The one-line reason the run gave for a check it did not pass: what its failure expected and met, or its block's cause. */
+export function reasonOf(check: Pick<Reasoned, 'clause' | 'status' | 'failedClause' | 'failure' | 'message' | 'blockedBy'>): string {
+  if (check.status === 'blocked') return oneLine(redact(`blocked by ${check.blockedBy ? causeLabel(check.blockedBy) : 'a failed precondition'}`));
+  const filedUnder = check.failedClause && check.failedClause !== check.clause ? `as ${check.failedClause}: ` : '';
+  const said = check.failure ? `expected ${check.failure.expected}; actual ${check.failure.actual}` : (check.message ?? 'failed');
+  return oneLine(redact(`${filedUnder}${said}`)) || 'failed';
+}
+
+/** What the ratchet expects of a run: the failures that would fail it (a warning does not) and the blocked checks. */
+const needsEntry = (c: Reasoned) => findClause(c.clause) !== undefined && (c.status === 'blocked' || (c.status === 'failed' && c.severity !== 'SHOULD'));
+
+/** Whether the entry already holds the check: an expected failure that explains its failure, or any entry that names it. */
+const covers = (e: Expectation, c: Reasoned) => (expectsFailure(e) && c.status === 'failed' ? explains(e, c) : names(e, c));
+
+export interface ExpectationsUpdate {
+  entries: Expectation[];
+  added: Expectation[];
+  /** The expected failures that now pass, widened to either outcome. */
+  widened: Expectation[];
+}
+
+/**
+ * The expectations after a run: the existing entries with their reasons as a person wrote them, the expected failures
+ * that are unexpectedly passing widened to ["fail", "pass"] (never flipped: a verdict that moved once may move back);
+ * then one entry for each failure or blocked check no entry covers.
+ * Entries about checks this run did not judge (other groups, skips) stay. A new entry names the clause when none
+ * of the clause's checks passed in the run, else the check's full title, so that it hides no check that passes
+ * today; a failure filed under another clause is keyed by its check's title, which hides no other check of that clause.
+ */
+export function updateExpectations(existing: readonly Expectation[], checks: readonly Reasoned[]): ExpectationsUpdate {
+  // Judged on copies: the run's own outcomes stay as its reports give them.
+  const states = judgeRun(checks.map((c) => ({ ...c })), existing);
+  const widened: Expectation[] = [];
+  const kept = existing.map((e, i) => {
+    if (states[i]?.state !== 'unexpectedly passing') return e;
+    const wide = { ...e, expect: FLAKY };
+    widened.push(wide);
+    return wide;
+  });
+  const keyOf = (c: Reasoned) => {
+    const ownClause = c.status === 'blocked' || (c.failedClause ?? c.clause) === c.clause;
+    return ownClause && !checks.some((o) => o.clause === c.clause && o.status === 'passed') ? c.clause : c.title;
+  };
+  // Clause-wide entries first, as they cover most; a failure before a block, so that a clause's reason is a failure's.
+  const candidates = checks
+    .filter(needsEntry)
+    .map((c) => ({ c, check: keyOf(c) }))
+    .sort((x, y) => Number(x.check !== x.c.clause) - Number(y.check !== y.c.clause) || Number(x.c.status === 'blocked') - Number(y.c.status === 'blocked'));
+  const added: Expectation[] = [];
+  for (const { c, check } of candidates) {
+    if ([...kept, ...added].some((e) => covers(e, c))) continue;
+    added.push({ check, expect: 'fail', reason: reasonOf(c) });
+  }
+  added.sort((x, y) => x.check.localeCompare(y.check));
+  return { entries: [...kept, ...added], added, widened };
+}
+
+/** The file's text: one entry a line, so that a baseline's diff reads check by check. */
+export function expectationsText(entries: readonly Expectation[]): string {
+  const lines = entries.map(({ check, expect, reason }) => `    { "check": ${JSON.stringify(check)}, "expect": ${JSON.stringify(expect)}, "reason": ${JSON.stringify(reason)} }`);
+  return lines.length ? `{\n  "expectations": [\n${lines.join(',\n')}\n  ]\n}\n` : '{\n  "expectations": []\n}\n';
+}
+
+/** Writes the entries to `file`, read back first as --expectations would read it. */
+function writeExpectations(file: string, entries: readonly Expectation[]): void {
+  const text = expectationsText(entries);
+  parseExpectations(text, file);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
+
+/**
+ * The ratchet's step after a run (the command's --write-expectations, and the merge of a sharded run's): `existing`
+ * updated by the run's checks and written to `file`. Returns the line that says what changed.
+ */
+export function writeUpdatedExpectations(file: string, existing: readonly Expectation[], checks: readonly Reasoned[]): string {
+  const { entries, added, widened } = updateExpectations(existing, checks);
+  writeExpectations(file, entries);
+  const widenedList = widened.length ? `; widened ${widened.length} that now pass to ["fail", "pass"] (remove an entry once it is fixed for good): ${widened.map((e) => e.check).join(', ')}` : '';
+  return `Expectations written to ${file}: ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}, ${added.length} added${widenedList}`;
+}

@@ -1,0 +1,233 @@
+// The conformance reporter: a progress line per group as it finishes, the summary at the end, and the
+// report files in CONFORMANCE_REPORT_DIR. Every text it writes passes through redact().
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
+import { checkLines } from '../judge/check-titles.ts';
+import { type CheckResult, type CheckStatus, clauseOfTitle, groupLine, type GroupResult, type LeftBehind, type RunResults, runVerdict, severityOf, totalsOf } from './results.ts';
+import { configFromEnv } from '../talk/config.ts';
+import { addCounts, emptyCounts } from '../talk/counts.ts';
+import { judgeRun, type Expectation } from './expectations.ts';
+import { redact } from '../talk/redact.ts';
+import { reportHtml } from './report-html.ts';
+import { findClause, type FailureData, type RootCause } from '../judge/clauses.ts';
+import '../judge/registered-checks.ts';
+// The resource cases each resource clause's result reports as met or not (resources.ts expectCase).
+import '../judge/resources.ts';
+import { runWideResults } from './run-wide-results.ts';
+import { githubAnnotations, terminalSummary } from './terminal.ts';
+import { junitXml } from './junit.ts';
+import { NOT_SELECTED, withSuiteErrors } from './blocks.ts';
+import { rankRootCauses } from './root-causes.ts';
+import { summaryMarkdown } from './summary-md.ts';
+
+const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
+
+const REPORT_IT = 'please report it with reports/results.json';
+/** vitest's own words when a hook or a check outlived hookTimeout or testTimeout (vitest.config.ts). */
+const VITEST_TIMEOUT = /^(Hook|Test) timed out in (\d+)ms/;
+
+/**
+ * An error as the reports show it: our own failures (ClauseFailure) say everything in their message. Anything else
+ * is a defect of the suite, never of the server, and reads as one line that says so: no stack trace of the suite or
+ * of vitest reaches a report, where a user would read it as a crash of the tool.
+ */
+export function errorText(error: SerializedError | undefined): string {
+  if (!error) return 'failed';
+  const message = stripAnsi(error.message ?? String(error));
+  if (error.name === 'ClauseFailure') return redact(message);
+  const timedOut = VITEST_TIMEOUT.exec(message);
+  if (timedOut) {
+    const step = timedOut[1] === 'Hook' ? "this group's preparation or cleanup" : 'this check';
+    const seconds = Math.round(Number(timedOut[2]) / 1000);
+    return `internal error of the conformance suite: ${step} did not end within ${seconds} s, though every request and wait of it is bounded by CONFORMANCE_TIMEOUT_MS (${REPORT_IT})`;
+  }
+  const firstLine = message.split('\n').find((line) => line.trim() !== '') ?? '(no message)';
+  return redact(`internal error of the conformance suite: ${error.name && error.name !== 'Error' ? `${error.name}: ` : ''}${firstLine.trim()} (${REPORT_IT})`);
+}
+
+function groupName(module: TestModule): string {
+  for (const child of module.children) if (child.type === 'suite') return child.name;
+  return module.moduleId.split('/').pop() ?? module.moduleId;
+}
+
+/** The first line of an error that is no check's verdict (a preparation that threw: a defect of the suite). */
+const firstLineOf = (error: SerializedError) => stripAnsi(`${error.name ?? 'Error'}: ${error.message ?? ''}`).split('\n')[0] ?? '';
+
+/** What a check judged: the verifications that held, and for an observation (a clause the contract does not show) what it observed. */
+function judgedBy(test: TestCase): number {
+  const observed = findClause(clauseOfTitle(test.name))?.kind === 'not-shown' ? test.annotations().filter((a) => a.type === 'observation').length : 0;
+  return (test.meta().judged ?? 0) + observed;
+}
+
+/** Why a check that passed judging nothing is not passed. */
+const NOTHING_JUDGED = 'the check ended without judging any instance of its clause';
+
+/**
+ * A check's verdict and what stands behind it: the errors of a failure, the root cause of a blocked check, or what
+ * went unseen by a check that judged nothing: a pass judged at least one instance.
+ * A check that blocked itself carries its cause in its meta. The checks of a group whose preparation threw (vitest
+ * marks them skipped) could not be judged either: they are blocked by that error, which the group also reports
+ * as an error outside checks. Such a check was selected to run and never started, unlike one that skipped itself.
+ */
+export function verdictOf(test: TestCase): { status: CheckStatus; errors: ReadonlyArray<SerializedError>; blockedBy?: RootCause; notJudged?: string } {
+  const result = test.result();
+  if (result.state === 'passed') return judgedBy(test) > 0 ? { status: 'passed', errors: [] } : { status: 'not-judged', errors: [], notJudged: NOTHING_JUDGED };
+  if (result.state === 'failed') return { status: 'failed', errors: result.errors };
+  const { blocked: blockedBy, notJudged } = test.meta();
+  if (blockedBy) return { status: 'blocked', errors: [], blockedBy };
+  if (notJudged) return { status: 'not-judged', errors: [], notJudged };
+  if (test.options.mode !== 'run' || test.diagnostic() !== undefined) return { status: 'skipped', errors: [] };
+  const setupErrors: SerializedError[] = [];
+  for (let parent = test.parent; ; parent = parent.parent) {
+    setupErrors.push(...parent.errors());
+    if (parent.type === 'module') break;
+  }
+  const [first] = setupErrors;
+  if (!first) return { status: 'skipped', errors: [] };
+  return { status: 'blocked', errors: [], blockedBy: { summary: `the group's preparation stopped: ${redact(firstLineOf(first))}` } };
+}
+
+/** The names vitest matches a testNamePattern against: the describe titles and the check's, joined by spaces. */
+function fullNameOf(test: TestCase): string {
+  const names = [test.name];
+  for (let parent = test.parent; parent.type === 'suite'; parent = parent.parent) names.unshift(parent.name);
+  return names.join(' ');
+}
+
+/** One check's result as every report shows it; the failure and the root cause travel as data. */
+export function checkOf(test: TestCase, group: string, file: string, pattern?: RegExp, lines: ReadonlyMap<string, number> = new Map()): CheckResult {
+  const result = test.result();
+  const { status, errors, blockedBy, notJudged } = verdictOf(test);
+  const message = status === 'failed' ? errors.map(errorText).join('\n\n') : undefined;
+  const clause = clauseOfTitle(test.name);
+  const failure = status === 'failed' ? (errors[0] as { data?: FailureData } | undefined)?.data : undefined;
+  const failedClause = status === 'failed' ? (failure?.clause ?? clause) : undefined;
+  return {
+    clause,
+    title: test.name,
+    group,
+    file,
+    ...(lines.has(test.name) ? { line: lines.get(test.name) } : {}),
+    status,
+    outcome: status,
+    severity: severityOf(failedClause ?? clause),
+    durationMs: Math.round(test.diagnostic()?.duration ?? 0),
+    ...(message ? { message, failedClause } : {}),
+    ...(failure ? { failure } : {}),
+    ...(failure?.reproduce ? { reproduce: failure.reproduce } : {}),
+    ...(blockedBy ? { blockedBy } : {}),
+    ...(status === 'skipped' ? {} : { judged: judgedBy(test) }),
+    ...(notJudged ? { notJudged } : {}),
+    ...(status === 'skipped' ? { skipReason: (result.state === 'skipped' && result.note) || (pattern && !pattern.test(fullNameOf(test)) ? NOT_SELECTED : 'skipped') } : {}),
+    observations: test.annotations().filter((a) => a.type === 'observation').map((a) => redact(a.message)),
+  };
+}
+
+/** The groups with their totals over the whole run (run-wide results included). */
+export function withRunTotals(groups: readonly GroupResult[], checks: readonly CheckResult[]): GroupResult[] {
+  return groups.map((g) => ({ ...g, ...totalsOf(checks.filter((c) => c.file === g.file)) })).sort((x, y) => x.file.localeCompare(y.file));
+}
+
+/** The four report files of a run (or of merged shards) in `dir`. */
+export function writeReports(dir: string, results: RunResults): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'results.json'), redact(JSON.stringify(results, null, 2)));
+  writeFileSync(join(dir, 'junit.xml'), junitXml(results));
+  writeFileSync(join(dir, 'summary.md'), summaryMarkdown(results));
+  writeFileSync(join(dir, 'report.html'), reportHtml(results));
+}
+
+export interface ReporterOptions {
+  /** The entries of the expectations file (the CLI has validated it); none: every failure counts. */
+  expectations?: readonly Expectation[];
+  /** The selection the CLI gave vitest: checks it leaves out are reported as not selected. */
+  testNamePattern?: RegExp;
+}
+
+export default class ConformanceReporter implements Reporter {
+  private startedAt = new Date();
+  private readonly groups: GroupResult[] = [];
+  private readonly checks: CheckResult[] = [];
+  private readonly expectations: readonly Expectation[];
+  private readonly testNamePattern?: RegExp;
+
+  constructor(options: ReporterOptions = {}) {
+    this.expectations = options.expectations ?? [];
+    this.testNamePattern = options.testNamePattern;
+  }
+
+  onInit(): void {
+    this.startedAt = new Date();
+  }
+
+  onTestModuleEnd(module: TestModule): void {
+    const file = relative(process.cwd(), module.moduleId);
+    const name = groupName(module);
+    const lines = checkLines(module.moduleId);
+    const checks = [...module.children.allTests()].map((t) => checkOf(t, name, file, this.testNamePattern, lines));
+    // Judged within the group for its progress line; onTestRunEnd judges again over the whole run.
+    judgeRun(checks, this.expectations);
+    // A preparation that threw is a defect of the suite, not of the server: it fails the run as an error outside checks.
+    const errors = [...module.errors(), ...[...module.children.allSuites()].flatMap((suite) => suite.errors())].map(errorText);
+    const group: GroupResult = {
+      name,
+      file,
+      durationMs: Math.round(module.diagnostic().duration),
+      ...totalsOf(checks),
+      ...(module.meta().counts ? { counts: module.meta().counts } : {}),
+      errors,
+    };
+    this.groups.push(group);
+    this.checks.push(...checks);
+    process.stdout.write(`${groupLine(group)} (${(group.durationMs / 1000).toFixed(1)} s)\n`);
+  }
+
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, _reason: TestRunEndReason): void {
+    const config = configFromEnv(process.env);
+    const counts = emptyCounts();
+    const leftovers: LeftBehind[] = [];
+    for (const module of modules) {
+      const meta = module.meta();
+      if (meta.counts) addCounts(counts, meta.counts);
+      leftovers.push(...(meta.leftovers ?? []));
+    }
+    // The run-wide clauses (registered checks, resource schemas, error bodies and texts), judged over all groups.
+    this.checks.push(...runWideResults(modules.map((m) => m.meta()), this.checks, this.expectations));
+    // A block whose cause held nowhere is the suite's error: its check is reported not judged, the error beside it.
+    const checks = withSuiteErrors([...this.checks].sort((x, y) => x.file.localeCompare(y.file)));
+    // Judged over the whole run: an expected failure is unexpectedly passing only when none of its checks failed.
+    const entries = judgeRun(checks, this.expectations);
+    const groups = withRunTotals(this.groups, checks);
+    const unverdicted: Omit<RunResults, 'verdict'> = {
+      server: {
+        baseUrl: config.baseUrl || process.env.CONFORMANCE_RESOLVED_BASE_URL || '',
+        embedded: config.embedded,
+        version: config.serverVersion,
+        faults: config.faults,
+        timeoutMs: config.timeoutMs,
+      },
+      startedAt: this.startedAt.toISOString(),
+      durationMs: Date.now() - this.startedAt.getTime(),
+      totals: totalsOf(checks),
+      rootCauses: rankRootCauses(checks),
+      groups,
+      checks,
+      expectations: { ...(config.expectationsFile ? { file: config.expectationsFile } : {}), allowUnexpectedPass: config.allowUnexpectedPass, entries },
+      counts,
+      leftovers,
+      errors: unhandledErrors.map(errorText),
+    };
+    const results: RunResults = { verdict: runVerdict(unverdicted), ...unverdicted };
+    writeReports(config.reportDir, results);
+    if (process.env.GITHUB_ACTIONS === 'true') {
+      for (const line of githubAnnotations(results)) process.stdout.write(`${line}\n`);
+      // The job summary is a file the runner names; appending keeps what earlier steps wrote.
+      if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, `${summaryMarkdown(results)}\n`);
+    }
+    for (const check of results.checks.filter((c) => c.outcome === 'failed' || c.outcome === 'warning')) {
+      process.stdout.write(`\n${check.outcome === 'failed' ? '✗' : '⚠ warning:'} ${check.title}\n${check.message}\n`);
+    }
+    process.stdout.write(`\n${terminalSummary(results)}\nReports: ${config.reportDir}/ (report.html, results.json, junit.xml, summary.md)\n`);
+  }
+}

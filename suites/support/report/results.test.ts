@@ -1,0 +1,223 @@
+// The text reports as data makes them: the configured release, the invariant of blocks, the ranking of root causes,
+// the tiles of the clause grid and the mark of a group that judged nothing.
+import { describe, expect, it } from 'vitest';
+import { emptyCounts } from '../talk/counts.ts';
+import { reportHtml } from './report-html.ts';
+import { withRunTotals } from './reporter.ts';
+import { clauseResults, groupLine, groupMark, releaseSkips, runVerdict, totalsOf, type CheckResult, type RunResults } from './results.ts';
+import { junitXml } from './junit.ts';
+import { rankRootCauses } from './root-causes.ts';
+import { summaryMarkdown } from './summary-md.ts';
+import { terminalSummary } from './terminal.ts';
+import { unheldBlocks, withSuiteErrors } from './blocks.ts';
+
+const check = (clause: string, skipReason?: string): CheckResult => ({
+  clause,
+  title: `${clause} a check`,
+  group: 'Statuses',
+  file: 'suites/statuses.test.ts',
+  status: skipReason ? 'skipped' : 'passed',
+  outcome: skipReason ? 'skipped' : 'passed',
+  severity: 'MUST',
+  durationMs: 1,
+  ...(skipReason ? { skipReason } : {}),
+  observations: [],
+});
+
+function resultsOf(checks: CheckResult[]): RunResults {
+  return {
+    verdict: 'PASS',
+    server: { baseUrl: 'https://social.example', embedded: false, version: '2.9.0', faults: [] },
+    startedAt: new Date(0).toISOString(),
+    durationMs: 1000,
+    totals: totalsOf(checks),
+    rootCauses: rankRootCauses(checks),
+    groups: [],
+    checks,
+    expectations: { allowUnexpectedPass: false, entries: [] },
+    counts: emptyCounts(),
+    leftovers: [],
+    errors: [],
+  };
+}
+
+describe('the release in the summaries', () => {
+  it('should count the checks the configured release skipped, and say so in the terminal and in summary.md', () => {
+    const results = resultsOf([
+      check('STATUS-READ-1'),
+      check('STATUS-BOOKMARK-1', 'needs release 3.1.0 or later (CONFORMANCE_SERVER_VERSION=2.9.0)'),
+      check('STATUS-CARD-2', 'needs release 3.0.0 or later (CONFORMANCE_SERVER_VERSION=2.9.0)'),
+      check('STATUS-READ-3', 'needs CONFORMANCE_TOKEN_B'),
+    ]);
+    expect(releaseSkips(results)).toBe(2);
+    const line = 'Release 2.9.0 (CONFORMANCE_SERVER_VERSION, the release of this API the server implements): 2 checks skipped for it';
+    expect(terminalSummary(results).split('\n')[1]).toBe(line);
+    expect(summaryMarkdown(results)).toContain(`${line}.`);
+  });
+});
+
+const failedAs = (clause: string, failedClause = clause): CheckResult => ({
+  ...check(clause),
+  status: 'failed',
+  outcome: 'failed',
+  failedClause,
+  message: `${failedClause} words\n  expected: x\n  actual:   y`,
+  failure: { clause: failedClause, expected: 'HTTP 401', actual: 'HTTP 200\n{"id":"1"}' },
+  reproduce: `curl -sS -i -X GET "$CONFORMANCE_BASE_URL"'/${clause}'`,
+});
+const blockedBy = (clause: string, cause?: string, summary = `${cause ?? 'something'} answered HTTP 500`): CheckResult => ({
+  ...check(clause),
+  status: 'blocked',
+  outcome: 'blocked',
+  blockedBy: { ...(cause ? { clause: cause } : {}), summary, reproduce: `curl -sS -i "$CONFORMANCE_BASE_URL"'/${summary.length}'` },
+});
+const skippedFor = (clause: string, skipReason: string): CheckResult => ({ ...check(clause), status: 'skipped', outcome: 'skipped', skipReason });
+
+describe('the invariant of blocks', () => {
+  it('should hold a block to a cause that failed or was itself blocked in the same run, or lies outside the contract', () => {
+    const checks = [
+      failedAs('STATUS-CREATE-4'),
+      blockedBy('STATUS-READ-2', 'STATUS-CREATE-4'),
+      blockedBy('STATUS-READ-3', 'STATUS-READ-2'),
+      blockedBy('STATUS-READ-4', undefined, 'the list stream is opened only with CONFORMANCE_LIST_ID'),
+      failedAs('APPS-VERIFY-2', 'ERRORS-TOKEN-1'),
+      blockedBy('STATUS-VIS-1', 'ERRORS-TOKEN-1'),
+      // Left to another run: its check was not selected, or is in a group this run did not run.
+      skippedFor('STATUS-READ-1', 'not selected (--only)'),
+      blockedBy('STATUS-VIS-2', 'STATUS-READ-1'),
+      blockedBy('STATUS-VIS-3', 'MEDIA-UPLOAD-1'),
+    ];
+    expect(unheldBlocks(checks)).toEqual([]);
+  });
+
+  it('should report a block whose cause passed, did not run, or is no clause as an error of the suite naming the check and its cause', () => {
+    const checks = [
+      check('STATUS-CREATE-1'),
+      blockedBy('STATUS-DELETE-1', 'STATUS-CREATE-1', 'creating a status answered HTTP 401'),
+      skippedFor('STATUS-WHITELIST-1', 'needs CONFORMANCE_WHITELIST_MODE (an instance in whitelist mode)'),
+      blockedBy('STATUS-READ-4', 'STATUS-WHITELIST-1'),
+      blockedBy('STATUS-READ-5', 'NO-SUCH-CLAUSE-1'),
+    ];
+    const errors = unheldBlocks(checks).map((u) => u.error);
+    expect(errors).toEqual([
+      expect.stringMatching(/^internal error of the conformance suite: STATUS-DELETE-1 a check is blocked by STATUS-CREATE-1 \(creating a status answered HTTP 401\), but STATUS-CREATE-1 passed in this run \(STATUS-CREATE-1 a check\): a check may be blocked only by a clause that failed or was blocked in the same run/),
+      expect.stringMatching(/STATUS-READ-4 a check is blocked by STATUS-WHITELIST-1 .*, but STATUS-WHITELIST-1 did not run \(needs CONFORMANCE_WHITELIST_MODE/),
+      expect.stringMatching(/STATUS-READ-5 a check is blocked by NO-SUCH-CLAUSE-1 .*, but NO-SUCH-CLAUSE-1 is no clause of the catalogue/),
+    ]);
+  });
+
+  // A forced trip of the invariant: the suite blocked a check by a clause that passed.
+  it('should report a check whose block did not hold as not judged, the error of the suite beside it in every report, and leave the verdict to the server', () => {
+    const checks = withSuiteErrors([check('STATUS-CREATE-1'), blockedBy('STATUS-DELETE-1', 'STATUS-CREATE-1', 'creating a status answered HTTP 401'), failedAs('STATUS-READ-3')]);
+    const [, tripped] = checks;
+    expect(tripped).toMatchObject({ status: 'not-judged', outcome: 'not-judged', blockedBy: { clause: 'STATUS-CREATE-1' } });
+    expect(tripped?.notJudged).toMatch(/^blocked by STATUS-CREATE-1 \(creating a status answered HTTP 401\), a cause that held nowhere in this run: an error of the suite/);
+    const said = /internal error of the conformance suite: STATUS-DELETE-1 a check is blocked by STATUS-CREATE-1/;
+    expect(tripped?.suiteError).toMatch(said);
+    const group = { name: 'Statuses', file: 'suites/statuses.test.ts', durationMs: 1, ...totalsOf(checks), errors: [] };
+    const groups = withRunTotals([group], checks);
+    expect(groups.map((g) => [g.errors.length, g.notJudged, g.failed])).toEqual([[0, 1, 1]]);
+    // The verdict is the server's: its one failure fails the run, and without it the run passes, the error still shown.
+    expect(runVerdict({ ...resultsOf(checks), groups })).toBe('FAIL');
+    const passing = withSuiteErrors(checks.filter((c) => c.status !== 'failed'));
+    const results = { ...resultsOf(passing), groups: withRunTotals([group], passing) };
+    expect(runVerdict(results)).toBe('PASS');
+    expect(terminalSummary(results)).toMatch(new RegExp(`Error of the suite beside a check not judged \\(not the server's; it decides no verdict, please report it\\): ${said.source}`));
+    expect(summaryMarkdown(results)).toMatch(new RegExp(`## Errors of the suite beside checks not judged[^]*${said.source}`));
+    expect(junitXml(results)).toMatch(new RegExp(`<skipped message="not judged: blocked by STATUS-CREATE-1[^"]*"/>\\s*<system-err>${said.source}`));
+    expect(reportHtml(results)).toMatch(new RegExp(`<section id="suite-errors">[^]*${said.source}`));
+  });
+
+  it('should judge the blocks of merged shards again: a block that holds in the whole run is blocked, not an error of the suite', () => {
+    const shard = withSuiteErrors([check('STATUS-CREATE-1'), blockedBy('STATUS-DELETE-1', 'STATUS-CREATE-1')]);
+    expect(shard.map((c) => c.status)).toEqual(['passed', 'not-judged']);
+    const merged = withSuiteErrors([...shard, { ...failedAs('STATUS-CREATE-1'), file: 'suites/media.test.ts' }]);
+    expect(merged.map((c) => [c.status, c.suiteError])).toEqual([['passed', undefined], ['blocked', undefined], ['failed', undefined]]);
+  });
+});
+
+describe('root causes', () => {
+  const checks = [
+    failedAs('STATUS-POLL-1'),
+    failedAs('STATUS-CREATE-4'),
+    blockedBy('STATUS-READ-2', 'STATUS-CREATE-4'),
+    // A chain: STATUS-DELETE-1 was itself blocked by STATUS-CREATE-4, and blocks two checks of its own.
+    blockedBy('STATUS-DELETE-1', 'STATUS-CREATE-4'),
+    blockedBy('STATUS-DELETE-2', 'STATUS-DELETE-1'),
+    blockedBy('STATUS-DELETE-4', 'STATUS-DELETE-1'),
+    blockedBy('STATUS-VIS-1', undefined, 'no answer from the server'),
+    blockedBy('STATUS-VIS-2', undefined, 'no answer from the server'),
+    check('STATUS-READ-1'),
+    // Another user's status deleted: a clause of ownership, which blocks nothing and still leads the ranking.
+    failedAs('STATUS-DELETE-3'),
+  ];
+
+  it('should rank the clauses of access control, visibility and ownership first, then every cause by the checks blocked naming it', () => {
+    expect(rankRootCauses(checks)).toEqual([
+      expect.objectContaining({ clause: 'STATUS-DELETE-3', outcome: 'failed', blocks: 0, guards: 'ownership' }),
+      { clause: 'STATUS-CREATE-4', label: 'STATUS-CREATE-4', outcome: 'failed', blocks: 2, evidence: 'expected HTTP 401; actual HTTP 200 {"id":"1"}', reproduce: `curl -sS -i -X GET "$CONFORMANCE_BASE_URL"'/STATUS-CREATE-4'` },
+      { label: 'outside the contract: no answer from the server', blocks: 2, evidence: 'no answer from the server', reproduce: `curl -sS -i "$CONFORMANCE_BASE_URL"'/25'` },
+      // Its own check blocked, it was still seen not doing what two checks need: a cause of its own, not STATUS-CREATE-4's.
+      { clause: 'STATUS-DELETE-1', label: 'STATUS-DELETE-1', ownCheckBlockedBy: 'STATUS-CREATE-4', blocks: 2, evidence: 'STATUS-DELETE-1 answered HTTP 500', reproduce: `curl -sS -i "$CONFORMANCE_BASE_URL"'/33'` },
+      expect.objectContaining({ clause: 'STATUS-POLL-1', outcome: 'failed', blocks: 0 }),
+    ]);
+  });
+
+  it('should open the terminal summary and summary.md with the ranking, each cause with its evidence and curl line', () => {
+    const results = resultsOf(checks);
+    const terminal = terminalSummary(results).split('\n');
+    // The first lines are the verdict, the release and how slow the server was (timingLine).
+    expect(terminal.slice(3, 13)).toEqual([
+      'Root causes, access control, visibility and ownership first, then the one that blocks most checks:',
+      '  1. STATUS-DELETE-3 (failed, ownership), blocks 0 checks: expected HTTP 401; actual HTTP 200 {"id":"1"}',
+      `     curl -sS -i -X GET "$CONFORMANCE_BASE_URL"'/STATUS-DELETE-3'`,
+      '  2. STATUS-CREATE-4 (failed), blocks 2 checks: expected HTTP 401; actual HTTP 200 {"id":"1"}',
+      `     curl -sS -i -X GET "$CONFORMANCE_BASE_URL"'/STATUS-CREATE-4'`,
+      '  3. outside the contract: no answer from the server, blocks 2 checks',
+      `     curl -sS -i "$CONFORMANCE_BASE_URL"'/25'`,
+      '  4. STATUS-DELETE-1 (its own check blocked by STATUS-CREATE-4), blocks 2 checks: STATUS-DELETE-1 answered HTTP 500',
+      `     curl -sS -i "$CONFORMANCE_BASE_URL"'/33'`,
+      '  5. STATUS-POLL-1 (failed), blocks 0 checks: expected HTTP 401; actual HTTP 200 {"id":"1"}',
+    ]);
+    const summary = summaryMarkdown(results);
+    expect(summary.indexOf('## Root causes')).toBeLessThan(summary.indexOf('## Failures by clause'));
+    expect(summary).toMatch(/## Root causes\n\n.*\n\n1\. \*\*STATUS-DELETE-3\*\* \(failed, ownership\), blocks 0 checks: .*\n\n {3}`curl .*STATUS-DELETE-3'`\n2\. \*\*STATUS-CREATE-4\*\* \(failed\), blocks 2 checks: .*\n\n {3}`curl .*STATUS-CREATE-4'`\n3\. \*\*outside the contract: no answer from the server\*\*, blocks 2 checks\n/);
+    // report.html and results.json keep the same order: they are made from the same ranking.
+    expect([...reportHtml(results).matchAll(/<li data-cause="([^"]+)"/g)].map((m) => m[1])).toEqual(results.rootCauses.map((r) => r.label));
+  });
+
+  it('should mark a root cause on its tile with the checks it blocks, and a failure filed under another clause apart', () => {
+    const tiles = clauseResults([...checks, check('ERRORS-TOKEN-1'), failedAs('APPS-VERIFY-2', 'ERRORS-TOKEN-1')]);
+    expect(tiles.get('STATUS-CREATE-4')).toMatchObject({ result: 'failed', blocks: 2, filedByOthers: false });
+    // Blocked itself, it still blocks two checks: its tile says so.
+    expect(tiles.get('STATUS-DELETE-1')).toMatchObject({ result: 'blocked', blocks: 2 });
+    expect(clauseResults([...checks, check('STATUS-DELETE-1')]).get('STATUS-DELETE-1')).toMatchObject({ result: 'passed', blocks: 2 });
+    expect(tiles.get('ERRORS-TOKEN-1')).toMatchObject({ result: 'failed', filedByOthers: true, blocks: 0 });
+    expect(tiles.get('APPS-VERIFY-2')).toMatchObject({ result: 'failed', filedByOthers: false });
+  });
+});
+
+describe('a group that judged nothing', () => {
+  it('should get its own mark, never a tick, in the terminal line and summary.md', () => {
+    const checks = [blockedBy('STATUS-READ-2', 'STATUS-CREATE-4'), skippedFor('STATUS-READ-1', 'needs CONFORMANCE_TOKEN_B')];
+    const group = { name: 'Authentication', file: 'suites/access.test.ts', durationMs: 1, ...totalsOf(checks), errors: [] };
+    expect(groupMark(group)).toEqual({ mark: '○', meaning: 'nothing judged' });
+    expect(groupLine(group)).toBe('○ Authentication: 0 passed, 0 failed, 1 blocked, 1 skipped: nothing judged');
+    expect(groupMark({ ...group, ...totalsOf([check('STATUS-READ-1')]) }).mark).toBe('✓');
+    expect(summaryMarkdown({ ...resultsOf(checks), groups: [group] })).toContain('## Groups\n\n- ○ Authentication: 0 passed, 0 failed, 1 blocked, 1 skipped: nothing judged\n');
+  });
+});
+
+describe('checks not judged in the reports', () => {
+  it('should count a check that met nothing to judge apart from passes, and list it with what went unseen', () => {
+    const unjudged: CheckResult = { ...check('RESOURCE-SCHEDULED-1'), status: 'not-judged', outcome: 'not-judged', judged: 0, notJudged: 'the run met no ScheduledStatus' };
+    const results = resultsOf([{ ...check('STATUS-READ-1'), judged: 1 }, unjudged]);
+    expect(results.totals).toMatchObject({ passed: 1, notJudged: 1 });
+    expect(terminalSummary(results)).toContain('1 passed, 0 failed, 1 not judged, 0 skipped');
+    expect(terminalSummary(results)).toContain('Not judged: RESOURCE-SCHEDULED-1 a check: the run met no ScheduledStatus');
+    expect(summaryMarkdown(results)).toMatch(/## Not judged\n\n.*\n\n- RESOURCE-SCHEDULED-1 a check: the run met no ScheduledStatus/);
+    const html = reportHtml(results);
+    expect(html).toMatch(/<section id="not-judged"><h2>Not judged: nothing met to judge \(1\)<\/h2>[\s\S]*RESOURCE-SCHEDULED-1 a check: <span class="dim">the run met no ScheduledStatus/);
+    expect(html).toContain('data-judged="1"');
+  });
+});

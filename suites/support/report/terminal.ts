@@ -1,0 +1,78 @@
+// The end of the terminal output (and of a CI log), and the GitHub Actions annotations of the checks that need a
+// person's eye.
+import { redact } from '../talk/redact.ts';
+import { blockedByCause, suiteErrorsOf } from './blocks.ts';
+import { byFailedClause, checksCount, leftBehindLine, leftBehindParts, releaseLine, timingLine, totalsLine, type CheckResult, type RunResults } from './results.ts';
+import { rootCauseLine, ROOT_CAUSES_HEADING } from './root-causes.ts';
+
+/** The terminal lists this many objects left behind; summary.md and the other reports list them all. */
+const LEFT_BEHIND_SHOWN = 20;
+
+/** The terminal ranks this many root causes, each with its curl line; summary.md and the other reports rank them all. */
+const ROOT_CAUSES_SHOWN = 10;
+
+/** The end of the terminal output (and of a CI log): verdict, totals, and what to look at. */
+export function terminalSummary(results: RunResults): string {
+  const lines = [
+    `Conformance: ${results.verdict}: ${results.totals.checks} checks, ${totalsLine(results.totals)}; ${results.counts.total} requests in ${(results.durationMs / 1000).toFixed(1)} s`,
+    releaseLine(results),
+    timingLine(results),
+  ];
+  const causes = results.rootCauses;
+  if (causes.length > 0) lines.push(ROOT_CAUSES_HEADING);
+  causes.slice(0, ROOT_CAUSES_SHOWN).forEach((r, i) => {
+    lines.push(`  ${i + 1}. ${rootCauseLine(r)}`);
+    if (r.reproduce) lines.push(`     ${r.reproduce}`);
+  });
+  if (causes.length > ROOT_CAUSES_SHOWN) lines.push(`  ... and ${causes.length - ROOT_CAUSES_SHOWN} more in summary.md`);
+  const list = (heading: string, checks: readonly CheckResult[]) => {
+    if (checks.length === 0) return;
+    lines.push(`${heading}:`);
+    for (const [id, group] of byFailedClause(checks)) lines.push(`  ${id}: ${group.map((c) => c.title).join('; ')}`);
+  };
+  list('Failures by clause', results.checks.filter((c) => c.outcome === 'failed'));
+  list('Warnings (SHOULD clauses)', results.checks.filter((c) => c.outcome === 'warning'));
+  list('Expected failures', results.checks.filter((c) => c.outcome === 'expected-failure'));
+  for (const e of results.expectations.entries.filter((e) => e.state === 'unexpectedly passing')) {
+    lines.push(`Unexpectedly passing${results.expectations.allowUnexpectedPass ? ' (allowed)' : ''}: ${e.check}: the expectations file says it fails (${e.reason})`);
+  }
+  for (const e of [...results.errors, ...results.groups.flatMap((g) => g.errors)]) lines.push(`Error of the suite: ${e.split('\n')[0]}`);
+  for (const e of suiteErrorsOf(results)) lines.push(`Error of the suite beside a check not judged (not the server's; it decides no verdict, please report it): ${e}`);
+  for (const group of blockedByCause(results.checks)) lines.push(`Blocked: ${checksCount(group.checks.length)} by ${group.label}`);
+  for (const c of results.checks.filter((c) => c.outcome === 'not-judged')) lines.push(`Not judged: ${c.title}: ${c.notJudged ?? 'nothing was judged'}`);
+  const skipped = results.checks.filter((c) => c.outcome === 'skipped');
+  if (skipped.length) {
+    const reasons = new Map<string, number>();
+    for (const c of skipped) reasons.set(c.skipReason ?? 'skipped', (reasons.get(c.skipReason ?? 'skipped') ?? 0) + 1);
+    lines.push(`Skipped: ${[...reasons].map(([reason, n]) => `${n} × ${reason}`).join('; ')}`);
+  }
+  lines.push(`Objects left behind: ${results.leftovers.length}`);
+  const { byHand, applicationsLine } = leftBehindParts(results.leftovers);
+  if (byHand.length > 0) lines.push(`  To remove by hand (${byHand.length}):`);
+  for (const e of byHand.slice(0, LEFT_BEHIND_SHOWN)) lines.push(`    ${leftBehindLine(e)}`);
+  if (byHand.length > LEFT_BEHIND_SHOWN) lines.push(`    ... and ${byHand.length - LEFT_BEHIND_SHOWN} more in summary.md`);
+  if (applicationsLine) lines.push(`  Applications: ${applicationsLine} (client ids in summary.md)`);
+  return redact(lines.join('\n'));
+}
+
+/** GitHub Actions workflow commands escape %, CR and LF in messages, and also , and : in properties. */
+const ghData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+const ghProperty = (s: string) => ghData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+
+/** One ::error (or ::warning) line per check that needs a person's eye, for GitHub Actions. */
+export function githubAnnotations(results: RunResults): string[] {
+  const annotate = (level: 'error' | 'warning', c: CheckResult, message: string) =>
+    `::${level} file=${ghProperty(c.file)}${c.line ? `,line=${c.line}` : ''},title=${ghProperty(c.failedClause ?? c.clause)}::${ghData(message)}`;
+  const lines: string[] = [];
+  for (const c of results.checks) {
+    if (c.outcome === 'failed') lines.push(annotate('error', c, `${c.title}\n${c.message ?? ''}`));
+    if (c.outcome === 'warning') lines.push(annotate('warning', c, `SHOULD: ${c.title}\n${c.message ?? ''}`));
+    if (c.outcome === 'unexpectedly-passing') {
+      const level = results.expectations.allowUnexpectedPass ? 'warning' : 'error';
+      lines.push(annotate(level, c, `unexpectedly passing: ${c.title}; the expectations file says it fails (${c.expectation?.reason ?? ''}): remove the entry`));
+    }
+  }
+  for (const e of [...results.errors, ...results.groups.flatMap((g) => g.errors)]) lines.push(`::error title=conformance::${ghData(e)}`);
+  for (const c of results.checks) if (c.suiteError) lines.push(`::warning file=${ghProperty(c.file)}${c.line ? `,line=${c.line}` : ''},title=error of the suite::${ghData(c.suiteError)}`);
+  return lines.map(redact);
+}

@@ -1,0 +1,296 @@
+// The cleanup at the end of each suite file: everything on the ledger (judge/ledger.ts) is undone, newest first,
+// also after failures, and read (cleanup-reads.ts) until a read shows it gone: an undo answered 2xx may have undone
+// nothing, and a 404 from a read that answers 404 for everything proves nothing. Everything else is listed as left
+// behind, with its kind, id, owner and why; so is every application the run registered that no read shows gone,
+// and every authorization code the run obtained whose grant it could not end (exchanged, its token revoked).
+import { ledger, remember, type Application, type Authorization, type Entry, type Subject, type Unanswered } from '../judge/ledger.ts';
+import { noteUnsettled, now, sawUnsettled, settleWindowMs, windowPassed } from '../judge/settle.ts';
+import { keyOf, nextAt, sightingsOf } from '../judge/sightings.ts';
+import type { LeftBehind } from '../report/results.ts';
+import { perFile } from '../talk/file-state.ts';
+import { createdObject, excerpt, outsideContract, plannedCall, senderOf, type Exchange } from '../talk/http.ts';
+import { redact, registerSecret } from '../talk/redact.ts';
+import { accessTokenOf, applicationRead, call, lastReadSince, shownPresent, targetOf, tokenRead, type Read, type Target } from './cleanup-reads.ts';
+
+/** One object's cleanup: what was done to it and from when a read shows it gone. */
+interface Case {
+  subject: Subject;
+  target?: Target;
+  /** What the undo did, for the why. */
+  undone: string;
+  /** When the reads after it came, for the why. */
+  after?: string;
+  undoneAt: number;
+  /** When the undo was made (settle.ts now): a read that still shows the object is read again within the settle window from there. */
+  undoneTime: number;
+  /** The reads sent after the undo, for the why of one that got no answer. */
+  tried: Exchange[];
+  /** Nothing undoes it (an application): a read that shows it is not read again. */
+  kept?: boolean;
+  /** An application left unread because another of its group, read, was still there: it is listed as still there. */
+  keptLike?: boolean;
+  /** A read after the undo still showed it, or none was sent yet: it is read once the settle window has passed. */
+  pending?: boolean;
+  /** See LedgerOptions.unanswered. */
+  unanswered?: boolean;
+}
+
+const absenceReads = (target: Target): Read[] => target.absence?.() ?? target.reads;
+
+/** Whether a read must show the object present before its undo, at the time it is asked (an attachment's url may come with the record's read). */
+const neededBefore = (read: Read): boolean => read.neededBefore?.() ?? true;
+
+/** Sends a read of the case, keeping what it sent for the why. */
+async function sendRead(c: Case, read: Read): Promise<Exchange | undefined> {
+  const exchange = await read.send();
+  if (exchange) c.tried.push(exchange);
+  return exchange;
+}
+
+/** Sends the reads that show it gone, each unless a read since the undo did; the first that shows it still there ends them. */
+async function readAfter(c: Case): Promise<void> {
+  for (const read of c.target ? absenceReads(c.target) : []) {
+    if (!lastReadSince(read, c.undoneAt)) await sendRead(c, read);
+    if (lastReadSince(read, c.undoneAt)?.present) return;
+  }
+}
+
+/** Whether reads since the undo (a check's own, say) show the object absent. */
+const shownGone = (c: Case): boolean => absenceReads(c.target as Target).every((read) => lastReadSince(read, c.undoneAt)?.present === false);
+
+/** Whether a read since the undo still shows the object. */
+const stillShown = (c: Case): boolean => (c.target ? absenceReads(c.target) : []).some((read) => lastReadSince(read, c.undoneAt)?.present);
+
+/**
+ * A server may delete in the background. The cases a read after the undo still showed (or, once one did, that were
+ * not read at once) are read again once the settle window has passed since their undo; what came late marks the file
+ * unsettled. Then, where the file is unsettled (a state came late or turned back) and `sweepIf` holds, everything
+ * called gone at once is read again after the window too: what came back is still there. A server that showed every
+ * state at once is not swept: the reads would double the ledger's share of a run's budget.
+ */
+async function settleAndSweep(cases: Case[], sweepIf: boolean): Promise<void> {
+  const pending = cases.filter((c) => c.pending);
+  const gone = cases.filter((c) => !c.pending && c.target && !c.target.goesWith && !c.kept && !whyNotGone(c, new Set()));
+  const sweeping = () => sweepIf && sawUnsettled() && gone.length > 0;
+  if (pending.length === 0 && !sweeping()) return;
+  await windowPassed(Math.max(...[...pending, ...gone].map((c) => c.undoneTime)));
+  for (const c of pending) {
+    c.after = `once the settle window (${settleWindowMs()} ms) had passed since it`;
+    for (const read of absenceReads(c.target as Target)) if (read.applies?.() ?? true) await sendRead(c, read);
+    if (!stillShown(c)) noteUnsettled();
+  }
+  if (!sweeping()) return;
+  for (const c of gone) {
+    c.after = `once the settle window (${settleWindowMs()} ms) had passed since it`;
+    for (const read of absenceReads(c.target as Target)) if (read.applies?.() ?? true) await sendRead(c, read);
+  }
+}
+
+/** What the undo answered, for the why. */
+function undoneBy(undo: Exchange): string {
+  if (undo.error) return `${call(undo)} got no answer (${undo.error})`;
+  const status = undo.status as number;
+  const refused = status >= 300 && status !== 404 ? `: ${excerpt(undo.text, 200) || '(empty body)'}` : '';
+  return `${call(undo)} answered HTTP ${status}${refused}`;
+}
+
+/**
+ * Undoes one entry: reads first what no read showed present yet, then undoes, then reads (but a flag that may go with
+ * its status); `deferred`: the read after the undo waits for the settle window (settleAndSweep).
+ */
+async function undoOne(entry: Entry, deferred: boolean): Promise<Case> {
+  const planned = await plannedCall(entry.undo);
+  const target = planned && targetOf(entry, planned);
+  const subject = target?.subject ?? entry.subject ?? { kind: 'object', id: entry.what, owner: planned?.actor ?? '' };
+  const c: Case = { subject, target, undone: '', undoneAt: entry.settledAt ?? 0, undoneTime: entry.settledTime ?? now(), tried: [], ...(entry.unanswered ? { unanswered: true } : {}) };
+  if (entry.settledAt !== undefined) {
+    c.undone = `${planned ? call(planned) : entry.what} was sent by its check`;
+  } else {
+    // A flag is not read before: the answer that set it showed it, and most go with their status.
+    if (!target?.goesWith) for (const read of target?.reads ?? []) if (neededBefore(read) && !shownPresent(read, nextAt())) await read.send();
+    c.undoneAt = nextAt();
+    c.undoneTime = now();
+    c.undone = undoneBy(await entry.undo());
+  }
+  if (!target?.goesWith && !deferred) await readAfter(c);
+  if (target && !target.goesWith) c.pending = stillShown(c) || (deferred && !shownGone(c));
+  return c;
+}
+
+/** Why a case is not known to be gone, or undefined when it is gone. */
+function whyNotGone(c: Case, goneStatuses: ReadonlySet<string>): string | undefined {
+  if (c.keptLike) return `still there: ${c.undone}`;
+  if (!c.target) return `not known to be gone: ${c.undone}, and no read shows whether such an object is gone`;
+  if (c.target.goesWith && goneStatuses.has(c.target.goesWith)) return undefined;
+  const reads = c.target.reads.filter((read) => read.applies?.() ?? true);
+  for (const read of reads) {
+    const after = lastReadSince(read, c.undoneAt);
+    if (after?.present) return `still there: ${c.undone}, and ${c.after ?? 'after it'} ${read.shown(after)}`;
+  }
+  for (const read of c.unanswered ? [] : reads) {
+    if (!neededBefore(read) || shownPresent(read, c.undoneAt)) continue;
+    const before = sightingsOf(read.key).filter((s) => s.at < c.undoneAt && s.read).at(-1);
+    return `not known to be gone: ${c.undone}, and no read showed it present before (${before ? read.shown(before) : `${read.what} was never read`})`;
+  }
+  for (const read of absenceReads(c.target)) {
+    if (lastReadSince(read, c.undoneAt)) continue;
+    const tried = c.tried.at(-1);
+    const got = tried ? `${call(tried)} got ${tried.error ?? `HTTP ${tried.status}`}` : `${read.what} could not be read`;
+    return `not known to be gone: ${c.undone}, and the read that would show it gone got nothing that tells (${got})`;
+  }
+  return undefined;
+}
+
+/** An undo that threw: our own bug, said as such. */
+async function guarded(entry: Entry, deferred = false): Promise<Case> {
+  try {
+    return await undoOne(entry, deferred);
+  } catch (error) {
+    const subject = entry.subject ?? { kind: 'object', id: entry.what, owner: '' };
+    return { subject, undone: `internal error of the conformance suite while undoing it: ${(error as Error).message ?? String(error)}`, undoneAt: nextAt(), undoneTime: now(), tried: [] };
+  }
+}
+
+const leftBehind: LeftBehind[] = [];
+perFile(() => {
+  leftBehind.length = 0;
+});
+
+/**
+ * Undoes, newest first, everything on the ledger, then revokes the tokens together (any other undo may need one of
+ * them, and no revocation needs another), then reads each application; judges each object from what the reads
+ * showed. Its calls are the suite's own.
+ */
+export async function undoAll(): Promise<void> {
+  await outsideContract(async () => {
+    for (const lost of ledger.unanswered.splice(0)) await findUnanswered(lost);
+    const cases: Case[] = [];
+    const tokens: Entry[] = [];
+    // Once a state came late in this file, or a read after an undo still showed its object, the later reads wait for
+    // the settle window, read once then.
+    let deferred = sawUnsettled();
+    while (ledger.entries.length > 0) {
+      const entry = ledger.entries.pop() as Entry;
+      if (entry.token !== undefined) tokens.push(entry);
+      else cases.push(await guarded(entry, deferred));
+      deferred ||= cases.at(-1)?.pending === true;
+    }
+    // Before the revocations: the reads of a status go with its owner's token.
+    await settleAndSweep(cases, true);
+    const revoked = await Promise.all([...tokens.map((token) => guarded(token)), ...ledger.authorizations.filter((auth) => !auth.exchanged).map(spend)]);
+    // A revoked token that answers is not swept unless one came late: revocation is not delivered in the background.
+    await settleAndSweep(revoked, revoked.some((c) => c.pending));
+    cases.push(...revoked);
+    const goneStatuses = new Set(cases.filter((c) => c.subject.kind === 'status' && !whyNotGone(c, new Set())).map((c) => c.subject.id));
+    // A flag whose status is not known gone is read now, one at a time: a read of a status shows all of the reader's flags.
+    for (const c of cases) if (c.target?.goesWith && !goneStatuses.has(c.target.goesWith)) await readAfter(c);
+    cases.push(...(await readApplications()));
+    const listed = new Set<string>();
+    for (const c of cases) {
+      const why = whyNotGone(c, goneStatuses);
+      const key = keyOf(c.subject.kind, c.subject.id, c.subject.owner);
+      if (why === undefined || listed.has(key)) continue;
+      listed.add(key);
+      const live = c.subject.kind === 'authorization' ? `a live authorization of ${c.subject.owner}, ${c.subject.id.replace(/^#\d+ \((.*)\)$/, '$1')}, not revoked: ` : '';
+      leftBehind.push({ ...c.subject, why: redact(`${live}${why}`), ...(c.keptLike ? { unread: true } : {}) });
+    }
+  });
+}
+
+/**
+ * A code the run did not exchange: exchanged now and its token revoked, then read as every token is. A code the token
+ * operation refuses gives nothing more (spent, or expired); any other answer leaves the grant live.
+ */
+async function spend(auth: Authorization): Promise<Case> {
+  const c: Case = { subject: auth.subject, undone: '', undoneAt: nextAt(), undoneTime: now(), tried: [] };
+  const exchange = await auth.exchange();
+  const token = accessTokenOf(exchange);
+  const sender = senderOf(exchange);
+  if (!token || !sender) {
+    const refused = exchange.status !== undefined && exchange.status >= 400 && exchange.status < 500;
+    // A refused code is spent: nothing to read; the case is gone with no target and no why.
+    c.target = refused ? { subject: auth.subject, reads: [] } : undefined;
+    c.undone = `POST /oauth/token with its code answered ${exchange.error ?? `HTTP ${exchange.status}`}`;
+    return c;
+  }
+  registerSecret(token, 'USER_TOKEN_A', 'a user token the run obtained for an authorization code at its end, and revoked');
+  const read = tokenRead(token, sender);
+  c.target = { subject: auth.subject, reads: [read] };
+  c.undoneAt = nextAt();
+  c.undoneTime = now();
+  c.undone = `its code was exchanged at the end of the run, and ${undoneBy(await auth.revoke(token))}`;
+  await readAfter(c);
+  c.pending = stillShown(c);
+  return c;
+}
+
+/** What a request sent, for the why of an object it may have made: "POST /api/v1/statuses (status=..., visibility=direct)". */
+function sent(exchange: Exchange): string {
+  const body = exchange.requestBody ? ` (${excerpt(exchange.requestBody, 160)})` : '';
+  const files = exchange.uploads?.length ? ` (${exchange.uploads.join(', ')})` : '';
+  return `${call(exchange)}${body || files}`;
+}
+
+/** Whether the status an answer names was made before `before` (our clock), reading its created_at on the server's clock (its Date header). */
+function madeBefore(answer: Exchange, before: number): boolean {
+  const createdAt = Date.parse(String(createdObject(answer)?.created_at ?? ''));
+  const serverNow = Date.parse(answer.headers.date ?? '');
+  if (Number.isNaN(createdAt) || Number.isNaN(serverNow)) return false;
+  // The Date header has whole seconds: on our clock, created_at is at most a second later than it was.
+  return createdAt - (serverNow - Date.now()) < before;
+}
+
+/**
+ * Finds what a creation without answer made: the object `find` shows is undone by the ledger like any other. Listed as
+ * possibly left behind where nothing shows it, or where what was found may be another object than the first request made.
+ */
+async function findUnanswered(lost: Unanswered): Promise<void> {
+  const possibly = (how: string) =>
+    void leftBehind.push({ kind: lost.kind, id: '(unknown)', owner: lost.creation.actor, why: redact(`possibly left behind: ${sent(lost.creation)} got no answer (${lost.creation.error ?? ''}); ${how}`) });
+  if (!lost.find) return possibly(`no operation of the contract finds such an object`);
+  const resentAt = Date.now();
+  const answer = await lost.find();
+  const id = createdObject(answer)?.id;
+  const sender = senderOf(answer);
+  if (typeof id !== 'string' || !sender) return possibly(`sent again with its Idempotency-Key, it answered ${answer.error ?? `HTTP ${answer.status}`}`);
+  remember(`${lost.kind} ${id} of ${lost.creation.actor}`, () => sender.send('DELETE', `/api/v1/statuses/${id}`));
+  if (!madeBefore(answer, resentAt)) possibly(`sent again with its Idempotency-Key, it answered ${lost.kind} ${id}, made anew (the ledger undoes it): the first may remain`);
+}
+
+const APPLICATION_UNDONE = 'the contract has no operation to delete an application';
+
+/** An application, once its tokens are revoked: read when a token request showed it there, else listed as it is. */
+async function readApplication(app: Application): Promise<Case> {
+  const read = app.clientSecret && app.sender ? applicationRead(app.subject.id, app.clientSecret, app.sender) : undefined;
+  const c: Case = { subject: app.subject, target: read && { subject: app.subject, reads: [read] }, undone: APPLICATION_UNDONE, after: "once the run's tokens were revoked", undoneAt: nextAt(), undoneTime: now(), tried: [], kept: true };
+  if (read && shownPresent(read, c.undoneAt)) await readAfter(c);
+  return c;
+}
+
+/**
+ * The file's applications once their tokens are revoked. The first is read; where it still authenticates its client,
+ * this server keeps applications, and the others are listed as still there unread (a read per application would tell
+ * nothing more and costs a request of the budget each). Where it is gone, or could not be read, each is read.
+ */
+async function readApplications(): Promise<Case[]> {
+  const [first, ...others] = ledger.applications;
+  if (!first) return [];
+  const firstCase = await readApplication(first);
+  const kept = firstCase.target && lastReadSince(firstCase.target.reads[0] as Read, firstCase.undoneAt)?.present;
+  if (!kept) return [firstCase, ...(await Promise.all(others.map(readApplication)))];
+  const likeFirst = (app: Application): Case => ({
+    subject: app.subject,
+    undone: `${APPLICATION_UNDONE}, and application ${first.subject.id}, registered by the same group, still authenticated its client ${firstCase.after} (this one was not read)`,
+    undoneAt: nextAt(),
+    undoneTime: now(),
+    tried: [],
+    kept: true,
+    keptLike: true,
+  });
+  return [firstCase, ...others.map(likeFirst)];
+}
+
+/** What could not be undone, for the report: a live instance must be left as it was found. */
+export function leftovers(): LeftBehind[] {
+  return leftBehind.map((entry) => ({ ...entry }));
+}

@@ -1,0 +1,76 @@
+// Pacing against the reference server, whose test clock stands in for time: a run that paces itself by the
+// X-RateLimit headers waits for the reset instead of being refused; one that does not is refused.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startReferenceServer, type ReferenceServer } from '../../../fixtures/reference-server/server.ts';
+import { HttpClient } from './http.ts';
+import { budgetKeysOf, resetTimeOf, unpaced, useAnnouncer, usePacingClock } from './pacing.ts';
+
+const MINUTE = 60_000;
+const MISSING_ID = '999999999999999999';
+
+let server: ReferenceServer;
+let slept: number[];
+let announced: string[];
+
+beforeEach(async () => {
+  server = await startReferenceServer();
+  slept = [];
+  announced = [];
+  useAnnouncer((line) => announced.push(line));
+  usePacingClock({
+    now: () => server.clock.now().getTime(),
+    sleep: async (ms) => {
+      slept.push(ms);
+      server.clock.advance(ms);
+    },
+  });
+});
+
+afterEach(async () => {
+  usePacingClock(undefined);
+  useAnnouncer(undefined);
+  await server.close();
+});
+
+/** 40 deletions of a missing status: 10 more than the Deletion bucket allows in one period. */
+async function deleteMany(client: HttpClient): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let i = 0; i < 40; i++) statuses.push((await client.send('DELETE', `/api/v1/statuses/${MISSING_ID}`)).status ?? 0);
+  return statuses;
+}
+
+describe('pacing', () => {
+  it('should wait for the reset instead of being refused when a bucket runs out', async () => {
+    const statuses = await deleteMany(new HttpClient(server.url, 'A', server.users.a.token, 10_000));
+    expect(statuses.filter((s) => s !== 404)).toEqual([]);
+    expect(slept).toHaveLength(1);
+    expect(slept[0]).toBeGreaterThan(29 * MINUTE);
+    // The Date header has whole seconds, and pacing waits one more second past the reset.
+    expect(slept[0]).toBeLessThanOrEqual(30 * MINUTE + 2000);
+    // Announced in one line: which bucket, how long, until when, before what.
+    expect(announced).toHaveLength(1);
+    expect(announced[0]).toMatch(/^… waiting 30 min \d+ s, until \d\d:\d\d:\d\d UTC, for the reset of the server's rate limit \(Deletion of A: 0 left\) before DELETE \/api\/v1\/statuses\/\d+ \(as A\)$/);
+  });
+
+  it('should be refused without pacing: the test above has teeth', async () => {
+    const statuses = await unpaced(() => deleteMany(new HttpClient(server.url, 'A', server.users.a.token, 10_000)));
+    expect(statuses.indexOf(429)).toBe(30);
+    expect(slept).toEqual([]);
+  });
+
+  it('should read the timestamp forms of X-RateLimit-Reset and nothing else', () => {
+    const at = Date.parse('2025-01-02T03:04:05Z');
+    expect(resetTimeOf('2025-01-02T03:04:05.000Z')).toBe(at);
+    expect(resetTimeOf('2025-01-02T03:04:05.000000+00:00')).toBe(at);
+    expect(resetTimeOf('Thu, 02 Jan 2025 03:04:05 GMT')).toBe(at);
+    expect(resetTimeOf(String(at / 1000))).toBe(at);
+    for (const notATimestamp of ['300', '1', 'soon', '', undefined]) expect(resetTimeOf(notATimestamp)).toBeUndefined();
+  });
+
+  it('should count per-account buckets per actor and per-IP buckets once', () => {
+    expect(budgetKeysOf('A', 'DELETE', '/api/v1/statuses/1')).toEqual(['Account access of A', 'IP access', 'Deletion of A']);
+    expect(budgetKeysOf('anonymous', 'POST', '/api/v1/accounts')).toEqual(['Account access of anonymous', 'IP access', 'App sign-up']);
+    expect(budgetKeysOf('B', 'POST', '/api/v2/media?x=1')).toEqual(['Account access of B', 'IP access', 'Uploading of B']);
+    expect(budgetKeysOf('A', 'POST', '/oauth/token')).toEqual([]);
+  });
+});
