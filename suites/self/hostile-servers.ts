@@ -7,7 +7,7 @@ import { createServer as createNetServer, type AddressInfo, type Server, type So
 import { Readable } from 'node:stream';
 
 /** How late the slow server answers: a few seconds, as a remote server under load does. */
-export const SLOW_ANSWER_MS = 3500;
+export const SLOW_ANSWER_MS = 2000;
 
 /** The three that make every wait last long come first: their runs are the longest. */
 export const HOSTILE_SERVERS = {
