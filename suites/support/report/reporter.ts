@@ -206,6 +206,7 @@ export default class ConformanceReporter implements Reporter {
         version: config.serverVersion,
         faults: config.faults,
         timeoutMs: config.timeoutMs,
+        seed: config.seed,
       },
       startedAt: this.startedAt.toISOString(),
       durationMs: Date.now() - this.startedAt.getTime(),

@@ -80,8 +80,8 @@ export interface GroupResult extends Totals {
 export interface RunResults {
   /** PASS or FAIL: what the CLI's exit code says. */
   verdict: 'PASS' | 'FAIL';
-  /** timeoutMs: CONFORMANCE_TIMEOUT_MS of the run, for the advice of timingLine. */
-  server: { baseUrl: string; embedded: boolean; version: string; faults: string[]; timeoutMs?: number };
+  /** timeoutMs: CONFORMANCE_TIMEOUT_MS of the run, for the advice of timingLine; seed: CONFORMANCE_SEED, to draw the same inputs again. */
+  server: { baseUrl: string; embedded: boolean; version: string; faults: string[]; timeoutMs?: number; seed?: number };
   startedAt: string;
   durationMs: number;
   totals: Totals;

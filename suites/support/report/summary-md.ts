@@ -43,7 +43,7 @@ export function summaryMarkdown(results: RunResults): string {
   const lines = [
     `# Conformance: ${results.verdict}`,
     '',
-    `Server: ${results.server.baseUrl}${results.server.embedded ? ' (embedded reference server)' : ''}, release ${results.server.version}${results.server.faults.length ? `, faults ${results.server.faults.join(', ')}` : ''}`,
+    `Server: ${results.server.baseUrl}${results.server.embedded ? ' (embedded reference server)' : ''}, release ${results.server.version}${results.server.seed === undefined ? '' : `, seed ${results.server.seed}`}${results.server.faults.length ? `, faults ${results.server.faults.join(', ')}` : ''}`,
     '',
     `${releaseLine(results)}.`,
     '',
