@@ -46,6 +46,20 @@ describe('the command', () => {
     expect(run.stdout + run.stderr).not.toMatch(STACK_FRAME);
   });
 
+  it('should run only the files --only takes a check of, and report the others as not selected, as when it ran them', async () => {
+    const [one, none] = await Promise.all([runCli(['--only', 'RELATIONS-TOKEN'], {}, 60_000), runCli(['--only', 'NOSUCH'], {}, 60_000)]);
+    expect(one.code, one.stdout.slice(-2000)).toBe(0);
+    expect(none.code, none.stdout.slice(-2000)).toBe(0);
+    // The same catalogue either way: every check of every group, each taken or not selected.
+    expect(one.results?.checks.length).toBe(none.results?.checks.length);
+    expect(one.results?.checks.filter((c) => c.status !== 'skipped').map((c) => c.clause)).toEqual(['RELATIONS-TOKEN-1']);
+    expect(none.results?.checks.every((c) => c.skipReason === 'not selected (--only)')).toBe(true);
+    // Only the file of the check ran: every other group is not run, and nothing selected starts nothing.
+    expect(one.stdout.match(/\(not run\)$/gm)).toHaveLength((one.results?.groups.length ?? 0) - 1);
+    expect(none.results?.counts.total).toBe(0);
+    expect(none.stdout.match(/\(not run\)$/gm)).toHaveLength(none.results?.groups.length ?? -1);
+  });
+
   // Started as real servers behave: no answer without a User-Agent, redirect_uri required on every token request,
   // and a web sign-in with a CSRF field and a session cookie before the authorization form.
   it('should pass against `npm run reference-server` (with the variations of real servers) with the KEY=VALUE lines it prints as the environment', async () => {

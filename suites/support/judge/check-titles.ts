@@ -12,6 +12,14 @@ export interface Title {
 // it('...'), it.skip("..."), it.skipIf(cond)(`...`), test(...): the first argument of every check.
 const CHECK_CALL = /(?<![.\w$])(?:it|test)(?:\.\w+(?:\([^()]*\))?)*\(\s*(?:(['"`])((?:\\.|(?!\1)[^\\])*)\1|([^\s'"`]))/g;
 
+// describe('...'): the first of a suite file is its group, titled with its section's heading.
+const DESCRIBE_CALL = /(?<![.\w$])describe(?:\.\w+)*\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
+
+/** The literal describe titles of a suite file's source, in order: the first names its group. */
+export function describeTitles(source: string): string[] {
+  return [...source.matchAll(DESCRIBE_CALL)].map((match) => (match[2] as string).replace(/\\(.)/g, '$1'));
+}
+
 /** Every check call of a suite file's source, in order. */
 export function checkTitles(source: string): Title[] {
   const titles: Title[] = [];

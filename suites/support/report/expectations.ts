@@ -130,6 +130,13 @@ function explains(expectation: Expectation, check: Judgeable): boolean {
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A name that --only takes: one of its words starts with a prefix given (a check's title starts with its clause id). */
+const takenBy = (prefixes: readonly string[]) => `(?:^| )(?:${prefixes.map(escapeRegExp).join('|')})`;
+
+/** What --only takes, tried on a check's or a describe's title alone; undefined when every check is taken. */
+export function onlyPattern(prefixes: readonly string[]): RegExp | undefined {
+  return prefixes.length ? new RegExp(takenBy(prefixes)) : undefined;
+}
 
 /**
  * The source of a vitest testNamePattern that selects the checks whose clause id starts with one of `prefixes`
@@ -138,7 +145,7 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 export function selectionPattern(prefixes: readonly string[], expectations: readonly Expectation[]): string | undefined {
   const skipped = expectations.filter((e) => e.expect === 'skip').map((e) => (CLAUSE_ID.exec(e.check)?.[0] === e.check ? `${escapeRegExp(e.check)}(?: |$)` : `${escapeRegExp(e.check)}$`));
-  const only = prefixes.length ? `(?=.*(?:^| )(?:${prefixes.map(escapeRegExp).join('|')}))` : '';
+  const only = prefixes.length ? `(?=.*${takenBy(prefixes)})` : '';
   const skip = skipped.length ? `(?!.*(?:^| )(?:${skipped.join('|')}))` : '';
   return only || skip ? `^${only}${skip}` : undefined;
 }

@@ -1,9 +1,9 @@
 // The conformance reporter: a progress line per group as it finishes, the summary at the end, and the
 // report files in CONFORMANCE_REPORT_DIR. Every text it writes passes through redact().
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
-import { checkLines } from '../judge/check-titles.ts';
+import { checkLines, checkTitles, describeTitles } from '../judge/check-titles.ts';
 import { type CheckResult, type CheckStatus, clauseOfTitle, groupLine, type GroupResult, type LeftBehind, type RunResults, runVerdict, severityOf, totalsOf } from './results.ts';
 import { configFromEnv } from '../talk/config.ts';
 import { addCounts, emptyCounts } from '../talk/counts.ts';
@@ -124,6 +124,22 @@ export function checkOf(test: TestCase, group: string, file: string, pattern?: R
   };
 }
 
+/**
+ * The checks of a suite file that was not run because the selection takes none of them, read from its source: each
+ * skipped as not selected, as vitest reports a check of a file it runs that the selection leaves out.
+ */
+export function unselectedGroup(path: string): { group: GroupResult; checks: CheckResult[] } {
+  const source = readFileSync(path, 'utf8');
+  const file = relative(process.cwd(), path);
+  const name = describeTitles(source)[0] ?? basename(path);
+  const checks = checkTitles(source).flatMap(({ text, line }): CheckResult[] => {
+    if (text === undefined) return [];
+    const clause = clauseOfTitle(text);
+    return [{ clause, title: text, group: name, file, line, status: 'skipped', outcome: 'skipped', severity: severityOf(clause), durationMs: 0, skipReason: NOT_SELECTED, observations: [] }];
+  });
+  return { group: { name, file, durationMs: 0, ...totalsOf(checks), errors: [] }, checks };
+}
+
 /** The groups with their totals over the whole run (run-wide results included). */
 export function withRunTotals(groups: readonly GroupResult[], checks: readonly CheckResult[]): GroupResult[] {
   return groups.map((g) => ({ ...g, ...totalsOf(checks.filter((c) => c.file === g.file)) })).sort((x, y) => x.file.localeCompare(y.file));
@@ -143,6 +159,8 @@ export interface ReporterOptions {
   expectations?: readonly Expectation[];
   /** The selection the CLI gave vitest: checks it leaves out are reported as not selected. */
   testNamePattern?: RegExp;
+  /** Suite files (absolute paths) the selection takes no check of, which the CLI did not run: their checks are reported as not selected. */
+  unselected?: readonly string[];
 }
 
 export default class ConformanceReporter implements Reporter {
@@ -151,10 +169,12 @@ export default class ConformanceReporter implements Reporter {
   private readonly checks: CheckResult[] = [];
   private readonly expectations: readonly Expectation[];
   private readonly testNamePattern?: RegExp;
+  private readonly unselected: readonly string[];
 
   constructor(options: ReporterOptions = {}) {
     this.expectations = options.expectations ?? [];
     this.testNamePattern = options.testNamePattern;
+    this.unselected = options.unselected ?? [];
   }
 
   onInit(): void {
@@ -185,6 +205,12 @@ export default class ConformanceReporter implements Reporter {
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, _reason: TestRunEndReason): void {
     const config = configFromEnv(process.env);
+    for (const path of this.unselected) {
+      const { group, checks } = unselectedGroup(path);
+      this.groups.push(group);
+      this.checks.push(...checks);
+      process.stdout.write(`${groupLine(group)} (not run)\n`);
+    }
     const counts = emptyCounts();
     const leftovers: LeftBehind[] = [];
     for (const module of modules) {

@@ -1,6 +1,6 @@
 // The command line: `npm run conformance -- [options]`. Settings come from flags, the environment and .env
 // (in that order of precedence). Exit codes: 0 the run passed, 1 it failed, 2 usage or configuration error.
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
@@ -9,7 +9,8 @@ import { startVitest } from 'vitest/node';
 import { ConfigError, configFromEnv, SETTINGS } from '../talk/config.ts';
 import { conformanceProject, LimitsFirst } from './conformance-project.ts';
 import { prepareRun } from './global-setup.ts';
-import { ExpectationsError, loadExpectations, selectionPattern, writeUpdatedExpectations, type Expectation } from '../report/expectations.ts';
+import { ExpectationsError, loadExpectations, onlyPattern, selectionPattern, writeUpdatedExpectations, type Expectation } from '../report/expectations.ts';
+import { checkTitles, describeTitles } from '../judge/check-titles.ts';
 import ConformanceReporter from '../report/reporter.ts';
 import type { RunResults } from '../report/results.ts';
 import { addedLatencyMs, variationsOf, type Variation } from '../../../fixtures/reference-server/variations.ts';
@@ -37,7 +38,8 @@ it is unset, and writes report.html, results.json, junit.xml and summary.md to t
 
 Selection:
   --group NAME        run one endpoint group (a suite file name such as statuses or oauth); repeatable
-  --only PREFIX       run the checks whose clause id starts with PREFIX (STATUS-READ, OAUTH-); repeatable
+  --only PREFIX       run the checks whose clause id starts with PREFIX (STATUS-READ, OAUTH-); repeatable;
+                      a group with none of them is not run, its checks reported as not selected
   --shard I/N         run the I-th of N slices of the suite files (vitest's --shard), one per CI machine;
                       merge the slices' results with: npm run matrix -- --merge a/results.json b/results.json --out DIR
   -h, --help          show this help
@@ -134,6 +136,52 @@ async function prepared(): ReturnType<typeof prepareRun> {
   }
 }
 
+/**
+ * The suite files to run, and those --only takes no check of: those are not run at all (not even collected, which is
+ * most of a short run's fixed cost), and their checks are reported as not selected. A file whose source cannot tell
+ * (a title that is no literal) is run. With --shard every file is kept, so that the shards slice the same list.
+ */
+function selectedFiles(files: readonly string[], prefixes: readonly string[], sharded: boolean): { run: string[]; unselected: string[] } {
+  const pattern = onlyPattern(prefixes);
+  if (!pattern || sharded) return { run: [...files], unselected: [] };
+  const candidates = files.length ? files : readdirSync(resolve(ROOT, 'suites')).filter((name) => name.endsWith('.test.ts')).sort().map((name) => `suites/${name}`);
+  const takes = (file: string) => {
+    const source = readFileSync(resolve(ROOT, file), 'utf8');
+    return describeTitles(source).some((title) => pattern.test(title)) || checkTitles(source).some(({ text }) => text === undefined || pattern.test(text));
+  };
+  return { run: candidates.filter(takes), unselected: candidates.filter((file) => !takes(file)) };
+}
+
+/** Runs the suite files (all where none is named) as vitest files, against the embedded server where none is configured. */
+async function runGroups(files: readonly string[], reporter: ConformanceReporter, options: { workers: number; testNamePattern?: RegExp; shard?: string }): Promise<void> {
+  const { workers, testNamePattern, shard } = options;
+  // The embedded server starts here, loaded as this process loads the CLI, and not in vitest's global setup, which
+  // would load it through vite's transforms first: a few tenths of a second off every run.
+  const run = await prepared();
+  if (run.config.embedded) process.env.CONFORMANCE_RESOLVED_BASE_URL = run.config.baseUrl;
+  const vitest = await startVitest('test', [...files], {
+    root: ROOT,
+    config: false,
+    projects: [{ test: { ...conformanceProject(), globalSetup: [], provide: { config: run.config } } }],
+    watch: false,
+    reporters: [reporter],
+    sequence: { sequencer: LimitsFirst },
+    // The groups wait on the server far more than they compute, so they run side by side: one or two at a time, a
+    // run against a remote server is a sum of round trips. Each worker loads the support layer (ajv and the compiled
+    // schemas, undici, ws) once for all the files it runs, not once per file: that loading was most of a run's CPU
+    // time. file-state.ts starts each file's own state afresh. As many workers from the start as at most: a pool
+    // that ends idle workers above its minimum loses the files they were given (tinypool, isolate: false).
+    pool: 'threads',
+    isolate: false,
+    maxWorkers: workers,
+    minWorkers: workers,
+    ...(testNamePattern ? { testNamePattern } : {}),
+    ...(shard ? { shard } : {}),
+  });
+  await vitest?.close();
+  await run.close?.();
+}
+
 async function main(): Promise<number> {
   const flags = parseCommandLine(process.argv.slice(2));
   if (flags.help) {
@@ -204,31 +252,15 @@ async function main(): Promise<number> {
   // A run that dies before its reporter writes must not be judged by the previous run's results.
   rmSync(resultsFile, { force: true });
   const workers = roundTripMs <= QUICK_ROUND_TRIP_MS ? GROUPS_AT_ONCE.quickServer : GROUPS_AT_ONCE.slowServer;
-  // The embedded server starts here, loaded as this process loads the CLI, and not in vitest's global setup, which
-  // would load it through vite's transforms first: a few tenths of a second off every run.
-  const run = await prepared();
-  if (run.config.embedded) process.env.CONFORMANCE_RESOLVED_BASE_URL = run.config.baseUrl;
-  const vitest = await startVitest('test', files, {
-    root: ROOT,
-    config: false,
-    projects: [{ test: { ...conformanceProject(), globalSetup: [], provide: { config: run.config } } }],
-    watch: false,
-    reporters: [new ConformanceReporter({ expectations, testNamePattern })],
-    sequence: { sequencer: LimitsFirst },
-    // The groups wait on the server far more than they compute, so they run side by side: one or two at a time, a
-    // run against a remote server is a sum of round trips. Each worker loads the support layer (ajv and the compiled
-    // schemas, undici, ws) once for all the files it runs, not once per file: that loading was most of a run's CPU
-    // time. file-state.ts starts each file's own state afresh. As many workers from the start as at most: a pool
-    // that ends idle workers above its minimum loses the files they were given (tinypool, isolate: false).
-    pool: 'threads',
-    isolate: false,
-    maxWorkers: workers,
-    minWorkers: workers,
-    ...(testNamePattern ? { testNamePattern } : {}),
-    ...(shard ? { shard } : {}),
-  });
-  await vitest?.close();
-  await run.close?.();
+  const selection = selectedFiles(files, prefixes, shard !== undefined);
+  const reporter = new ConformanceReporter({ expectations, testNamePattern, unselected: selection.unselected.map((file) => resolve(ROOT, file)) });
+  if (selection.run.length === 0 && selection.unselected.length > 0) {
+    // Nothing selected: neither the embedded server nor vitest starts; the reporter writes what such a run reports.
+    reporter.onInit();
+    reporter.onTestRunEnd([], [], 'passed');
+  } else {
+    await runGroups(selection.run, reporter, { workers, testNamePattern, shard });
+  }
   if (!existsSync(resultsFile)) return EXIT.failed;
   const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as RunResults;
   if (writeTo) {
