@@ -3,7 +3,7 @@
 import { beforeAll, describe, it } from 'vitest';
 import { accountIdOf, actors } from './support/judge/actors.ts';
 import { registerApp, requestToken } from './support/judge/applications.ts';
-import { block, causeOf, controlled, failed, need, succeeded, type Step } from './support/judge/preconditions.ts';
+import { answeredWithToken, failed, need, type Step } from './support/judge/preconditions.ts';
 import { check, expectJson, observeErrorBody, statusLine } from './support/judge/verify.ts';
 import type { Exchange } from './support/talk/http.ts';
 
@@ -34,24 +34,6 @@ describe('Account relations', () => {
     [withAppToken, withoutToken] = await Promise.all([appToken.ok ? readRelations(id, appToken.value) : [], readRelations(id)]);
   });
 
-  /**
-   * The positive control of the refusal: the same reads with a token answered 200. The application token's reads
-   * serve where they did; else (a server without client_credentials, or one that refuses application tokens there)
-   * A's user token reads, only then: the refusal is judged wherever some token is answered. Where the application or
-   * its token got no answer, it is blocked by that: a server that does not answer is not asked once more.
-   */
-  async function readWithToken(): Promise<void> {
-    const id = need(accountId);
-    if (withAppToken.length > 0 && withAppToken.every((exchange) => exchange.status === 200)) return;
-    if (!appToken.ok && (appToken.exchange?.status === undefined || appToken.exchange.error !== undefined)) block(appToken.cause);
-    for (const exchange of await readRelations(id, undefined, a)) {
-      if (exchange.status === 200) continue;
-      const refusedToo = withAppToken.find((read) => read.status !== 200);
-      if (refusedToo) controlled(succeeded(refusedToo, refusedToo), 'RELATIONS-APPTOKEN-1', `${refusedToo.path} with an application token`);
-      block(causeOf(undefined, `${exchange.path} answered ${statusLine(exchange)} to A's user token (the positive control): no read to refuse`, exchange));
-    }
-  }
-
   it('RELATIONS-APPTOKEN-1 following and followers answer an application token', () => {
     need(accountId);
     need(appToken);
@@ -59,7 +41,9 @@ describe('Account relations', () => {
   });
 
   it('RELATIONS-TOKEN-1 following and followers without a token answer 401 "The access token is invalid"', async () => {
-    await readWithToken();
+    // The positive control: the same reads with a token were answered (the application token's; else A's).
+    const id = need(accountId);
+    await answeredWithToken(withAppToken, appToken, 'RELATIONS-APPTOKEN-1', () => readRelations(id, undefined, a));
     for (const exchange of withoutToken) {
       const refused = exchange.status !== undefined && exchange.status >= 400 && exchange.status < 500;
       check(refused, `a refusal: HTTP 401 {"error": "${TOKEN_INVALID}"}`, statusLine(exchange), exchange);

@@ -5,7 +5,7 @@ import { beforeAll, describe, it } from 'vitest';
 import { actors } from './support/judge/actors.ts';
 import { createdObject, type Exchange } from './support/talk/http.ts';
 import { OOB, registerApp, requestToken, type Application } from './support/judge/applications.ts';
-import { block, causeOf, controlled, failed, need, succeeded, type Step } from './support/judge/preconditions.ts';
+import { answeredWithToken, block, causeOf, failed, need, type Step } from './support/judge/preconditions.ts';
 import { expectNoMismatch } from './support/judge/run-wide.ts';
 import { check, expectEqual, expectOk, fail, observeErrorBody, statusLine } from './support/judge/verify.ts';
 
@@ -41,22 +41,6 @@ describe('Client registration', () => {
     const verify = (token?: string) => anon.get('/api/v1/apps/verify_credentials', { token });
     [withToken, withoutToken] = await Promise.all([appToken.ok ? verify(appToken.value) : undefined, verify()]);
   });
-
-  /**
-   * The positive control of the refusal: verify_credentials answered a token. The application token's read serves
-   * where it did; else, where the token operation answered but gave none (a server without client_credentials), A's
-   * user token (its application's), read only then: the refusal is judged wherever some token is answered, and
-   * blocked by APPS-VERIFY-1 where none is. Where the registration or the token request got no answer, it is blocked
-   * by that: a server that does not answer is not asked once more.
-   */
-  async function verifiedWithToken(): Promise<void> {
-    if (withToken?.status === 200) return;
-    if (!appToken.ok && (appToken.exchange?.status === undefined || appToken.exchange.error !== undefined)) block(appToken.cause);
-    const byUser = await a.get('/api/v1/apps/verify_credentials');
-    if (byUser.status === 200) return;
-    if (withToken) controlled(succeeded(withToken, withToken), 'APPS-VERIFY-1', 'verify_credentials with the application token');
-    block(causeOf(undefined, `verify_credentials answered ${statusLine(byUser)} to A's user token (the positive control): no read to refuse`, byUser));
-  }
 
   it('APPS-REGISTER-1 registration returns an Application with client_id and client_secret', () => {
     const registration = registered.exchange as Exchange;
@@ -98,7 +82,8 @@ describe('Client registration', () => {
   });
 
   it('APPS-VERIFY-2 verify_credentials without a token answers 401 "The access token is invalid"', async () => {
-    await verifiedWithToken();
+    // The positive control: verify_credentials answered a token (the application token; else A's, its application's).
+    await answeredWithToken(withToken ? [withToken] : [], appToken, 'APPS-VERIFY-1', async () => [await a.get('/api/v1/apps/verify_credentials')]);
     const exchange = withoutToken;
     const refused = exchange.status !== undefined && exchange.status >= 400 && exchange.status < 500;
     check(refused, `a refusal: HTTP 401 {"error": "${TOKEN_INVALID}"}`, statusLine(exchange), exchange);

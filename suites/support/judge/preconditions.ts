@@ -104,6 +104,24 @@ export function controlled(control: Step<Exchange> | undefined, clause: string, 
 }
 
 /**
+ * The positive control of a refusal for a missing token: the same reads made with a token were answered 200.
+ * `withToken` are the reads with the group's application token (none where it was not had). Where they were not all
+ * answered, A's user token reads (`byUser`), only then, unless the application token could not be had for want of an
+ * answer (a cause that names no clause): a server that does not answer is not asked once more. Where no token is
+ * answered, the check is blocked: by `clause` where the application token's read was refused, else by A's answer.
+ */
+export async function answeredWithToken(withToken: readonly Exchange[], token: Step<string>, clause: string, byUser: () => Promise<Exchange[]>): Promise<void> {
+  if (withToken.length > 0 && withToken.every((exchange) => exchange.status === 200)) return;
+  if (!token.ok && token.cause.clause === undefined) block(token.cause);
+  for (const exchange of await byUser()) {
+    if (exchange.status === 200) continue;
+    const refused = withToken.find((read) => read.status !== 200);
+    if (refused) controlled(succeeded(refused, refused), clause, `${refused.method} ${refused.path.split('?')[0]} with an application token`);
+    block(causeOf(undefined, `${exchange.method} ${exchange.path.split('?')[0]} answered ${answerOf(exchange)} to A's user token (the positive control): no read to refuse`, exchange));
+  }
+}
+
+/**
  * The result of a preparation step: lenient (a creation that answered 2xx with an id is enough to go on), never
  * judged, never thrown. A check that needs the value takes it with need(); a failed step blocks that check.
  */
