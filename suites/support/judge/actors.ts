@@ -9,6 +9,7 @@ import { perFile } from '../talk/file-state.ts';
 import type { FormParams } from '../talk/form.ts';
 import { createdObject, HttpClient, senderOf, type Exchange, type RequestOptions } from '../talk/http.ts';
 import { limitInFlight } from '../talk/in-flight.ts';
+import { shareRunReading } from '../talk/pacing.ts';
 import { registerSecret } from '../talk/redact.ts';
 import { createdId, createdStep, offOf, statusStep, unkeptOf, type Attachment, type PreparedStatus } from './created.ts';
 import { remember, rememberUnanswered, type LedgerEntry } from './ledger.ts';
@@ -232,6 +233,7 @@ export function actors(): { config: Config; a: Actor; b?: Actor; anon: Actor } {
   if (cached) return cached;
   const config = configOfFile();
   limitInFlight(config.maxInFlight, config.inFlight);
+  shareRunReading(config.rateReading);
   registerSecret(config.tokenA, 'CONFORMANCE_TOKEN_A');
   registerSecret(config.tokenB, 'CONFORMANCE_TOKEN_B');
   registerSecret(config.passwordA, 'CONFORMANCE_PASSWORD_A');

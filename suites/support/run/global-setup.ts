@@ -8,6 +8,7 @@ import { startReferenceServer } from '../../../fixtures/reference-server/server.
 import { variationsOf } from '../../../fixtures/reference-server/variations.ts';
 import { configFromEnv, type Config } from '../talk/config.ts';
 import { inFlightCount } from '../talk/in-flight.ts';
+import { runReading } from '../talk/pacing.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,7 +22,7 @@ declare module 'vitest' {
 export async function prepareRun(
   env: Record<string, string | undefined>,
 ): Promise<{ config: Config; close?: () => Promise<void>; consultedFaults?: () => string[] }> {
-  const config: Config = { ...configFromEnv(env), inFlight: inFlightCount() };
+  const config: Config = { ...configFromEnv(env), inFlight: inFlightCount(), rateReading: runReading() };
   if (!config.embedded) return { config };
   const unknown = config.faults.filter((f) => !isFault(f));
   if (unknown.length) throw new Error(`unknown reference-server fault ${unknown.join(', ')}`);

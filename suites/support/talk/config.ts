@@ -71,6 +71,8 @@ export interface Config {
   seed: number;
   /** The count of requests in flight that every worker of the run shares; made by prepareRun. */
   inFlight?: SharedArrayBuffer;
+  /** The estimate of the IP access bucket that every worker of the run shares; made by prepareRun (pacing.ts). */
+  rateReading?: SharedArrayBuffer;
   /** The User-Agent header of every request, stream and WebSocket handshake. */
   userAgent: string;
   reportDir: string;

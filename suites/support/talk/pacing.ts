@@ -104,6 +104,63 @@ let waitedMs = 0;
  * such an answer. From then on those calls are paced and counted against the access buckets as well.
  */
 let countsEveryPath = false;
+
+/**
+ * The IP access bucket is one counter of the server's for every group of the run, so its estimate is one for every
+ * worker thread too, in memory the run's configuration shares (prepareRun makes it): slots remaining, resetAt (0:
+ * nothing known) and whether the server counts every path (1). A file that starts while another has spent the bucket
+ * then paces from its first call, where its own estimate would start from nothing and be refused. Where the workers
+ * are processes (no memory shared), each file keeps its own estimate, as before.
+ */
+const SHARED = { remaining: 0, resetAt: 1, everyPath: 2 } as const;
+const SHARED_KEY = 'IP access';
+// Two readings whose resets are this close are of one period (whole seconds of the Date header, and our slack).
+const SAME_PERIOD_MS = 2 * CLOCK_SLACK_MS;
+let shared: Float64Array | undefined;
+
+/** The memory of a run's shared estimate of the IP access bucket (prepareRun). */
+export const runReading = (): SharedArrayBuffer => new SharedArrayBuffer(3 * Float64Array.BYTES_PER_ELEMENT);
+
+/** Points this worker's pacing at the run's shared estimate (actors.ts, once the file knows its run). */
+export function shareRunReading(buffer: unknown): void {
+  const next = buffer instanceof SharedArrayBuffer && buffer.byteLength >= 3 * Float64Array.BYTES_PER_ELEMENT ? new Float64Array(buffer) : undefined;
+  if (next && shared?.buffer === next.buffer) return;
+  shared = next;
+  // A reading this file took before it knew its run (the command's, CONFORMANCE_BUDGET_AT_START) starts the shared one.
+  const local = estimates.get(SHARED_KEY);
+  if (shared && local && shared[SHARED.resetAt] === 0) setEstimate(SHARED_KEY, local);
+}
+
+const everyPathCounted = (): boolean => countsEveryPath || shared?.[SHARED.everyPath] === 1;
+
+function estimateOf(key: string): Estimate | undefined {
+  if (key !== SHARED_KEY || !shared) return estimates.get(key);
+  return (shared[SHARED.resetAt] ?? 0) > 0 ? { remaining: shared[SHARED.remaining] as number, resetAt: shared[SHARED.resetAt] as number } : undefined;
+}
+
+function setEstimate(key: string, estimate: Estimate): void {
+  if (key !== SHARED_KEY || !shared) return void estimates.set(key, estimate);
+  shared[SHARED.remaining] = estimate.remaining;
+  shared[SHARED.resetAt] = estimate.resetAt;
+}
+
+/**
+ * A reading of the headers: within the period the estimate knows, Remaining only falls, so an answer that arrives
+ * after a later one (sent before it) does not raise it; a reading of a later period starts afresh.
+ */
+function noteReading(key: string, reading: Estimate): void {
+  const known = estimateOf(key);
+  if (key !== SHARED_KEY || !shared || !known) return setEstimate(key, reading);
+  if (reading.resetAt < known.resetAt - SAME_PERIOD_MS) return;
+  const samePeriod = reading.resetAt <= known.resetAt + SAME_PERIOD_MS;
+  setEstimate(key, samePeriod ? { remaining: Math.min(known.remaining, reading.remaining), resetAt: known.resetAt } : reading);
+}
+
+function forgetEstimate(key: string): void {
+  if (key !== SHARED_KEY || !shared) return void estimates.delete(key);
+  shared[SHARED.resetAt] = 0;
+}
+
 perFile(() => {
   estimates.clear();
   waitedMs = 0;
@@ -150,7 +207,8 @@ function seedFromStart(): void {
   const text = process.env.CONFORMANCE_BUDGET_AT_START;
   if (!text) return;
   const reading = JSON.parse(text) as Reading;
-  if (reading.resetAt > clock.now()) estimates.set('IP access', { remaining: reading.remaining, resetAt: reading.resetAt });
+  // The shared estimate, once another file has read the bucket, knows more than the command's reading before the run.
+  if (reading.resetAt > clock.now() && !estimateOf(SHARED_KEY)) setEstimate(SHARED_KEY, { remaining: reading.remaining, resetAt: reading.resetAt });
 }
 
 /** A wait longer than this prints one progress line: a run that waits says for what, how long, and until when. */
@@ -178,7 +236,7 @@ export function announceWait(ms: number, what: string): void {
 /** The buckets pacing holds a call to: the contract's, and the access buckets for any path where the server counts every path. */
 function pacedBucketsOf(method: string, path: string): Bucket[] {
   const buckets = bucketsOf(method, path);
-  return buckets.length === 0 && countsEveryPath ? ['Account access', 'IP access'] : buckets;
+  return buckets.length === 0 && everyPathCounted() ? ['Account access', 'IP access'] : buckets;
 }
 
 
@@ -210,20 +268,21 @@ export async function paceBefore(actor: string, method: string, path: string): P
   const buckets = pacedBucketsOf(method, path);
   const keys = keysOf(actor, buckets);
   const spent = keys.filter((key, i) => {
-    const estimate = estimates.get(key);
+    const estimate = estimateOf(key);
     return estimate !== undefined && estimate.remaining <= reserveOf(buckets[i] as Bucket) && estimate.resetAt > clock.now();
   });
-  const wait = Math.max(0, ...spent.map((key) => (estimates.get(key) as Estimate).resetAt - clock.now()));
+  const wait = Math.max(0, ...spent.map((key) => (estimateOf(key) as Estimate).resetAt - clock.now()));
   if (wait > 0 && wait <= LONGEST_WAIT_MS) {
     waitedMs += wait;
-    const left = spent.map((key) => `${key}: ${(estimates.get(key) as Estimate).remaining} left`).join(', ');
+    const left = spent.map((key) => `${key}: ${(estimateOf(key) as Estimate).remaining} left`).join(', ');
     announceWait(wait, `for the reset of the server's rate limit (${left}) before ${method} ${path.split('?')[0]} (as ${actor})`);
     await clock.sleep(wait);
-    for (const key of spent) estimates.delete(key);
+    // Another worker may have read the new period meanwhile: only an estimate of the period waited out is forgotten.
+    for (const key of spent) if ((estimateOf(key)?.resetAt ?? 0) <= clock.now()) forgetEstimate(key);
   }
   for (const key of keys) {
-    const estimate = estimates.get(key);
-    if (estimate) estimate.remaining -= 1;
+    const estimate = estimateOf(key);
+    if (estimate) setEstimate(key, { ...estimate, remaining: estimate.remaining - 1 });
   }
 }
 
@@ -240,11 +299,14 @@ export function paceAfter(actor: string, method: string, path: string, headers: 
   const serverNow = Date.parse(headers.date ?? '');
   const resetAt = clock.now() + reset - (Number.isNaN(serverNow) ? clock.now() : serverNow) + CLOCK_SLACK_MS;
   // Headers on a call outside /api: the server counts such calls too, in a bucket of the limit they report.
-  if (bucketsOf(method, path).length === 0) countsEveryPath = true;
+  if (bucketsOf(method, path).length === 0) {
+    countsEveryPath = true;
+    if (shared) shared[SHARED.everyPath] = 1;
+  }
   const buckets = pacedBucketsOf(method, path);
   const keys = keysOf(actor, buckets);
   const matching = keys.filter((_, i) => LIMITS[buckets[i] as Bucket].limit === limit);
-  for (const key of matching.length ? matching : keys) estimates.set(key, { remaining, resetAt });
+  for (const key of matching.length ? matching : keys) noteReading(key, { remaining, resetAt });
 }
 
 /**
