@@ -3,7 +3,7 @@
 // whole are "self", then "self-timed" (the hostile servers, whose time bounds must not share the cores with the fault
 // runs), then "self-heavy" (the fault runs and the variations): groupOrder runs the groups one after another.
 import { defineConfig } from 'vitest/config';
-import { conformanceProject, LimitsFirst } from './suites/support/run/conformance-project.ts';
+import { conformanceProject, GroupOrder } from './suites/support/run/conformance-project.ts';
 
 const TIMED = ['suites/self/hostile-servers.test.ts'];
 const HEAVY = ['suites/self/fault-exactness.test.ts', 'suites/self/variations.test.ts'];
@@ -13,7 +13,7 @@ export default defineConfig({
     // Most of our own tests wait on child processes and timeouts, not on the CPU: three at a time keep both cores busy.
     maxWorkers: 3,
     minWorkers: 1,
-    sequence: { sequencer: LimitsFirst },
+    sequence: { sequencer: GroupOrder },
     projects: [
       { test: { ...conformanceProject(), sequence: { groupOrder: 0 } } },
       {

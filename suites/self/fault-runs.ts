@@ -6,6 +6,7 @@ import { ALSO_FAILS, BLOCKS, CONTROLLED, faultClause, type Fault } from '../../f
 import type { Variation } from '../../fixtures/reference-server/variations.ts';
 import { ROOT } from './run-cli.ts';
 import { heldCauses } from '../support/report/blocks.ts';
+import { EMBEDDED_SETTLE_MS } from '../support/talk/config.ts';
 import type { RunCheck, SuiteOutcome } from './suite-runner.ts';
 
 /** Faults whose clause is only checked under a setting; their runs switch it on. */
@@ -41,11 +42,12 @@ export const SUITE_FILES = selected ?? ALL_SUITE_FILES;
  */
 const ACCESS_PERIOD_MS = '30000';
 /**
- * The settle window of the fault runs: a fault whose move never takes makes its reads wait the whole window, and a
- * run of the interactions waits it once to confirm its undos. The reference server applies every move at once; its
- * one late state, the favourite of STATUS-FAV-3:returns, comes back within this.
+ * The settle window of the fault runs, the embedded server's own also under a compound profile's variations: a fault
+ * whose move never takes makes its reads wait the whole window, and a run of the interactions waits it once to
+ * confirm its undos. The reference server applies every move at once; its one late state, the favourite of
+ * STATUS-FAV-3:returns, comes back within this.
  */
-const SETTLE_MS = '1000';
+const SETTLE_MS = String(EMBEDDED_SETTLE_MS);
 
 /** The settings of a run of these faults, on a server with these harmless variations (a compound profile's). */
 export function faultEnv(faults: readonly Fault[], variations: readonly Variation[] = []): Record<string, string> {

@@ -10,7 +10,7 @@ import { basename, join, relative, resolve } from 'node:path';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 import { startVitest, type Reporter, type SerializedError, type TestModule } from 'vitest/node';
 import type { Config } from '../support/talk/config.ts';
-import { LimitsFirst, SETUP_FILES } from '../support/run/conformance-project.ts';
+import { GroupOrder, SETUP_FILES } from '../support/run/conformance-project.ts';
 import { prepareRun } from '../support/run/global-setup.ts';
 import { checkOf } from '../support/report/reporter.ts';
 import type { CheckStatus } from '../support/report/results.ts';
@@ -175,7 +175,7 @@ async function main(planFile: string, outcomesFile: string): Promise<void> {
       config: false,
       watch: false,
       reporters: [collector],
-      sequence: { sequencer: LimitsFirst },
+      sequence: { sequencer: GroupOrder },
       // As the conformance command runs (cli.ts): each worker loads the support layer once for all the files it is
       // given, and file-state.ts starts each file's state afresh, so no state passes from one run to the next.
       pool: 'threads',

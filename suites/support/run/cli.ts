@@ -7,7 +7,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { config as loadDotenv } from 'dotenv';
 import { startVitest } from 'vitest/node';
 import { ConfigError, configFromEnv, SETTINGS } from '../talk/config.ts';
-import { conformanceProject, LimitsFirst } from './conformance-project.ts';
+import { conformanceProject, GroupOrder } from './conformance-project.ts';
 import { prepareRun } from './global-setup.ts';
 import { ExpectationsError, loadExpectations, onlyPattern, selectionPattern, writeUpdatedExpectations, type Expectation } from '../report/expectations.ts';
 import { checkTitles, describeTitles } from '../judge/check-titles.ts';
@@ -165,7 +165,7 @@ async function runGroups(files: readonly string[], reporter: ConformanceReporter
     projects: [{ test: { ...conformanceProject(), globalSetup: [], provide: { config: run.config } } }],
     watch: false,
     reporters: [reporter],
-    sequence: { sequencer: LimitsFirst },
+    sequence: { sequencer: GroupOrder },
     // The groups wait on the server far more than they compute, so they run side by side: one or two at a time, a
     // run against a remote server is a sum of round trips. Each worker loads the support layer (ajv and the compiled
     // schemas, undici, ws) once for all the files it runs, not once per file: that loading was most of a run's CPU

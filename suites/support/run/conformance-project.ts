@@ -1,6 +1,7 @@
 // The vitest project of the conformance suites: one definition for vitest.config.ts (npm test runs it among our own
 // projects), the conformance command (cli.ts starts vitest with it, without loading and bundling the config file)
 // and our runner of many runs (suites/self/suite-runner.ts).
+import { statSync } from 'node:fs';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { DEFAULT_TIMEOUT_MS } from '../talk/config.ts';
 import { LONGEST_WAIT_MS } from '../talk/pacing.ts';
@@ -29,16 +30,26 @@ export function conformanceProject(env: NodeJS.ProcessEnv = process.env) {
 }
 
 const LIMITS_FILE = /(^|[\\/])limits\.test\.ts$/;
+/** The groups that wait longest on nothing but time (the settle window; the media processing), in that order. */
+const WAITING_FILES = [/(^|[\\/])statuses-interactions\.test\.ts$/, /(^|[\\/])media\.test\.ts$/];
 
 /**
- * The Limits group starts first. Its bucket checks need the access buckets far from exhaustion (a narrow bucket is
- * the one the headers report only while the access buckets have more left), which they are only before the other
- * groups have spent them; run last, the checks were skipped for want of headroom.
+ * The order the files start in. Every Limits group starts first (in a run of many runs, each run's): its bucket
+ * checks need the access buckets far from exhaustion (a narrow bucket is the one the headers report only while the
+ * access buckets have more left), which they are only before the other groups have spent them; run last, the checks
+ * were skipped for want of headroom. The conformance command's other groups follow by the size of their file,
+ * largest first, the same order every run: the groups with the most steps and the longest waits (the settle window,
+ * the media processing) start early, so the two workers end close together. vitest's own order puts first the files
+ * that took longest in the last run of any setting (a run with 150 ms of latency reordered the next plain run, which
+ * moved its time by a second); our own tests keep it, after the groups.
  */
-export class LimitsFirst extends BaseSequencer {
+export class GroupOrder extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
-    const first = (f: TestSpecification) => LIMITS_FILE.test(f.moduleId);
-    return [...sorted.filter(first), ...sorted.filter((f) => !first(f))];
+    const isGroup = (f: TestSpecification) => f.project.name === 'conformance';
+    const waiting = (f: TestSpecification) => WAITING_FILES.findIndex((file) => file.test(f.moduleId));
+    const rank = (f: TestSpecification) => (LIMITS_FILE.test(f.moduleId) ? 0 : !isGroup(f) ? 4 : waiting(f) >= 0 ? 1 + waiting(f) : 3);
+    const size = (f: TestSpecification) => statSync(f.moduleId).size;
+    const bySize = (x: TestSpecification, y: TestSpecification) => (isGroup(x) && isGroup(y) ? size(y) - size(x) || x.moduleId.localeCompare(y.moduleId) : 0);
+    return (await super.sort(files)).sort((x, y) => rank(x) - rank(y) || bySize(x, y));
   }
 }
