@@ -22,6 +22,25 @@ describe('the circuit breaker', () => {
     expect(notSentReason('http://127.0.0.1:1/oauth/token')).toBe('not sent: the server gave no answer within 500 ms to GET /b and GET /c, nor to GET / after them');
     expect(notSentReason('http://127.0.0.1:2/api/v1/statuses')).toBeUndefined();
   });
+
+  it('should take a GET / whose body still trickles at the timeout for no answer', async () => {
+    const trickle = createHttpServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      const timer = setInterval(() => res.write('.'), 100);
+      res.once('close', () => clearInterval(timer));
+    });
+    await new Promise<void>((resolve) => trickle.listen(0, '127.0.0.1', resolve));
+    const api = `http://127.0.0.1:${(trickle.address() as AddressInfo).port}/api/v1/statuses`;
+    const probe = { timeoutMs: 400, userAgent: 'breaker test' };
+    try {
+      await recordSilence(api, 'GET /a', probe);
+      await recordSilence(api, 'GET /b', probe);
+      expect(notSentReason(api)).toBe('not sent: the server gave no answer within 400 ms to GET /a and GET /b, nor to GET / after them');
+    } finally {
+      trickle.closeAllConnections();
+      await new Promise<void>((resolve) => trickle.close(() => resolve()));
+    }
+  });
 });
 
 describe('HttpClient against a server that is slow at its API and answers GET / at once', () => {

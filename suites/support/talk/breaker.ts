@@ -39,11 +39,13 @@ export interface ProbeSettings {
 
 /** Whether the origin gives any complete answer within the timeout: status, headers and the whole body. */
 async function answers(origin: string, { timeoutMs, userAgent }: ProbeSettings): Promise<boolean> {
+  const signal = AbortSignal.timeout(timeoutMs);
   try {
     const { request } = await undici();
-    const response = await request(`${origin}/`, { headers: { 'user-agent': userAgent }, signal: AbortSignal.timeout(timeoutMs), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    const response = await request(`${origin}/`, { headers: { 'user-agent': userAgent }, signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
     await response.body.dump({ limit: 1024 * 1024 });
-    return true;
+    // dump resolves, not rejects, when the timeout aborts a body that was still coming (a byte a second): no answer.
+    return !signal.aborted;
   } catch {
     return false;
   }
