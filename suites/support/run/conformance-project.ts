@@ -37,9 +37,9 @@ const WAITING_FILES = [/(^|[\\/])statuses-interactions\.test\.ts$/, /(^|[\\/])me
  * The order the files start in. Every Limits group starts first (in a run of many runs, each run's): its bucket
  * checks need the access buckets far from exhaustion (a narrow bucket is the one the headers report only while the
  * access buckets have more left), which they are only before the other groups have spent them; run last, the checks
- * were skipped for want of headroom. The conformance command's other groups follow by the size of their file,
- * largest first, the same order every run: the groups with the most steps and the longest waits (the settle window,
- * the media processing) start early, so the two workers end close together. vitest's own order puts first the files
+ * were skipped for want of headroom. The conformance command's other groups follow, the same order every run: the two
+ * that wait longest on nothing but time, then the rest by the size of their file, largest first, so that the two
+ * workers end close together. vitest's own order puts first the files
  * that took longest in the last run of any setting (a run with 150 ms of latency reordered the next plain run, which
  * moved its time by a second); our own tests keep it, after the groups.
  */
