@@ -8,7 +8,7 @@
 // its token, no application.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveRun, reported, truth, type Server, type Verdict } from './live-run.ts';
-import { inParallel } from './run-cli.ts';
+import { eachCaseInParallel } from './run-cli.ts';
 
 const PASSING = 'a passing run';
 const FAILING = 'a failing run';
@@ -31,9 +31,7 @@ describe('safety on a live instance', () => {
   };
 
   beforeAll(async () => {
-    const names = Object.keys(RUNS);
-    const results = await inParallel(names, 3, (name) => liveRun(RUNS[name] ?? {}));
-    names.forEach((name, i) => verdicts.set(name, results[i] as Verdict));
+    await eachCaseInParallel(RUNS, 3, liveRun, verdicts);
   }, 300_000);
 
   afterAll(() => {

@@ -145,3 +145,10 @@ export async function inParallel<T, R>(items: readonly T[], limit: number, task:
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
 }
+
+/** Runs the task for each named case, at most `limit` at once, into `into` by the case's name. */
+export async function eachCaseInParallel<C, R>(cases: Readonly<Record<string, C>>, limit: number, task: (c: C) => Promise<R>, into: Map<string, R>): Promise<void> {
+  const names = Object.keys(cases);
+  const results = await inParallel(names, limit, (name) => task(cases[name] as C));
+  names.forEach((name, i) => into.set(name, results[i] as R));
+}

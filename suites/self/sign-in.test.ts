@@ -10,7 +10,7 @@ import { PROFILES, type Fault } from '../../fixtures/reference-server/faults.ts'
 import { startReferenceServer } from '../../fixtures/reference-server/server.ts';
 import { EMAIL_DOMAIN } from '../../fixtures/reference-server/store.ts';
 import type { Variation } from '../../fixtures/reference-server/variations.ts';
-import { inParallel, runCli, type CliRun } from './run-cli.ts';
+import { eachCaseInParallel, runCli, type CliRun } from './run-cli.ts';
 
 interface Case {
   faults: Fault[];
@@ -77,9 +77,7 @@ describe('signing in to every server, and leaving no live credential behind', ()
   const verdicts = new Map<string, Verdict>();
 
   beforeAll(async () => {
-    const names = Object.keys(CASES);
-    const results = await inParallel(names, 4, (name) => signInRun(CASES[name] as Case));
-    names.forEach((name, i) => verdicts.set(name, results[i] as Verdict));
+    await eachCaseInParallel(CASES, 4, signInRun, verdicts);
   }, 300_000);
 
   afterAll(() => {

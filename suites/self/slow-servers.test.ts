@@ -8,7 +8,7 @@ import type { Fault } from '../../fixtures/reference-server/faults.ts';
 import { startReferenceServer, type ReferenceServer } from '../../fixtures/reference-server/server.ts';
 import type { Store } from '../../fixtures/reference-server/store.ts';
 import type { Variation } from '../../fixtures/reference-server/variations.ts';
-import { inParallel, ROOT, runCli, serverEnv, startStandaloneServer, type CliRun } from './run-cli.ts';
+import { eachCaseInParallel, ROOT, runCli, serverEnv, startStandaloneServer, type CliRun } from './run-cli.ts';
 
 /** A run's verdict of every check: its status, and a blocked check's cause (a clause, or outside the contract). */
 function verdicts(run: CliRun): Record<string, string> {
@@ -97,9 +97,7 @@ describe('slow, budgeted and half-broken servers, two runs in a row', () => {
   const outcomes = new Map<string, Outcome>();
 
   beforeAll(async () => {
-    const names = Object.keys(CASES);
-    const done = await inParallel(names, 3, (name) => twoRuns(CASES[name] as Case));
-    names.forEach((name, i) => outcomes.set(name, done[i] as Outcome));
+    await eachCaseInParallel(CASES, 3, twoRuns, outcomes);
   }, 400_000);
 
   afterAll(() => {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckStatus } from '../support/report/results.ts';
 import { liveRun, reported, truth, type Server, type Verdict } from './live-run.ts';
-import { inParallel } from './run-cli.ts';
+import { eachCaseInParallel } from './run-cli.ts';
 
 const RUN_TIMEOUT_MS = 240_000;
 
@@ -26,9 +26,7 @@ describe('verdicts that do not depend on timing', () => {
   const verdicts = new Map<string, Verdict>();
 
   beforeAll(async () => {
-    const names = Object.keys(SERVERS);
-    const results = await inParallel(names, names.length, (name) => liveRun(SERVERS[name] ?? {}));
-    names.forEach((name, i) => verdicts.set(name, results[i] as Verdict));
+    await eachCaseInParallel(SERVERS, Object.keys(SERVERS).length, liveRun, verdicts);
   }, RUN_TIMEOUT_MS);
 
   afterAll(() => {
