@@ -26,7 +26,7 @@ import type { FormParams } from './support/talk/form.ts';
 import { Holds, shows, took, type Flag } from './support/judge/moves.ts';
 import { answerOf, block, causeOf, controlled, failed, need, needs, since, succeeded, type Step } from './support/judge/preconditions.ts';
 import { expectNoMismatch } from './support/judge/run-wide.ts';
-import { observeLate } from './support/judge/settle.ts';
+import { now, observeLate, settle } from './support/judge/settle.ts';
 import { check, expectEqual, expectError, expectList, expectOk, expectRefusal, statusLine } from './support/judge/verify.ts';
 
 const { config, a, b } = actors();
@@ -579,13 +579,18 @@ describe('States and transitions', () => {
     let secondDeletion: Exchange | undefined;
     let plain: { deletion?: Exchange; readAfter?: Exchange } = {};
 
-    /** A's delete of its own status, settled on 200, and its read after the delete. */
+    /**
+     * A's delete of its own status, settled on 200, and its read after the delete: a server may delete in the
+     * background, so the read waits for the status gone within the settle window, as STATUS-DELETE-2's does.
+     */
     async function deleteAndRead(created: Created<Status>, id: string): Promise<{ deletion: Exchange; readAfter?: Exchange }> {
       const path = `/api/v1/statuses/${id}`;
       const answer = await a.delete(path);
       if (answer.status !== 200) return { deletion: answer };
+      const deletedAt = now();
       created.settle();
-      return { deletion: answer, readAfter: await a.get(path) };
+      const { exchange: readAfter } = await settle(() => a.get(path), (read) => read.status !== 200, deletedAt);
+      return { deletion: answer, readAfter };
     }
 
     beforeAll(async () => {

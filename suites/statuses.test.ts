@@ -448,9 +448,11 @@ describe('Statuses', () => {
       // The operations are read once the read shows the status gone: before, it may still exist (STATUS-DELETE-2's).
       const goneRead = gone ? readGone(gone) : undefined;
       const operations = goneRead ? goneRead.then(() => Promise.all(['context', 'reblogged_by', 'favourited_by'].map((operation) => a.get(`${gone}/${operation}`)))) : [];
+      // The second DELETE once the read shows the status gone, as the operations: a server that deletes in the
+      // background may still delete it again before.
       [deletedRead, secondDeletion] = await Promise.all([
         goneRead,
-        gone ? a.delete(gone) : undefined,
+        goneRead ? goneRead.then(() => a.delete(gone as string)) : undefined,
         ...[top, reply, hidden, ...(directPoll ? [directPoll] : [])].map(deleteOwn),
       ]);
       deletedOperations = await operations;

@@ -9,6 +9,7 @@ import { startReferenceServer, type ReferenceServer } from '../../fixtures/refer
 import type { Store } from '../../fixtures/reference-server/store.ts';
 import type { Variation } from '../../fixtures/reference-server/variations.ts';
 import { eachCaseInParallel, ROOT, runCli, serverEnv, startStandaloneServer, type CliRun } from './run-cli.ts';
+import { suiteErrorsOf } from '../support/report/blocks.ts';
 
 /** A run's verdict of every check: its status, and a blocked check's cause (a clause, or outside the contract). */
 function verdicts(run: CliRun): Record<string, string> {
@@ -26,7 +27,7 @@ function problemsOf(runs: readonly CliRun[]): string[] {
   runs.forEach((run, i) => {
     const results = run.results;
     if (!results) return void problems.push(`run ${i + 1} wrote no results (exit ${run.code}): ${(run.stdout + run.stderr).slice(-1500)}`);
-    for (const error of [...results.errors, ...results.groups.flatMap((g) => g.errors)]) problems.push(`run ${i + 1}: error of the suite: ${error.split('\n')[0]}`);
+    for (const error of [...results.errors, ...results.groups.flatMap((g) => g.errors), ...suiteErrorsOf(results)]) problems.push(`run ${i + 1}: error of the suite: ${error.split('\n')[0]}`);
     for (const c of results.checks.filter((c) => c.status === 'failed' && / 429 /.test(c.message ?? ''))) problems.push(`run ${i + 1}: ${c.title} failed on a 429`);
     const waits = (run.stdout + run.stderr).split('\n').filter((line) => line.startsWith('… waiting')).length;
     if (results.counts.pacedMs > 2000 && waits === 0) problems.push(`run ${i + 1} waited ${results.counts.pacedMs} ms for resets and announced no wait`);

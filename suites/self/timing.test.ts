@@ -4,6 +4,7 @@
 // gate of the second) passes on each. The harmless variations pass every check; the deviation (a favourite that
 // comes back after its undo) fails its undo's clause in both runs, whenever it comes back within the settle window.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteErrorsOf } from '../support/report/blocks.ts';
 import type { CheckStatus } from '../support/report/results.ts';
 import { liveRun, reported, truth, type Server, type Verdict } from './live-run.ts';
 import { eachCaseInParallel } from './run-cli.ts';
@@ -20,7 +21,8 @@ const SERVERS: Record<string, Server & { failing?: string[] }> = {
 };
 
 const verdictsOf = (run: Verdict['run'] | undefined): Record<string, CheckStatus> => Object.fromEntries((run?.results?.checks ?? []).map((c) => [c.title, c.status]));
-const errorsOf = (run: Verdict['run'] | undefined): string[] => [...(run?.results?.errors ?? []), ...(run?.results?.groups ?? []).flatMap((g) => g.errors)];
+/** The errors of the suite in a run: its own, its groups', and those beside checks it blocked by a cause that held nowhere. */
+const errorsOf = (run: Verdict['run'] | undefined): string[] => [...(run?.results?.errors ?? []), ...(run?.results?.groups ?? []).flatMap((g) => g.errors), ...(run?.results ? suiteErrorsOf(run.results) : [])];
 
 describe('verdicts that do not depend on timing', () => {
   const verdicts = new Map<string, Verdict>();
