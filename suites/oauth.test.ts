@@ -134,6 +134,8 @@ describe('OAuth', () => {
       refusedProbe(app, { grant_type: 'authorization_code', code: MADE_UP_CODE, redirect_uri: OOB, scope: 'read' }),
       outOfBand(),
       otherGrantsUnregistered(),
+      // Awaited here too: the scopeless grant awaits it only where it gave a token.
+      idOfA,
     ]);
   });
 

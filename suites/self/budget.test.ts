@@ -1,7 +1,7 @@
 // The suite's own budget: a full run, the destructive check aside, stays within one period of every bucket of
-// the contract's Limits table, short of the calls pacing keeps in hand, so that pacing never has to wait and a
-// server enforcing the limits never refuses it. All the run's calls come from one address, so the IP access
-// bucket carries every group's calls.
+// the contract's Limits table, short of the calls pacing keeps in hand (the IP access bucket a few calls into them,
+// KNOWN_IP_EXCESS), so that pacing never has to wait and a server enforcing the limits never refuses it. All the
+// run's calls come from one address, so the IP access bucket carries every group's calls.
 import { describe, expect, it } from 'vitest';
 import { LIMITS, reserveOf, type Bucket } from '../support/talk/pacing.ts';
 import { runCli } from './run-cli.ts';

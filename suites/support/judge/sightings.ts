@@ -104,8 +104,10 @@ function see(exchange: Exchange): void {
   const ok = status >= 200 && status < 300;
   if (body && status >= 200 && status < 300) learnUrls(exchange, body);
   const file = attachmentsByUrl.get(exchange.url);
-  // An attachment's file is served, or not (S3 refuses a missing object with 403).
-  if (file !== undefined && exchange.method === 'GET') return record(exchange, 'file', file, '', ok, true);
+  // An attachment's file is served, or not: 404 or 410, or 403 (S3 refuses a missing object so). Any other answer (a
+  // 429, a 5xx of the file server) shows nothing either way.
+  const fileGone = status === 404 || status === 410 || status === 403;
+  if (file !== undefined && exchange.method === 'GET') return ok || fileGone ? record(exchange, 'file', file, '', ok, true) : undefined;
   const bearer = /^Bearer (.+)$/.exec(exchange.requestHeaders.authorization ?? '')?.[1];
   // A token a call succeeded with is one the server holds; 401 is one it does not.
   if (bearer && path.startsWith('/api/') && (ok || status === 401)) record(exchange, 'token', bearer, '', ok, true);

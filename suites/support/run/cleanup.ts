@@ -199,7 +199,7 @@ export async function undoAll(): Promise<void> {
 
 /**
  * A code the run did not exchange: exchanged now and its token revoked, then read as every token is. A code the token
- * operation refuses gives nothing more (spent, or expired); any other answer leaves the grant live.
+ * operation refuses gives nothing more (spent, or expired); any other answer (a 429 too) leaves the grant live.
  */
 async function spend(auth: Authorization): Promise<Case> {
   const c: Case = { subject: auth.subject, undone: '', undoneAt: nextAt(), undoneTime: now(), tried: [] };
@@ -207,7 +207,8 @@ async function spend(auth: Authorization): Promise<Case> {
   const token = accessTokenOf(exchange);
   const sender = senderOf(exchange);
   if (!token || !sender) {
-    const refused = exchange.status !== undefined && exchange.status >= 400 && exchange.status < 500;
+    // A 429 refuses the request, not the code: the grant may still be live.
+    const refused = exchange.status !== undefined && exchange.status >= 400 && exchange.status < 500 && exchange.status !== 429;
     // A refused code is spent: nothing to read; the case is gone with no target and no why.
     c.target = refused ? { subject: auth.subject, reads: [] } : undefined;
     c.undone = `POST /oauth/token with its code answered ${exchange.error ?? `HTTP ${exchange.status}`}`;

@@ -47,7 +47,7 @@ atFileEnd(() => {
  */
 const LIFE_TIMEOUTS = 12;
 
-/** One open stream, over either transport: what arrived, and verifiers that wait for more. */
+/** One open stream, over either transport: what arrived, and finders that wait for more (judge/stream-waits.ts judges with them). */
 export class EventStream {
   readonly events: StreamEvent[] = [];
   readonly comments: string[] = [];
@@ -107,7 +107,7 @@ export class EventStream {
     this.hangUp();
   }
 
-  /** Like waitFor, but answers undefined instead of failing: for preparing checks, never for judging them. */
+  /** The first event that matches, from `since` within the timeout, else undefined (stream-waits.ts waitFor fails instead). */
   find(matches: (event: StreamEvent) => boolean, since = Date.now()): Promise<StreamEvent | undefined> {
     return this.settle(this.scanner(matches), since + this.timeoutMs);
   }
@@ -117,7 +117,7 @@ export class EventStream {
     return this.events.filter((_, index) => (this.arrivedAt[index] as number) >= time);
   }
 
-  /** Like waitForComment, but answers undefined instead of failing. */
+  /** The first comment within the timeout from the opening, else undefined (stream-waits.ts waitForComment fails instead). */
   findComment(): Promise<string | undefined> {
     return this.settle(() => this.comments[0], this.openedAt + this.timeoutMs);
   }
