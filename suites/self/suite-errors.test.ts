@@ -107,3 +107,26 @@ describe('a forced trip of the invariant of blocks', () => {
     expect(code).toBe(1);
   });
 });
+
+describe('a strict server that spends a code it refused for its redirect_uri', () => {
+  // The contract allows it (RFC 6749 10.5 leaves it open): OAUTH-CODE-2 then has no code exchanged once to reuse.
+  let strict: CliRun;
+
+  beforeAll(async () => {
+    strict = await runCli(['--group', 'oauth'], { ...NOT_GITHUB, CONFORMANCE_VARIATIONS: 'code-spent-on-refusal', CONFORMANCE_TIMEOUT_MS: '10000' });
+  }, 120_000);
+
+  afterAll(() => {
+    if (strict) rmSync(strict.reportDir, { recursive: true, force: true });
+  });
+
+  it('should leave OAUTH-CODE-2 not judged, and fail nothing, with no error of the suite', () => {
+    const run = results(strict);
+    expect(suiteErrors(run)).toEqual([]);
+    expect(run.checks.filter((c) => c.status === 'failed' || c.status === 'blocked').map((c) => c.title)).toEqual([]);
+    const reuse = run.checks.find((c) => c.clause === 'OAUTH-CODE-2');
+    expect(reuse).toMatchObject({ status: 'not-judged' });
+    expect(reuse?.notJudged).toMatch(/^no code was exchanged once/);
+    expect(strict.code).toBe(0);
+  });
+});
