@@ -12,7 +12,6 @@ export default defineConfig({
   test: {
     // Most of our own tests wait on child processes and timeouts, not on the CPU: three at a time keep both cores busy.
     maxWorkers: 3,
-    minWorkers: 1,
     sequence: { sequencer: GroupOrder },
     projects: [
       { test: { ...conformanceProject(), sequence: { groupOrder: 0 } } },

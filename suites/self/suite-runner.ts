@@ -181,7 +181,6 @@ async function main(planFile: string, outcomesFile: string): Promise<void> {
       pool: 'threads',
       isolate: false,
       maxWorkers: WORKERS,
-      minWorkers: WORKERS,
       projects: [
         {
           test: {

@@ -3,7 +3,7 @@
 // could not be created, the stream it listens on did not open) is blocked: it cannot be judged, and it names the
 // root cause, the clause of the failed precondition or "outside the contract: ...", with the exchange that showed it.
 import type { TestContext } from 'vitest';
-import { getCurrentTest } from 'vitest/suite';
+import { TestRunner } from 'vitest';
 import { causeLabel, type RootCause } from './clauses.ts';
 import { releaseAtLeast, type Config } from '../talk/config.ts';
 import { curlOf, describeExchange, type Exchange } from '../talk/http.ts';
@@ -67,7 +67,7 @@ export function answerOf(exchange: Exchange): string {
 
 /** Ends the running check as blocked by `cause`: not a failure of its own clause. */
 export function block(cause: RootCause): never {
-  const test = getCurrentTest();
+  const test = TestRunner.getCurrentTest();
   if (!test) throw new Error('block() was called outside a check');
   test.meta.blocked = cause;
   return test.context.skip(`blocked by ${causeLabel(cause)}`) as never;
@@ -79,13 +79,13 @@ export function block(cause: RootCause): never {
  * check running) counts nothing.
  */
 export function countJudged(instances = 1): void {
-  const test = getCurrentTest();
+  const test = TestRunner.getCurrentTest();
   if (test) test.meta.judged = (test.meta.judged ?? 0) + instances;
 }
 
 /** Ends the running check as not judged: nothing failed, yet the run met nothing it judges; `reason` says what went unseen. */
 export function notJudged(reason: string): never {
-  const test = getCurrentTest();
+  const test = TestRunner.getCurrentTest();
   if (!test) throw new Error('notJudged() was called outside a check');
   test.meta.notJudged = redact(reason);
   return test.context.skip(`not judged: ${reason}`) as never;

@@ -7,7 +7,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { config as loadDotenv } from 'dotenv';
 import { startVitest } from 'vitest/node';
 import { ConfigError, configFromEnv, SETTINGS } from '../talk/config.ts';
-import { conformanceProject, GroupOrder } from './conformance-project.ts';
+import { conformanceProject, GroupOrder, transformCache } from './conformance-project.ts';
 import { prepareRun } from './global-setup.ts';
 import { ExpectationsError, loadExpectations, onlyPattern, selectionPattern, writeUpdatedExpectations, type Expectation } from '../report/expectations.ts';
 import { checkTitles, describeTitles } from '../judge/check-titles.ts';
@@ -169,12 +169,11 @@ async function runGroups(files: readonly string[], reporter: ConformanceReporter
     // The groups wait on the server far more than they compute, so they run side by side: one or two at a time, a
     // run against a remote server is a sum of round trips. Each worker loads the support layer (ajv and the compiled
     // schemas, undici, ws) once for all the files it runs, not once per file: that loading was most of a run's CPU
-    // time. file-state.ts starts each file's own state afresh. As many workers from the start as at most: a pool
-    // that ends idle workers above its minimum loses the files they were given (tinypool, isolate: false).
+    // time. file-state.ts starts each file's own state afresh.
     pool: 'threads',
     isolate: false,
+    experimental: transformCache(),
     maxWorkers: workers,
-    minWorkers: workers,
     ...(testNamePattern ? { testNamePattern } : {}),
     ...(shard ? { shard } : {}),
   });

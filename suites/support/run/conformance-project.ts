@@ -1,7 +1,8 @@
 // The vitest project of the conformance suites: one definition for vitest.config.ts (npm test runs it among our own
 // projects), the conformance command (cli.ts starts vitest with it, without loading and bundling the config file)
 // and our runner of many runs (suites/self/suite-runner.ts).
-import { statSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { DEFAULT_TIMEOUT_MS } from '../talk/config.ts';
 import { LONGEST_WAIT_MS } from '../talk/pacing.ts';
@@ -16,6 +17,24 @@ const MOST_REQUESTS_OF_A_STEP = 100;
 
 export const SETUP_FILES = ['suites/support/run/setup.ts'];
 
+const TRANSFORM_CACHE_DIR = fileURLToPath(new URL('../../../node_modules/.cache/social-api-conformance/transforms/', import.meta.url));
+
+/**
+ * vitest's cache of transformed modules on disk (its experimental fsModuleCache), beside the compiled schemas: a run
+ * reads the transforms the last one made instead of making them again, which was most of the half second between
+ * vitest's start and the first group's. Its entries are named by the file's content, so an edited file is transformed
+ * anew. Where that folder cannot be written (a read-only install), nothing is cached and the run transforms as before.
+ */
+export function transformCache(): { fsModuleCache: boolean; fsModuleCachePath?: string } {
+  try {
+    mkdirSync(TRANSFORM_CACHE_DIR, { recursive: true });
+    accessSync(TRANSFORM_CACHE_DIR, constants.W_OK);
+    return { fsModuleCache: true, fsModuleCachePath: TRANSFORM_CACHE_DIR };
+  } catch {
+    return { fsModuleCache: false };
+  }
+}
+
 export function conformanceProject(env: NodeJS.ProcessEnv = process.env) {
   const timeoutMs = Number(env.CONFORMANCE_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS;
   const checkTimeoutMs = LONGEST_WAIT_MS + MOST_REQUESTS_OF_A_STEP * timeoutMs;
@@ -24,6 +43,9 @@ export function conformanceProject(env: NodeJS.ProcessEnv = process.env) {
     include: ['suites/*.test.ts'],
     globalSetup: ['suites/support/run/global-setup.ts'],
     setupFiles: SETUP_FILES,
+    // Threads, not vitest's default of child processes: the configuration it provides to the files carries the run's
+    // shared counts (a SharedArrayBuffer: in-flight requests, the rate-limit estimate), which only threads can share.
+    pool: 'threads' as const,
     testTimeout: checkTimeoutMs,
     hookTimeout: checkTimeoutMs,
   };

@@ -26,7 +26,8 @@ beforeAll(async () => {
   await Promise.all([undici(), import('ws')]);
 });
 
-afterAll(async (file) => {
+// vitest hands a hook its context first (empty here) and the file second.
+afterAll(async ({}, file) => {
   await endFile();
   await undoAll();
   file.meta.counts = countsSnapshot();
