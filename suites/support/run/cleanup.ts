@@ -8,7 +8,7 @@ import { noteUnsettled, now, sawUnsettled, settleWindowMs, windowPassed } from '
 import { keyOf, nextAt, sightingsOf } from '../judge/sightings.ts';
 import type { LeftBehind } from '../report/results.ts';
 import { perFile } from '../talk/file-state.ts';
-import { createdObject, excerpt, outsideContract, plannedCall, senderOf, type Exchange } from '../talk/http.ts';
+import { createdObject, excerpt, outsideContract, plannedCall, senderOf, type Exchange, type HttpClient } from '../talk/http.ts';
 import { redact, registerSecret } from '../talk/redact.ts';
 import { accessTokenOf, applicationRead, call, lastReadSince, shownPresent, targetOf, tokenRead, type Read, type Target } from './cleanup-reads.ts';
 
@@ -184,7 +184,11 @@ export async function undoAll(): Promise<void> {
     const goneStatuses = new Set(cases.filter((c) => c.subject.kind === 'status' && !whyNotGone(c, new Set())).map((c) => c.subject.id));
     // A flag whose status is not known gone is read now, one at a time: a read of a status shows all of the reader's flags.
     for (const c of cases) if (c.target?.goesWith && !goneStatuses.has(c.target.goesWith)) await readAfter(c);
-    cases.push(...(await readApplications()));
+    const probeTokens: Promise<Case>[] = [];
+    cases.push(...(await readApplications(probeTokens)));
+    const probed = await Promise.all(probeTokens);
+    await settleAndSweep(probed, probed.some((c) => c.pending));
+    cases.push(...probed);
     const listed = new Set<string>();
     for (const c of cases) {
       const why = whyNotGone(c, goneStatuses);
@@ -215,11 +219,13 @@ async function spend(auth: Authorization): Promise<Case> {
     return c;
   }
   registerSecret(token, 'USER_TOKEN_A', 'a user token the run obtained for an authorization code at its end, and revoked');
-  const read = tokenRead(token, sender);
-  c.target = { subject: auth.subject, reads: [read] };
-  c.undoneAt = nextAt();
-  c.undoneTime = now();
-  c.undone = `its code was exchanged at the end of the run, and ${undoneBy(await auth.revoke(token))}`;
+  return revokeAndRead(auth.subject, token, sender, auth.revoke, 'its code was exchanged at the end of the run');
+}
+
+/** A token the cleanup itself was given, revoked and then read as every token is: `given` says how it came. */
+async function revokeAndRead(subject: Subject, token: string, sender: HttpClient, revoke: (token: string) => Promise<Exchange>, given: string): Promise<Case> {
+  const c: Case = { subject, target: { subject, reads: [tokenRead(token, sender)] }, undone: '', undoneAt: nextAt(), undoneTime: now(), tried: [] };
+  c.undone = `${given}, and ${undoneBy(await revoke(token))}`;
   await readAfter(c);
   c.pending = stillShown(c);
   return c;
@@ -260,9 +266,20 @@ async function findUnanswered(lost: Unanswered): Promise<void> {
 
 const APPLICATION_UNDONE = 'the contract has no operation to delete an application';
 
-/** An application, once its tokens are revoked: read when a token request showed it there, else listed as it is. */
-async function readApplication(app: Application): Promise<Case> {
-  const read = app.clientSecret && app.sender ? applicationRead(app.subject.id, app.clientSecret, app.sender) : undefined;
+/**
+ * An application, once its tokens are revoked: read when a token request showed it there, else listed as it is. A
+ * token the read was given (for a code never issued) is revoked and read too: its case joins `probeTokens`.
+ */
+async function readApplication(app: Application, probeTokens: Promise<Case>[]): Promise<Case> {
+  const { clientSecret, sender } = app;
+  const given = (token: string) => {
+    if (!clientSecret || !sender) return;
+    registerSecret(token, 'CLEANUP_PROBE_TOKEN', `a token the server gave the cleanup's read of application ${app.subject.id} for a code it never issued, and which the run revoked`);
+    const subject = { kind: 'token', id: `(for a code never issued, to the cleanup's read of application ${app.subject.id})`, owner: `application ${app.subject.id}` };
+    const revoke = (t: string) => sender.send('POST', '/oauth/revoke', { form: { client_id: app.subject.id, client_secret: clientSecret, token: t } });
+    probeTokens.push(revokeAndRead(subject, token, sender, revoke, "the token operation gave it to the cleanup's read of its application"));
+  };
+  const read = clientSecret && sender ? applicationRead(app.subject.id, clientSecret, sender, given) : undefined;
   const c: Case = { subject: app.subject, target: read && { subject: app.subject, reads: [read] }, undone: APPLICATION_UNDONE, after: "once the run's tokens were revoked", undoneAt: nextAt(), undoneTime: now(), tried: [], kept: true };
   if (read && shownPresent(read, c.undoneAt)) await readAfter(c);
   return c;
@@ -273,12 +290,12 @@ async function readApplication(app: Application): Promise<Case> {
  * this server keeps applications, and the others are listed as still there unread (a read per application would tell
  * nothing more and costs a request of the budget each). Where it is gone, or could not be read, each is read.
  */
-async function readApplications(): Promise<Case[]> {
+async function readApplications(probeTokens: Promise<Case>[]): Promise<Case[]> {
   const [first, ...others] = ledger.applications;
   if (!first) return [];
-  const firstCase = await readApplication(first);
+  const firstCase = await readApplication(first, probeTokens);
   const kept = firstCase.target && lastReadSince(firstCase.target.reads[0] as Read, firstCase.undoneAt)?.present;
-  if (!kept) return [firstCase, ...(await Promise.all(others.map(readApplication)))];
+  if (!kept) return [firstCase, ...(await Promise.all(others.map((app) => readApplication(app, probeTokens))))];
   const likeFirst = (app: Application): Case => ({
     subject: app.subject,
     undone: `${APPLICATION_UNDONE}, and application ${first.subject.id}, registered by the same group, still authenticated its client ${firstCase.after} (this one was not read)`,
