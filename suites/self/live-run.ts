@@ -73,6 +73,8 @@ export interface Verdict {
   tokensKept: number;
   touched: string[];
   leaked: string[];
+  /** The variations the server asked about in the runs; one asked only where it changes an answer shows that it did. */
+  variationsAsked: Variation[];
 }
 
 export interface Server {
@@ -130,7 +132,7 @@ export async function liveRun({ faults = [], variations = [], groups = [], twice
     ];
     const outputs = [baseline, run].flatMap((r) => (r ? Object.entries({ stdout: r.stdout, stderr: r.stderr, ...r.reports }) : []));
     const leaked = outputs.flatMap(([name, text]) => secrets.filter(([, value]) => text.includes(value)).map(([secret]) => `${secret} in ${name}`));
-    return { run, baseline, expectations: file && existsSync(file) ? readFileSync(file, 'utf8') : undefined, leftBehind, applications, registered, tokensKept, touched, leaked };
+    return { run, baseline, expectations: file && existsSync(file) ? readFileSync(file, 'utf8') : undefined, leftBehind, applications, registered, tokensKept, touched, leaked, variationsAsked: server.context.variations.consulted() };
   } finally {
     await server.close();
   }
