@@ -1,8 +1,12 @@
 // The command as a user meets it: usage errors, a server that is not there, and the walk from
 // `npm run reference-server` to a passing run with the lines it prints.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, startStandaloneServer } from './run-cli.ts';
+import { cleanEnv, ROOT, runCli, startStandaloneServer } from './run-cli.ts';
 
 const STACK_FRAME = /^\s+at .*:\d+:\d+\)?$/m;
 
@@ -73,6 +77,27 @@ describe('the command', () => {
       expect(run.results?.checks.filter((c) => c.clause.startsWith('ACCESS-') || c.clause === 'AUTH-FLOW-1').map((c) => `${c.clause} ${c.status}`)).not.toContainEqual(expect.stringMatching(/skipped$/));
     } finally {
       stop();
+    }
+  });
+
+  it('should finish the run and its reports, without a stack trace, when its reader stops reading (| head)', async () => {
+    const reportDir = mkdtempSync(join(tmpdir(), 'conformance-'));
+    const child = spawn(process.execPath, [join(ROOT, 'suites/support/run/bin.mjs'), '--group', 'client-registration'], {
+      cwd: ROOT,
+      env: cleanEnv({ CONFORMANCE_REPORT_DIR: reportDir }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // The reader goes away at once: every line the command writes meets a closed pipe.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    try {
+      expect(stderr).not.toMatch(STACK_FRAME);
+      expect(code).toBe(0);
+      expect(existsSync(join(reportDir, 'results.json'))).toBe(true);
+    } finally {
+      rmSync(reportDir, { recursive: true, force: true });
     }
   });
 });

@@ -182,6 +182,11 @@ async function runGroups(files: readonly string[], reporter: ConformanceReporter
 }
 
 async function main(): Promise<number> {
+  // A reader that stops reading (`| head`) ends what it sees, not the run: the reports are still written, and the
+  // exit code is still the verdict.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
   const flags = parseCommandLine(process.argv.slice(2));
   if (flags.help) {
     process.stdout.write(`${HELP}\n`);
