@@ -158,8 +158,8 @@ perFile(() => {
 
 /**
  * Undoes, newest first, everything on the ledger, then revokes the tokens together (any other undo may need one of
- * them, and no revocation needs another), then reads each application; judges each object from what the reads
- * showed. Its calls are the suite's own.
+ * them, and no revocation needs another), then reads each application (and revokes and reads a token such a read was
+ * given); judges each object from what the reads showed. Its calls are the suite's own.
  */
 export async function undoAll(): Promise<void> {
   await outsideContract(async () => {
@@ -274,7 +274,7 @@ async function readApplication(app: Application, probeTokens: Promise<Case>[]): 
   const { clientSecret, sender } = app;
   const given = (token: string) => {
     if (!clientSecret || !sender) return;
-    registerSecret(token, 'CLEANUP_PROBE_TOKEN', `a token the server gave the cleanup's read of application ${app.subject.id} for a code it never issued, and which the run revoked`);
+    registerSecret(token, 'CLEANUP_PROBE_TOKEN', `a token the server gave the cleanup's read of application ${app.subject.id} for a code it never issued, whose revocation the run asked for`);
     const subject = { kind: 'token', id: `(for a code never issued, to the cleanup's read of application ${app.subject.id})`, owner: `application ${app.subject.id}` };
     const revoke = (t: string) => sender.send('POST', '/oauth/revoke', { form: { client_id: app.subject.id, client_secret: clientSecret, token: t } });
     probeTokens.push(revokeAndRead(subject, token, sender, revoke, "the token operation gave it to the cleanup's read of its application"));

@@ -182,11 +182,13 @@ async function runGroups(files: readonly string[], reporter: ConformanceReporter
 }
 
 async function main(): Promise<number> {
-  // A reader that stops reading (`| head`) ends what it sees, not the run: the reports are still written, and the
-  // exit code is still the verdict.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-  });
+  // A reader that stops reading (`| head`, `2>&1 | head`) ends what it sees, not the run: the reports are still
+  // written, and the exit code is still the verdict.
+  for (const output of [process.stdout, process.stderr]) {
+    output.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+    });
+  }
   const flags = parseCommandLine(process.argv.slice(2));
   if (flags.help) {
     process.stdout.write(`${HELP}\n`);

@@ -4,9 +4,9 @@
 // the run's configuration carries (prepareRun makes it), so every worker thread takes its slots from the same count;
 // waiting for a slot is Atomics.waitAsync, which blocks no thread. A request holds its slot from its sending to the
 // end of its body; pacing waits hold none, and neither do event streams, which stay open for a whole group (Mastodon
-// serves them apart, and a server's workers do not wait on them). Where the workers are processes, not threads
-// (vitest's forks pool, in which npm test runs the conformance project), no memory is shared: each worker then keeps
-// its own count of the same limit.
+// serves them apart, and a server's workers do not wait on them). The conformance project always runs its files in
+// threads (conformance-project.ts); under a configuration whose workers are processes (vitest's forks pool), no
+// memory would be shared, and each worker would keep its own count of the same limit.
 
 /** The slots in use, at index 0 of the shared count. */
 const IN_USE = 0;
