@@ -84,10 +84,12 @@ export interface Server {
   groups?: string[];
   /** Two runs in a row against the one server: the ratchet's baseline (--write-expectations), then its gate (--expectations). */
   twice?: boolean;
+  /** CONFORMANCE_TIMEOUT_MS of the runs, where the server answers late on purpose. */
+  timeoutMs?: number;
 }
 
 /** Runs the command against a fresh server (with faults, for a run where checks fail) and judges what it did. */
-export async function liveRun({ faults = [], variations = [], groups = [], twice = false }: Server): Promise<Verdict> {
+export async function liveRun({ faults = [], variations = [], groups = [], twice = false, timeoutMs }: Server): Promise<Verdict> {
   // A period of 20 s for the access buckets: the seeds and the run together spend more than 300 calls, so pacing waits
   // for the reset (announced) as on a live instance, in seconds rather than minutes.
   const server = await startReferenceServer({ faults, variations, accessPeriodMs: 20_000 });
@@ -100,7 +102,7 @@ export async function liveRun({ faults = [], variations = [], groups = [], twice
     const appsBefore = new Set(store.apps.keys());
     const tokensBefore = new Set(store.tokens.keys());
     const { a, b } = server.users;
-    const env = serverEnv(server);
+    const env = { ...serverEnv(server), ...(timeoutMs ? { CONFORMANCE_TIMEOUT_MS: String(timeoutMs) } : {}) };
     const args = groups.flatMap((group) => ['--group', group]);
     const file = twice ? join(mkdtempSync(join(tmpdir(), 'conformance-twice-')), 'expectations.json') : undefined;
     const baseline = file ? await runCli([...args, '--write-expectations', file], env) : undefined;

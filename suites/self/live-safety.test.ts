@@ -15,6 +15,7 @@ const FAILING = 'a failing run';
 const LIMITED = 'a run against a server without media delete, media read and token revocation, that gives a token for any code';
 const READABLE = 'a run against a server whose deleted statuses stay readable';
 const APPS_GO = 'a run against a server that deletes an application with its token';
+const LATE_CODE = 'a run against a server that answers the exchange of a code past the timeout';
 
 describe('safety on a live instance', () => {
   const verdicts = new Map<string, Verdict>();
@@ -29,6 +30,8 @@ describe('safety on a live instance', () => {
     // The groups that create and delete statuses, the media status among them; the boosts are the flags' checks'.
     [READABLE]: { faults: ['STATUS-DELETE-2'], groups: ['statuses', 'statuses-create', 'media'] },
     [APPS_GO]: { variations: ['app-deleted-with-token'], groups: ['access', 'client-registration'] },
+    // The OAuth group exchanges one code of its own; the server issues the token and answers after the timeout.
+    [LATE_CODE]: { variations: ['late-code-exchange'], groups: ['oauth'], timeoutMs: 3000 },
   };
 
   beforeAll(async () => {
@@ -103,7 +106,17 @@ describe('safety on a live instance', () => {
     expect(reported(verdict)).toEqual(truth(verdict));
   });
 
-  for (const name of [PASSING, FAILING, LIMITED, READABLE, APPS_GO]) {
+  it(`${LATE_CODE} should list as possibly live the authorization whose exchange got no answer, and count it right`, () => {
+    const verdict = verdicts.get(LATE_CODE) as Verdict;
+    expect(verdict.tokensKept, 'the token the server issued to the unanswered exchange').toBeGreaterThan(0);
+    expect(reported(verdict)).toEqual(truth(verdict));
+    // The code the run exchanged, refused at the end; and the codes it never exchanged, whose exchange at the end got no answer either.
+    const whys = (verdict.run.results?.leftovers ?? []).filter((e) => e.kind === 'authorization').map((e) => e.why);
+    for (const why of whys) expect(why).toMatch(/^possibly a live authorization of A, .*, not revoked: not known to be gone: /);
+    expect(whys.some((why) => / with its code got no answer \(.+\), so the server may have issued a token the run never saw; at the end of the run, POST \/oauth\/token with its code answered HTTP 400/.test(why))).toBe(true);
+  });
+
+  for (const name of [PASSING, FAILING, LIMITED, READABLE, APPS_GO, LATE_CODE]) {
     it(`${name} should not touch anything the run did not create`, () => {
       expect(verdicts.get(name)?.touched).toEqual([]);
     });

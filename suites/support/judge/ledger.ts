@@ -50,6 +50,8 @@ export interface Authorization {
   revoke: (token: string) => Promise<Exchange>;
   /** The run exchanged it for a token, which is on the ledger as a token. */
   exchanged: boolean;
+  /** An exchange of it that got no answer: the server may have issued a token the run never saw. */
+  unanswered?: Exchange;
 }
 
 /**
@@ -121,4 +123,9 @@ export function rememberAuthorization(
 /** The run exchanged this code for a token: the token is on the ledger, and the code is spent. */
 export function codeExchanged(code: string): void {
   for (const authorization of authorizations) if (authorization.code === code) authorization.exchanged = true;
+}
+
+/** An exchange of this code got no answer: the server may have spent it on a token the run never saw. */
+export function codeUnanswered(code: string, exchange: Exchange): void {
+  for (const authorization of authorizations) if (authorization.code === code) authorization.unanswered ??= exchange;
 }

@@ -195,7 +195,8 @@ export async function undoAll(): Promise<void> {
       const key = keyOf(c.subject.kind, c.subject.id, c.subject.owner);
       if (why === undefined || listed.has(key)) continue;
       listed.add(key);
-      const live = c.subject.kind === 'authorization' ? `a live authorization of ${c.subject.owner}, ${c.subject.id.replace(/^#\d+ \((.*)\)$/, '$1')}, not revoked: ` : '';
+      const maybe = why.startsWith('still there') ? 'a' : 'possibly a';
+      const live = c.subject.kind === 'authorization' ? `${maybe} live authorization of ${c.subject.owner}, ${c.subject.id.replace(/^#\d+ \((.*)\)$/, '$1')}, not revoked: ` : '';
       leftBehind.push({ ...c.subject, why: redact(`${live}${why}`), ...(c.keptLike ? { unread: true } : {}) });
     }
   });
@@ -213,9 +214,11 @@ async function spend(auth: Authorization): Promise<Case> {
   if (!token || !sender) {
     // A 429 refuses the request, not the code: the grant may still be live.
     const refused = exchange.status !== undefined && exchange.status >= 400 && exchange.status < 500 && exchange.status !== 429;
-    // A refused code is spent: nothing to read; the case is gone with no target and no why.
-    c.target = refused ? { subject: auth.subject, reads: [] } : undefined;
-    c.undone = `POST /oauth/token with its code answered ${exchange.error ?? `HTTP ${exchange.status}`}`;
+    // A refused code is spent: nothing to read; the case is gone with no target and no why. Where an exchange of it
+    // got no answer, it may have been spent on a token the run never saw, which no read can show gone.
+    c.target = refused && !auth.unanswered ? { subject: auth.subject, reads: [] } : undefined;
+    const lost = auth.unanswered ? `${call(auth.unanswered)} with its code got no answer (${auth.unanswered.error ?? 'none'}), so the server may have issued a token the run never saw; at the end of the run, ` : '';
+    c.undone = `${lost}POST /oauth/token with its code ${exchange.error ? `got ${exchange.error}` : `answered HTTP ${exchange.status}`}`;
     return c;
   }
   registerSecret(token, 'USER_TOKEN_A', 'a user token the run obtained for an authorization code at its end, and revoked');
