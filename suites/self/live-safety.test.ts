@@ -5,7 +5,7 @@
 // report's list of objects left behind must be the server's truth: only those applications there; against a server
 // without the cleanup's media delete, media read and token revocation, every attachment and token it kept as well;
 // against one whose deleted statuses stay readable, those statuses; against one that deletes an application with
-// its token, no application.
+// its token, no application; against one that answers a code's exchange past the timeout, that grant, as possibly live.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveRun, reported, truth, type Server, type Verdict } from './live-run.ts';
 import { eachCaseInParallel } from './run-cli.ts';
@@ -31,7 +31,7 @@ describe('safety on a live instance', () => {
     [READABLE]: { faults: ['STATUS-DELETE-2'], groups: ['statuses', 'statuses-create', 'media'] },
     [APPS_GO]: { variations: ['app-deleted-with-token'], groups: ['access', 'client-registration'] },
     // The OAuth group exchanges one code of its own; the server issues the token and answers after the timeout.
-    [LATE_CODE]: { variations: ['late-code-exchange'], groups: ['oauth'], timeoutMs: 3000 },
+    [LATE_CODE]: { variations: ['late-code-exchange'], groups: ['oauth'], timeoutMs: 5000 },
   };
 
   beforeAll(async () => {
@@ -113,7 +113,7 @@ describe('safety on a live instance', () => {
     // The code the run exchanged, refused at the end; and the codes it never exchanged, whose exchange at the end got no answer either.
     const whys = (verdict.run.results?.leftovers ?? []).filter((e) => e.kind === 'authorization').map((e) => e.why);
     for (const why of whys) expect(why).toMatch(/^possibly a live authorization of A, .*, not revoked: not known to be gone: /);
-    expect(whys.some((why) => / with its code got no answer \(.+\), so the server may have issued a token the run never saw; at the end of the run, POST \/oauth\/token with its code answered HTTP 400/.test(why))).toBe(true);
+    expect(whys.some((why) => / with its code got no answer \(.+\), so the server may have issued a token the run never saw, and no read shows/.test(why))).toBe(true);
   });
 
   for (const name of [PASSING, FAILING, LIMITED, READABLE, APPS_GO, LATE_CODE]) {

@@ -7,7 +7,7 @@ import type { FormParams } from '../talk/form.ts';
 import { createdObject, type Exchange, type RequestOptions } from '../talk/http.ts';
 import { registerSecret } from '../talk/redact.ts';
 import type { Actor } from './actors.ts';
-import { codeExchanged, codeUnanswered, remember, rememberApplication } from './ledger.ts';
+import { codeExchanged, codeUnanswered, remember, rememberApplication, rememberUnanswered } from './ledger.ts';
 import { answerOf, causeOf, failed, succeeded, type Step } from './preconditions.ts';
 import { observeResource } from './resources.ts';
 
@@ -84,7 +84,9 @@ export async function requestToken(
   const what = body ? (present ? ` with access_token ${JSON.stringify(given)}` : ' without an access_token') : '';
   const step: Step<string> = token ? succeeded(token, exchange) : failed(causeOf(clause, `the ${grant} grant answered ${answerOf(exchange)}${what}`, exchange), exchange);
   if (body && present) observeResource('Token', body, exchange);
-  if (exchange.status === undefined && params.grant_type === 'authorization_code' && typeof params.code === 'string') codeUnanswered(params.code, exchange);
+  // Sent, with no complete answer: the server may have issued a token the run never saw.
+  if (exchange.timedOut && params.grant_type === 'authorization_code' && typeof params.code === 'string') codeUnanswered(params.code, exchange);
+  else if (exchange.timedOut) rememberUnanswered(exchange, 'token');
   if (token) {
     registerSecret(token, ...tokenSecret(anon, params));
     if (params.grant_type === 'authorization_code' && typeof params.code === 'string') codeExchanged(params.code);

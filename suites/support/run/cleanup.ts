@@ -181,6 +181,8 @@ export async function undoAll(): Promise<void> {
     // A revoked token that answers is not swept unless one came late: revocation is not delivered in the background.
     await settleAndSweep(revoked, revoked.some((c) => c.pending));
     cases.push(...revoked);
+    // Listed after the grants' own cases: a live token the end of the run revoked and read is said so first.
+    cases.push(...ledger.authorizations.filter((auth): auth is Authorization & { unanswered: Exchange } => auth.unanswered !== undefined).map(unseenToken));
     const goneStatuses = new Set(cases.filter((c) => c.subject.kind === 'status' && !whyNotGone(c, new Set())).map((c) => c.subject.id));
     // A flag whose status is not known gone is read now, one at a time: a read of a status shows all of the reader's flags.
     for (const c of cases) if (c.target?.goesWith && !goneStatuses.has(c.target.goesWith)) await readAfter(c);
@@ -214,15 +216,23 @@ async function spend(auth: Authorization): Promise<Case> {
   if (!token || !sender) {
     // A 429 refuses the request, not the code: the grant may still be live.
     const refused = exchange.status !== undefined && exchange.status >= 400 && exchange.status < 500 && exchange.status !== 429;
-    // A refused code is spent: nothing to read; the case is gone with no target and no why. Where an exchange of it
-    // got no answer, it may have been spent on a token the run never saw, which no read can show gone.
-    c.target = refused && !auth.unanswered ? { subject: auth.subject, reads: [] } : undefined;
-    const lost = auth.unanswered ? `${call(auth.unanswered)} with its code got no answer (${auth.unanswered.error ?? 'none'}), so the server may have issued a token the run never saw; at the end of the run, ` : '';
-    c.undone = `${lost}POST /oauth/token with its code ${exchange.error ? `got ${exchange.error}` : `answered HTTP ${exchange.status}`}`;
+    // A refused code is spent: nothing to read; the case is gone with no target and no why (a token an earlier exchange
+    // of it may have got unseen is unseenToken's).
+    c.target = refused ? { subject: auth.subject, reads: [] } : undefined;
+    c.undone = `POST /oauth/token with its code ${exchange.error ? `got ${exchange.error}` : `answered HTTP ${exchange.status}`}`;
     return c;
   }
   registerSecret(token, 'USER_TOKEN_A', 'a user token the run obtained for an authorization code at its end, and revoked');
   return revokeAndRead(auth.subject, token, sender, auth.revoke, 'its code was exchanged at the end of the run');
+}
+
+/**
+ * A code an exchange of which got no answer: the server may have issued a token the run never saw, which no read can
+ * show gone, whatever became of the code after (exchanged again, refused, or spent at the end).
+ */
+function unseenToken(auth: Authorization & { unanswered: Exchange }): Case {
+  const undone = `${call(auth.unanswered)} with its code got no answer (${auth.unanswered.error ?? 'none'}), so the server may have issued a token the run never saw`;
+  return { subject: auth.subject, undone, undoneAt: nextAt(), undoneTime: now(), tried: [] };
 }
 
 /** A token the cleanup itself was given, revoked and then read as every token is: `given` says how it came. */
