@@ -20,25 +20,25 @@ const MOST_REQUESTS_OF_A_STEP = 100;
 
 export const SETUP_FILES = ['suites/support/run/setup.ts'];
 
-const ROOT_URL = new URL('../../../', import.meta.url);
-const TRANSFORM_CACHES = fileURLToPath(new URL('node_modules/.cache/social-api-conformance/transforms/', ROOT_URL));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /**
  * vitest's cache of transformed modules on disk (its experimental fsModuleCache), beside the compiled schemas: a run
  * reads the transforms the last one made instead of making them again (about 0.7 s of a run's CPU, most of it before
  * the first group starts). vitest names an entry by its file's content, not by what else decides the transform: the
  * cache is a folder per tsconfig.json and vitest release, and the folders of others are removed. Where it cannot be
- * written (a read-only install), nothing is cached and the run transforms as before.
+ * written (a read-only install), nothing is cached and the run transforms as before. `root` is the project's folder.
  */
-export function transformCache(): { fsModuleCache: boolean; fsModuleCachePath?: string } {
+export function transformCache(root = ROOT): { fsModuleCache: boolean; fsModuleCachePath?: string } {
+  const caches = join(root, 'node_modules/.cache/social-api-conformance/transforms');
   try {
-    const tsconfig = fileURLToPath(new URL('tsconfig.json', ROOT_URL));
+    const tsconfig = join(root, 'tsconfig.json');
     const vitest = (createRequire(import.meta.url)('vitest/package.json') as { version: string }).version;
     const key = createHash('sha256').update(JSON.stringify([vitest, existsSync(tsconfig) ? readFileSync(tsconfig, 'utf8') : ''])).digest('hex').slice(0, 16);
-    const folder = join(TRANSFORM_CACHES, key);
+    const folder = join(caches, key);
     if (!existsSync(folder)) {
       mkdirSync(folder, { recursive: true });
-      for (const other of readdirSync(TRANSFORM_CACHES)) if (other !== key) rmSync(join(TRANSFORM_CACHES, other), { recursive: true, force: true });
+      for (const other of readdirSync(caches)) if (other !== key) rmSync(join(caches, other), { recursive: true, force: true });
     }
     accessSync(folder, constants.W_OK);
     return { fsModuleCache: true, fsModuleCachePath: folder };
