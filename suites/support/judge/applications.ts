@@ -84,9 +84,10 @@ export async function requestToken(
   const what = body ? (present ? ` with access_token ${JSON.stringify(given)}` : ' without an access_token') : '';
   const step: Step<string> = token ? succeeded(token, exchange) : failed(causeOf(clause, `the ${grant} grant answered ${answerOf(exchange)}${what}`, exchange), exchange);
   if (body && present) observeResource('Token', body, exchange);
-  // Sent, with no complete answer: the server may have issued a token the run never saw.
-  if (exchange.timedOut && params.grant_type === 'authorization_code' && typeof params.code === 'string') codeUnanswered(params.code, exchange);
-  else if (exchange.timedOut) rememberUnanswered(exchange, 'token');
+  // Sent, with no complete answer: the server may have issued a token the run never saw, listed with its code's
+  // authorization where the code is one, else as a token possibly left behind.
+  const code = params.grant_type === 'authorization_code' && typeof params.code === 'string' ? params.code : undefined;
+  if (exchange.timedOut && !(code !== undefined && codeUnanswered(code, exchange))) rememberUnanswered(exchange, 'token');
   if (token) {
     registerSecret(token, ...tokenSecret(anon, params));
     if (params.grant_type === 'authorization_code' && typeof params.code === 'string') codeExchanged(params.code);

@@ -125,7 +125,12 @@ export function codeExchanged(code: string): void {
   for (const authorization of authorizations) if (authorization.code === code) authorization.exchanged = true;
 }
 
-/** An exchange of this code got no answer: the server may have spent it on a token the run never saw. */
-export function codeUnanswered(code: string, exchange: Exchange): void {
-  for (const authorization of authorizations) if (authorization.code === code) authorization.unanswered ??= exchange;
+/**
+ * An exchange of this code got no answer: the server may have spent it on a token the run never saw. False where the
+ * code is no authorization of the run's (a probe's made-up code).
+ */
+export function codeUnanswered(code: string, exchange: Exchange): boolean {
+  const authorization = authorizations.find((a) => a.code === code);
+  if (authorization) authorization.unanswered ??= exchange;
+  return authorization !== undefined;
 }
