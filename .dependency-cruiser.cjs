@@ -1,9 +1,9 @@
 // The layers of the support layer (README, "How the suite is laid out"): imports go one way only,
-// run -> report -> judge -> talk. A folder may import its own modules and those of any folder below it, never one
+// run -> report -> judge -> act -> talk. A folder may import its own modules and those of any folder below it, never one
 // above; the support layer never imports the suites or our own tests of them; and no module imports itself back
 // through others. suites/self/layers.test.ts runs these rules inside npm test; `npm run layers` runs them alone.
 /** The folders of suites/support, lowest first. */
-const LAYERS = ['talk', 'judge', 'report', 'run'];
+const LAYERS = ['talk', 'act', 'judge', 'report', 'run'];
 
 const upward = LAYERS.slice(0, -1).map((layer, index) => ({
   name: `no-${layer}-to-higher`,
@@ -26,14 +26,14 @@ module.exports = {
     },
     {
       name: 'no-loose-support-modules',
-      comment: 'every module of the support layer lives in one of its four folders: none outside them imports or is imported',
+      comment: 'every module of the support layer lives in one of its five folders: none outside them imports or is imported',
       severity: 'error',
       from: { path: '^suites/support/[^/]+$' },
       to: {},
     },
     {
       name: 'no-loose-support-modules',
-      comment: 'every module of the support layer lives in one of its four folders: none outside them imports or is imported',
+      comment: 'every module of the support layer lives in one of its five folders: none outside them imports or is imported',
       severity: 'error',
       from: {},
       to: { path: '^suites/support/[^/]+$' },

@@ -5,23 +5,23 @@
 // shows it.
 // One application gives every token of account A: for each fine-grained write scope, a token holding read and every
 // other write:* scope, never the broad write, which would grant the one left out. It registers the narrow scopes it
-// asks for, and its tokens come from the password grant, else from the web sign-in (suites/support/judge/sign-in.ts).
+// asks for, and its tokens come from the password grant, else from the web sign-in (suites/support/act/sign-in.ts).
 // The preparation never judges: an application, token or status that could not be had blocks the checks that
 // need it. A refusal counts only where a token holding the scope makes the same move (the positive control),
 // and a move wrongly made is undone at once, so that no other check meets it.
 import { beforeAll, describe, it, type TestContext } from 'vitest';
 import { MEDIA_FIXTURES } from '../fixtures/media/index.ts';
-import { accountIdOf, actors, type Actor } from './support/judge/actors.ts';
-import { createdId, type Attachment, type Created, type Status } from './support/judge/created.ts';
+import { accountIdOf, actors, type Actor } from './support/act/actors.ts';
+import { createdId, type Attachment, type Created, type Status } from './support/act/created.ts';
 import { createdObject, excerpt, type Exchange, jsonOf } from './support/talk/http.ts';
-import { OOB, registerApp, requestToken, type Application } from './support/judge/applications.ts';
-import type { RootCause } from './support/judge/clauses.ts';
-import { remember } from './support/judge/ledger.ts';
+import { OOB, registerApp, requestToken, type Application } from './support/act/applications.ts';
+import { remember } from './support/act/ledger.ts';
 import { releaseAtLeast } from './support/talk/config.ts';
-import { answerOf as answered, block, causeOf, failed, need, since, succeeded as step, type Step } from './support/judge/preconditions.ts';
-import { shows } from './support/judge/moves.ts';
-import { now, settle } from './support/judge/settle.ts';
-import { WebSignIn } from './support/judge/sign-in.ts';
+import { block, need, since } from './support/judge/preconditions.ts';
+import { answerOf as answered, causeOf, failed, succeeded as step, type RootCause, type Step } from './support/act/steps.ts';
+import { shows } from './support/act/moves.ts';
+import { now, settle } from './support/act/settle.ts';
+import { WebSignIn } from './support/act/sign-in.ts';
 import { check, expectEqual, expectOk, fail } from './support/judge/verify.ts';
 
 const { config, a, anon } = actors();

@@ -1,9 +1,10 @@
 // The contract's "Account relations" section: following and followers need a token, and an application token suffices.
 // The preparation never judges: an account id, application or token that could not be had blocks the checks that need it.
 import { beforeAll, describe, it } from 'vitest';
-import { accountIdOf, actors } from './support/judge/actors.ts';
-import { registerApp, requestToken } from './support/judge/applications.ts';
-import { answeredWithToken, failed, need, type Step } from './support/judge/preconditions.ts';
+import { accountIdOf, actors } from './support/act/actors.ts';
+import { registerApp, requestToken } from './support/act/applications.ts';
+import { answeredWithToken, need } from './support/judge/preconditions.ts';
+import { failed, type Step } from './support/act/steps.ts';
 import { check, expectJson, observeErrorBody, statusLine } from './support/judge/verify.ts';
 import type { Exchange } from './support/talk/http.ts';
 

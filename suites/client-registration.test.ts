@@ -2,10 +2,11 @@
 // The preparation never judges: a registration or token that failed blocks the checks that need it. Every other
 // group registers the plainest form (one redirect URI); several are exercised here only (APPS-REDIRECTS-1).
 import { beforeAll, describe, it } from 'vitest';
-import { actors } from './support/judge/actors.ts';
+import { actors } from './support/act/actors.ts';
 import { createdObject, type Exchange } from './support/talk/http.ts';
-import { OOB, registerApp, requestToken, type Application } from './support/judge/applications.ts';
-import { answeredWithToken, block, causeOf, failed, need, type Step } from './support/judge/preconditions.ts';
+import { OOB, registerApp, requestToken, type Application } from './support/act/applications.ts';
+import { answeredWithToken, block, need } from './support/judge/preconditions.ts';
+import { causeOf, failed, type Step } from './support/act/steps.ts';
 import { expectNoMismatch } from './support/judge/run-wide.ts';
 import { check, expectEqual, expectOk, fail, observeErrorBody, statusLine } from './support/judge/verify.ts';
 

@@ -6,11 +6,11 @@
 // The preparation only calls and reads headers. A check whose readings those rules show unusable (no header, not
 // a number, Remaining above Limit), or whose counts do not count down at all, is blocked by that clause.
 import { beforeAll, describe, it, type TestContext } from 'vitest';
-import { actors, type Actor } from './support/judge/actors.ts';
+import { actors, type Actor } from './support/act/actors.ts';
 import type { Exchange } from './support/talk/http.ts';
 import { LIMITS, resetTimeOf, unpaced } from './support/talk/pacing.ts';
-import type { RootCause } from './support/judge/clauses.ts';
-import { block, causeOf, needs, notJudged } from './support/judge/preconditions.ts';
+import { type RootCause, causeOf } from './support/act/steps.ts';
+import { block, needs, notJudged } from './support/judge/preconditions.ts';
 import { violationsOf } from './support/judge/registered-checks.ts';
 import { expectNoMismatch } from './support/judge/run-wide.ts';
 import { check, expectRefusal, fail } from './support/judge/verify.ts';

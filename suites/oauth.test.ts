@@ -3,14 +3,14 @@
 // or authorization code that could not be had blocks the checks that need it, with its cause. It sends what the
 // checks judge as independent chains at once, so that the group waits for few answers in a row.
 import { beforeAll, describe, it, type TestContext } from 'vitest';
-import { accountIdOf, actors } from './support/judge/actors.ts';
-import { createdId } from './support/judge/created.ts';
+import { accountIdOf, actors } from './support/act/actors.ts';
+import { createdId } from './support/act/created.ts';
 import { createdObject, type Exchange } from './support/talk/http.ts';
-import { OOB, registerApp, requestToken, type Application } from './support/judge/applications.ts';
-import type { RootCause } from './support/judge/clauses.ts';
-import { answerOf, block, causeOf, need, notJudged, succeeded, type Step } from './support/judge/preconditions.ts';
+import { OOB, registerApp, requestToken, type Application } from './support/act/applications.ts';
+import { type RootCause, answerOf, causeOf, succeeded, type Step } from './support/act/steps.ts';
+import { block, need, notJudged } from './support/judge/preconditions.ts';
 import { expectNoMismatch } from './support/judge/run-wide.ts';
-import { WebSignIn, type AuthorizationCode } from './support/judge/sign-in.ts';
+import { WebSignIn, type AuthorizationCode } from './support/act/sign-in.ts';
 import { check, expectJson, expectRefusal, fail, observeErrorBody, statusLine } from './support/judge/verify.ts';
 
 const { config, a, anon } = actors();

@@ -11,23 +11,24 @@
 // Each row makes its moves once, in the order of the table, and its checks judge the answers. The rows' chains of
 // moves run side by side in one beforeAll: each sets a flag of its own (B's flags are B's), so no chain meets
 // another's state. Every move acts on the id of the status acted on, never on an id an answer gave (whether the
-// answer is that status is the move's own check). A move is made only when the move before it took (support/judge/moves.ts:
+// answer is that status is the move's own check). A move is made only when the move before it took (support/act/moves.ts:
 // its answer, or a read after a stale one, shows the flag): a move that did not take blocks the checks after it with
 // its clause. What a probe that should be refused made anyway is undone at once, so that no later move meets it.
 // A's undos must hold: once the settle window has passed since the last of them, one read of the status confirms
 // each flag as the undo left it (a favourite that came back fails STATUS-FAV-3 and blocks what met it after).
 import { beforeAll, describe, it } from 'vitest';
-import { actors, type Actor } from './support/judge/actors.ts';
+import { actors, type Actor } from './support/act/actors.ts';
 import { createdObject, type Exchange, jsonOf, type RequestOptions } from './support/talk/http.ts';
-import { madeStep, type Created, type Status } from './support/judge/created.ts';
-import { remember, type LedgerEntry } from './support/judge/ledger.ts';
+import { madeStep, type Created, type Status } from './support/act/created.ts';
+import { remember, type LedgerEntry } from './support/act/ledger.ts';
 import { releaseAtLeast } from './support/talk/config.ts';
 import type { FormParams } from './support/talk/form.ts';
-import { Holds, shows, took, type Flag } from './support/judge/moves.ts';
-import { answerOf, block, causeOf, controlled, failed, need, needs, since, succeeded, type Step } from './support/judge/preconditions.ts';
+import { Holds, shows, took, type Flag } from './support/act/moves.ts';
+import { block, controlled, need, needHeld, needs, since } from './support/judge/preconditions.ts';
+import { answerOf, causeOf, failed, succeeded, type Step } from './support/act/steps.ts';
 import { expectNoMismatch } from './support/judge/run-wide.ts';
-import { now, observeLate, settle } from './support/judge/settle.ts';
-import { check, expectEqual, expectError, expectList, expectOk, expectRefusal, statusLine } from './support/judge/verify.ts';
+import { now, observeLate, settle } from './support/act/settle.ts';
+import { check, expectEqual, expectHeld, expectError, expectList, expectOk, expectRefusal, statusLine } from './support/judge/verify.ts';
 
 const { config, a, b } = actors();
 const NEEDS_B = 'needs CONFORMANCE_TOKEN_B';
@@ -225,7 +226,7 @@ describe('States and transitions', () => {
 
     it('STATUS-FAV-3 unfavourite answers the Status with favourited = false', () => {
       expectFlag(unfavourite, subject, 'favourited', false);
-      holds.expectHeld('STATUS-FAV-3');
+      expectHeld(holds, 'STATUS-FAV-3');
     });
 
     it('STATUS-FAV-4 unfavourite of a status not favourited still answers 200, favourited = false', () => {
@@ -236,7 +237,7 @@ describe('States and transitions', () => {
 
     it('STATUS-FAV-6 favourited_by lists the account that favourited, and no longer after its unfavourite', () => {
       const [before, after] = [need(listed), need(afterUndo)];
-      holds.need('STATUS-FAV-3');
+      needHeld(holds, 'STATUS-FAV-3');
       expectListedUntilUndone(before, after, authorOf(need(subject), subject.exchange as Exchange), 'STATUS-FAVOURITEDBY-1', 'favourited_by');
     });
   });
@@ -365,7 +366,7 @@ describe('States and transitions', () => {
     it('STATUS-BOOKMARK-2 unbookmark of a bookmarked status answers the Status with bookmarked = false', (context) => {
       since(context, config, BOOKMARKS);
       expectFlag(unbookmark, subject, 'bookmarked', false);
-      holds.expectHeld('STATUS-BOOKMARK-2');
+      expectHeld(holds, 'STATUS-BOOKMARK-2');
     });
 
     it('STATUS-BOOKMARK-3 unbookmark of a status that is not bookmarked answers 404 "Record not found"', (context) => {
@@ -410,7 +411,7 @@ describe('States and transitions', () => {
     it('STATUS-MUTE-3 unmute answers the Status with muted = false', (context) => {
       since(context, config, MUTES);
       expectFlag(unmute, subject, 'muted', false);
-      holds.expectHeld('STATUS-MUTE-3');
+      expectHeld(holds, 'STATUS-MUTE-3');
     });
 
     it('STATUS-MUTE-4 unmute of a thread not muted still answers 200, muted = false', (context) => {
@@ -457,12 +458,12 @@ describe('States and transitions', () => {
     it('STATUS-PIN-5 unpin answers the Status with pinned = false', (context) => {
       since(context, config, PINS);
       expectFlag(unpin, subject, 'pinned', false);
-      holds.expectHeld('STATUS-PIN-5');
+      expectHeld(holds, 'STATUS-PIN-5');
     });
 
     it('STATUS-PIN-6 unpin of a status not pinned still answers 200, pinned = false', (context) => {
       since(context, config, PINS);
-      holds.need('STATUS-PIN-5');
+      needHeld(holds, 'STATUS-PIN-5');
       expectFlag(unpinAgain, subject, 'pinned', false);
     });
 

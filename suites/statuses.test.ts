@@ -13,14 +13,15 @@
 // A refusal (404) counts only where A's own read, context or delete of a status answered 2xx (`controlled`).
 // It also sends every read the checks judge, all at once, so that the group waits for few answers in a row.
 import { beforeAll, describe, it } from 'vitest';
-import { actors, formNotUnderstood, type Actor } from './support/judge/actors.ts';
+import { actors, formNotUnderstood, type Actor } from './support/act/actors.ts';
 import { createdObject, type Exchange } from './support/talk/http.ts';
-import { madeStep, madeWith, type PreparedStatus, type Status } from './support/judge/created.ts';
+import { madeStep, type PreparedStatus, type Status } from './support/act/created.ts';
 import { releaseAtLeast } from './support/talk/config.ts';
 import type { FormParams } from './support/talk/form.ts';
-import { answerOf, before, block, causeOf, controlled, countJudged, failed, need, needs, since, succeeded, type Step } from './support/judge/preconditions.ts';
+import { before, block, controlled, countJudged, madeWith, need, needs, since } from './support/judge/preconditions.ts';
+import { answerOf, causeOf, failed, succeeded, type Step } from './support/act/steps.ts';
 import { expectNoMismatch, hasMismatch } from './support/judge/run-wide.ts';
-import { noteLate, now, observeLate, settle } from './support/judge/settle.ts';
+import { noteLate, now, observeLate, settle } from './support/act/settle.ts';
 import { check, expectEqual, expectError, expectJson, expectList, expectOk, fail, observeErrorBody, statusLine as statusLineOf } from './support/judge/verify.ts';
 
 const { config, a, b, anon } = actors();

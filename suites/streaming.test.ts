@@ -7,7 +7,7 @@
 // Content-Type, which STREAM-SSE-1 alone judges; an event check needs its stream open and the event's cause made,
 // nothing more.
 import { beforeAll, describe, it } from 'vitest';
-import { Actor, actors } from './support/judge/actors.ts';
+import { Actor, actors } from './support/act/actors.ts';
 import { excerpt } from './support/talk/http.ts';
 import { since } from './support/judge/preconditions.ts';
 import { directCarriesDirectMessage, hashtagCarriesTaggedStatus, listCarriesMemberStatus, localCarriesPublicStatus, localHashtagCarriesTaggedStatus, otherHashtagLeavesOutStatus, publicCarriesPublicStatus, publicLeavesOutPrivateStatus, userCarriesOwnStatus } from './support/judge/stream-carrying.ts';

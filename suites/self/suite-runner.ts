@@ -140,7 +140,7 @@ async function prepare(run: SuiteRun, collector: OutcomeCollector): Promise<Prep
 function wrapperSource(wrapper: string, run: string, file: string, index: number): string {
   const from = (path: string) => relative(join(wrapper, '..'), join(ROOT, path)).split('\\').join('/');
   return [
-    `import { joinRun } from '${from('suites/support/judge/actors.ts')}';`,
+    `import { joinRun } from '${from('suites/support/act/actors.ts')}';`,
     `joinRun(${JSON.stringify(run)});`,
     `await import('${from(file)}?run=${index}');`,
     '',

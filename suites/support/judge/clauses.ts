@@ -2,6 +2,8 @@
 // section it stands in, the contract's own words, what kind of rule it is and the release that introduced it.
 // Checks name their clause as the first word of their title; reports are organised by this catalogue.
 
+import type { RootCause } from '../act/steps.ts';
+
 /** rule: the server can be tested on it; not-shown: the contract leaves it open, never failed; client: a client obligation. */
 export type Kind = 'rule' | 'not-shown' | 'client';
 /** MUST fails the run; SHOULD is reported as a warning. */
@@ -319,18 +321,6 @@ export interface FailureData {
   /** The redacted exchange that showed it, with its curl line. */
   exchange?: string;
   /** The curl command that reproduces it (secrets are environment variable names). */
-  reproduce?: string;
-}
-
-/** Why a check cannot be judged: it travels as data from the check to every report. */
-export interface RootCause {
-  /** The clause whose operation did not do what the check needs; absent when the cause is outside the contract. */
-  clause?: string;
-  /** One line: what happened ("mute answered HTTP 404"). */
-  summary: string;
-  /** The redacted exchange that showed it, with its curl line. */
-  exchange?: string;
-  /** The curl command of that exchange alone, for the ranking of root causes (secrets are environment variable names). */
   reproduce?: string;
 }
 

@@ -4,9 +4,12 @@
 // root cause, the clause of the failed precondition or "outside the contract: ...", with the exchange that showed it.
 import type { TestContext } from 'vitest';
 import { TestRunner } from 'vitest';
-import { causeLabel, type RootCause } from './clauses.ts';
+import { causeLabel } from './clauses.ts';
+import { causeOf, answerOf, succeeded, type RootCause, type Step } from '../act/steps.ts';
+import { madeStep, type PreparedStatus, type Relied, type Status } from '../act/created.ts';
+import type { Holds } from '../act/moves.ts';
 import { releaseAtLeast, type Config } from '../talk/config.ts';
-import { curlOf, describeExchange, type Exchange } from '../talk/http.ts';
+import type { Exchange } from '../talk/http.ts';
 import { redact } from '../talk/redact.ts';
 
 /** In the reason of every check skipped for the configured release, so that the summary can count them. */
@@ -38,31 +41,6 @@ declare module 'vitest' {
     /** Why a check that met nothing to judge, while nothing failed, is not judged. */
     notJudged?: string;
   }
-}
-
-/** The accounts of the run, whose tokens hold the broad scopes read write follow push (README, "Auditing a live instance"). */
-const USERS = new Set(['A', 'B']);
-
-/**
- * A root cause from the exchange of a failed precondition. A 401 to a token the run obtained itself is the grant's that
- * gave it: the operation was never tried with a working token. A 403 to A or B on a user-token operation is
- * ACCESS-BROAD-1's: their tokens hold the broad scopes, so the server refused the broad write where the operation names
- * write:*.
- */
-export function causeOf(clause: string | undefined, summary: string, exchange?: Exchange): RootCause {
-  const grantRefused = exchange?.status === 401 && exchange.grantedBy !== undefined;
-  const broadRefused = !grantRefused && exchange?.status === 403 && USERS.has(exchange.actor);
-  // A request that got no answer (the timeout, a connection that failed) or the rate limit's 429 says nothing of any
-  // clause: it is outside the contract, and blocks only the checks that needed its answer.
-  const unanswered = (exchange?.status === undefined && exchange?.error !== undefined) || exchange?.rateLimited === true;
-  const cause = unanswered ? undefined : grantRefused ? exchange.grantedBy : broadRefused ? 'ACCESS-BROAD-1' : clause;
-  const said = grantRefused ? `${summary}: the token the run obtained by that grant was refused` : broadRefused ? `${summary}: the token's broad scopes were refused` : summary;
-  return { ...(cause ? { clause: cause } : {}), summary: redact(said), ...(exchange ? { exchange: describeExchange(exchange), reproduce: redact(curlOf(exchange)) } : {}) };
-}
-
-/** How an answer failed a precondition, in a few words: "HTTP 404", "no answer: ...". */
-export function answerOf(exchange: Exchange): string {
-  return exchange.error ? `no answer (${exchange.error})` : `HTTP ${exchange.status}`;
 }
 
 /** Ends the running check as blocked by `cause`: not a failure of its own clause. */
@@ -121,20 +99,6 @@ export async function answeredWithToken(withToken: readonly Exchange[], token: S
   }
 }
 
-/**
- * The result of a preparation step: lenient (a creation that answered 2xx with an id is enough to go on), never
- * judged, never thrown. A check that needs the value takes it with need(); a failed step blocks that check.
- */
-export type Step<T> = { ok: true; value: T; exchange: Exchange } | { ok: false; cause: RootCause; exchange?: Exchange };
-
-export function succeeded<T>(value: T, exchange: Exchange): Step<T> {
-  return { ok: true, value, exchange };
-}
-
-export function failed<T>(cause: RootCause, exchange?: Exchange): Step<T> {
-  return { ok: false, cause, ...(exchange ? { exchange } : {}) };
-}
-
 /** The value of a step the running check needs; a failed step blocks the check with its cause. */
 export function need<T>(step: Step<T>): T {
   if (!step.ok) block(step.cause);
@@ -144,4 +108,18 @@ export function need<T>(step: Step<T>): T {
 /** A precondition the running check needs on the server's behaviour: when it does not hold, the check is blocked. */
 export function requireThat(condition: boolean, cause: () => RootCause): void {
   if (!condition) block(cause());
+}
+
+/** The status a prepared creation made, for a check that needs of its visibility, reply and poll only `relied`: any of those it came without blocks. */
+export function madeWith(created: PreparedStatus, relied: readonly Relied[]): Status {
+  const status = need(madeStep(created));
+  const unkept = created.unkept.find((u) => relied.some((r) => r === u.param));
+  if (unkept) block(unkept.cause);
+  return status;
+}
+
+/** A check that met the state the move of `clause` left: blocked where a read showed that state turned back. */
+export function needHeld(holds: Holds, clause: string): void {
+  const turned = holds.turnedBack(clause);
+  if (turned) block(turned.cause);
 }

@@ -4,6 +4,7 @@
 import type { Exchange } from '../talk/http.ts';
 import { caseMet, expectCase, judgedOnce, observeMismatch } from './run-wide.ts';
 import { schemaMismatches, type ResourceName } from './schema.ts';
+import { onMade } from '../act/made.ts';
 
 /** Which resource a nested field holds: a mismatch breaks the clause of the innermost resource on its path. */
 const NESTED: Record<string, ResourceName> = {
@@ -83,3 +84,6 @@ export function observeResource(resource: Exclude<ResourceName, 'Error'>, value:
     observeMismatch(clauseId, `${at.resource} ${at.pointer} ${mismatch.expected}`, `${at.resource} ${at.pointer}: ${mismatch.expected}`, `${at.resource} ${at.pointer}: ${mismatch.actual} (at ${resource} ${mismatch.pointer})`, exchange);
   }
 }
+
+// Every object a creation of the run answered is an instance of its resource.
+onMade(observeResource);

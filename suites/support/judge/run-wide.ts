@@ -4,7 +4,8 @@
 // and each distinct mismatch with the first exchange that showed it; setup.ts hands that to the reporter in the
 // file's task meta, and the reporter reports each clause once for the whole run (report/run-wide-results.ts), so
 // one deviation is one failure however many checks met it.
-import { clause, ClauseFailure, type RootCause } from './clauses.ts';
+import { clause, ClauseFailure } from './clauses.ts';
+import { type RootCause } from '../act/steps.ts';
 import { perFile } from '../talk/file-state.ts';
 import { curlOf, describeExchange, type Exchange } from '../talk/http.ts';
 import { block, countJudged, notJudged } from './preconditions.ts';

@@ -1,9 +1,9 @@
 // Which stream carries which status, and what a stream leaves out: each check of the scenario (stream-scenario.ts)
 // that waits for an update on the stream its clause names, or judges an absence against a later status.
 import type { TestContext } from 'vitest';
-import { actors } from './actors.ts';
-import { madeWith } from './created.ts';
-import { answerOf, block, causeOf, countJudged, need, needs } from './preconditions.ts';
+import { actors } from '../act/actors.ts';
+import { block, countJudged, madeWith, need, needs } from './preconditions.ts';
+import { answerOf, causeOf } from '../act/steps.ts';
 import { carriesStatus, carrying } from './stream-events.ts';
 import { blockIfUnreadable, NEEDS_B, OTHER_TAG, TAG, type StreamingScenario } from './stream-scenario.ts';
 import { expectNone, failOn } from './stream-waits.ts';

@@ -2,9 +2,10 @@
 // events' Content-Type, heartbeats and event: and data: lines, and the WebSocket's opening and messages.
 import { excerpt } from '../talk/http.ts';
 import { describeEvent, isEventStream, type EventStream } from '../talk/streams.ts';
-import { actors } from './actors.ts';
-import { block, causeOf, countJudged, need } from './preconditions.ts';
-import { now, settle, settleWindowMs } from './settle.ts';
+import { actors } from '../act/actors.ts';
+import { block, countJudged, need } from './preconditions.ts';
+import { causeOf } from '../act/steps.ts';
+import { now, settle, settleWindowMs } from '../act/settle.ts';
 import { observeResource } from './resources.ts';
 import { carriesStatus, deletedIdOf, deleteOf, isObject, parseJson } from './stream-events.ts';
 import { blockIfUnreadable, type StreamingScenario } from './stream-scenario.ts';

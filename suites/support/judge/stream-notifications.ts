@@ -2,8 +2,8 @@
 // unmute, and the Notification an event carries.
 import type { TestContext } from 'vitest';
 import { describeEvent, type EventStream, type StreamEvent } from '../talk/streams.ts';
-import { actors } from './actors.ts';
-import type { Status } from './created.ts';
+import { actors } from '../act/actors.ts';
+import type { Status } from '../act/created.ts';
 import { block, countJudged, need, needs, since } from './preconditions.ts';
 import { isObject, notificationAbout, parseJson } from './stream-events.ts';
 import { MUTE_RELEASE, NEEDS_B, type StreamingScenario } from './stream-scenario.ts';

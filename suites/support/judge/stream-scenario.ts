@@ -16,13 +16,13 @@
 // The preparation never judges: a stream that did not open, a status that could not be made, a mute that did not
 // mute are steps that failed, and the checks that need them are blocked by their cause. An event that did not come
 // blocks the checks that build on it, named by the clause of that event (or of its framing, when it came unnamed).
-import { actors, type Actor } from './actors.ts';
+import { actors, type Actor } from '../act/actors.ts';
 import { createdObject, type Exchange } from '../talk/http.ts';
-import type { Created, PreparedStatus, Status } from './created.ts';
-import type { RootCause } from './clauses.ts';
-import { remember } from './ledger.ts';
-import { answerOf, block, causeOf, countJudged, failed, need, succeeded, type Step } from './preconditions.ts';
-import { took } from './moves.ts';
+import type { Created, PreparedStatus, Status } from '../act/created.ts';
+import { type RootCause, answerOf, causeOf, failed, succeeded, type Step } from '../act/steps.ts';
+import { remember } from '../act/ledger.ts';
+import { block, countJudged, need } from './preconditions.ts';
+import { took } from '../act/moves.ts';
 import { observeResource } from './resources.ts';
 import { describeEvent, type EventStream, type Opener, type StreamEvent, type StreamRequest } from '../talk/streams.ts';
 import { carrying, names, statusPayload, updateAbout } from './stream-events.ts';

@@ -2,8 +2,8 @@
 // not come, fails the running check with the last thing the stream showed as "actual" (h2spec's verifiers).
 // Absence is judged against a sentinel event, never a sleep: without the sentinel the check is blocked.
 import { describeEvent, type EventStream, isEventStream, type StreamEvent } from '../talk/streams.ts';
-import type { RootCause } from './clauses.ts';
-import { block, causeOf, countJudged } from './preconditions.ts';
+import { type RootCause, causeOf } from '../act/steps.ts';
+import { block, countJudged } from './preconditions.ts';
 import { fail } from './verify.ts';
 
 /** Fails the running check; actual defaults to the last thing the stream showed. */

@@ -8,7 +8,9 @@ import { expect } from 'vitest';
 import { clause, CLAUSE_ID, ClauseFailure, findClause, type Clause } from './clauses.ts';
 import { curlOf, describeExchange, excerpt, jsonOf, noAnswer, type Exchange } from '../talk/http.ts';
 import { redact } from '../talk/redact.ts';
-import { block, causeOf, countJudged } from './preconditions.ts';
+import { block, countJudged } from './preconditions.ts';
+import { causeOf } from '../act/steps.ts';
+import type { Holds } from '../act/moves.ts';
 import { observeResource } from './resources.ts';
 import { judgedOnce, observeMismatch } from './run-wide.ts';
 import type { ResourceName } from './schema.ts';
@@ -123,4 +125,10 @@ export function observeErrorBody(exchange: Exchange, text?: string): void {
 export function expectRefusal(exchange: Exchange): void {
   if (exchange.status === undefined || exchange.status < 400 || exchange.status >= 500) fail('a refusal (HTTP 4xx)', statusLine(exchange), exchange);
   countJudged();
+}
+
+/** The check of the move of `clause`: the state it left held through the settle window (Holds.confirm read it). */
+export function expectHeld(holds: Holds, clause: string): void {
+  const turned = holds.turnedBack(clause);
+  if (turned) check(false, 'the state the move left holds through the settle window', turned.cause.summary, turned.exchange);
 }

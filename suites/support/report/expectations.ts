@@ -17,7 +17,8 @@
 // verdict that moves between runs, and a gate must not fail on the next run of an unchanged server.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { causeLabel, CLAUSE_ID, findClause, type FailureData, type RootCause, type Severity } from '../judge/clauses.ts';
+import { causeLabel, CLAUSE_ID, findClause, type FailureData, type Severity } from '../judge/clauses.ts';
+import { type RootCause } from '../act/steps.ts';
 import { redact } from '../talk/redact.ts';
 
 /** An outcome an entry may name among several. */

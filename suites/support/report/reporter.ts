@@ -10,7 +10,8 @@ import { addCounts, emptyCounts } from '../talk/counts.ts';
 import { judgeRun, type Expectation } from './expectations.ts';
 import { redact } from '../talk/redact.ts';
 import { reportHtml } from './report-html.ts';
-import { findClause, type FailureData, type RootCause } from '../judge/clauses.ts';
+import { findClause, type FailureData } from '../judge/clauses.ts';
+import { type RootCause } from '../act/steps.ts';
 import '../judge/registered-checks.ts';
 // The resource cases each resource clause's result reports as met or not (resources.ts expectCase).
 import '../judge/resources.ts';

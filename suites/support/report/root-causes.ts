@@ -1,5 +1,6 @@
 // The root causes of a run, ranked as every report lists them: what to fix first.
-import { causeLabel, findClause, type RootCause } from '../judge/clauses.ts';
+import { causeLabel, findClause } from '../judge/clauses.ts';
+import { type RootCause } from '../act/steps.ts';
 import type { Outcome } from './expectations.ts';
 import { checksCount, WORST_FIRST, type CheckResult, type RankedCause } from './results.ts';
 

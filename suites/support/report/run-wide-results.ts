@@ -1,7 +1,7 @@
 // The run-wide clauses' results: one per clause for the whole run, judged over the observations of every suite file
 // (judge/run-wide.ts keeps them per file), so that one deviation is one failure however many checks met it.
 import type { TaskMeta } from 'vitest';
-import { type RootCause } from '../judge/clauses.ts';
+import { type RootCause } from '../act/steps.ts';
 import { failureOf, runWideClauses, type Mismatch, type RunWide, type RunWideObservations } from '../judge/run-wide.ts';
 import { judgeCheck, type Expectation } from './expectations.ts';
 import { severityOf, type CheckResult } from './results.ts';

@@ -1,8 +1,8 @@
 // What the cleanup reads of each object it undoes, and what the run's answers showed of it before (sightings.ts):
 // a read shows an object present or absent, by the operation that reads its kind, and an object counts as gone
 // only when a read showed it present earlier in the run and a read after the undo shows it absent.
-import type { Entry, Subject } from '../judge/ledger.ts';
-import { FLAGS, keyOf, readShows, sightingsOf, urlOf, type FlagKind, type Sighting } from '../judge/sightings.ts';
+import type { Entry, Subject } from '../act/ledger.ts';
+import { FLAGS, keyOf, readShows, sightingsOf, urlOf, type FlagKind, type Sighting } from '../act/sightings.ts';
 import { jsonOf, senderOf, type Exchange, type HttpClient } from '../talk/http.ts';
 
 /** The access_token a token operation's answer gave, if it gave one. */

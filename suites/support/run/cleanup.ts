@@ -1,11 +1,11 @@
-// The cleanup at the end of each suite file: everything on the ledger (judge/ledger.ts) is undone, newest first,
+// The cleanup at the end of each suite file: everything on the ledger (act/ledger.ts) is undone, newest first,
 // also after failures, and read (cleanup-reads.ts) until a read shows it gone: an undo answered 2xx may have undone
 // nothing, and a 404 from a read that answers 404 for everything proves nothing. Everything else is listed as left
 // behind, with its kind, id, owner and why; so is every application the run registered that no read shows gone,
 // and every authorization code the run obtained whose grant it could not end (exchanged, its token revoked).
-import { ledger, remember, type Application, type Authorization, type Entry, type Subject, type Unanswered } from '../judge/ledger.ts';
-import { noteUnsettled, now, sawUnsettled, settleWindowMs, windowPassed } from '../judge/settle.ts';
-import { keyOf, nextAt, sightingsOf } from '../judge/sightings.ts';
+import { ledger, remember, type Application, type Authorization, type Entry, type Subject, type Unanswered } from '../act/ledger.ts';
+import { noteUnsettled, now, sawUnsettled, settleWindowMs, windowPassed } from '../act/settle.ts';
+import { keyOf, nextAt, sightingsOf } from '../act/sightings.ts';
 import type { LeftBehind } from '../report/results.ts';
 import { perFile } from '../talk/file-state.ts';
 import { createdObject, excerpt, outsideContract, plannedCall, senderOf, type Exchange, type HttpClient } from '../talk/http.ts';

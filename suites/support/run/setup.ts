@@ -7,6 +7,8 @@ import type { LeftBehind } from '../report/results.ts';
 import { countsSnapshot, type Counts } from '../talk/counts.ts';
 import { endFile, startFile } from '../talk/file-state.ts';
 import '../judge/registered-checks.ts';
+// Listens to what the run's creations answer (act/made.ts), before the file's first creation.
+import '../judge/resources.ts';
 import { runWideSnapshot } from '../judge/run-wide.ts';
 import { undici } from '../talk/undici.ts';
 

@@ -7,10 +7,8 @@
 // state must hold is confirmed by one read once the window has passed (Holds): a flag that comes back fails the undo.
 import { createdObject, type Exchange } from '../talk/http.ts';
 import type { Actor } from './actors.ts';
-import type { RootCause } from './clauses.ts';
-import { answerOf, block, causeOf, failed, succeeded, type Step } from './preconditions.ts';
+import { type RootCause, answerOf, causeOf, failed, succeeded, type Step } from './steps.ts';
 import { noteLate, noteUnsettled, now, settle, settleWindowMs, windowPassed } from './settle.ts';
-import { check } from './verify.ts';
 
 export type Flag = 'favourited' | 'reblogged' | 'bookmarked' | 'muted' | 'pinned';
 
@@ -95,15 +93,8 @@ export class Holds {
     return read;
   }
 
-  /** The check of the move's `clause`: its state held through the window. */
-  expectHeld(clause: string): void {
-    const turned = this.turned.get(clause);
-    if (turned) check(false, 'the state the move left holds through the settle window', turned.cause.summary, turned.exchange);
-  }
-
-  /** A check that met the state the move of `clause` left: blocked where that state turned back, whatever it met. */
-  need(clause: string): void {
-    const turned = this.turned.get(clause);
-    if (turned) block(turned.cause);
+  /** What a read showed turned back of the state the move of `clause` left: judge/verify expectHeld fails it, and preconditions needHeld blocks what met it after. */
+  turnedBack(clause: string): { cause: RootCause; exchange: Exchange } | undefined {
+    return this.turned.get(clause);
   }
 }

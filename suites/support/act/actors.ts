@@ -13,7 +13,7 @@ import { shareRunReading } from '../talk/pacing.ts';
 import { registerSecret } from '../talk/redact.ts';
 import { createdId, createdStep, offOf, statusStep, unkeptOf, type Attachment, type PreparedStatus } from './created.ts';
 import { remember, rememberUnanswered, type LedgerEntry } from './ledger.ts';
-import { causeOf, failed, succeeded, type Step } from './preconditions.ts';
+import { causeOf, failed, succeeded, type Step } from './steps.ts';
 import { useSettleWindow } from './settle.ts';
 
 /** v1 answers when the attachment is ready; v2 (since 3.1.3) answers at once and processes in the background. */

@@ -9,10 +9,9 @@ import { createdObject, type Exchange, jsonOf } from '../talk/http.ts';
 import { OOB, type Application } from './applications.ts';
 import type { Actor } from './actors.ts';
 import { Browser, type Navigation } from '../talk/browser.ts';
-import type { RootCause } from './clauses.ts';
+import { type RootCause, causeOf } from './steps.ts';
 import { rememberAuthorization } from './ledger.ts';
 import { codeAsText, codeOnPage, entriesOf, formsOf, isTextField, methodOverrideOf, type FormField, type HtmlForm, type SubmitButton } from '../talk/html-forms.ts';
-import { causeOf } from './preconditions.ts';
 import { redact, registerSecret } from '../talk/redact.ts';
 
 export interface AuthorizationCode {

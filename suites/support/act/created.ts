@@ -3,9 +3,8 @@
 // that needs only some of them judges the status all the same.
 import type { FormParams } from '../talk/form.ts';
 import { createdObject, type Exchange } from '../talk/http.ts';
-import type { RootCause } from './clauses.ts';
-import { answerOf, block, causeOf, failed, need, succeeded, type Step } from './preconditions.ts';
-import { observeResource } from './resources.ts';
+import { type RootCause, answerOf, causeOf, failed, succeeded, type Step } from './steps.ts';
+import { made } from './made.ts';
 
 export interface Status {
   id: string;
@@ -47,7 +46,7 @@ export type Created<T> = Step<T> & { settle: () => void };
 export function createdStep<T>(exchange: Exchange, resource: 'Status' | 'Attachment' | 'Application', clause: string, what: string): Step<T> {
   const body = createdObject(exchange);
   if (!body || typeof body.id !== 'string') return failed(causeOf(clause, `${what} answered ${answerOf(exchange)}${body ? ' without an id' : ''}`, exchange), exchange);
-  observeResource(resource, body, exchange);
+  made(resource, body, exchange);
   return succeeded(body as T, exchange);
 }
 
@@ -106,14 +105,6 @@ export type PreparedStatus = Created<Status> & { unkept: readonly { param: strin
 export function madeStep(created: Step<Status>): Step<Status> {
   const body = created.exchange ? createdObject(created.exchange) : undefined;
   return typeof body?.id === 'string' && created.exchange ? succeeded(body as Status, created.exchange) : created;
-}
-
-/** The status a prepared creation made, for a check that needs of its visibility, reply and poll only `relied`: any of those it came without blocks. */
-export function madeWith(created: PreparedStatus, relied: readonly Relied[]): Status {
-  const status = need(madeStep(created));
-  const unkept = created.unkept.find((u) => relied.some((r) => r === u.param));
-  if (unkept) block(unkept.cause);
-  return status;
 }
 
 /** The relied-on parameters a creation that made a status came without, each with its cause. */

@@ -1,0 +1,54 @@
+// A check's judgement is a function of recorded exchanges: these judge answers as a server would have given them,
+// without one. The title's clause id is the clause a failure names, as in the suites.
+import { describe, expect, it } from 'vitest';
+import type { Exchange } from '../talk/http.ts';
+import { ClauseFailure } from './clauses.ts';
+import { expectError, expectOk } from './verify.ts';
+
+/** An answer as the HTTP layer records it. */
+function recorded(status: number | undefined, body: unknown, extra: Partial<Exchange> = {}): Exchange {
+  return {
+    method: 'POST',
+    url: 'http://127.0.0.1:1/api/v1/statuses/1/unbookmark',
+    path: '/api/v1/statuses/1/unbookmark',
+    actor: 'A',
+    requestHeaders: {},
+    headers: { 'content-type': 'application/json' },
+    text: typeof body === 'string' ? body : JSON.stringify(body),
+    truncated: false,
+    ms: 3,
+    ...(status === undefined ? {} : { status }),
+    ...extra,
+  };
+}
+
+function failureOf(judge: () => void): ClauseFailure['data'] | undefined {
+  try {
+    judge();
+  } catch (error) {
+    if (error instanceof ClauseFailure) return error.data;
+    throw error;
+  }
+  return undefined;
+}
+
+describe('judging recorded exchanges', () => {
+  it('STATUS-BOOKMARK-3 passes a recorded 404 "Record not found"', () => {
+    expect(failureOf(() => expectError(recorded(404, { error: 'Record not found' }), 404, 'Record not found'))).toBeUndefined();
+  });
+
+  it('STATUS-BOOKMARK-3 fails a recorded 200, naming the clause, the expected answer and the one given', () => {
+    const failure = failureOf(() => expectError(recorded(200, { id: '1', bookmarked: false }), 404, 'Record not found'));
+    expect(failure).toMatchObject({ clause: 'STATUS-BOOKMARK-3', expected: 'HTTP 404 {"error": "Record not found"}' });
+    expect(failure?.actual).toMatch(/^HTTP 200 /);
+  });
+
+  it('STATUS-FAV-1 reads a recorded Status answer as the Status it is', () => {
+    const status = expectOk<{ id: string; favourited: boolean }>(recorded(200, { id: '7', favourited: true }), 'Status');
+    expect(status).toMatchObject({ id: '7', favourited: true });
+  });
+
+  it('STATUS-FAV-1 fails an answer that is no JSON object', () => {
+    expect(failureOf(() => expectOk(recorded(200, '<html>sign in</html>', { headers: { 'content-type': 'text/html' } }), 'Status'))).toMatchObject({ clause: 'STATUS-FAV-1' });
+  });
+});
