@@ -21,6 +21,11 @@ export interface CliRun {
   ms: number;
 }
 
+/** A run's verdict of every check: its status, and a blocked check's cause (a clause, or outside the contract). */
+export function verdictsOf(run: CliRun): Record<string, string> {
+  return Object.fromEntries((run.results?.checks ?? []).map((c) => [`${c.file} ${c.title}`, `${c.status}${c.blockedBy ? ` by ${c.blockedBy.clause ?? 'a cause outside the contract'}` : ''}`]));
+}
+
 /** Environment of a clean run: nothing from the developer's shell reaches the suite's settings. */
 export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};

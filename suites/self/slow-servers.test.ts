@@ -8,18 +8,13 @@ import type { Fault } from '../../fixtures/reference-server/faults.ts';
 import { startReferenceServer, type ReferenceServer } from '../../fixtures/reference-server/server.ts';
 import type { Store } from '../../fixtures/reference-server/store.ts';
 import type { Variation } from '../../fixtures/reference-server/variations.ts';
-import { eachCaseInParallel, ROOT, runCli, serverEnv, startStandaloneServer, type CliRun } from './run-cli.ts';
+import { eachCaseInParallel, ROOT, runCli, serverEnv, startStandaloneServer, verdictsOf, type CliRun } from './run-cli.ts';
 import { suiteErrorsOf } from '../support/report/blocks.ts';
-
-/** A run's verdict of every check: its status, and a blocked check's cause (a clause, or outside the contract). */
-function verdicts(run: CliRun): Record<string, string> {
-  return Object.fromEntries((run.results?.checks ?? []).map((c) => [`${c.file} ${c.title}`, `${c.status}${c.blockedBy ? ` by ${c.blockedBy.clause ?? 'a cause outside the contract'}` : ''}`]));
-}
 
 /** What two runs in a row must not show: different verdicts, errors of the suite, a 429 as evidence, a wait not announced. */
 function problemsOf(runs: readonly CliRun[]): string[] {
   const problems: string[] = [];
-  const [first, second] = runs.map(verdicts) as [Record<string, string>, Record<string, string>];
+  const [first, second] = runs.map(verdictsOf) as [Record<string, string>, Record<string, string>];
   if (Object.keys(first).length === 0) problems.push('the first run reported no check');
   for (const check of new Set([...Object.keys(first), ...Object.keys(second)])) {
     if (first[check] !== second[check]) problems.push(`${check}: ${first[check]} in the first run, ${second[check]} in the second`);

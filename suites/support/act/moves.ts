@@ -12,10 +12,16 @@ import { noteLate, noteUnsettled, now, settle, settleWindowMs, windowPassed } fr
 
 export type Flag = 'favourited' | 'reblogged' | 'bookmarked' | 'muted' | 'pinned';
 
-/** Whether an answer is the status `statusId` carrying the flag with `value`; else what it showed instead. */
+/**
+ * Whether an answer shows the status `statusId` carrying the flag with `value`, itself or inside a boost of it (some
+ * servers answer a status another account boosted as that boost: whether that answer is right is the move's own
+ * check, not what a step that needs the move to have taken asks); else what it showed instead.
+ */
 export function shows(exchange: Exchange, statusId: string, flag: Flag, value: boolean): { ok: true } | { ok: false; shown: string } {
   const body = createdObject(exchange);
-  if (exchange.status === 200 && body?.id === statusId && body[flag] === value) return { ok: true };
+  const reblog = body?.reblog as Record<string, unknown> | null | undefined;
+  const acted = body?.id === statusId ? body : reblog?.id === statusId ? reblog : undefined;
+  if (exchange.status === 200 && acted?.[flag] === value) return { ok: true };
   if (!body) return { ok: false, shown: answerOf(exchange) };
   const other = body.id === statusId ? '' : ` status ${JSON.stringify(body.id)}`;
   return { ok: false, shown: `${answerOf(exchange)}${other} with ${flag} ${JSON.stringify(body[flag])}` };
