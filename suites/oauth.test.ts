@@ -56,8 +56,8 @@ describe('OAuth', () => {
   // URI, the plainest form (several are APPS-REDIRECTS-1's): the out-of-band URI here, the callback for the redirect.
   let registered: Step<Application>;
   let callbackApp: Step<Application>;
-  // The application whose token OAUTH-REVOKE-1 revokes: no other check uses it, since a server may delete an
-  // application with any of its tokens.
+  // The application whose token OAUTH-REVOKE-1 revokes: only the password grant uses it besides, since a server may
+  // delete an application with any of its tokens.
   let revocable: Step<Application>;
   let accountId: Step<string>;
   // One client_credentials token serves the Token checks; one out-of-band approval serves the code checks.
@@ -66,7 +66,8 @@ describe('OAuth', () => {
   let callbackApproval: Approval | undefined;
   // The client_credentials token without a scope and its read of A's following (OAUTH-CLIENTCRED-1).
   let withoutScope: UsedToken | undefined;
-  // The password grant's user token and its verify_credentials (OAUTH-PASSWORD-1).
+  // The password grant's user token and its verify_credentials (OAUTH-PASSWORD-1), asked of the application for
+  // revocation: OAUTH-REVOKE-1 then revokes it.
   let passwordGrant: UsedToken | undefined;
   // The token operation's answers to what it must refuse (OAUTH-SCOPE-1, OAUTH-REDIRECT-1, -2, OAUTH-CODE-1, -2).
   let outsideScopes: TokenRun | undefined;
@@ -113,11 +114,11 @@ describe('OAuth', () => {
     async function otherGrantsUnregistered(): Promise<void> {
       unregisteredOnClientCredentials = await refusedProbe(app, { grant_type: 'client_credentials', redirect_uri: NOT_REGISTERED, scope: 'read' });
     }
-    async function tokenAndUse(params: Record<string, string>, use: (token: string) => Promise<Exchange | undefined>): Promise<UsedToken> {
-      const run = await requestToken(anon, app, params);
+    async function tokenAndUse(of: Application, params: Record<string, string>, use: (token: string) => Promise<Exchange | undefined>): Promise<UsedToken> {
+      const run = await requestToken(anon, of, params);
       return { run, use: run.token ? await use(run.token) : undefined };
     }
-    const password = usernameA && passwordA ? tokenAndUse({ grant_type: 'password', username: usernameA, password: passwordA, scope: 'read' }, accountWith) : undefined;
+    const password = usernameA && passwordA && revocable.ok ? tokenAndUse(revocable.value, { grant_type: 'password', username: usernameA, password: passwordA, scope: 'read' }, accountWith) : undefined;
     // A's account id: the account the password grant's token answered as, else verify_credentials with A's token.
     const idOfA = (async () => {
       const used = (await password)?.use;
@@ -129,7 +130,7 @@ describe('OAuth', () => {
       requestToken(anon, app, { grant_type: 'client_credentials', scope: 'read' }),
       withCallback ? signIn.code(withCallback, 'read', CALLBACK) : undefined,
       refusedProbe(app, { grant_type: 'client_credentials', scope: 'read follow' }),
-      tokenAndUse({ grant_type: 'client_credentials' }, async (token) => {
+      tokenAndUse(app, { grant_type: 'client_credentials' }, async (token) => {
         const id = await idOfA;
         return id.ok ? anon.get(followingOf(id.value), { token }) : undefined;
       }),
@@ -257,7 +258,7 @@ describe('OAuth', () => {
 
   it('OAUTH-PASSWORD-1 the password grant gives a user token', async (context) => {
     if (!config.usernameA || !config.passwordA) context.skip('needs CONFORMANCE_USERNAME_A and CONFORMANCE_PASSWORD_A');
-    app();
+    need(revocable);
     const { run, use } = passwordGrant as UsedToken;
     // The grant needs nothing but its application: a refusal of A's login is its failure; an answer without a usable
     // access_token is the token operation's or the Token's.
@@ -285,14 +286,15 @@ describe('OAuth', () => {
   });
 
   it('OAUTH-REVOKE-1 a revoked token is refused with 401 "The access token is invalid"', async () => {
-    // An application token of the group's own application for revocation works before its revocation, so that the
-    // refusal after it is the revocation's doing: verify_credentials answers it, else the following of A. The call
-    // that answered it before is made again after.
+    // A token of the application for revocation that works before its revocation, so that the refusal after it is the
+    // revocation's doing: the password grant's user token, which OAUTH-PASSWORD-1 used, else an application token,
+    // used here first. The call that answered it before is made again after: verify_credentials, else the following of A.
     const revokedApp = need(revocable);
-    const run = await requestToken(anon, revokedApp, { grant_type: 'client_credentials', scope: 'read' });
+    const userToken = passwordGrant?.use?.status === 200 ? passwordGrant : undefined;
+    const run = userToken?.run ?? (await requestToken(anon, revokedApp, { grant_type: 'client_credentials', scope: 'read' }));
     const token = need(run.step);
-    let call = verifyWith;
-    let before = await verifyWith(token);
+    let call = userToken ? accountWith : verifyWith;
+    let before = userToken?.use ?? (await verifyWith(token));
     const id = accountId.ok ? accountId.value : undefined;
     if (before.status !== 200 && id) {
       const following = (t: string) => anon.get(followingOf(id), { token: t });
