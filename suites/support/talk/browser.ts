@@ -49,6 +49,11 @@ export class Browser {
     return this.navigate('GET', target);
   }
 
+  /** Whether an address is the server's own (under its base URL): the browser requests no other. */
+  serves(url: URL): boolean {
+    return this.pathOf(url) !== undefined;
+  }
+
   /** The path and query of an address under the base URL; undefined for any other address. */
   private pathOf(url: URL): string | undefined {
     const base = this.http.baseUrl;
@@ -66,7 +71,7 @@ export class Browser {
       const location = exchange.headers.location;
       if (!location) return { first, last: exchange, url, error: `HTTP ${status} without a Location header` };
       const target = new URL(location, url);
-      if (this.stopAt(target) || this.pathOf(target) === undefined) return { first, last: exchange, url, leftFor: target };
+      if (this.stopAt(target) || !this.serves(target)) return { first, last: exchange, url, leftFor: target };
       if (redirects >= MAX_REDIRECTS) return { first, last: exchange, url, error: `more than ${MAX_REDIRECTS} redirects` };
       // 307 and 308 repeat the request as it was; the others turn it into a GET of the new address.
       if (status !== 307 && status !== 308) {
