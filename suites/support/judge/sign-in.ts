@@ -273,10 +273,11 @@ export class WebSignIn {
         approval = 'the approval';
         continue;
       }
-      if (approval) return end(approval);
-      if (forms.length > 0 && signedIn) {
+      // A page to type into after the sign-in (a second factor) is no failure of the approval, wherever it came.
+      if (signedIn && (forms.some(asksToType) || (forms.length > 0 && !approval))) {
         return { reason: `after signing in, ${navigation.last.path.split('?')[0]} asks for more than a username and password (two-factor authentication?); the suite cannot fill it`, form };
       }
+      if (approval) return end(approval);
       const reason = dead(navigation, new URL(baseUrl).origin, redirectUri, pageForms.filter((f) => !forms.includes(f)));
       // No form at all where the contract shows one: the authorization operation's own failure, unless it refused the scopes.
       const noForm = form.error !== undefined || (form.status !== undefined && form.status >= 400);
