@@ -101,12 +101,17 @@ describe('the web sign-in', () => {
     expect(unnamed.reason).toBe('the account chooser at /oauth/authorize does not offer account A ("alice@conformance.invalid"): it offers @bob, @alice');
   });
 
-  it('should say that signing in was refused, and show no password, session cookie or code in any exchange', async () => {
+  it('should say that signing in was refused, once per browser, and show no password, session cookie or code in any exchange', async () => {
     seen.length = 0;
     const { app } = await serve(['web-sign-in']);
     const password = 'not-the-password-of-alice';
-    const refused = await authorizationCode(anonymousAt((server as ReferenceServer).url, password), app, 'read');
+    const wrongPassword = new WebSignIn(anonymousAt((server as ReferenceServer).url, password));
+    const refused = await wrongPassword.code(app, 'read');
     expect(refused.reason).toMatch(/^signing in as CONFORMANCE_USERNAME_A was refused: the sign-in form came back \(HTTP 401\)$/);
+    // The browser does not send the refused password again: its next flow ends so at once.
+    const sent = seen.length;
+    expect((await wrongPassword.code(app, 'read write:statuses')).reason).toBe(refused.reason);
+    expect(seen).toHaveLength(sent);
     const { anon } = { anon: anonymousAt((server as ReferenceServer).url, (server as ReferenceServer).users.a.password) };
     const granted = await authorizationCode(anon, app, 'read');
     const described = seen.map(describeExchange).join('\n');

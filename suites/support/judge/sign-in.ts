@@ -189,6 +189,11 @@ export class WebSignIn {
   private turn: Promise<unknown> = Promise.resolve();
   /** Account A's username, asked once of verify_credentials with A's token where a chooser does not name A's login. */
   private usernameOfA?: Promise<string | undefined>;
+  /**
+   * A's sign-in as the server refused it: the flows after it end so at once. The same password sent again is refused
+   * again, and a server may lock an account, or throttle an address, after a few refusals.
+   */
+  private signInRefused?: AuthorizationCode;
 
   constructor(private readonly anon: Actor) {
     this.browser = new Browser(anon.http, (url) => this.redirectUri !== OOB && url.href.startsWith(this.redirectUri));
@@ -207,6 +212,7 @@ export class WebSignIn {
   private async flow(app: Application, scope: string, redirectUri: string): Promise<AuthorizationCode> {
     const { usernameA, passwordA, baseUrl } = this.anon.config;
     if (!usernameA || !passwordA) return { reason: 'needs CONFORMANCE_USERNAME_A and CONFORMANCE_PASSWORD_A to sign in and approve the authorization form' };
+    if (this.signInRefused) return this.signInRefused;
     registerSecret(passwordA, 'CONFORMANCE_PASSWORD_A');
     const scopes = scope.split(' ');
     const query = new URLSearchParams({ client_id: app.client_id, redirect_uri: redirectUri, response_type: 'code', scope });
@@ -240,7 +246,8 @@ export class WebSignIn {
       if (signIn) {
         if (signedIn) {
           const reason = `signing in as CONFORMANCE_USERNAME_A was refused: the sign-in form came back (${answerOf(navigation.last)})`;
-          return { reason, cause: causeOf(undefined, reason, navigation.last), form };
+          this.signInRefused = { reason, cause: causeOf(undefined, reason, navigation.last), form };
+          return this.signInRefused;
         }
         signedIn = true;
         const values = new Map([
