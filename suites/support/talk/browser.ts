@@ -41,7 +41,7 @@ export class Browser {
     return this.navigate('GET', new URL(`${this.http.baseUrl}${pathAndQuery}`));
   }
 
-  /** Submits a form with these entries, as a browser does: GET forms in the query, POST forms as form data. */
+  /** Submits a form of the server's own (see serves) with these entries, as a browser does: GET forms in the query, POST forms as form data. */
   submit(form: HtmlForm, entries: readonly (readonly [string, string])[]): Promise<Navigation> {
     if (form.method === 'POST') return this.navigate('POST', form.action, entries);
     const target = new URL(form.action);
