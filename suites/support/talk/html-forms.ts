@@ -1,7 +1,7 @@
 // The pages of a web sign-in as a browser reads them: the forms on a page, each with the entries a browser would
 // submit (HTML's "constructing the entry list": hidden fields such as CSRF tokens kept, unchecked boxes left
 // out), its buttons and the choices it offers with what a person reads beside them, and the authorization code an
-// out-of-band page shows. Parsed by parse5, the WHATWG parsing algorithm.
+// out-of-band page or a sign-in's answer shows. Parsed by parse5, the WHATWG parsing algorithm.
 import { parse, type DefaultTreeAdapterTypes } from 'parse5';
 
 type Element = DefaultTreeAdapterTypes.Element;
