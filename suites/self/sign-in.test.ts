@@ -1,10 +1,10 @@
-// Signing in to every server, and leaving no live credential behind (issue 33). The command runs against the
+// Signing in to every server, and leaving no live credential behind (issues 33 and 40). The command runs against the
 // reference server as servers really show the authorization code (in a <pre>, as the whole body of the out-of-band
-// page, a code that is itself a bearer token), with a password grant whose token acts for no user, an account
-// chooser with B preselected (A signs in with an e-mail address, so only its username names it), and a token
-// operation that ignores the code and redirect_uri. In each: the scope checks are judged (failing only where the
-// server breaks their clause), no code the server issued appears in any output or report, and every grant the run
-// obtained is revoked or listed as left behind.
+// page or of the answer to a sign-in form posting to a path of its own, a code that is itself a bearer token), with a
+// password grant whose token acts for no user, an account chooser with B preselected (A signs in with an e-mail
+// address, so only its username names it), and a token operation that ignores the code and redirect_uri. In each:
+// the scope checks are judged (failing only where the server breaks their clause), no code the server issued appears
+// in any output or report, and every grant the run obtained is revoked or listed as left behind.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROFILES, type Fault } from '../../fixtures/reference-server/faults.ts';
 import { startReferenceServer } from '../../fixtures/reference-server/server.ts';
@@ -24,6 +24,8 @@ interface Case {
 /** A password grant refused: every token with chosen scopes comes from the web sign-in, through the page under test. */
 const SIGN_IN_ONLY: Fault = 'OAUTH-PASSWORD-1';
 const profile = (name: string) => PROFILES[name] as { faults: Fault[]; variations?: Variation[] };
+/** A server that checks no write:* scope: every scope check fails, none is left unjudged. */
+const SCOPES_UNCHECKED: Fault[] = ['ACCESS-SCOPE-STATUSES-1', 'ACCESS-SCOPE-FAVOURITES-1', 'ACCESS-SCOPE-BOOKMARKS-1', 'ACCESS-SCOPE-MUTES-1', 'ACCESS-SCOPE-ACCOUNTS-1', 'ACCESS-SCOPE-MEDIA-1'];
 
 // Each variation the issue names stands in one run at least; two that do not meet share one, to keep the test short.
 const CASES: Record<string, Case> = {
@@ -32,6 +34,13 @@ const CASES: Record<string, Case> = {
     faults: profile('user-less-password-token').faults,
     variations: profile('user-less-password-token').variations ?? [],
     fails: ['OAUTH-PASSWORD-1', 'ACCESS-SCOPE-STATUSES-1'],
+  },
+  // A small C server (issue 40): its authorization page's form posts to a path of its own and answers the code as the
+  // whole body; its password grant's token acts for no user, and it checks no scope.
+  "a sign-in form posting to a path of its own that answers the code alone, a user-less password grant's token, and no scope checked": {
+    faults: ['OAUTH-PASSWORD-1:user-less', ...SCOPES_UNCHECKED],
+    variations: ['own-sign-in-path'],
+    fails: ['OAUTH-PASSWORD-1', ...SCOPES_UNCHECKED],
   },
   'an account chooser with B preselected': { faults: [SIGN_IN_ONLY], variations: ['web-sign-in-chooser'], fails: ['OAUTH-PASSWORD-1'], email: true },
   'a token operation that ignores the code and redirect_uri': {

@@ -1,17 +1,18 @@
 // The authorization code flow (Authentication rule 1: end users) driven as a person drives it in a browser:
 // GET /oauth/authorize, sign in where the server asks for it (Mastodon's and GoToSocial's sign-in are a plain
-// form behind a redirect and a session cookie, with hidden fields such as a CSRF token), pick the account whose
-// login was given where the server asks which, press the approving button of the authorization form, and read the
-// code from the redirect to redirect_uri or from the page the approval answered with.
-// Redirects to other hosts are not followed; passwords, cookies and codes appear in output only as the names
-// of their variables.
+// form behind a redirect and a session cookie, with hidden fields such as a CSRF token; a small server's is the
+// authorization page's own form, posting wherever it likes), pick the account whose login was given where the server
+// asks which, press the approving button of the authorization form, and read the code from the redirect to
+// redirect_uri or from the page the sign-in or the approval answered with.
+// Redirects to other hosts are not followed, nor forms submitted there; passwords, cookies and codes appear in
+// output only as the names of their variables.
 import { createdObject, type Exchange, jsonOf } from '../talk/http.ts';
 import { OOB, type Application } from './applications.ts';
 import type { Actor } from './actors.ts';
 import { Browser, type Navigation } from '../talk/browser.ts';
 import { type RootCause, causeOf } from './steps.ts';
 import { rememberAuthorization } from './ledger.ts';
-import { codeAsText, codeOnPage, entriesOf, formsOf, isTextField, methodOverrideOf, type FormField, type HtmlForm, type SubmitButton } from '../talk/html-forms.ts';
+import { codeInAnswer, entriesOf, formsOf, isTextField, methodOverrideOf, type FormField, type HtmlForm, type SubmitButton } from '../talk/html-forms.ts';
 import { redact, registerSecret } from '../talk/redact.ts';
 
 export interface AuthorizationCode {
@@ -63,14 +64,16 @@ function approvingButtonOf(form: HtmlForm): { button?: SubmitButton } | undefine
   return button ? { button } : undefined;
 }
 
+/** Whether a form asks for something the suite would have to type: a password, an empty text field (a second factor). */
+const asksToType = (form: HtmlForm) => form.fields.some((f) => f.type === 'password' || (isTextField(f) && f.value === ''));
+
 /**
  * The approval: a posted form (not a deny form: Rails' _method=delete) that asks for nothing the suite would have to
  * type, with a button that approves; the one that posts to /oauth/authorize first.
  */
 function approvalOf(forms: readonly HtmlForm[]): { form: HtmlForm; button?: SubmitButton } | undefined {
   const approvals = forms.flatMap((form) => {
-    const asksNothing = !form.fields.some((f) => f.type === 'password' || (isTextField(f) && f.value === ''));
-    const pressed = form.method === 'POST' && (methodOverrideOf(form) ?? 'post') === 'post' && asksNothing ? approvingButtonOf(form) : undefined;
+    const pressed = form.method === 'POST' && (methodOverrideOf(form) ?? 'post') === 'post' && !asksToType(form) ? approvingButtonOf(form) : undefined;
     return pressed ? [{ form, ...pressed }] : [];
   });
   return approvals.find(({ form }) => form.action.pathname.endsWith(AUTHORIZE_PATH)) ?? approvals[0];
@@ -116,7 +119,7 @@ function accountChoiceOf(forms: readonly HtmlForm[], names: readonly string[]): 
 
 const answerOf = (exchange: Exchange) => (exchange.error ? `no answer: ${exchange.error}` : `HTTP ${exchange.status}`);
 const isHtml = (exchange: Exchange) => /html/i.test(exchange.headers['content-type'] ?? '');
-const isPlainText = (exchange: Exchange) => /^text\/plain/i.test(exchange.headers['content-type'] ?? '');
+const isAuthorizePath = (url: URL) => url.pathname.endsWith(AUTHORIZE_PATH);
 
 /** The forms of the page a navigation ended on; none for a redirect not followed or an answer that is no page. */
 const formsAt = (navigation: Navigation) => (!navigation.leftFor && isHtml(navigation.last) ? formsOf(navigation.last.text, navigation.url) : []);
@@ -133,18 +136,18 @@ function redirectCodeOf(navigation: Navigation, redirectUri: string): { code?: s
 }
 
 /**
- * The code the approval answered with: in the redirect to redirect_uri, or on the page it led to (in an element
- * made to show it, or as the page's whole text, HTML or plain), unless that page still carries the authorization
- * form (a consent page listing the scopes as `<code>read</code>` shows no code).
+ * The code a sign-in or an approval answered with: in the redirect to redirect_uri, or on the page it led to (in an
+ * element made to show it, or as the page's whole text, HTML or plain), unless that page still asks for something:
+ * the authorization form (a consent page listing the scopes as `<code>read</code>` shows no code), an account
+ * chooser, a form to type into (a second factor).
  */
-function approvedCodeOf(navigation: Navigation, scopes: readonly string[], redirectUri: string): { code?: string; refusal?: string } {
+function shownCodeOf(navigation: Navigation, scopes: readonly string[], redirectUri: string): { code?: string; refusal?: string } {
   if (navigation.leftFor) return redirectCodeOf(navigation, redirectUri);
   const { last } = navigation;
   if (last.status !== 200) return {};
-  if (isPlainText(last)) return { code: codeAsText(last.text) };
   const forms = formsAt(navigation);
-  const authorizationAgain = approvalOf(forms) !== undefined || forms.some((form) => form.action.pathname.endsWith(AUTHORIZE_PATH));
-  return { code: isHtml(last) && !authorizationAgain ? codeOnPage(last.text, scopes) : undefined };
+  const stillAsks = approvalOf(forms) !== undefined || forms.some((form) => isAuthorizePath(form.action) || asksToType(form));
+  return { code: stillAsks ? undefined : codeInAnswer(last.headers['content-type'], last.text, scopes) };
 }
 
 /** The error code of an OAuth refusal (RFC 6749 5.2), from a JSON body or a redirect. */
@@ -161,14 +164,16 @@ function oauthErrorOf(exchange: Exchange, navigation?: Navigation): string | und
 const scopeRefused = (error: string | undefined, scope: string, exchange: Exchange): RootCause | undefined =>
   error === 'invalid_scope' ? causeOf(undefined, `the authorization refused the scopes "${scope}" (invalid_scope)`, exchange) : undefined;
 
-/** What a navigation that gave neither a form to fill nor a code ended with. */
-function dead(navigation: Navigation, origin: string, redirectUri: string): string {
+/** What a navigation that gave neither a form to fill nor a code ended with; `elsewhere`: its page's forms that post to another host. */
+function dead(navigation: Navigation, origin: string, redirectUri: string, elsewhere: readonly HtmlForm[]): string {
   const { last, leftFor, error } = navigation;
   if (error) return `${last.method} ${last.path.split('?')[0]} answered ${error}`;
   if (leftFor && !leftFor.href.startsWith(redirectUri)) {
     return `the server sent the browser to ${leftFor.origin}${leftFor.pathname}; the suite follows redirects within ${origin} only`;
   }
-  return `no sign-in or authorization form at ${last.path.split('?')[0]} (${answerOf(last)})`;
+  const targets = [...new Set(elsewhere.map((form) => `${form.action.origin}${form.action.pathname}`))];
+  const posted = targets.length > 0 ? `; its forms post to ${targets.join(', ')}, and the suite submits forms within ${origin} only` : '';
+  return `no sign-in or authorization form at ${last.path.split('?')[0]} (${answerOf(last)})${posted}`;
 }
 
 /**
@@ -183,6 +188,11 @@ export class WebSignIn {
   private turn: Promise<unknown> = Promise.resolve();
   /** Account A's username, asked once of verify_credentials with A's token where a chooser does not name A's login. */
   private usernameOfA?: Promise<string | undefined>;
+  /**
+   * A's sign-in as the server refused it: the flows after it end so at once. The same password sent again is refused
+   * again, and a server may lock an account, or throttle an address, after a few refusals.
+   */
+  private signInRefused?: AuthorizationCode;
 
   constructor(private readonly anon: Actor) {
     this.browser = new Browser(anon.http, (url) => this.redirectUri !== OOB && url.href.startsWith(this.redirectUri));
@@ -201,6 +211,7 @@ export class WebSignIn {
   private async flow(app: Application, scope: string, redirectUri: string): Promise<AuthorizationCode> {
     const { usernameA, passwordA, baseUrl } = this.anon.config;
     if (!usernameA || !passwordA) return { reason: 'needs CONFORMANCE_USERNAME_A and CONFORMANCE_PASSWORD_A to sign in and approve the authorization form' };
+    if (this.signInRefused) return this.signInRefused;
     registerSecret(passwordA, 'CONFORMANCE_PASSWORD_A');
     const scopes = scope.split(' ');
     const query = new URLSearchParams({ client_id: app.client_id, redirect_uri: redirectUri, response_type: 'code', scope });
@@ -208,13 +219,17 @@ export class WebSignIn {
     const form = navigation.first;
     let signedIn = false;
     let chosen = false;
-    /** What approved, once the suite pressed an approving button: the code is read only from what that answered. */
+    /**
+     * What approved, once the suite pressed an approving button or signed in on the authorization page: a flow that
+     * then ends without a code is the server's failure to give one.
+     */
     let approval: string | undefined;
     const end = (what: string, refusal?: string) => endWithoutCode(navigation, form, `${what} gave no code (${refusal ?? answerOf(navigation.last)})`, scope, redirectUri);
 
     for (let submitted = 0; submitted <= MAX_FORMS; submitted++) {
-      // Before any approval, only a redirect to redirect_uri gives a code (a server may skip the form it was shown before).
-      const { code, refusal } = approval ? approvedCodeOf(navigation, scopes, redirectUri) : redirectCodeOf(navigation, redirectUri);
+      // Before any sign-in or approval, only a redirect to redirect_uri gives a code (a server may skip the form it was
+      // shown before); after one, what it answered may show the code, wherever its form posted.
+      const { code, refusal } = approval || signedIn ? shownCodeOf(navigation, scopes, redirectUri) : redirectCodeOf(navigation, redirectUri);
       if (code) {
         registerSecret(code, 'AUTHORIZATION_CODE', `an authorization code for A, good once and used by the run: sign in as A and approve GET ${AUTHORIZE_PATH}?${query}`);
         this.remember(app, code, scope, redirectUri);
@@ -222,22 +237,26 @@ export class WebSignIn {
       }
       if (refusal) return end(approval ?? 'the authorization', refusal);
       if (submitted === MAX_FORMS) break;
-      // A refused sign-in comes back as the form again, often with a 4xx: every HTML answer is read for forms.
-      const forms = formsAt(navigation);
+      // A refused sign-in comes back as the form again, often with a 4xx: every HTML answer is read for forms. A form
+      // that posts to another host is never submitted: A's password and session stay with the server under test.
+      const pageForms = formsAt(navigation);
+      const forms = pageForms.filter((f) => this.browser.serves(f.action));
       const signIn = signInFormOf(forms);
       if (signIn) {
         if (signedIn) {
           const reason = `signing in as CONFORMANCE_USERNAME_A was refused: the sign-in form came back (${answerOf(navigation.last)})`;
-          return { reason, cause: causeOf(undefined, reason, navigation.last), form };
+          this.signInRefused = { reason, cause: causeOf(undefined, reason, navigation.last), form };
+          return this.signInRefused;
         }
         signedIn = true;
         const values = new Map([
           [(loginFieldOf(signIn) as FormField).name, usernameA],
           [signIn.fields.find((f) => f.type === 'password')?.name as string, passwordA],
         ]);
+        // A form of the authorization page, or one posting to it, signs in and approves at once (the reference
+        // server's own; a small server's posting to a path of its own).
+        if (isAuthorizePath(navigation.url) || isAuthorizePath(signIn.action)) approval = 'the authorization form';
         navigation = await this.browser.submit(signIn, entriesOf(signIn, values, approvingButtonOf(signIn)?.button));
-        // A form that signs in and approves at once (the reference server's own).
-        if (signIn.action.pathname.endsWith(AUTHORIZE_PATH)) approval = 'the authorization form';
         continue;
       }
       const offered = chosen ? [] : offeredAccounts(forms);
@@ -260,11 +279,12 @@ export class WebSignIn {
         approval = 'the approval';
         continue;
       }
-      if (approval) return end(approval);
-      if (forms.length > 0 && signedIn) {
+      // A page to type into after the sign-in (a second factor) is no failure of the approval, wherever it came.
+      if (signedIn && (forms.some(asksToType) || (forms.length > 0 && !approval))) {
         return { reason: `after signing in, ${navigation.last.path.split('?')[0]} asks for more than a username and password (two-factor authentication?); the suite cannot fill it`, form };
       }
-      const reason = dead(navigation, new URL(baseUrl).origin, redirectUri);
+      if (approval) return end(approval);
+      const reason = dead(navigation, new URL(baseUrl).origin, redirectUri, pageForms.filter((f) => !forms.includes(f)));
       // No form at all where the contract shows one: the authorization operation's own failure, unless it refused the scopes.
       const noForm = form.error !== undefined || (form.status !== undefined && form.status >= 400);
       const cause = scopeRefused(oauthErrorOf(form), scope, form) ?? (noForm ? causeOf('OAUTH-AUTHORIZE-1', `GET /oauth/authorize answered ${answerOf(form)}`, form) : undefined);
@@ -306,7 +326,10 @@ function endWithoutCode(navigation: Navigation, form: Exchange, said: string, sc
   const { last } = navigation;
   const accepted = last.status !== undefined && last.status < 400;
   // A page the suite reads no code on may still show one in a way it does not know: its limit, said as such.
-  const unread = accepted && redirectUri === OOB && !navigation.leftFor ? `; the suite reads a code from a read-only input, a <code> or <pre>, or a page that is the code alone: if the page shows one otherwise, that is a limit of the suite` : '';
+  const unread =
+    accepted && redirectUri === OOB && !navigation.leftFor
+      ? `; the suite reads a code from a read-only input, a <code> or <pre>, or an answer (HTML or plain text) that is the code alone: if the page shows one otherwise, that is a limit of the suite`
+      : '';
   const reason = redact(`${said}${unread}`);
   const clause = accepted ? (redirectUri === OOB ? 'OAUTH-AUTHORIZE-3' : 'OAUTH-AUTHORIZE-2') : undefined;
   const cause = scopeRefused(oauthErrorOf(last, navigation), scope, last) ?? causeOf(clause, reason, last);

@@ -41,12 +41,17 @@ export class Browser {
     return this.navigate('GET', new URL(`${this.http.baseUrl}${pathAndQuery}`));
   }
 
-  /** Submits a form with these entries, as a browser does: GET forms in the query, POST forms as form data. */
+  /** Submits a form of the server's own (see serves) with these entries, as a browser does: GET forms in the query, POST forms as form data. */
   submit(form: HtmlForm, entries: readonly (readonly [string, string])[]): Promise<Navigation> {
     if (form.method === 'POST') return this.navigate('POST', form.action, entries);
     const target = new URL(form.action);
     target.search = new URLSearchParams(entries.map(([name, value]): [string, string] => [name, value])).toString();
     return this.navigate('GET', target);
+  }
+
+  /** Whether an address is the server's own (under its base URL): the browser requests no other. */
+  serves(url: URL): boolean {
+    return this.pathOf(url) !== undefined;
   }
 
   /** The path and query of an address under the base URL; undefined for any other address. */
@@ -66,7 +71,7 @@ export class Browser {
       const location = exchange.headers.location;
       if (!location) return { first, last: exchange, url, error: `HTTP ${status} without a Location header` };
       const target = new URL(location, url);
-      if (this.stopAt(target) || this.pathOf(target) === undefined) return { first, last: exchange, url, leftFor: target };
+      if (this.stopAt(target) || !this.serves(target)) return { first, last: exchange, url, leftFor: target };
       if (redirects >= MAX_REDIRECTS) return { first, last: exchange, url, error: `more than ${MAX_REDIRECTS} redirects` };
       // 307 and 308 repeat the request as it was; the others turn it into a GET of the new address.
       if (status !== 307 && status !== 308) {

@@ -1,6 +1,6 @@
 // The forms and codes of real servers' pages, as Mastodon and GoToSocial render them (shapes from their templates).
 import { describe, expect, it } from 'vitest';
-import { codeAsText, codeOnPage, entriesOf, formsOf, isTextField, methodOverrideOf } from './html-forms.ts';
+import { codeAsText, codeInAnswer, codeOnPage, entriesOf, formsOf, isTextField, methodOverrideOf } from './html-forms.ts';
 
 const PAGE = new URL('https://social.example/auth/sign_in');
 
@@ -86,6 +86,20 @@ describe('HTML forms', () => {
     ]);
   });
 
+  it("should resolve a form's action as a browser does: relative to the page or its <base href>, absolute, or the page itself", () => {
+    const page = new URL('http://127.0.0.1:8080/oauth/authorize?client_id=c#top');
+    const actionOf = (html: string) => formsOf(html, page).map((form) => `${form.method} ${form.action.href}`);
+    // A small C server's authorization page: the form posts the user name and password to a path of its own.
+    expect(actionOf('<form method="POST" action="login"><input name="user"><input type="password" name="pass"></form>')).toEqual(['POST http://127.0.0.1:8080/oauth/login']);
+    expect(actionOf('<form method="post" action="../cgi-bin/auth.cgi#x"></form>')).toEqual(['POST http://127.0.0.1:8080/cgi-bin/auth.cgi']);
+    expect(actionOf('<form method="post" action="http://127.0.0.1:8080/sign-in"></form>')).toEqual(['POST http://127.0.0.1:8080/sign-in']);
+    expect(actionOf('<head><base href="/app/"></head><form method="post" action="signin"></form>')).toEqual(['POST http://127.0.0.1:8080/app/signin']);
+    // Without an action a form submits to the page's own address, query included (not the base); without a method, by GET.
+    expect(actionOf('<base href="/app/"><form></form>')).toEqual(['GET http://127.0.0.1:8080/oauth/authorize?client_id=c']);
+    // An action that is no URL: a browser does not submit the form.
+    expect(actionOf('<form method="post" action="http://[::1"></form><form method="post" action="/ok"></form>')).toEqual(['POST http://127.0.0.1:8080/ok']);
+  });
+
   it('should find the code an out-of-band page shows: Mastodon, GoToSocial and the reference server', () => {
     expect(codeOnPage('<div class="input-copy"><input type="text" maxlength="999" spellcheck="false" readonly value="AbC-123_xyz" class="oauth-code"><button type="button">Copy</button></div>')).toBe('AbC-123_xyz');
     expect(codeOnPage(`<section class="oob-token"><h1>Hi alice!</h1><p>Here's your out-of-band token with scope "<em>read</em>", use it wisely:</p><code>ZmFrZS1jb2Rl</code></section>`)).toBe('ZmFrZS1jb2Rl');
@@ -99,5 +113,24 @@ describe('HTML forms', () => {
     expect(codeAsText('Authorization granted')).toBeUndefined();
     // The scopes asked for, shown in the same elements, are no code.
     expect(codeOnPage('<p>Scopes: <code>read</code> <code>write:statuses</code></p><code>ZmFrZS1jb2Rl</code>', ['read', 'write:statuses'])).toBe('ZmFrZS1jb2Rl');
+    // Any read-only text input, as a page other than Mastodon's lets the code be copied.
+    expect(codeOnPage('<label>Your code <input type="text" readonly value="c0de-4u-2copy"></label>')).toBe('c0de-4u-2copy');
+  });
+
+  it('should read the code an answer is alone by what it says it is: text/plain, no type, or an HTML body of nothing else', () => {
+    // A small C server answers the sign-in's post with the code itself, as the whole body.
+    expect(codeInAnswer('text/plain; charset=utf-8', 'Zm9vYmFyYmF6cXV4MTIz\r\n')).toBe('Zm9vYmFyYmF6cXV4MTIz');
+    expect(codeInAnswer(undefined, 'Zm9vYmFyYmF6cXV4MTIz')).toBe('Zm9vYmFyYmF6cXV4MTIz');
+    expect(codeInAnswer('text/html', '<html><body>Zm9vYmFyYmF6cXV4MTIz</body></html>')).toBe('Zm9vYmFyYmF6cXV4MTIz');
+    // The HTML elements of codeOnPage, through the answer's type.
+    expect(codeInAnswer('text/html', '<pre>Zm9vYmFyYmF6cXV4MTIz</pre>')).toBe('Zm9vYmFyYmF6cXV4MTIz');
+    expect(codeInAnswer('text/html; charset=utf-8', '<p>Scopes: <code>read</code></p><code>q1w2e3r4</code>', ['read'])).toBe('q1w2e3r4');
+    // A short code of letters and digits, as a small server's hex; a message of one word is none.
+    expect(codeInAnswer('text/plain', '9f86d081\n')).toBe('9f86d081');
+    expect(codeInAnswer('text/plain', 'Unauthorized')).toBeUndefined();
+    expect(codeInAnswer('text/plain', 'invalid_grant')).toBeUndefined();
+    expect(codeInAnswer('text/plain', 'Your code: Zm9vYmFyYmF6cXV4MTIz')).toBeUndefined();
+    // An answer of another type is not read as text: JSON's quotes and braces are no code's.
+    expect(codeInAnswer('application/json', 'Zm9vYmFyYmF6cXV4MTIz')).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 // The pages of a web sign-in as a browser reads them: the forms on a page, each with the entries a browser would
 // submit (HTML's "constructing the entry list": hidden fields such as CSRF tokens kept, unchecked boxes left
 // out), its buttons and the choices it offers with what a person reads beside them, and the authorization code an
-// out-of-band page shows. Parsed by parse5, the WHATWG parsing algorithm.
+// out-of-band page or a sign-in's answer shows. Parsed by parse5, the WHATWG parsing algorithm.
 import { parse, type DefaultTreeAdapterTypes } from 'parse5';
 
 type Element = DefaultTreeAdapterTypes.Element;
@@ -119,23 +119,38 @@ function choicesOf(controls: readonly Element[], labelsById: ReadonlyMap<string,
   });
 }
 
-/** Every form of an HTML page, with what a browser would submit; `pageUrl` is where the page came from. */
+/** The address relative URLs of a page resolve against: its first `<base href>`, else the page's own (HTML's document base URL). */
+function baseUrlOf(elements: readonly Element[], pageUrl: URL): URL {
+  const base = elements.find((e) => e.tagName === 'base' && attr(e, 'href') !== undefined);
+  return (base && URL.parse(attr(base, 'href') as string, pageUrl.href)) || pageUrl;
+}
+
+/**
+ * Every form of an HTML page, with what a browser would submit; `pageUrl` is where the page came from. A form's
+ * action resolves as a browser resolves it: relative to the page's base URL, a form without one submits to the
+ * page's own address, and one whose action is no URL is left out (a browser does not submit it).
+ */
 export function formsOf(html: string, pageUrl: URL): HtmlForm[] {
   const elements = [...descendants(parse(html))];
   const labelsById = new Map(elements.filter((e) => e.tagName === 'label' && attr(e, 'for')).map((e) => [attr(e, 'for') as string, textOf(e)]));
+  const base = baseUrlOf(elements, pageUrl);
   return elements
     .filter((e) => e.tagName === 'form')
-    .map((form) => {
-      const action = new URL(attr(form, 'action') || pageUrl.href, pageUrl);
+    .flatMap((form): HtmlForm[] => {
+      const given = attr(form, 'action');
+      const action = given ? URL.parse(given, base.href) : new URL(pageUrl);
+      if (!action) return [];
       action.hash = '';
       const controls = [...descendants(form)].filter((e) => ['input', 'select', 'textarea'].includes(e.tagName));
-      return {
-        action,
-        method: (attr(form, 'method') ?? 'get').toLowerCase() === 'post' ? 'POST' : 'GET',
-        fields: controls.flatMap(fieldsOf),
-        buttons: buttonsOf(form),
-        choices: choicesOf(controls, labelsById),
-      };
+      return [
+        {
+          action,
+          method: (attr(form, 'method') ?? 'get').toLowerCase() === 'post' ? 'POST' : 'GET',
+          fields: controls.flatMap(fieldsOf),
+          buttons: buttonsOf(form),
+          choices: choicesOf(controls, labelsById),
+        },
+      ];
     });
 }
 
@@ -159,8 +174,11 @@ export function entriesOf(form: HtmlForm, values: ReadonlyMap<string, string> = 
 
 const CODE_LIKE = /^[^\s<>"']{4,512}$/;
 
-/** A page that is nothing but a code: one word of the characters codes are made of, long enough not to be a word of text. */
-const WHOLE_CODE = /^[A-Za-z0-9._~+/=-]{16,512}$/;
+/**
+ * A page that is nothing but a code: one word of the characters codes are made of, long enough not to be a word of
+ * text, or shorter (8 at least) with letters and digits both, as a small server's hex code (no word of a message is).
+ */
+const WHOLE_CODE = /^(?:[A-Za-z0-9._~+/=-]{16,512}|(?=[^\d]*\d)(?=[^A-Za-z]*[A-Za-z])[A-Za-z0-9._~+/=-]{8,15})$/;
 
 /**
  * The authorization code an out-of-band page displays for copying: Mastodon shows it in a read-only
@@ -184,3 +202,12 @@ export function codeOnPage(html: string, notCodes: readonly string[] = []): stri
 
 /** The code of an answer that is the code alone (a text/plain page, or an HTML body with no other text). */
 export const codeAsText = (text: string): string | undefined => (WHOLE_CODE.test(text.trim()) ? text.trim() : undefined);
+
+/**
+ * The code an answer shows, by what it says it is: an HTML page's (codeOnPage), or the whole body of a text/plain
+ * answer or of one that names no type (a browser shows it as text). `notCodes` as codeOnPage's.
+ */
+export function codeInAnswer(contentType: string | undefined, body: string, notCodes: readonly string[] = []): string | undefined {
+  if (/html/i.test(contentType ?? '')) return codeOnPage(body, notCodes);
+  return !contentType?.trim() || /^text\/plain\b/i.test(contentType) ? codeAsText(body) : undefined;
+}
