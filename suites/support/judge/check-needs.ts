@@ -3,7 +3,7 @@
 // context.skip(), since() and before() (preconditions.ts), and the release its clause came with (the catalogue's
 // since). A skip whose reason is decided at run time (a value handed over from a group's preparation) cannot be read.
 import { checkTitles } from './check-titles.ts';
-import { findClause } from './clauses.ts';
+import { CLAUSE_ID, findClause } from './clauses.ts';
 
 export interface CheckNeeds {
   line: number;
@@ -13,7 +13,6 @@ export interface CheckNeeds {
   needs: string[];
 }
 
-const CLAUSE_ID = /^[A-Z]+(?:-[A-Z0-9]+)+/;
 const SETTING_NAME = /CONFORMANCE_[A-Z_]+[A-Z]/g;
 /** const NAME = 'text'; (or "text", or a template without placeholders): the reasons and releases checks name. */
 const STRING_CONSTANT = /\bconst\s+([A-Za-z_$][\w$]*)\s*=\s*(['"`])((?:\\.|(?!\2)[^\\])*)\2\s*;/g;

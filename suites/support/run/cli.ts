@@ -1,22 +1,22 @@
 // The command line: `npm run conformance -- [options]`. Settings come from flags, the environment and .env
 // (in that order of precedence). Exit codes: 0 the run passed, 1 it failed, 2 usage or configuration error.
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { config as loadDotenv } from 'dotenv';
 import { startVitest } from 'vitest/node';
-import { ConfigError, configFromEnv, SETTINGS } from '../talk/config.ts';
+import { ConfigError, configFromEnv, PACKAGE, SETTINGS } from '../talk/config.ts';
 import { conformanceProject, GroupOrder, transformCache } from './conformance-project.ts';
 import { prepareRun } from './global-setup.ts';
-import { ExpectationsError, loadExpectations, onlyPattern, selectionPattern, writeUpdatedExpectations, type Expectation } from '../report/expectations.ts';
-import { checkTitles, describeTitles } from '../judge/check-titles.ts';
-import ConformanceReporter from '../report/reporter.ts';
+import { ExpectationsError, loadExpectations, selectionPattern, writeUpdatedExpectations, type Expectation } from '../report/expectations.ts';
+import ConformanceReporter, { type Verbosity } from '../report/reporter.ts';
 import type { RunResults } from '../report/results.ts';
 import { addedLatencyMs, variationsOf, type Variation } from '../../../fixtures/reference-server/variations.ts';
 import { announceWait, budgetAtStart, LONGEST_WAIT_MS } from '../talk/pacing.ts';
 import { undici } from '../talk/undici.ts';
 import { reportedVersion, versionHint } from './version-hint.ts';
+import { listing, planOf, selectionMistake, selectionOf, withoutSkipped } from './selection.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const EXIT = { passed: 0, failed: 1, usage: 2 } as const;
@@ -36,12 +36,21 @@ const HELP = `Usage: social-api-conformance [options]
 Runs the conformance suites against CONFORMANCE_BASE_URL, or against the embedded reference server when
 it is unset, and writes report.html, results.json, junit.xml and summary.md to the report directory.
 
-Selection:
+Selection (ids and group names match whatever their case; one that matches no check is a usage error):
   --group NAME        run one endpoint group (a suite file name such as statuses or oauth); repeatable
   --only PREFIX       run the checks whose clause id starts with PREFIX (STATUS-READ, OAUTH-); repeatable;
                       a group with none of them is not run, its checks reported as not selected
+  --exclude PREFIX    leave out the checks whose clause id starts with PREFIX (same forms as --only); repeatable
+  --list              print the checks the selection takes, with their clause id, group and what they need
+                      from the configuration; runs nothing and sends no request
   --shard I/N         run the I-th of N slices of the suite files (vitest's --shard), one per CI machine;
                       merge the slices' results with: npm run matrix -- --merge a/results.json b/results.json --out DIR
+
+Output:
+  -q, --quiet         print only the verdict and the errors (the reports are written in full)
+  -v, --verbose       print each check's outcome as it is judged, besides each group's line
+                      (on a terminal a counter of the checks judged is shown in place)
+  --version           print the package's name and version
   -h, --help          show this help
 
 CI gate:
@@ -71,8 +80,13 @@ function usageError(message: string): never {
 function parseCommandLine(argv: string[]) {
   const options: ParseArgsConfig['options'] = {
     help: { type: 'boolean', short: 'h' },
+    version: { type: 'boolean' },
+    list: { type: 'boolean' },
+    quiet: { type: 'boolean', short: 'q' },
+    verbose: { type: 'boolean', short: 'v' },
     group: { type: 'string', multiple: true },
     only: { type: 'string', multiple: true },
+    exclude: { type: 'string', multiple: true },
     shard: { type: 'string' },
   };
   for (const s of SETTINGS) {
@@ -136,22 +150,6 @@ async function prepared(): ReturnType<typeof prepareRun> {
   }
 }
 
-/**
- * The suite files to run, and those --only takes no check of: those are not run at all (not even collected, which is
- * most of a short run's fixed cost), and their checks are reported as not selected. A file whose source cannot tell
- * (a title that is no literal) is run. With --shard every file is kept, so that the shards slice the same list.
- */
-function selectedFiles(files: readonly string[], prefixes: readonly string[], sharded: boolean): { run: string[]; unselected: string[] } {
-  const pattern = onlyPattern(prefixes);
-  if (!pattern || sharded) return { run: [...files], unselected: [] };
-  const candidates = files.length ? files : readdirSync(resolve(ROOT, 'suites')).filter((name) => name.endsWith('.test.ts')).sort().map((name) => `suites/${name}`);
-  const takes = (file: string) => {
-    const source = readFileSync(resolve(ROOT, file), 'utf8');
-    return describeTitles(source).some((title) => pattern.test(title)) || checkTitles(source).some(({ text }) => text === undefined || pattern.test(text));
-  };
-  return { run: candidates.filter(takes), unselected: candidates.filter((file) => !takes(file)) };
-}
-
 /** Runs the suite files (all where none is named) as vitest files, against the embedded server where none is configured. */
 async function runGroups(files: readonly string[], reporter: ConformanceReporter, options: { workers: number; testNamePattern?: RegExp; shard?: string }): Promise<void> {
   const { workers, testNamePattern, shard } = options;
@@ -194,11 +192,28 @@ async function main(): Promise<number> {
     process.stdout.write(`${HELP}\n`);
     return EXIT.passed;
   }
+  if (flags.version) {
+    process.stdout.write(`${PACKAGE.name} ${PACKAGE.version}\n`);
+    return EXIT.passed;
+  }
+  if (flags.quiet && flags.verbose) usageError('-q (--quiet) and -v (--verbose) exclude each other');
+  const verbosity: Verbosity = flags.quiet ? 'quiet' : flags.verbose ? 'verbose' : 'normal';
+  // The selection is read from the suites' source before anything else: a name that matches nothing stops the command.
+  const selection = selectionOf(flags as { group?: string[]; only?: string[]; exclude?: string[] });
+  const mistake = selectionMistake(ROOT, selection);
+  if (mistake) usageError(mistake);
+  const shard = flags.shard as string | undefined;
+  const plan = planOf(ROOT, selection, shard !== undefined);
   loadDotenv({ quiet: true });
   for (const s of SETTINGS) {
     const value = flags[s.flag.slice(2)];
     if (value === undefined) continue;
     process.env[s.env] = Array.isArray(value) ? value.join(',') : value === true ? '1' : String(value);
+  }
+  if (flags.list) {
+    // What a run would take, the checks the expectations file skips left out: no server starts, no request is sent.
+    process.stdout.write(`${listing(withoutSkipped(plan.checks, expectationsOf(process.env.CONFORMANCE_EXPECTATIONS))).join('\n')}\n`);
+    return EXIT.passed;
   }
   let config;
   try {
@@ -233,7 +248,7 @@ async function main(): Promise<number> {
       announceWait(ms, "for the reset of the server's rate limit before the run starts (the IP access bucket cannot carry a whole run)");
       await new Promise((done) => setTimeout(done, ms));
     }
-    if (reported) process.stdout.write(`${versionHint(reported, config.serverVersion, Boolean(process.env.CONFORMANCE_SERVER_VERSION?.trim()))}
+    if (reported && verbosity !== 'quiet') process.stdout.write(`${versionHint(reported, config.serverVersion, Boolean(process.env.CONFORMANCE_SERVER_VERSION?.trim()))}
 `);
   }
   process.env.CONFORMANCE_REPORT_DIR = resolve(config.reportDir);
@@ -243,30 +258,25 @@ async function main(): Promise<number> {
   // What the writer updates: the run's expectations, else the file it writes. Read before the run, so that a mistake
   // in it stops the command before anything runs, as with --expectations.
   const toUpdate = config.expectationsFile ? expectations : writeTo && existsSync(writeTo) ? expectationsOf(writeTo) : [];
-  const shard = flags.shard as string | undefined;
   const slice = shard === undefined ? undefined : /^(\d+)\/(\d+)$/.exec(shard);
   if (slice === null || (slice && (Number(slice[1]) < 1 || Number(slice[1]) > Number(slice[2])))) usageError(`--shard must be I/N with 1 <= I <= N, got "${shard}"`);
 
-  const groups = (flags.group as string[] | undefined) ?? [];
-  const files = groups.map((g) => `suites/${g.replace(/\.test\.ts$/, '')}.test.ts`);
-  for (const file of files) if (!existsSync(resolve(ROOT, file))) usageError(`unknown group "${file.slice(7, -8)}": no ${file}`);
-  const prefixes = (flags.only as string[] | undefined) ?? [];
-  const source = selectionPattern(prefixes, expectations);
+  const source = selectionPattern(selection, expectations);
   const testNamePattern = source ? new RegExp(source) : undefined;
 
   const resultsFile = resolve(process.env.CONFORMANCE_REPORT_DIR, 'results.json');
   // A run that dies before its reporter writes must not be judged by the previous run's results.
   rmSync(resultsFile, { force: true });
   const workers = roundTripMs <= QUICK_ROUND_TRIP_MS ? GROUPS_AT_ONCE.quickServer : GROUPS_AT_ONCE.slowServer;
-  const selection = selectedFiles(files, prefixes, shard !== undefined);
-  const reporter = new ConformanceReporter({ expectations, testNamePattern, unselected: selection.unselected.map((file) => resolve(ROOT, file)) });
-  if (selection.run.length === 0 && selection.unselected.length > 0) {
-    // Nothing selected: neither the embedded server nor vitest starts; the reporter writes what such a run reports.
-    reporter.onInit();
-    reporter.onTestRunEnd([], [], 'passed');
-  } else {
-    await runGroups(selection.run, reporter, { workers, testNamePattern, shard });
-  }
+  const reporter = new ConformanceReporter({
+    expectations,
+    testNamePattern,
+    unselected: plan.unselected.map((file) => resolve(ROOT, file)),
+    verbosity,
+    // A terminal shows a counter rewritten in place; a CI log or a pipe keeps one line per group.
+    ...(process.stdout.isTTY && !process.env.CI ? { progressOf: withoutSkipped(plan.checks, expectations).length } : {}),
+  });
+  await runGroups(plan.run, reporter, { workers, testNamePattern, shard });
   if (!existsSync(resultsFile)) return EXIT.failed;
   const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as RunResults;
   if (writeTo) {
