@@ -230,7 +230,7 @@ async function main(): Promise<number> {
     roundTripMs = measured;
     // A whole run that cannot fit in what is left of the period waits for its reset before it starts: every group then
     // starts with the whole budget, as on a fresh server, and the verdicts of a run right after another are the same.
-    const wholeRun = flags.only === undefined && flags.group === undefined && flags.shard === undefined;
+    const wholeRun = flags.only === undefined && flags.exclude === undefined && flags.group === undefined && flags.shard === undefined;
     let resetToWaitFor: number | undefined;
     const reported = await reportedVersion(config.baseUrl, config.userAgent, config.timeoutMs, (headers) => {
       const start = budgetAtStart(headers);
@@ -273,8 +273,9 @@ async function main(): Promise<number> {
     testNamePattern,
     unselected: plan.unselected.map((file) => resolve(ROOT, file)),
     verbosity,
-    // A terminal shows a counter rewritten in place; a CI log or a pipe keeps one line per group.
-    ...(process.stdout.isTTY && !process.env.CI ? { progressOf: withoutSkipped(plan.checks, expectations).length } : {}),
+    // A terminal shows a counter rewritten in place; a CI log or a pipe keeps one line per group. A shard runs a
+    // slice of the files, whose checks the source cannot count before vitest slices them.
+    ...(process.stdout.isTTY && !process.env.CI && shard === undefined ? { progressOf: withoutSkipped(plan.checks, expectations).length } : {}),
   });
   await runGroups(plan.run, reporter, { workers, testNamePattern, shard });
   if (!existsSync(resultsFile)) return EXIT.failed;
