@@ -7,7 +7,6 @@ import { checkNeeds } from '../judge/check-needs.ts';
 import { describeTitles } from '../judge/check-titles.ts';
 import { CLAUSE_ID } from '../judge/clauses.ts';
 import { names, onlyPattern, type Expectation, type IdSelection } from '../report/expectations.ts';
-import { checksCount, clauseOfTitle } from '../report/results.ts';
 
 export interface Selection extends IdSelection {
   /** Group names (suite file names without .test.ts), lower case. */
@@ -42,6 +41,9 @@ export function selectionOf(flags: { group?: readonly string[]; only?: readonly 
 }
 
 const fileOf = (group: string) => `suites/${group}.test.ts`;
+/** A check's clause id, the first word of its title. (Not results.ts's clauseOfTitle: cli.ts loads this module before a run's modules, results.ts among them.) */
+const clauseOf = (title: string) => CLAUSE_ID.exec(title)?.[0] ?? 'UNNAMED';
+const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /** Every group of the suite: the suites/<group>.test.ts files under `root`. */
 export function suiteGroups(root: string): string[] {
@@ -137,13 +139,13 @@ export function selectionMistake(root: string, selection: Selection): string | u
 /** The checks a run takes: the planned ones less those the expectations file skips. */
 export function withoutSkipped(checks: readonly PlannedCheck[], expectations: readonly Expectation[]): PlannedCheck[] {
   const skips = expectations.filter((e) => e.expect === 'skip');
-  return checks.filter(({ title }) => title === undefined || !skips.some((e) => names(e, { clause: clauseOfTitle(title), title })));
+  return checks.filter(({ title }) => title === undefined || !skips.some((e) => names(e, { clause: clauseOf(title), title })));
 }
 
 /** --list: a line per check (clause id, group, needs, title), in columns under a heading, and the count. */
 export function listing(checks: readonly PlannedCheck[]): string[] {
   const rows = checks.map(({ title, group, needs, file, line }) => {
-    const id = title === undefined ? `(${file}:${line})` : clauseOfTitle(title);
+    const id = title === undefined ? `(${file}:${line})` : clauseOf(title);
     return [id, group, needs.join(', ') || '-', title === undefined ? 'a title made at run time' : title.slice(id.length).trim()];
   });
   const table = [['CLAUSE', 'GROUP', 'NEEDS', 'CHECK'], ...rows];
@@ -151,6 +153,6 @@ export function listing(checks: readonly PlannedCheck[]): string[] {
   const groups = new Set(checks.map((c) => c.group)).size;
   return [
     ...table.map((row) => row.map((cell, column) => (column < 3 ? cell.padEnd(widths[column] as number) : cell)).join('  ')),
-    `${checksCount(checks.length)} in ${groups} group${groups === 1 ? '' : 's'}`,
+    `${counted(checks.length, 'check')} in ${counted(groups, 'group')}`,
   ];
 }
