@@ -37,11 +37,13 @@ describe('ProgressLine', () => {
     expect(shown()).toEqual(['Statuses: 1 passed', '1/3 checks judged · Statuses']);
   });
 
-  it('should never count past the total, and leave an empty line once cleared', () => {
+  it('should never count past the total, and once finished leave its line empty under the lines printed after', () => {
     const { progress, shown } = started();
     for (let i = 0; i < 5; i++) progress.checkJudged();
     expect(shown()).toEqual(['3/3 checks judged']);
-    progress.clear();
+    progress.finish();
     expect(shown()).toEqual(['']);
+    progress.print('Conformance: PASS\n');
+    expect(shown()).toEqual(['Conformance: PASS', '']);
   });
 });

@@ -8,6 +8,7 @@ export class ProgressLine {
   private judged = 0;
   private readonly running: string[] = [];
   private shown = false;
+  private finished = false;
 
   constructor(
     private readonly total: number,
@@ -38,13 +39,20 @@ export class ProgressLine {
     this.draw();
   }
 
-  /** Erases the progress line: the run's end prints its summary where it stood. */
-  clear(): void {
+  /** Erases the progress line for good: the run's end prints its summary where it stood. */
+  finish(): void {
+    if (this.shown) this.write(ERASE_LINE);
+    this.shown = false;
+    this.finished = true;
+  }
+
+  private clear(): void {
     if (this.shown) this.write(ERASE_LINE);
     this.shown = false;
   }
 
   private draw(): void {
+    if (this.finished) return;
     const groups = this.running.length ? ` · ${this.running.join(', ')}` : '';
     this.write(`${ERASE_LINE}${this.judged}/${this.total} checks judged${groups}`);
     this.shown = true;

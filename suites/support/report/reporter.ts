@@ -245,12 +245,12 @@ export default class ConformanceReporter implements Reporter {
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, _reason: TestRunEndReason): void {
     const config = configFromEnv(process.env);
-    this.progress?.clear();
+    this.progress?.finish();
     for (const path of this.unselected) {
       const { group, checks } = unselectedGroup(path);
       this.groups.push(group);
       this.checks.push(...checks);
-      if (this.verbosity !== 'quiet') process.stdout.write(`${groupLine(group)} (not run)\n`);
+      this.print(`${groupLine(group)} (not run)`);
     }
     const counts = emptyCounts();
     const leftovers: LeftBehind[] = [];

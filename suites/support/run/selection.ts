@@ -50,18 +50,17 @@ export function suiteGroups(root: string): string[] {
   return readdirSync(join(root, 'suites')).filter((name) => name.endsWith('.test.ts')).map((name) => name.slice(0, -'.test.ts'.length)).sort();
 }
 
-/** The checks of one suite file, read from its source, and its describe titles (the first names its group). */
-function checksOf(root: string, file: string): { describes: string[]; checks: PlannedCheck[] } {
+/** The checks of one suite file, read from its source; its first describe title names its group. */
+function checksOf(root: string, file: string): PlannedCheck[] {
   const source = readFileSync(join(root, file), 'utf8');
-  const describes = describeTitles(source);
-  const group = describes[0] ?? file;
-  return { describes, checks: checkNeeds(source).map(({ line, text, needs }) => ({ file, group, line, ...(text === undefined ? {} : { title: text }), needs })) };
+  const group = describeTitles(source)[0] ?? file;
+  return checkNeeds(source).map(({ line, text, needs }) => ({ file, group, line, ...(text === undefined ? {} : { title: text }), needs }));
 }
 
 /**
- * The checks and files a selection takes. vitest matches --only against the full name (describe titles and the
- * check's title), so a file's describe titles count for every check of it. With --shard every file is run, so that
- * the shards slice the same list.
+ * The checks and files a selection takes, by their titles: vitest matches its pattern against the full name, the
+ * describe titles too, but no id prefix starts a word of one (the one word in capitals, POST, is no id). With
+ * --shard every file is run, so that the shards slice the same list.
  */
 export function planOf(root: string, selection: Selection, sharded = false): Plan {
   const only = onlyPattern(selection.only);
@@ -69,10 +68,8 @@ export function planOf(root: string, selection: Selection, sharded = false): Pla
   const files = (selection.groups.length ? selection.groups : suiteGroups(root)).map(fileOf);
   const plan: Plan = { checks: [], run: [], unselected: [] };
   for (const file of files) {
-    const { describes, checks } = checksOf(root, file);
-    const groupTaken = only !== undefined && describes.some((title) => only.test(title));
     // A title that is no literal cannot be told: the check is taken, and vitest's pattern decides.
-    const taken = checks.filter(({ title }) => title === undefined || ((!only || groupTaken || only.test(title)) && !exclude?.test(title)));
+    const taken = checksOf(root, file).filter(({ title }) => title === undefined || ((!only || only.test(title)) && !exclude?.test(title)));
     plan.checks.push(...taken);
     (taken.length > 0 || sharded ? plan.run : plan.unselected).push(file);
   }
