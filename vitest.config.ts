@@ -2,6 +2,10 @@
 // server). Our own tests of the support layer, the schemas, the reference server and the verdicts of the suite as a
 // whole are "self", then "self-timed" (the hostile servers, whose time bounds must not share the cores with the fault
 // runs), then "self-heavy" (the fault runs and the variations): groupOrder runs the groups one after another.
+// Two lanes: `npm test` runs every project (CI's full lane); `npm run test:unit` runs the fast lane, the part of
+// "self" that starts no conformance run, no child process and no browser: the tests beside the support layer's
+// modules, the reference server's and the schemas' (package.json). A test under suites/self/ is in the full lane only
+// (the layer rules too: they run dependency-cruiser as a child process; `npm run layers` runs them alone).
 import { defineConfig } from 'vitest/config';
 import { conformanceProject, GroupOrder } from './suites/support/run/conformance-project.ts';
 

@@ -1,7 +1,7 @@
 // The command as a user meets it: usage errors, a server that is not there, and the walk from
 // `npm run reference-server` to a passing run with the lines it prints.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,6 +40,71 @@ describe('the command', () => {
     expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
   });
 
+  // Our mistakes, not the server's: read from the suites' source before anything starts.
+  const selectionMistakes: [string, string[], RegExp][] = [
+    ['an --only prefix no check takes', ['--only', 'NOSUCH-'], /^--only "NOSUCH-" matches no check; nearest ids: "[A-Z-]+"/],
+    ['a misspelt --only prefix', ['--only', 'status-raed'], /^--only "STATUS-RAED" matches no check; nearest ids: "STATUS-READ"/],
+    ['an --exclude prefix no check takes', ['--exclude', 'OAUTH-TOKN'], /^--exclude "OAUTH-TOKN" matches no check; nearest ids: "OAUTH-TOKEN"/],
+    ['an unknown group', ['--group', 'statuss'], /^unknown group "statuss": no suites\/statuss\.test\.ts; nearest: "statuses"/],
+    ['a selection that takes no check', ['--group', 'oauth', '--only', 'STATUS-READ'], /^the selection \(--group, --only, --exclude\) takes no check/],
+  ];
+
+  it.each(selectionMistakes)('should refuse %s within 5 s, in one line naming the nearest, with exit code 2', async (_what, args, line) => {
+    const run = await runCli(args, {}, 30_000);
+    expect(run.code).toBe(2);
+    expect(run.ms).toBeLessThan(5_000);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(run.stderr.replace(/^social-api-conformance: /, '')).toMatch(line);
+    expect(run.stderr).not.toMatch(STACK_FRAME);
+  });
+
+  it('should print its name and version with --version', async () => {
+    const { name, version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+    const run = await runCli(['--version'], {}, 30_000);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(`${name} ${version}\n`);
+  });
+
+  it('should list the checks a selection takes, with clause id, group and needs, sending no request and writing no report', async () => {
+    // A server that counts the connections made to it: --list makes none.
+    let connections = 0;
+    const server = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const env = { CONFORMANCE_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, CONFORMANCE_TOKEN_A: 'token-of-a' };
+      const run = await runCli(['--list', '--only', 'status-read', '--exclude', 'STATUS-READ-2'], env, 30_000);
+      expect(run.code, run.stderr).toBe(0);
+      const lines = run.stdout.trimEnd().split('\n');
+      expect(lines[0]).toMatch(/^CLAUSE +GROUP +NEEDS +CHECK$/);
+      expect(lines.slice(1, -1).map((l) => l.split(/ {2,}/).slice(0, 3))).toEqual([
+        ['STATUS-READ-1', 'Statuses', 'release >= 2.7.0, not CONFORMANCE_WHITELIST_MODE'],
+        ['STATUS-READ-3', 'Statuses', 'CONFORMANCE_TOKEN_B'],
+        ['STATUS-READ-4', 'Statuses', 'not CONFORMANCE_WHITELIST_MODE, release >= 2.7.0'],
+        ['STATUS-READ-5', 'Statuses', '-'],
+      ]);
+      expect(lines.at(-1)).toBe('4 checks in 1 group');
+      expect(connections).toBe(0);
+      expect(readdirSync(run.reportDir)).toEqual([]);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('should print only the verdict with -q, and each check as it is judged with -v', async () => {
+    const [quiet, verbose] = await Promise.all([runCli(['--group', 'client-registration', '-q'], {}, 60_000), runCli(['--only', 'apps-verify', '-v'], {}, 60_000)]);
+    expect(quiet.code, quiet.stdout).toBe(0);
+    expect(quiet.stdout).toMatch(/^Conformance: PASS: \d+ checks, [^\n]+\n$/);
+    expect(quiet.results?.verdict).toBe('PASS');
+    expect(verbose.code, verbose.stdout).toBe(0);
+    const lines = verbose.stdout.split('\n');
+    const groupLine = lines.findIndex((l) => l.includes('Client registration:'));
+    expect(lines.slice(0, groupLine).filter((l) => l.startsWith('  passed: APPS-VERIFY-'))).toHaveLength(2);
+  });
+
   it('should stop at once with one clear line and exit code 2 when nothing listens at the base URL', async () => {
     const port = await freePort();
     const run = await runCli([], { CONFORMANCE_BASE_URL: `http://127.0.0.1:${port}`, CONFORMANCE_TOKEN_A: 'token-of-a', CONFORMANCE_TOKEN_B: 'token-of-b' }, 60_000);
@@ -50,18 +115,15 @@ describe('the command', () => {
     expect(run.stdout + run.stderr).not.toMatch(STACK_FRAME);
   });
 
-  it('should run only the files --only takes a check of, and report the others as not selected, as when it ran them', async () => {
-    const [one, none] = await Promise.all([runCli(['--only', 'RELATIONS-TOKEN'], {}, 60_000), runCli(['--only', 'NOSUCH'], {}, 60_000)]);
+  it('should run only the files --only takes a check of (whatever the case of its ids), and report the others as not selected, as when it ran them', async () => {
+    const [one, listed] = await Promise.all([runCli(['--only', 'relations-token'], {}, 60_000), runCli(['--list'], {}, 30_000)]);
     expect(one.code, one.stdout.slice(-2000)).toBe(0);
-    expect(none.code, none.stdout.slice(-2000)).toBe(0);
-    // The same catalogue either way: every check of every group, each taken or not selected.
-    expect(one.results?.checks.length).toBe(none.results?.checks.length);
+    // The whole catalogue: every check of every group, the one taken and the others not selected.
+    expect(one.results?.checks.length).toBe(Number(/^(\d+) checks in/m.exec(listed.stdout)?.[1]));
     expect(one.results?.checks.filter((c) => c.status !== 'skipped').map((c) => c.clause)).toEqual(['RELATIONS-TOKEN-1']);
-    expect(none.results?.checks.every((c) => c.skipReason === 'not selected (--only)')).toBe(true);
-    // Only the file of the check ran: every other group is not run, and nothing selected starts nothing.
+    expect(one.results?.checks.filter((c) => c.status === 'skipped').every((c) => c.skipReason === 'not selected (--only, --exclude)')).toBe(true);
+    // Only the file of the check ran: every other group is not run.
     expect(one.stdout.match(/\(not run\)$/gm)).toHaveLength((one.results?.groups.length ?? 0) - 1);
-    expect(none.results?.counts.total).toBe(0);
-    expect(none.stdout.match(/\(not run\)$/gm)).toHaveLength(none.results?.groups.length ?? -1);
   });
 
   // Started as real servers behave: no answer without a User-Agent, redirect_uri required on every token request,

@@ -193,7 +193,7 @@ async function inBrowser(context: TestContext, run: CliRun, use: (page: Page) =>
   if (!existsSync(CHROMIUM)) {
     // CI installs Debian's chromium (.ci/run); elsewhere a missing browser skips rather than fails.
     if (process.env.CI) throw new Error(`no browser at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH`);
-    context.skip(`no browser at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+    context.skip(`needs Chromium: no browser at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
   }
   expect(run.reports['report.html'] ?? '', 'self-contained: nothing to fetch').not.toMatch(/(?:src|href)=["']?(?:https?:)?\/\//i);
   const profile = mkdtempSync(join(tmpdir(), 'conformance-chromium-'));

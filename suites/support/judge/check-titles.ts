@@ -5,6 +5,8 @@ import { readFileSync } from 'node:fs';
 
 export interface Title {
   line: number;
+  /** Where the check's call starts in the source. */
+  at: number;
   /** The title's text, or undefined when it is not a plain string literal. */
   text?: string;
 }
@@ -31,7 +33,7 @@ export function checkTitles(source: string): Title[] {
     // A template literal with placeholders cannot be read here: a title names its clause literally.
     const raw = match[2];
     const literal = raw !== undefined && !(match[1] === '`' && raw.includes('${'));
-    titles.push({ line, ...(literal ? { text: raw.replace(/\\(.)/g, '$1') } : {}) });
+    titles.push({ line, at: match.index, ...(literal ? { text: raw.replace(/\\(.)/g, '$1') } : {}) });
   }
   return titles;
 }

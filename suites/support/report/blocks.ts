@@ -13,8 +13,8 @@ export function heldCauses(checks: readonly Judged[]): Set<string> {
   return new Set(checks.flatMap((c) => (c.status === 'failed' ? [c.failedClause ?? c.clause] : c.status === 'blocked' ? [c.clause] : [])));
 }
 
-/** The skip reason of a check that --only left out. */
-export const NOT_SELECTED = 'not selected (--only)';
+/** The skip reason of a check that --only or --exclude left out. */
+export const NOT_SELECTED = 'not selected (--only, --exclude)';
 const EXPECTATIONS_SKIP = 'expectations file: ';
 /** A skip that leaves a clause's verdict to another run: not selected, skipped by the expectations file, another release. */
 const leftToAnotherRun = (c: CheckResult) => c.skipReason === NOT_SELECTED || (c.skipReason ?? '').startsWith(EXPECTATIONS_SKIP) || (c.skipReason ?? '').includes(RELEASE_SKIP_MARK);

@@ -35,8 +35,8 @@ describe('parseExpectations', () => {
 });
 
 describe('selectionPattern', () => {
-  const select = (prefixes: string[], expectations: Expectation[]) => {
-    const source = selectionPattern(prefixes, expectations);
+  const select = (only: string[], expectations: Expectation[], exclude: string[] = []) => {
+    const source = selectionPattern({ only, exclude }, expectations);
     return (name: string) => (source ? new RegExp(source).test(name) : true);
   };
 
@@ -48,6 +48,15 @@ describe('selectionPattern', () => {
     expect(selected('Statuses STATUS-CREATE-1 creating')).toBe(false);
   });
 
+  it('should leave out the checks --exclude names, within what --only takes or among all', () => {
+    const within = select(['STATUS-'], [], ['STATUS-READ']);
+    expect(within('Statuses STATUS-READ-1 a public status is readable')).toBe(false);
+    expect(within('Statuses STATUS-CREATE-1 creating')).toBe(true);
+    const amongAll = select([], [], ['STATUS-READ-1']);
+    expect(amongAll('Statuses STATUS-READ-1 a public status is readable')).toBe(false);
+    expect(amongAll('OAuth OAUTH-TOKEN-1 a token')).toBe(true);
+  });
+
   it('should skip one check by its full title', () => {
     const selected = select([], [{ check: 'STATUS-READ-1 a (public) status', expect: 'skip', reason: 'r' }]);
     expect(selected('Statuses STATUS-READ-1 a (public) status')).toBe(false);
@@ -55,7 +64,7 @@ describe('selectionPattern', () => {
   });
 
   it('should select everything when there is nothing to select or skip', () => {
-    expect(selectionPattern([], [fail('STATUS-READ-1')])).toBeUndefined();
+    expect(selectionPattern({ only: [], exclude: [] }, [fail('STATUS-READ-1')])).toBeUndefined();
   });
 });
 

@@ -134,21 +134,28 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A name that --only takes: one of its words starts with a prefix given (a check's title starts with its clause id). */
 const takenBy = (prefixes: readonly string[]) => `(?:^| )(?:${prefixes.map(escapeRegExp).join('|')})`;
 
-/** What --only takes, tried on a check's or a describe's title alone; undefined when every check is taken. */
+/** What --only (or --exclude) names, tried on a check's or a describe's title alone; undefined when it names nothing. */
 export function onlyPattern(prefixes: readonly string[]): RegExp | undefined {
   return prefixes.length ? new RegExp(takenBy(prefixes)) : undefined;
 }
 
+/** The prefixes of ids a run selects (--only; all when none) and leaves out (--exclude). */
+export interface IdSelection {
+  only: readonly string[];
+  exclude: readonly string[];
+}
+
 /**
- * The source of a vitest testNamePattern that selects the checks whose clause id starts with one of `prefixes`
- * (all when none) and leaves out those the expectations skip. vitest matches it against the full name:
- * the describe titles and the check title joined by spaces.
+ * The source of a vitest testNamePattern that selects the checks whose clause id starts with one of `only` (all when
+ * none), less those whose clause id starts with one of `exclude` and those the expectations skip. vitest matches it
+ * against the full name: the describe titles and the check title joined by spaces.
  */
-export function selectionPattern(prefixes: readonly string[], expectations: readonly Expectation[]): string | undefined {
+export function selectionPattern({ only, exclude }: IdSelection, expectations: readonly Expectation[]): string | undefined {
   const skipped = expectations.filter((e) => e.expect === 'skip').map((e) => (CLAUSE_ID.exec(e.check)?.[0] === e.check ? `${escapeRegExp(e.check)}(?: |$)` : `${escapeRegExp(e.check)}$`));
-  const only = prefixes.length ? `(?=.*${takenBy(prefixes)})` : '';
+  const taken = only.length ? `(?=.*${takenBy(only)})` : '';
+  const excluded = exclude.length ? `(?!.*${takenBy(exclude)})` : '';
   const skip = skipped.length ? `(?!.*(?:^| )(?:${skipped.join('|')}))` : '';
-  return only || skip ? `^${only}${skip}` : undefined;
+  return taken || excluded || skip ? `^${taken}${excluded}${skip}` : undefined;
 }
 
 /** A check's outcome from its own result alone (progress lines); judgeRun settles unexpected passes. */

@@ -1,7 +1,8 @@
 // The reporter's text for an error: a failure of a clause as it is; anything else, a vitest timeout too, in one line
 // that says it is the suite's own and where to report it, never with a stack trace.
 import { describe, expect, it } from 'vitest';
-import { errorText } from './reporter.ts';
+import { checkLine, errorText } from './reporter.ts';
+import type { CheckResult } from './results.ts';
 
 const STACK_FRAME = /^\s+at .+:\d+:\d+\)?$/m;
 
@@ -23,5 +24,18 @@ describe('errorText', () => {
     expect(text).toMatch(/^internal error of the conformance suite: this group's preparation or cleanup did not end within 30 s/);
     expect(text).not.toMatch(/timed out|STACK/);
     expect(text).not.toMatch(STACK_FRAME);
+  });
+});
+
+describe('checkLine', () => {
+  const check = (fields: Partial<CheckResult>): CheckResult => ({
+    clause: 'STATUS-READ-3', title: 'STATUS-READ-3 another user reading a private status gets 404', group: 'Statuses', file: 'suites/statuses.test.ts',
+    status: 'passed', outcome: 'passed', severity: 'MUST', durationMs: 1, observations: [], ...fields,
+  });
+
+  it('should give a verbose run\'s line of a check: its outcome, its title, and why where it was neither passed nor failed', () => {
+    expect(checkLine(check({}))).toBe('  passed: STATUS-READ-3 another user reading a private status gets 404');
+    expect(checkLine(check({ status: 'skipped', outcome: 'skipped', skipReason: 'needs CONFORMANCE_TOKEN_B' }))).toBe('  skipped: STATUS-READ-3 another user reading a private status gets 404 (needs CONFORMANCE_TOKEN_B)');
+    expect(checkLine(check({ status: 'blocked', outcome: 'blocked', blockedBy: { clause: 'STATUS-CREATE-1', summary: 's' } }))).toMatch(/ \(blocked by STATUS-CREATE-1\)$/);
   });
 });

@@ -1,5 +1,6 @@
-// The conformance reporter: a progress line per group as it finishes, the summary at the end, and the
-// report files in CONFORMANCE_REPORT_DIR. Every text it writes passes through redact().
+// The conformance reporter: a progress line per group as it finishes (and on a terminal a counter of the checks
+// judged, rewritten in place), the summary at the end, and the report files in CONFORMANCE_REPORT_DIR. Every text it
+// writes passes through redact().
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
@@ -7,7 +8,7 @@ import { checkLines, checkTitles, describeTitles } from '../judge/check-titles.t
 import { type CheckResult, type CheckStatus, clauseOfTitle, groupLine, type GroupResult, type LeftBehind, type RunResults, runVerdict, severityOf, totalsOf } from './results.ts';
 import { configFromEnv } from '../talk/config.ts';
 import { addCounts, emptyCounts } from '../talk/counts.ts';
-import { judgeRun, type Expectation } from './expectations.ts';
+import { judgeCheck, judgeRun, type Expectation } from './expectations.ts';
 import { redact } from '../talk/redact.ts';
 import { reportHtml } from './report-html.ts';
 import { findClause, type FailureData } from '../judge/clauses.ts';
@@ -16,7 +17,8 @@ import '../judge/registered-checks.ts';
 // The resource cases each resource clause's result reports as met or not (resources.ts expectCase).
 import '../judge/resources.ts';
 import { runWideResults } from './run-wide-results.ts';
-import { githubAnnotations, terminalSummary } from './terminal.ts';
+import { githubAnnotations, quietSummary, terminalSummary } from './terminal.ts';
+import { ProgressLine } from './progress.ts';
 import { junitXml } from './junit.ts';
 import { NOT_SELECTED, withSuiteErrors } from './blocks.ts';
 import { rankRootCauses } from './root-causes.ts';
@@ -162,6 +164,18 @@ export interface ReporterOptions {
   testNamePattern?: RegExp;
   /** Suite files (absolute paths) the selection takes no check of, which the CLI did not run: their checks are reported as not selected. */
   unselected?: readonly string[];
+  /** quiet: the verdict and errors only; verbose: each check's line too, as it is judged. */
+  verbosity?: Verbosity;
+  /** The checks the selection takes (read from the source): on a terminal, a counter of those judged is shown. */
+  progressOf?: number;
+}
+
+export type Verbosity = 'quiet' | 'normal' | 'verbose';
+
+/** A check's line in a verbose run: its outcome, its title, and why it was not passed or failed where that is said. */
+export function checkLine(check: CheckResult): string {
+  const why = check.skipReason ?? (check.blockedBy ? `blocked by ${check.blockedBy.clause ?? check.blockedBy.summary}` : check.notJudged);
+  return redact(`  ${check.outcome}: ${check.title}${why ? ` (${why})` : ''}`);
 }
 
 export default class ConformanceReporter implements Reporter {
@@ -171,15 +185,40 @@ export default class ConformanceReporter implements Reporter {
   private readonly expectations: readonly Expectation[];
   private readonly testNamePattern?: RegExp;
   private readonly unselected: readonly string[];
+  private readonly verbosity: Verbosity;
+  private readonly progress?: ProgressLine;
 
   constructor(options: ReporterOptions = {}) {
     this.expectations = options.expectations ?? [];
     this.testNamePattern = options.testNamePattern;
     this.unselected = options.unselected ?? [];
+    this.verbosity = options.verbosity ?? 'normal';
+    if (options.progressOf !== undefined && this.verbosity !== 'quiet') this.progress = new ProgressLine(options.progressOf, (text) => process.stdout.write(text));
+  }
+
+  /** A line of the run's course (a group's, a check's): not in a quiet run, above the progress counter where there is one. */
+  private print(line: string): void {
+    if (this.verbosity === 'quiet') return;
+    if (this.progress) this.progress.print(`${line}\n`);
+    else process.stdout.write(`${line}\n`);
   }
 
   onInit(): void {
     this.startedAt = new Date();
+  }
+
+  onTestModuleStart(module: TestModule): void {
+    this.progress?.groupStarted(groupName(module));
+  }
+
+  onTestCaseResult(test: TestCase): void {
+    // Checks the selection leaves out are neither counted nor shown.
+    if (this.testNamePattern && !this.testNamePattern.test(fullNameOf(test))) return;
+    this.progress?.checkJudged();
+    if (this.verbosity !== 'verbose') return;
+    const check = checkOf(test, groupName(test.module), relative(process.cwd(), test.module.moduleId), this.testNamePattern);
+    judgeCheck(check, this.expectations);
+    this.print(checkLine(check));
   }
 
   onTestModuleEnd(module: TestModule): void {
@@ -201,16 +240,18 @@ export default class ConformanceReporter implements Reporter {
     };
     this.groups.push(group);
     this.checks.push(...checks);
-    process.stdout.write(`${groupLine(group)} (${(group.durationMs / 1000).toFixed(1)} s)\n`);
+    this.progress?.groupEnded(name);
+    this.print(`${groupLine(group)} (${(group.durationMs / 1000).toFixed(1)} s)`);
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, _reason: TestRunEndReason): void {
     const config = configFromEnv(process.env);
+    this.progress?.finish();
     for (const path of this.unselected) {
       const { group, checks } = unselectedGroup(path);
       this.groups.push(group);
       this.checks.push(...checks);
-      process.stdout.write(`${groupLine(group)} (not run)\n`);
+      this.print(`${groupLine(group)} (not run)`);
     }
     const counts = emptyCounts();
     const leftovers: LeftBehind[] = [];
@@ -252,6 +293,10 @@ export default class ConformanceReporter implements Reporter {
       for (const line of githubAnnotations(results)) process.stdout.write(`${line}\n`);
       // The job summary is a file the runner names; appending keeps what earlier steps wrote.
       if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, `${summaryMarkdown(results)}\n`);
+    }
+    if (this.verbosity === 'quiet') {
+      process.stdout.write(`${quietSummary(results)}\n`);
+      return;
     }
     for (const check of results.checks.filter((c) => c.outcome === 'failed' || c.outcome === 'warning')) {
       process.stdout.write(`\n${check.outcome === 'failed' ? '✗' : '⚠ warning:'} ${check.title}\n${check.message}\n`);

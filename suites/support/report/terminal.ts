@@ -11,13 +11,25 @@ const LEFT_BEHIND_SHOWN = 20;
 /** The terminal ranks this many root causes, each with its curl line; summary.md and the other reports rank them all. */
 const ROOT_CAUSES_SHOWN = 10;
 
+const verdictLine = (results: RunResults) =>
+  `Conformance: ${results.verdict}: ${results.totals.checks} checks, ${totalsLine(results.totals)}; ${results.counts.total} requests in ${(results.durationMs / 1000).toFixed(1)} s`;
+
+/** The errors of the suite itself (outside checks, and beside a check not judged), one line each. */
+function suiteErrorLines(results: RunResults): string[] {
+  return [
+    ...[...results.errors, ...results.groups.flatMap((g) => g.errors)].map((e) => `Error of the suite: ${e.split('\n')[0]}`),
+    ...suiteErrorsOf(results).map((e) => `Error of the suite beside a check not judged (not the server's; it decides no verdict, please report it): ${e}`),
+  ];
+}
+
+/** The end of a quiet run's output (-q): the verdict and the errors of the suite, nothing else. */
+export function quietSummary(results: RunResults): string {
+  return redact([verdictLine(results), ...suiteErrorLines(results)].join('\n'));
+}
+
 /** The end of the terminal output (and of a CI log): verdict, totals, and what to look at. */
 export function terminalSummary(results: RunResults): string {
-  const lines = [
-    `Conformance: ${results.verdict}: ${results.totals.checks} checks, ${totalsLine(results.totals)}; ${results.counts.total} requests in ${(results.durationMs / 1000).toFixed(1)} s`,
-    releaseLine(results),
-    timingLine(results),
-  ];
+  const lines = [verdictLine(results), releaseLine(results), timingLine(results)];
   const causes = results.rootCauses;
   if (causes.length > 0) lines.push(ROOT_CAUSES_HEADING);
   causes.slice(0, ROOT_CAUSES_SHOWN).forEach((r, i) => {
@@ -36,8 +48,7 @@ export function terminalSummary(results: RunResults): string {
   for (const e of results.expectations.entries.filter((e) => e.state === 'unexpectedly passing')) {
     lines.push(`Unexpectedly passing${results.expectations.allowUnexpectedPass ? ' (allowed)' : ''}: ${e.check}: the expectations file says it fails (${e.reason})`);
   }
-  for (const e of [...results.errors, ...results.groups.flatMap((g) => g.errors)]) lines.push(`Error of the suite: ${e.split('\n')[0]}`);
-  for (const e of suiteErrorsOf(results)) lines.push(`Error of the suite beside a check not judged (not the server's; it decides no verdict, please report it): ${e}`);
+  lines.push(...suiteErrorLines(results));
   for (const group of blockedByCause(results.checks)) lines.push(`Blocked: ${checksCount(group.checks.length)} by ${group.label}`);
   for (const c of results.checks.filter((c) => c.outcome === 'not-judged')) lines.push(`Not judged: ${c.title}: ${c.notJudged ?? 'nothing was judged'}`);
   const skipped = results.checks.filter((c) => c.outcome === 'skipped');

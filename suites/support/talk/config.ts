@@ -53,7 +53,8 @@ export const DEFAULT_SETTLE_MS = 3_000;
  */
 export const EMBEDDED_SETTLE_MS = 1_000;
 
-const PACKAGE = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+/** The package's name and version, as package.json gives them. */
+export const PACKAGE = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
 /** What every request says it is, as real clients do: some servers refuse requests without a User-Agent. */
 export const DEFAULT_USER_AGENT = `${PACKAGE.name}/${PACKAGE.version}`;
 

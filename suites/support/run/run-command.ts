@@ -1,0 +1,184 @@
+// A conformance run, once the command line has been read (cli.ts): the configuration, the server reached (or the
+// embedded one started), vitest started on the selected suite files with the conformance reporter, and the verdict
+// as the exit code.
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { startVitest } from 'vitest/node';
+import { ConfigError, configFromEnv } from '../talk/config.ts';
+import { conformanceProject, GroupOrder, transformCache } from './conformance-project.ts';
+import { prepareRun } from './global-setup.ts';
+import { selectionPattern, writeUpdatedExpectations } from '../report/expectations.ts';
+import ConformanceReporter, { type Verbosity } from '../report/reporter.ts';
+import type { RunResults } from '../report/results.ts';
+import { addedLatencyMs, variationsOf, type Variation } from '../../../fixtures/reference-server/variations.ts';
+import { announceWait, budgetAtStart, LONGEST_WAIT_MS } from '../talk/pacing.ts';
+import { undici } from '../talk/undici.ts';
+import { reportedVersion, versionHint } from './version-hint.ts';
+import { withoutSkipped, type Plan, type Selection } from './selection.ts';
+import { EXIT, expectationsOf, usageError } from './usage.ts';
+
+/**
+ * Suite files run at once. A run against a server that answers in a few milliseconds is bound by the CPU, and each
+ * worker loads the support layer once: on 2 cores two workers were the fastest (3.5 s; six took 4.8 s). A run that
+ * waits on round trips gains from more files at once: with 150 ms of latency per answer two took 12.2 s, four
+ * 8.3 s, six 7.7 s. Measured with `npm run bench` and the embedded server.
+ */
+const GROUPS_AT_ONCE = { quickServer: 2, slowServer: 6 } as const;
+/** A round trip at most this long makes a quick server. */
+const QUICK_ROUND_TRIP_MS = 20;
+
+// Errors that mean the address is wrong (nothing listens, no such host), not that the server misbehaves:
+// a server that answers badly, slowly or not at all still gets a full run and a report.
+const UNREACHABLE: Record<string, string> = {
+  ECONNREFUSED: 'connection refused (nothing listens there)',
+  ENOTFOUND: 'no such host',
+  EAI_AGAIN: 'the host name could not be resolved',
+  EHOSTUNREACH: 'no route to the host',
+  ENETUNREACH: 'the network is unreachable',
+};
+
+/** Why the server cannot be reached, or how long a round trip to it took. */
+async function reach(baseUrl: string, timeoutMs: number, userAgent: string): Promise<{ unreachable?: string; roundTripMs: number }> {
+  const started = performance.now();
+  try {
+    const response = await (await undici()).request(`${baseUrl}/`, { method: 'HEAD', headers: { 'user-agent': userAgent }, signal: AbortSignal.timeout(timeoutMs) });
+    await response.body.dump();
+    return { roundTripMs: performance.now() - started };
+  } catch (error) {
+    const e = error as { code?: string; cause?: { code?: string } };
+    return { unreachable: UNREACHABLE[e.cause?.code ?? e.code ?? ''], roundTripMs: performance.now() - started };
+  }
+}
+
+function embeddedVariations(): Variation[] {
+  try {
+    return variationsOf(process.env.CONFORMANCE_VARIATIONS);
+  } catch (error) {
+    return usageError((error as Error).message);
+  }
+}
+
+/** The run's configuration, with the embedded server started when no server URL is configured. */
+async function prepared(): ReturnType<typeof prepareRun> {
+  try {
+    return await prepareRun(process.env);
+  } catch (error) {
+    return usageError((error as Error).message);
+  }
+}
+
+/** Runs the suite files (all where none is named) as vitest files, against the embedded server where none is configured. */
+async function runGroups(files: readonly string[], reporter: ConformanceReporter, options: { root: string; workers: number; testNamePattern?: RegExp; shard?: string }): Promise<void> {
+  const { root, workers, testNamePattern, shard } = options;
+  // The embedded server starts here, loaded as this process loads the CLI, and not in vitest's global setup, which
+  // would load it through vite's transforms first: a few tenths of a second off every run.
+  const run = await prepared();
+  if (run.config.embedded) process.env.CONFORMANCE_RESOLVED_BASE_URL = run.config.baseUrl;
+  const vitest = await startVitest('test', [...files], {
+    root,
+    config: false,
+    projects: [{ test: { ...conformanceProject(), globalSetup: [], provide: { config: run.config } } }],
+    watch: false,
+    reporters: [reporter],
+    sequence: { sequencer: GroupOrder },
+    // The groups wait on the server far more than they compute, so they run side by side: one or two at a time, a
+    // run against a remote server is a sum of round trips. Each worker loads the support layer (ajv and the compiled
+    // schemas, undici, ws) once for all the files it runs, not once per file: that loading was most of a run's CPU
+    // time. file-state.ts starts each file's own state afresh.
+    pool: 'threads',
+    isolate: false,
+    experimental: transformCache(),
+    maxWorkers: workers,
+    ...(testNamePattern ? { testNamePattern } : {}),
+    ...(shard ? { shard } : {}),
+  });
+  await vitest?.close();
+  await run.close?.();
+}
+
+/** What the command line decided: the project's folder, the selection and its plan, the output, the shard. */
+export interface Command {
+  root: string;
+  selection: Selection;
+  plan: Plan;
+  verbosity: Verbosity;
+  shard?: string;
+}
+
+/** Runs the selected checks and returns the exit code: the verdict, or 2 for a configuration the run cannot take. */
+export async function runConformance({ root, selection, plan, verbosity, shard }: Command): Promise<number> {
+  let config;
+  try {
+    config = configFromEnv(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) usageError(error.message);
+    throw error;
+  }
+  // The embedded server answers in-process, as late as its variations make it.
+  let roundTripMs = config.embedded ? addedLatencyMs(embeddedVariations()) : 0;
+  if (!config.embedded) {
+    const { unreachable, roundTripMs: measured } = await reach(config.baseUrl, config.timeoutMs, config.userAgent);
+    if (unreachable) usageError(`cannot reach CONFORMANCE_BASE_URL ${config.baseUrl}: ${unreachable}`);
+    roundTripMs = measured;
+    // A whole run that cannot fit in what is left of the period waits for its reset before it starts: every group then
+    // starts with the whole budget, as on a fresh server, and the verdicts of a run right after another are the same.
+    const wholeRun = selection.only.length === 0 && selection.exclude.length === 0 && selection.groups.length === 0 && shard === undefined;
+    let resetToWaitFor: number | undefined;
+    const reported = await reportedVersion(config.baseUrl, config.userAgent, config.timeoutMs, (headers) => {
+      const start = budgetAtStart(headers);
+      if (!start) return;
+      if (start.warning) process.stdout.write(`${start.warning}\n`);
+      if (start.warning && wholeRun && start.reading.resetAt - Date.now() <= LONGEST_WAIT_MS) {
+        resetToWaitFor = start.reading.resetAt;
+        return;
+      }
+      // Every suite file starts its pacing from this reading: its first calls do not overrun what is left.
+      process.env.CONFORMANCE_BUDGET_AT_START = JSON.stringify(start.reading);
+    });
+    if (resetToWaitFor !== undefined) {
+      const ms = Math.max(0, resetToWaitFor - Date.now());
+      announceWait(ms, "for the reset of the server's rate limit before the run starts (the IP access bucket cannot carry a whole run)");
+      await new Promise((done) => setTimeout(done, ms));
+    }
+    if (reported && verbosity !== 'quiet') process.stdout.write(`${versionHint(reported, config.serverVersion, Boolean(process.env.CONFORMANCE_SERVER_VERSION?.trim()))}
+`);
+  }
+  process.env.CONFORMANCE_REPORT_DIR = resolve(config.reportDir);
+  if (config.expectationsFile) process.env.CONFORMANCE_EXPECTATIONS = resolve(config.expectationsFile);
+  const expectations = expectationsOf(process.env.CONFORMANCE_EXPECTATIONS);
+  const writeTo = config.writeExpectationsFile && resolve(config.writeExpectationsFile);
+  // What the writer updates: the run's expectations, else the file it writes. Read before the run, so that a mistake
+  // in it stops the command before anything runs, as with --expectations.
+  const toUpdate = config.expectationsFile ? expectations : writeTo && existsSync(writeTo) ? expectationsOf(writeTo) : [];
+  const slice = shard === undefined ? undefined : /^(\d+)\/(\d+)$/.exec(shard);
+  if (slice === null || (slice && (Number(slice[1]) < 1 || Number(slice[1]) > Number(slice[2])))) usageError(`--shard must be I/N with 1 <= I <= N, got "${shard}"`);
+
+  const source = selectionPattern(selection, expectations);
+  const testNamePattern = source ? new RegExp(source) : undefined;
+
+  const resultsFile = resolve(process.env.CONFORMANCE_REPORT_DIR, 'results.json');
+  // A run that dies before its reporter writes must not be judged by the previous run's results.
+  rmSync(resultsFile, { force: true });
+  const workers = roundTripMs <= QUICK_ROUND_TRIP_MS ? GROUPS_AT_ONCE.quickServer : GROUPS_AT_ONCE.slowServer;
+  const reporter = new ConformanceReporter({
+    expectations,
+    testNamePattern,
+    unselected: plan.unselected.map((file) => resolve(root, file)),
+    verbosity,
+    // A terminal shows a counter rewritten in place; a CI log or a pipe keeps one line per group. A shard runs a
+    // slice of the files, whose checks the source cannot count before vitest slices them.
+    ...(process.stdout.isTTY && !process.env.CI && shard === undefined ? { progressOf: withoutSkipped(plan.checks, expectations).length } : {}),
+  });
+  await runGroups(plan.run, reporter, { root, workers, testNamePattern, shard });
+  if (!existsSync(resultsFile)) return EXIT.failed;
+  const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as RunResults;
+  if (writeTo) {
+    process.stdout.write(`${writeUpdatedExpectations(writeTo, toUpdate, results.checks)}\n`);
+  } else if (results.totals.unexpectedPasses > 0 && config.expectationsFile) {
+    process.stdout.write(
+      `Expected failures that now pass: remove their entries once fixed for good, or rerun with --expectations ${config.expectationsFile} --write-expectations ${config.expectationsFile} to widen them to ["fail", "pass"]\n`,
+    );
+  }
+  return results.verdict === 'PASS' ? EXIT.passed : EXIT.failed;
+}
+

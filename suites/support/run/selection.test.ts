@@ -1,0 +1,76 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { editDistance, listing, nearest, planOf, selectionMistake, selectionOf, suiteGroups, withoutSkipped, type PlannedCheck } from './selection.ts';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const ids = (checks: readonly PlannedCheck[]) => checks.map((c) => c.title?.split(' ')[0]);
+
+describe('selectionOf', () => {
+  it('should match ids and group names whatever their case', () => {
+    expect(selectionOf({ group: ['OAuth', 'statuses.test.ts'], only: ['status-read'], exclude: ['Status-Read-2'] })).toEqual({
+      groups: ['oauth', 'statuses'],
+      only: ['STATUS-READ'],
+      exclude: ['STATUS-READ-2'],
+    });
+  });
+});
+
+describe('planOf', () => {
+  it('should take the checks --only names less those --exclude names, and run only the files that hold one', () => {
+    const plan = planOf(ROOT, selectionOf({ only: ['status-read'], exclude: ['STATUS-READ-2'] }));
+    expect(ids(plan.checks)).toEqual(['STATUS-READ-1', 'STATUS-READ-3', 'STATUS-READ-4', 'STATUS-READ-5']);
+    expect(plan.run).toEqual(['suites/statuses.test.ts']);
+    expect(plan.unselected).toHaveLength(suiteGroups(ROOT).length - 1);
+  });
+
+  it('should run the named groups, or all of them through vitest\'s include, where nothing narrows the selection', () => {
+    expect(planOf(ROOT, selectionOf({ group: ['oauth'] })).run).toEqual(['suites/oauth.test.ts']);
+    const whole = planOf(ROOT, selectionOf({}));
+    expect(whole.run).toEqual([]);
+    expect(whole.checks.length).toBeGreaterThan(100);
+  });
+
+  it('should keep every file of a shard, so that the shards slice the same list', () => {
+    expect(planOf(ROOT, selectionOf({ only: ['OAUTH-'] }), true).run).toHaveLength(suiteGroups(ROOT).length);
+  });
+});
+
+describe('selectionMistake', () => {
+  it.each([
+    ['an --only prefix no check takes', { only: ['STATUS-RAED'] }, '--only "STATUS-RAED" matches no check; nearest ids: "STATUS-READ"'],
+    ['an --exclude prefix no check takes', { exclude: ['oauth-tokn'] }, '--exclude "OAUTH-TOKN" matches no check; nearest ids: "OAUTH-TOKEN"'],
+    ['an unknown group', { group: ['statuss'] }, 'unknown group "statuss": no suites/statuss.test.ts; nearest: "statuses"'],
+    ['a selection that takes no check', { group: ['oauth'], only: ['STATUS-READ'] }, 'the selection (--group, --only, --exclude) takes no check'],
+  ])('should name %s, with the nearest names', (_what, flags, start) => {
+    expect(selectionMistake(ROOT, selectionOf(flags))).toMatch(new RegExp(`^${start.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+  });
+
+  it('should find none in a selection that takes checks', () => {
+    expect(selectionMistake(ROOT, selectionOf({ group: ['statuses'], only: ['status-'], exclude: ['STATUS-READ'] }))).toBeUndefined();
+  });
+});
+
+describe('nearest', () => {
+  it('should rank by edit distance, then by the longest common start (STATUS-REBLOG and STATUS are 5 edits away)', () => {
+    expect(editDistance('STATUS-RAED', 'STATUS-READ')).toBe(2);
+    expect(nearest('STATUS-RAED', ['OAUTH', 'STATUS', 'STATUS-REBLOG', 'STATUS-READ'], 2)).toEqual(['STATUS-READ', 'STATUS-REBLOG']);
+  });
+});
+
+describe('listing', () => {
+  const check = (title: string, needs: string[] = []): PlannedCheck => ({ file: 'suites/statuses.test.ts', group: 'Statuses', line: 1, title, needs });
+
+  it('should give a line per check in columns: clause id, group, needs, the check\'s sentence; then the count', () => {
+    expect(listing([check('STATUS-READ-1 a public status', ['CONFORMANCE_TOKEN_B']), check('STATUS-READ-22 another')])).toEqual([
+      'CLAUSE          GROUP     NEEDS                CHECK',
+      'STATUS-READ-1   Statuses  CONFORMANCE_TOKEN_B  a public status',
+      'STATUS-READ-22  Statuses  -                    another',
+      '2 checks in 1 group',
+    ]);
+  });
+
+  it('should leave out the checks the expectations file skips', () => {
+    const checks = [check('STATUS-READ-1 a public status'), check('STATUS-READ-2 the owner reads')];
+    expect(ids(withoutSkipped(checks, [{ check: 'STATUS-READ-2', expect: 'skip', reason: 'r' }]))).toEqual(['STATUS-READ-1']);
+  });
+});

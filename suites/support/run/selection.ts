@@ -1,0 +1,155 @@
+// The selection of a run (--group, --only, --exclude), read from the suite files' source before anything runs: the
+// checks it takes (--list, the progress counter), the files to run, and the user's mistakes in it (a name that
+// matches nothing: exit 2), each told with the nearest names there are.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkNeeds } from '../judge/check-needs.ts';
+import { describeTitles } from '../judge/check-titles.ts';
+import { CLAUSE_ID } from '../judge/clauses.ts';
+import { names, onlyPattern, type Expectation, type IdSelection } from '../report/expectations.ts';
+
+export interface Selection extends IdSelection {
+  /** Group names (suite file names without .test.ts), lower case. */
+  groups: readonly string[];
+}
+
+/** One check of a suite file as its source writes it; a title that is no literal is undefined (the check is run). */
+export interface PlannedCheck {
+  file: string;
+  group: string;
+  line: number;
+  title?: string;
+  needs: string[];
+}
+
+export interface Plan {
+  /** The checks the selection takes, in the order of their files and lines. */
+  checks: PlannedCheck[];
+  /** The suite files to run (every file where none is named and nothing narrows the selection). */
+  run: string[];
+  /** The suite files the selection takes no check of: not run, their checks reported as not selected. */
+  unselected: string[];
+}
+
+/** The selection as given: ids and prefixes match case-insensitively (ids are upper case), groups too (lower case). */
+export function selectionOf(flags: { group?: readonly string[]; only?: readonly string[]; exclude?: readonly string[] }): Selection {
+  return {
+    groups: (flags.group ?? []).map((g) => g.replace(/\.test\.ts$/i, '').toLowerCase()),
+    only: (flags.only ?? []).map((p) => p.toUpperCase()),
+    exclude: (flags.exclude ?? []).map((p) => p.toUpperCase()),
+  };
+}
+
+const fileOf = (group: string) => `suites/${group}.test.ts`;
+/** A check's clause id, the first word of its title. (Not results.ts's clauseOfTitle: cli.ts loads this module before a run's modules, results.ts among them.) */
+const clauseOf = (title: string) => CLAUSE_ID.exec(title)?.[0] ?? 'UNNAMED';
+const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/** Every group of the suite: the suites/<group>.test.ts files under `root`. */
+export function suiteGroups(root: string): string[] {
+  return readdirSync(join(root, 'suites')).filter((name) => name.endsWith('.test.ts')).map((name) => name.slice(0, -'.test.ts'.length)).sort();
+}
+
+/** The checks of one suite file, read from its source; its first describe title names its group. */
+function checksOf(root: string, file: string): PlannedCheck[] {
+  const source = readFileSync(join(root, file), 'utf8');
+  const group = describeTitles(source)[0] ?? file;
+  return checkNeeds(source).map(({ line, text, needs }) => ({ file, group, line, ...(text === undefined ? {} : { title: text }), needs }));
+}
+
+/**
+ * The checks and files a selection takes, by their titles: vitest matches its pattern against the full name, the
+ * describe titles too, but no id prefix starts a word of one (the one word in capitals, POST, is no id). With
+ * --shard every file is run, so that the shards slice the same list.
+ */
+export function planOf(root: string, selection: Selection, sharded = false): Plan {
+  const only = onlyPattern(selection.only);
+  const exclude = onlyPattern(selection.exclude);
+  const files = (selection.groups.length ? selection.groups : suiteGroups(root)).map(fileOf);
+  const plan: Plan = { checks: [], run: [], unselected: [] };
+  for (const file of files) {
+    // A title that is no literal cannot be told: the check is taken, and vitest's pattern decides.
+    const taken = checksOf(root, file).filter(({ title }) => title === undefined || ((!only || only.test(title)) && !exclude?.test(title)));
+    plan.checks.push(...taken);
+    (taken.length > 0 || sharded ? plan.run : plan.unselected).push(file);
+  }
+  // No narrowing: the files named, or none (vitest's include runs them all).
+  if (!only && !exclude && !sharded) plan.run = selection.groups.map(fileOf);
+  return plan;
+}
+
+/** The edit distance of two words (Levenshtein): insertions, deletions and substitutions. */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length] as number;
+}
+
+/** The `count` names nearest to `word`: the smallest edit distance, then the longest common start, then by name. */
+export function nearest(word: string, names: Iterable<string>, count = 3): string[] {
+  const commonStart = (name: string) => [...word].findIndex((char, i) => name[i] !== char) >>> 0;
+  return [...new Set(names)]
+    .map((name) => ({ name, distance: editDistance(word, name), common: Math.min(commonStart(name), word.length) }))
+    .sort((x, y) => x.distance - y.distance || y.common - x.common || x.name.localeCompare(y.name))
+    .slice(0, count)
+    .map(({ name }) => name);
+}
+
+/** Every id a prefix may name: each clause id of a check and each of its starts at a dash (STATUS, STATUS-READ). */
+function idPrefixes(checks: readonly PlannedCheck[]): Set<string> {
+  const prefixes = new Set<string>();
+  for (const { title } of checks) {
+    const id = title === undefined ? undefined : CLAUSE_ID.exec(title)?.[0];
+    id?.split('-').forEach((_, i, parts) => prefixes.add(parts.slice(0, i + 1).join('-')));
+  }
+  return prefixes;
+}
+
+const quoted = (names: readonly string[]) => names.map((n) => `"${n}"`).join(', ');
+
+/**
+ * The user's mistake in a selection, as one line, or undefined: a group that does not exist, an id prefix (--only,
+ * --exclude) that no check's title takes, or a selection that takes no check at all. A prefix matches a check as
+ * --only does (a word of its title starts with it), so the catalogue of a whole run decides, whatever else narrows.
+ */
+export function selectionMistake(root: string, selection: Selection): string | undefined {
+  const groups = suiteGroups(root);
+  for (const group of selection.groups) {
+    if (!groups.includes(group)) return `unknown group "${group}": no ${fileOf(group)}; nearest: ${quoted(nearest(group, groups))}`;
+  }
+  const everyCheck = planOf(root, { groups: [], only: [], exclude: [] }).checks;
+  for (const [flag, prefixes] of [['--only', selection.only], ['--exclude', selection.exclude]] as const) {
+    for (const prefix of prefixes) {
+      const pattern = onlyPattern([prefix]) as RegExp;
+      if (everyCheck.some(({ title }) => title !== undefined && pattern.test(title))) continue;
+      return `${flag} "${prefix}" matches no check; nearest ids: ${quoted(nearest(prefix, idPrefixes(everyCheck)))}`;
+    }
+  }
+  if (planOf(root, selection).checks.length === 0) return 'the selection (--group, --only, --exclude) takes no check: every check it names is left out by another of its options';
+  return undefined;
+}
+
+/** The checks a run takes: the planned ones less those the expectations file skips. */
+export function withoutSkipped(checks: readonly PlannedCheck[], expectations: readonly Expectation[]): PlannedCheck[] {
+  const skips = expectations.filter((e) => e.expect === 'skip');
+  return checks.filter(({ title }) => title === undefined || !skips.some((e) => names(e, { clause: clauseOf(title), title })));
+}
+
+/** --list: a line per check (clause id, group, needs, title), in columns under a heading, and the count. */
+export function listing(checks: readonly PlannedCheck[]): string[] {
+  const rows = checks.map(({ title, group, needs, file, line }) => {
+    const id = title === undefined ? `(${file}:${line})` : clauseOf(title);
+    return [id, group, needs.join(', ') || '-', title === undefined ? 'a title made at run time' : title.slice(id.length).trim()];
+  });
+  const table = [['CLAUSE', 'GROUP', 'NEEDS', 'CHECK'], ...rows];
+  const widths = [0, 1, 2].map((column) => Math.max(...table.map((row) => (row[column] as string).length)));
+  const groups = new Set(checks.map((c) => c.group)).size;
+  return [
+    ...table.map((row) => row.map((cell, column) => (column < 3 ? cell.padEnd(widths[column] as number) : cell)).join('  ')),
+    `${counted(checks.length, 'check')} in ${counted(groups, 'group')}`,
+  ];
+}
