@@ -4,7 +4,7 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { basename, join, relative } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
 import { checkLines, checkTitles, describeTitles } from '../judge/check-titles.ts';
-import { type CheckResult, type CheckStatus, clauseOfTitle, groupLine, type GroupResult, type LeftBehind, type RunResults, runVerdict, severityOf, totalsOf } from './results.ts';
+import { type CheckResult, type CheckStatus, clauseOfTitle, groupLine, type GroupResult, type LeftBehind, redactedResults, type RunResults, runVerdict, severityOf, totalsOf } from './results.ts';
 import { configFromEnv } from '../talk/config.ts';
 import { addCounts, emptyCounts } from '../talk/counts.ts';
 import { judgeRun, type Expectation } from './expectations.ts';
@@ -148,7 +148,7 @@ export function withRunTotals(groups: readonly GroupResult[], checks: readonly C
 /** The four report files of a run (or of merged shards) in `dir`. */
 export function writeReports(dir: string, results: RunResults): void {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'results.json'), redact(JSON.stringify(results, null, 2)));
+  writeFileSync(join(dir, 'results.json'), JSON.stringify(redactedResults(results), null, 2));
   writeFileSync(join(dir, 'junit.xml'), junitXml(results));
   writeFileSync(join(dir, 'summary.md'), summaryMarkdown(results));
   writeFileSync(join(dir, 'report.html'), reportHtml(results));
