@@ -7,6 +7,7 @@ import { checkLines, checkTitles, describeTitles } from '../judge/check-titles.t
 import { type CheckResult, type CheckStatus, clauseOfTitle, groupLine, type GroupResult, type LeftBehind, redactedResults, type RunResults, runVerdict, severityOf, totalsOf } from './results.ts';
 import { configFromEnv } from '../talk/config.ts';
 import { addCounts, emptyCounts } from '../talk/counts.ts';
+import { clearHarParts, mergeHarParts } from '../talk/har.ts';
 import { judgeRun, type Expectation } from './expectations.ts';
 import { redact } from '../talk/redact.ts';
 import { reportHtml } from './report-html.ts';
@@ -179,6 +180,8 @@ export default class ConformanceReporter implements Reporter {
 
   onInit(): void {
     this.startedAt = new Date();
+    const { recordFile } = configFromEnv(process.env);
+    if (recordFile) clearHarParts(recordFile);
   }
 
   onTestModuleEnd(module: TestModule): void {
@@ -247,6 +250,7 @@ export default class ConformanceReporter implements Reporter {
     };
     const results: RunResults = { verdict: runVerdict(unverdicted), ...unverdicted };
     writeReports(config.reportDir, results);
+    if (config.recordFile) mergeHarParts(config.recordFile);
     if (process.env.GITHUB_ACTIONS === 'true') {
       for (const line of githubAnnotations(results)) process.stdout.write(`${line}\n`);
       // The job summary is a file the runner names; appending keeps what earlier steps wrote.
@@ -256,5 +260,6 @@ export default class ConformanceReporter implements Reporter {
       process.stdout.write(`\n${check.outcome === 'failed' ? '✗' : '⚠ warning:'} ${check.title}\n${check.message}\n`);
     }
     process.stdout.write(`\n${terminalSummary(results)}\nReports: ${config.reportDir}/ (report.html, results.json, junit.xml, summary.md)\n`);
+    if (config.recordFile) process.stdout.write(`Recording: ${config.recordFile} (HAR 1.2, every exchange of the run, redacted)\n`);
   }
 }

@@ -1,11 +1,12 @@
 // Runs around every suite file: starts the support layer's state afresh (file-state.ts), closes what must not
 // outlive the file, undoes what it created, and hands its request counts, leftovers and run-wide observations
 // (registered checks, resource schemas, error bodies and texts) to the reporter through the file's task meta.
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { leftovers, undoAll } from './cleanup.ts';
 import type { LeftBehind } from '../report/results.ts';
 import { countsSnapshot, type Counts } from '../talk/counts.ts';
 import { endFile, startFile } from '../talk/file-state.ts';
+import { recordExchanges, writeHarPart } from '../talk/har.ts';
 import '../judge/registered-checks.ts';
 import { runWideSnapshot } from '../judge/run-wide.ts';
 import { undici } from '../talk/undici.ts';
@@ -18,6 +19,8 @@ declare module 'vitest' {
 }
 
 startFile();
+const { recordFile } = inject('config');
+if (recordFile) recordExchanges();
 
 // The transports (undici, ws) load before the file's first request, not while it runs: loaded under a running
 // deadline, on a loaded machine, they made the first requests of a group time out. A file none of whose checks is
@@ -33,4 +36,6 @@ afterAll(async ({}, file) => {
   file.meta.counts = countsSnapshot();
   file.meta.leftovers = leftovers();
   file.meta.runWide = runWideSnapshot();
+  // The cleanup's exchanges too: a recording holds every request the run sent.
+  if (recordFile) writeHarPart(recordFile, file.file.filepath);
 });
