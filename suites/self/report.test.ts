@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vit
 import { isFault } from '../../fixtures/reference-server/faults.ts';
 import { startReferenceServer, type ReferenceServer } from '../../fixtures/reference-server/server.ts';
 import { mergeShards } from '../support/report/matrix.ts';
-import type { RunResults } from '../support/report/results.ts';
+import { REPLAY_SAID, type RunResults } from '../support/report/results.ts';
 import { ROOT, runCli, serverEnv, type CliRun } from './run-cli.ts';
 
 const FAULT = 'APPS-VERIFY-2';
@@ -304,6 +304,12 @@ describe('report.html with a one-character token', () => {
     expect(html).not.toMatch(/\[redacted\]&#39;<\/code>|&lt;button|Bearer \[redacted\] (?:is|token)/);
     expect(html).toContain('as Bearer is taken');
     expect(html.match(/<details class="clause-section" data-section="[^"]*" open>/g)).toEqual(['<details class="clause-section" data-section="Statuses" open>']);
+  });
+
+  it('should give the failure its replay in results.json and summary.md: the status created first, its id in STATUS_1', () => {
+    const replay = checkOf(shortToken, LONE_FAULT)?.failure?.replay ?? [];
+    expect(replay.map((step) => step.captures)).toEqual(['STATUS_1', undefined]);
+    expect(shortToken.reports['summary.md']).toContain(`${REPLAY_SAID}\n\n\`\`\`\n${replay.map((step) => step.curl).join('\n')}\n\`\`\``);
   });
 
   it('should give every Copy button of the page its curl lines in Chromium, the replay of the failure whole under Copy all, and scroll no table past a 1,400 px window', (context) =>

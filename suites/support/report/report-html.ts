@@ -3,7 +3,7 @@
 // and the compatibility matrix of several servers (matrix.ts), clauses as rows and servers as columns.
 import { causeLabel, CLAUSES, type Clause } from '../judge/clauses.ts';
 import { blockedByCause, SUITE_ERRORS_SAID, suiteErrorsOf } from './blocks.ts';
-import { type CheckResult, type ClauseResult, clauseResults, type ClauseTile, groupMark, groupText, leftBehindParts, type RankedCause, redactedResults, type RunResults, totalsLine } from './results.ts';
+import { type CheckResult, type ClauseResult, clauseResults, type ClauseTile, groupMark, groupText, leftBehindParts, type RankedCause, redactedResults, REPLAY_SAID, type RunResults, totalsLine } from './results.ts';
 import { ROOT_CAUSES_SAID } from './root-causes.ts';
 
 type Shown = ClauseResult | 'not testable';
@@ -142,7 +142,8 @@ const scrolling = (table: string) => `<div class="scroll">${table}</div>`;
 function reproduceHtml(lines: readonly string[], copyAll: boolean): string {
   if (lines.length === 0) return '';
   const steps = lines.map((line) => `<div class="step"><pre><code>${esc(line)}</code></pre><button type="button" data-copy="step">Copy</button></div>`);
-  return `<div class="reproduce">${steps.join('')}${copyAll ? '<button type="button" data-copy="all">Copy all curl lines</button>' : ''}</div>`;
+  const said = lines.length > 1 ? `<p class="meta">${esc(REPLAY_SAID)}</p>` : '';
+  return `<div class="reproduce">${said}${steps.join('')}${copyAll ? '<button type="button" data-copy="all">Copy all curl lines</button>' : ''}</div>`;
 }
 
 /** A failing check's curl lines: its replay where the failing request names objects the run created, else its curl line. */

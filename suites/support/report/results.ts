@@ -132,6 +132,10 @@ export interface LeftBehind {
   unread?: boolean;
 }
 
+/** What a failure's replay is, as the reports introduce it. */
+export const REPLAY_SAID =
+  'Replay, to paste into sh with the run\'s CONFORMANCE_* variables set: the first lines create what the failing request names, each new id in a shell variable; the last sends the failing request.';
+
 /**
  * What the reports keep as written when they redact their data: check titles, group names and the checks the
  * expectations file names hold words, no secrets, and the positional masks would eat them ("as Bearer token").
