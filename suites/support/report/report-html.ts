@@ -137,13 +137,13 @@ const scrolling = (table: string) => `<div class="scroll">${table}</div>`;
 
 /**
  * The curl lines that show a failure, each with its Copy button: a replay's creations and then the failing request,
- * or its one curl line; and a button that copies them all, to paste as one script.
+ * said what they are, with a button that copies them all to paste as one script; or its one curl line.
  */
-function reproduceHtml(lines: readonly string[], copyAll: boolean): string {
+function reproduceHtml(lines: readonly string[]): string {
   if (lines.length === 0) return '';
   const steps = lines.map((line) => `<div class="step"><pre><code>${esc(line)}</code></pre><button type="button" data-copy="step">Copy</button></div>`);
-  const said = lines.length > 1 ? `<p class="meta">${esc(REPLAY_SAID)}</p>` : '';
-  return `<div class="reproduce">${said}${steps.join('')}${copyAll ? '<button type="button" data-copy="all">Copy all curl lines</button>' : ''}</div>`;
+  if (lines.length === 1) return `<div class="reproduce">${steps.join('')}</div>`;
+  return `<div class="reproduce"><p class="meta">${esc(REPLAY_SAID)}</p>${steps.join('')}<button type="button" data-copy="all">Copy all curl lines</button></div>`;
 }
 
 /** A failing check's curl lines: its replay where the failing request names objects the run created, else its curl line. */
@@ -188,6 +188,8 @@ function tileNote(result: Shown, tile: ClauseTile | undefined): string {
 }
 
 const failureId = (i: number) => `failure-${i + 1}`;
+/** The results that open their section of the clause table, which starts folded otherwise. */
+const OPENS_ITS_SECTION: readonly Shown[] = ['failed', 'unexpectedly-passing', 'warning'];
 const ATTENTION: readonly CheckResult['outcome'][] = ['failed', 'unexpectedly-passing', 'warning', 'expected-failure'];
 
 function failureDetails(check: CheckResult, index: number): string {
@@ -204,7 +206,7 @@ function failureDetails(check: CheckResult, index: number): string {
 ${clause ? `<p class="words">${esc(clause.id)} (${esc(clause.section)}, ${clause.severity}): ${esc(clause.words)}</p>` : ''}
 ${why ? `<p>${esc(why)}</p>` : ''}
 ${check.message ? `<pre class="message">${esc(check.message)}</pre>` : ''}
-${reproduceHtml(curlLinesOf(check), true)}
+${reproduceHtml(curlLinesOf(check))}
 </details>`;
 }
 
@@ -243,18 +245,16 @@ export function reportHtml(raw: RunResults): string {
       return `<div class="section-row"><h3>${esc(name)}</h3><div class="tiles">${tiles.join('')}</div></div>`;
     })
     .join('\n');
-  const HOLDS_FAILURES: readonly Shown[] = ['failed', 'unexpectedly-passing', 'warning'];
   const table = sections
     .map(([name, clauses]) => {
-      const shown = clauses.map((clause) => shownResult(clause, byClause.get(clause.id)?.result));
-      const rows = clauses.map((clause, i) => {
-        const found = byClause.get(clause.id);
-        const result = shown[i] as Shown;
+      const lines = clauses.map((clause) => ({ clause, found: byClause.get(clause.id), result: shownResult(clause, byClause.get(clause.id)?.result) }));
+      const rows = lines.map(({ clause, found, result }) => {
         const checks = (found?.checks ?? []).map((c) => `${esc(c.title)}${c.outcome === 'skipped' ? ` <span class="dim">(skipped: ${esc(c.skipReason ?? '')})</span>` : ''}${c.blockedBy ? ` <span class="dim">(blocked by ${esc(causeLabel(c.blockedBy))})</span>` : ''}${judgedNote(c)}`).join('<br>');
         return `<tr id="clause-${anchor(clause.id)}"><td class="id">${esc(clause.id)}</td><td>${esc(clause.words)}</td><td>${clause.kind}</td><td>${clause.kind === 'rule' ? clause.severity : ''}</td><td>${clause.since ?? ''}</td><td class="result"><span class="badge ${cssClass(result)}">${esc(LABEL[result])}</span></td><td>${checks}</td></tr>`;
       });
       // Folded, so that the page is as long as what needs reading: a section with a failure or a warning opens.
-      const open = shown.some((r) => HOLDS_FAILURES.includes(r));
+      const shown = lines.map((line) => line.result);
+      const open = shown.some((r) => OPENS_ITS_SECTION.includes(r));
       const counts = [...new Set(shown)].map((r) => `${shown.filter((x) => x === r).length} ${LABEL[r]}`).join(', ');
       return `<details class="clause-section" data-section="${esc(name)}"${open ? ' open' : ''}><summary>${esc(name)}<span class="counts dim">${esc(counts)}</span></summary>
 ${scrolling(`<table><thead><tr><th>Clause</th><th>Contract's words</th><th>Kind</th><th>Severity</th><th>Since</th><th>Result</th><th>Checks</th></tr></thead>
@@ -314,7 +314,7 @@ function rootCausesHtml(causes: readonly RankedCause[], firstFailure: ReadonlyMa
     const outcome = r.outcome ? ` <span class="badge ${cssClass(r.outcome)}">${esc(LABEL[r.outcome])}</span>` : ownBlocked ? ` <span class="badge r-blocked">${esc(ownBlocked)}</span>` : '';
     const guarded = r.guards ? ` <span class="badge guard">${esc(r.guards)}</span>` : '';
     const evidence = r.clause ? `<div class="evidence">${esc(r.evidence)}</div>` : '';
-    const curl = reproduceHtml(r.reproduce ? [r.reproduce] : [], false);
+    const curl = reproduceHtml(r.reproduce ? [r.reproduce] : []);
     return `<li data-cause="${esc(r.label)}" data-blocks="${r.blocks}"${r.guards ? ` data-guards="${esc(r.guards)}"` : ''}>${name}${outcome}${guarded}: <span class="blocks-count">blocks ${r.blocks} check${r.blocks === 1 ? '' : 's'}</span>${evidence}${curl}</li>`;
   });
   return `<section id="root-causes"><h2>Root causes (${causes.length})</h2>
