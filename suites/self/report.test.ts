@@ -303,6 +303,7 @@ describe('report.html with a one-character token', () => {
     expect(checkOf(shortToken, LONE_FAULT)).toMatchObject({ outcome: 'failed' });
     expect(html).not.toMatch(/\[redacted\]&#39;<\/code>|&lt;button|Bearer \[redacted\] (?:is|token)/);
     expect(html).toContain('as Bearer is taken');
+    expect(shortToken.reports['junit.xml']).toContain('as Bearer is taken');
     expect(html.match(/<details class="clause-section" data-section="[^"]*" open>/g)).toEqual(['<details class="clause-section" data-section="Statuses" open>']);
   });
 
