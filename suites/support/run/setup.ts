@@ -5,6 +5,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { leftovers, undoAll } from './cleanup.ts';
 import type { LeftBehind } from '../report/results.ts';
 import { countsSnapshot, type Counts } from '../talk/counts.ts';
+import type { Config } from '../talk/config.ts';
 import { endFile, startFile } from '../talk/file-state.ts';
 import { recordExchanges, writeHarPart } from '../talk/har.ts';
 import '../judge/registered-checks.ts';
@@ -19,7 +20,8 @@ declare module 'vitest' {
 }
 
 startFile();
-const { recordFile } = inject('config');
+// Our own runner of many runs in one process (suites/self/suite-runner.ts) provides `runs`, no `config`: it records nothing.
+const recordFile = (inject('config') as Config | undefined)?.recordFile;
 if (recordFile) recordExchanges();
 
 // The transports (undici, ws) load before the file's first request, not while it runs: loaded under a running
