@@ -1,7 +1,10 @@
 // An exchange as a HAR entry: redacted everywhere a secret travels, a valid URI where a mask stands in one, an
 // upload by its file name, a body that is not text by its size only, and a request unanswered with why.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { harEntryOf } from './har.ts';
+import { type Har, harEntryOf, mergeHarParts } from './har.ts';
 import type { Exchange } from './http.ts';
 import { registerSecret } from './redact.ts';
 
@@ -68,5 +71,29 @@ describe('a HAR entry', () => {
     const entry = harEntryOf(exchange({ error: 'no answer within 100 ms (CONFORMANCE_TIMEOUT_MS)', timedOut: true }));
     expect(entry.response.status).toBe(0);
     expect(entry.comment).toBe('as A; no answer: no answer within 100 ms (CONFORMANCE_TIMEOUT_MS)');
+  });
+});
+
+describe('the HAR file', () => {
+  it('should merge the parts the workers wrote in the order the requests were sent, and remove them', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'har-merge-'));
+    const harFile = join(dir, 'out', 'run.har');
+    const at = (second: number) => harEntryOf(exchange({ startedAt: `2026-11-28T03:00:0${second}.000Z`, path: `/${second}` }));
+    mkdirSync(`${harFile}.parts`, { recursive: true });
+    writeFileSync(join(`${harFile}.parts`, 'a.test.ts.json'), JSON.stringify([at(1), at(4)]));
+    writeFileSync(join(`${harFile}.parts`, 'b.test.ts.json'), JSON.stringify([at(2)]));
+    mergeHarParts(harFile);
+    const har = JSON.parse(readFileSync(harFile, 'utf8')) as Har;
+    expect(har.log.version).toBe('1.2');
+    expect(har.log.entries.map((e) => e.startedDateTime.slice(17, 19))).toEqual(['01', '02', '04']);
+    expect(existsSync(`${harFile}.parts`)).toBe(false);
+    rmSync(dir, { recursive: true });
+  });
+
+  it('should write a HAR without entries for a run that sent nothing', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'har-merge-'));
+    mergeHarParts(join(dir, 'empty.har'));
+    expect((JSON.parse(readFileSync(join(dir, 'empty.har'), 'utf8')) as Har).log.entries).toEqual([]);
+    rmSync(dir, { recursive: true });
   });
 });

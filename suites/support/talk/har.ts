@@ -4,7 +4,7 @@
 // secret the file obtained is known to redact(); the reporter merges the parts into the one file at the run's end.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { DEFAULT_USER_AGENT } from './config.ts';
 import { perFile } from './file-state.ts';
 import { type Exchange, onExchange } from './http.ts';
@@ -152,6 +152,7 @@ export function mergeHarParts(harFile: string): void {
   const entries = parts.flat().sort((x, y) => x.startedDateTime.localeCompare(y.startedDateTime));
   const [name = 'social-api-conformance', version = ''] = DEFAULT_USER_AGENT.split('/');
   const har: Har = { log: { version: '1.2', creator: { name, version }, entries } };
+  mkdirSync(dirname(harFile), { recursive: true });
   writeFileSync(harFile, `${JSON.stringify(har, null, 1)}\n`);
   clearHarParts(harFile);
 }
