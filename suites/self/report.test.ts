@@ -9,9 +9,11 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { isFault } from '../../fixtures/reference-server/faults.ts';
+import { startReferenceServer, type ReferenceServer } from '../../fixtures/reference-server/server.ts';
 import { mergeShards } from '../support/report/matrix.ts';
-import type { RunResults } from '../support/report/results.ts';
-import { ROOT, runCli, type CliRun } from './run-cli.ts';
+import { REPLAY_SAID, type RunResults } from '../support/report/results.ts';
+import { ROOT, runCli, serverEnv, type CliRun } from './run-cli.ts';
 
 const FAULT = 'APPS-VERIFY-2';
 const GROUP = 'client-registration';
@@ -39,6 +41,21 @@ const BLOCKING_FAULT = 'STATUS-CREATE-4';
 /** Two root causes: the blocking fault, and one that blocks nothing but is a clause of ownership, ranked first. */
 let ranked: CliRun;
 const LONE_FAULT = 'STATUS-DELETE-3';
+/**
+ * A run whose token of A is one character ("x"): too short to be known to redact(), it is masked where it stands
+ * (Bearer [redacted]). The fault fails a deletion of a status the run created: its replay creates one first.
+ */
+let shortToken: CliRun;
+let shortTokenServer: ReferenceServer;
+
+/** A reference server with the fault, where A's token is also "x". */
+async function serverWithShortToken(): Promise<ReferenceServer> {
+  const server = await startReferenceServer({ faults: [LONE_FAULT].filter(isFault) });
+  const seeded = server.context.store.tokens.get(server.users.a.token);
+  if (!seeded) throw new Error("the reference server seeded no token of A's");
+  server.context.store.issueToken(seeded.appId, seeded.accountId, seeded.scopes, 'x');
+  return server;
+}
 
 function results(run: CliRun): RunResults {
   if (!run.results) throw new Error(`the run wrote no results.json (exit ${run.code}): ${run.stderr.slice(0, 500)}`);
@@ -58,7 +75,8 @@ beforeAll(async () => {
     }),
   );
   writeFileSync(stepSummary, '# earlier step\n');
-  [faulty, expected, fixed, allowed, blocking, blockedOnly, ranked] = await Promise.all([
+  shortTokenServer = await serverWithShortToken();
+  [faulty, expected, fixed, allowed, blocking, blockedOnly, ranked, shortToken] = await Promise.all([
     runCli(['--group', GROUP, '--fault', FAULT], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: stepSummary }),
     runCli(['--group', GROUP, '--fault', FAULT, '--expectations', expectationsFile], NOT_GITHUB),
     runCli(['--group', GROUP, '--expectations', expectationsFile], NOT_GITHUB),
@@ -66,12 +84,14 @@ beforeAll(async () => {
     runCli(['--group', 'statuses', '--fault', BLOCKING_FAULT], NOT_GITHUB),
     runCli(['--group', 'statuses', '--only', 'STATUS-CONTEXT-2', '--fault', 'STATUS-CREATE-6'], NOT_GITHUB),
     runCli(['--group', 'statuses', '--fault', `${LONE_FAULT},${BLOCKING_FAULT}`], NOT_GITHUB),
+    runCli(['--group', 'statuses', '--group', 'access', '--only', LONE_FAULT], { ...NOT_GITHUB, ...serverEnv(shortTokenServer), CONFORMANCE_TOKEN_A: 'x' }),
   ]);
 });
 
-afterAll(() => {
-  for (const run of [faulty, expected, fixed, allowed, blocking, blockedOnly, ranked]) if (run) rmSync(run.reportDir, { recursive: true, force: true });
+afterAll(async () => {
+  for (const run of [faulty, expected, fixed, allowed, blocking, blockedOnly, ranked, shortToken]) if (run) rmSync(run.reportDir, { recursive: true, force: true });
   rmSync(work, { recursive: true, force: true });
+  await shortTokenServer?.close();
 });
 
 describe('reports', () => {
@@ -274,6 +294,46 @@ describe('report.html in headless Chromium', () => {
       expect(await page.innerText(group)).toMatch(/^○\s*Statuses: 0 passed, 0 failed, 1 blocked, \d+ skipped: nothing judged$/);
       const [r = 0, g = 0, b = 0] = rgb(await styleOf(page, `${group} .mark`, 'color'));
       expect(g > r + 40 && g > b + 40, `the mark is not green, got rgb(${r}, ${g}, ${b})`).toBe(false);
+    }));
+});
+
+describe('report.html with a one-character token', () => {
+  it('should render its markup whole, keep the titles as written, and fold the clause table but for the sections with failures', () => {
+    const html = shortToken.reports['report.html'] ?? '';
+    expect(checkOf(shortToken, LONE_FAULT)).toMatchObject({ outcome: 'failed' });
+    expect(html).not.toMatch(/\[redacted\]&#39;<\/code>|&lt;button|Bearer \[redacted\] (?:is|token)/);
+    expect(html).toContain('as Bearer is taken');
+    expect(shortToken.reports['junit.xml']).toContain('as Bearer is taken');
+    expect(html.match(/<details class="clause-section" data-section="[^"]*" open>/g)).toEqual(['<details class="clause-section" data-section="Statuses" open>']);
+  });
+
+  it('should give the failure its replay in results.json and summary.md: the status created first, its id in STATUS_1', () => {
+    const replay = checkOf(shortToken, LONE_FAULT)?.failure?.replay ?? [];
+    expect(replay.map((step) => step.captures)).toEqual(['STATUS_1', undefined]);
+    expect(shortToken.reports['summary.md']).toContain(`${REPLAY_SAID}\n\n\`\`\`\n${replay.map((step) => step.curl).join('\n')}\n\`\`\``);
+  });
+
+  it('should give every Copy button of the page its curl lines in Chromium, the replay of the failure whole under Copy all, and scroll no table past a 1,400 px window', (context) =>
+    inBrowser(context, shortToken, async (page) => {
+      await page.setViewportSize({ width: 1400, height: 900 });
+      // The clipboard as the page's script sees it, recording what it is given (headless Chromium has none to read back).
+      await page.evaluate(`window.copied = []; Object.defineProperty(navigator, 'clipboard', { value: { writeText: (text) => { window.copied.push(text); return Promise.resolve(); } } });
+        document.querySelectorAll('details').forEach((d) => { d.open = true; });`);
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1400);
+      expect(await page.innerText('body')).not.toMatch(/copyCurl|type="button"/);
+      const buttons = page.locator('button[data-copy]');
+      const count = await buttons.count();
+      expect(count).toBeGreaterThan(2);
+      for (let i = 0; i < count; i++) {
+        const button = buttons.nth(i);
+        const scope = (await button.getAttribute('data-copy')) === 'all' ? 'reproduce' : 'step';
+        const shown = await button.locator(`xpath=ancestor::div[contains(concat(' ', @class, ' '), ' ${scope} ')][1]//code`).allTextContents();
+        await button.click();
+        expect(await page.evaluate<string>('window.copied[window.copied.length - 1]')).toBe(shown.join('\n'));
+        expect(await button.innerText()).toBe('Copied');
+      }
+      const replay = await page.locator(`details.failure[data-clause="${LONE_FAULT}"] .reproduce code`).allTextContents();
+      expect(replay).toEqual([expect.stringMatching(/^STATUS_1=\$\(curl -sS -X POST .*'\/api\/v1\/statuses' .*Bearer \[redacted\].* \| grep -o /), expect.stringMatching(/^curl -sS -i -X DELETE "\$CONFORMANCE_BASE_URL""\/api\/v1\/statuses\/\$STATUS_1" .*Bearer \$CONFORMANCE_TOKEN_B/)]);
     }));
 });
 

@@ -1,6 +1,7 @@
 // The clause catalogue: every rule of the contract (../shared/spec/social-api.md) with a stable id, the
 // section it stands in, the contract's own words, what kind of rule it is and the release that introduced it.
 // Checks name their clause as the first word of their title; reports are organised by this catalogue.
+import type { ReplayStep } from '../talk/replay.ts';
 
 import type { RootCause } from '../act/steps.ts';
 
@@ -322,6 +323,8 @@ export interface FailureData {
   exchange?: string;
   /** The curl command that reproduces it (secrets are environment variable names). */
   reproduce?: string;
+  /** Where the failing request names objects the run created: their creations, then the request (talk/replay.ts). */
+  replay?: ReplayStep[];
 }
 
 /** "STATUS-MUTE-1 (mute answered HTTP 404)", or "outside the contract: ...". */
@@ -332,9 +335,9 @@ export function causeLabel(cause: RootCause): string {
 export class ClauseFailure extends Error {
   /** Own properties survive vitest's serialisation of errors, so the reporter reads the failure as data. */
   readonly data: FailureData;
-  constructor(clause: Clause, expected: string, actual: string, exchange = '', reproduce?: string) {
+  constructor(clause: Clause, expected: string, actual: string, exchange = '', reproduce?: string, replay: ReplayStep[] = []) {
     super(`${clause.id} ${clause.words}\n  expected: ${expected}\n  actual:   ${actual}${exchange ? `\n${exchange}` : ''}`);
     this.name = 'ClauseFailure';
-    this.data = { clause: clause.id, expected, actual, ...(exchange ? { exchange } : {}), ...(reproduce ? { reproduce } : {}) };
+    this.data = { clause: clause.id, expected, actual, ...(exchange ? { exchange } : {}), ...(reproduce ? { reproduce } : {}), ...(replay.length ? { replay } : {}) };
   }
 }

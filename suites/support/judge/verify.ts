@@ -8,6 +8,7 @@ import { expect } from 'vitest';
 import { clause, CLAUSE_ID, ClauseFailure, findClause, type Clause } from './clauses.ts';
 import { curlOf, describeExchange, excerpt, jsonOf, noAnswer, type Exchange } from '../talk/http.ts';
 import { redact } from '../talk/redact.ts';
+import { replayOf } from '../talk/replay.ts';
 import { block, countJudged } from './preconditions.ts';
 import { causeOf } from '../act/steps.ts';
 import type { Holds } from '../act/moves.ts';
@@ -30,7 +31,7 @@ export function fail(expected: string, actual: string, exchange?: Exchange, clau
   // A 429 is the budget's answer, never evidence against a clause: the check that needed the answer is not judged.
   if (exchange?.rateLimited) block(causeOf(undefined, `${exchange.method} ${exchange.path.split('?')[0]} was refused by the server's rate limit (HTTP 429), also after waiting for the reset`, exchange));
   const failed = clauseId ? clause(clauseId) : currentClause();
-  throw new ClauseFailure(failed, redact(expected), redact(actual), exchange ? describeExchange(exchange) : '', exchange ? redact(curlOf(exchange)) : undefined);
+  throw new ClauseFailure(failed, redact(expected), redact(actual), exchange ? describeExchange(exchange) : '', exchange ? redact(curlOf(exchange)) : undefined, exchange ? replayOf(exchange) : []);
 }
 
 /** Plain condition with the running clause's failure format. */

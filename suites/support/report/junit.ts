@@ -1,7 +1,6 @@
 // junit.xml: the run for CI systems, a testsuite per group and a testcase per check.
 import { causeLabel } from '../judge/clauses.ts';
-import { redact } from '../talk/redact.ts';
-import type { CheckResult, RunResults, Totals } from './results.ts';
+import { type CheckResult, redactedResults, type RunResults, type Totals } from './results.ts';
 
 const xml = (s: string) =>
   s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -34,7 +33,9 @@ function junitCase(c: CheckResult, group: string, allowUnexpectedPass: boolean):
   }
 }
 
-export function junitXml(results: RunResults): string {
+/** junit.xml, rendered from redacted data (redactedResults): the markup itself is never redacted, nor a title. */
+export function junitXml(raw: RunResults): string {
+  const results = redactedResults(raw);
   const allow = results.expectations.allowUnexpectedPass;
   const failing = (g: Totals) => g.failed + (allow ? 0 : g.unexpectedPasses);
   const suites = results.groups.map((group) => {
@@ -45,5 +46,5 @@ export function junitXml(results: RunResults): string {
     return `  <testsuite name="${xml(group.name)}" tests="${checks.length + errors.length}" failures="${failing(group)}" errors="${group.errors.length}" skipped="${skipped}" time="${(group.durationMs / 1000).toFixed(3)}">\n${[...cases, ...errors].join('\n')}\n  </testsuite>`;
   });
   const t = results.totals;
-  return redact(`<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="social-api-conformance" tests="${t.checks}" failures="${failing(t)}" skipped="${t.skipped + t.blocked + t.notJudged + t.expectedFailures}" time="${(results.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="social-api-conformance" tests="${t.checks}" failures="${failing(t)}" skipped="${t.skipped + t.blocked + t.notJudged + t.expectedFailures}" time="${(results.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;
 }

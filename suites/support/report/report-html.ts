@@ -2,9 +2,8 @@
 // fetches): report.html, the conformance of one server at a glance, organised by the clause catalogue;
 // and the compatibility matrix of several servers (matrix.ts), clauses as rows and servers as columns.
 import { causeLabel, CLAUSES, type Clause } from '../judge/clauses.ts';
-import { redact } from '../talk/redact.ts';
 import { blockedByCause, SUITE_ERRORS_SAID, suiteErrorsOf } from './blocks.ts';
-import { type CheckResult, type ClauseResult, clauseResults, type ClauseTile, groupMark, groupText, leftBehindParts, type RankedCause, type RunResults, totalsLine } from './results.ts';
+import { type CheckResult, type ClauseResult, clauseResults, type ClauseTile, groupMark, groupText, leftBehindParts, type RankedCause, redactedResults, REPLAY_SAID, type RunResults, totalsLine } from './results.ts';
 import { ROOT_CAUSES_SAID } from './root-causes.ts';
 
 type Shown = ClauseResult | 'not testable';
@@ -77,7 +76,10 @@ details.failure summary { cursor: pointer; }
 .guard { background: #6639ba; color: #fff; }
 .words { color: var(--muted); margin: 6px 0; }
 pre { background: #f6f8fa; border: 1px solid var(--line); border-radius: 6px; padding: 10px; overflow-x: auto; white-space: pre-wrap; word-break: break-word; font: 12px/1.45 ui-monospace, SFMono-Regular, Menlo, monospace; }
-.reproduce { display: flex; gap: 8px; align-items: flex-start; } .reproduce pre { flex: 1; margin: 0; }
+.reproduce .step { display: flex; gap: 8px; align-items: flex-start; margin: 0 0 6px; } .reproduce pre { flex: 1; margin: 0; }
+.scroll { overflow-x: auto; max-width: 100%; }
+details.clause-section { border-bottom: 1px solid var(--line); } details.clause-section > summary { cursor: pointer; padding: 6px 0; font-weight: 600; }
+details.clause-section .counts { font-weight: 400; margin-left: 8px; }
 button { font: inherit; padding: 3px 10px; border: 1px solid var(--line); border-radius: 6px; background: #f6f8fa; cursor: pointer; }
 table { border-collapse: collapse; width: 100%; } th, td { text-align: left; vertical-align: top; padding: 4px 8px; border-bottom: 1px solid var(--line); }
 td.result { white-space: nowrap; } td.id { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; white-space: nowrap; }
@@ -92,25 +94,34 @@ ul.groups { list-style: none; padding: 0; } ul.groups .mark { display: inline-bl
 .g-failed .mark { color: var(--failed); } .g-passed .mark { color: var(--passed); } .g-nothing-judged .mark { color: var(--blocked); }
 `;
 
-// Opens the failure a tile or a root cause points at, and copies a curl line. A click opens it at once, and again
-// after the reader closed it (the hash is then unchanged, so no hashchange comes); hashchange serves the address bar.
+// Opens the failure (or the folded section of the clause table) a tile or a root cause points at, and copies curl
+// lines: one step, or all steps of a replay. A click opens it at once, and again after the reader closed it (the
+// hash is then unchanged, so no hashchange comes); hashchange serves the address bar.
 const SCRIPT = `
-function openDetails(id) { var el = document.getElementById(id); if (el && el.tagName === 'DETAILS') el.open = true; }
+function openDetails(id) {
+  var target = document.getElementById(id);
+  for (var el = target; el; el = el.parentElement) if (el.tagName === 'DETAILS') el.open = true;
+  if (target && target.tagName !== 'DETAILS') target.scrollIntoView();
+}
 function openTarget() { openDetails(location.hash.slice(1)); }
 document.addEventListener('click', function (event) {
   var link = event.target.closest && event.target.closest('a[href^="#"]');
   if (link) openDetails(decodeURIComponent(link.getAttribute('href').slice(1)));
+  var button = event.target.closest && event.target.closest('button[data-copy]');
+  if (button) copyCurl(button);
 });
 window.addEventListener('hashchange', openTarget); openTarget();
 function copyCurl(button) {
-  var text = button.parentNode.querySelector('code').textContent;
+  var scope = button.getAttribute('data-copy') === 'all' ? button.closest('.reproduce') : button.closest('.step');
+  var text = Array.prototype.map.call(scope.querySelectorAll('code'), function (code) { return code.textContent; }).join('\\n');
   var done = function () { button.textContent = 'Copied'; };
   if (navigator.clipboard) navigator.clipboard.writeText(text).then(done, function () {}); else done();
 }
 `;
 
+/** The page around a body rendered from redacted data (redactData): the markup itself is never redacted. */
 function page(title: string, body: string, script = ''): string {
-  return redact(`<!doctype html>
+  return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
 <title>${esc(title)}</title><style>${STYLE}</style></head>
@@ -118,8 +129,25 @@ function page(title: string, body: string, script = ''): string {
 ${body}
 ${script ? `<script>${script}</script>` : ''}
 </body></html>
-`);
+`;
 }
+
+/** A wide table scrolls sideways inside its box, not the page. */
+const scrolling = (table: string) => `<div class="scroll">${table}</div>`;
+
+/**
+ * The curl lines that show a failure, each with its Copy button: a replay's creations and then the failing request,
+ * said what they are, with a button that copies them all to paste as one script; or its one curl line.
+ */
+function reproduceHtml(lines: readonly string[]): string {
+  if (lines.length === 0) return '';
+  const steps = lines.map((line) => `<div class="step"><pre><code>${esc(line)}</code></pre><button type="button" data-copy="step">Copy</button></div>`);
+  if (lines.length === 1) return `<div class="reproduce">${steps.join('')}</div>`;
+  return `<div class="reproduce"><p class="meta">${esc(REPLAY_SAID)}</p>${steps.join('')}<button type="button" data-copy="all">Copy all curl lines</button></div>`;
+}
+
+/** A failing check's curl lines: its replay where the failing request names objects the run created, else its curl line. */
+const curlLinesOf = (check: CheckResult): string[] => check.failure?.replay?.map((step) => step.curl) ?? (check.reproduce ? [check.reproduce] : []);
 
 /** The catalogue's sections in order, and the clauses the results name that the catalogue lacks. */
 function sectionsOf(knownIds: Iterable<string>): Array<[string, Clause[]]> {
@@ -160,6 +188,8 @@ function tileNote(result: Shown, tile: ClauseTile | undefined): string {
 }
 
 const failureId = (i: number) => `failure-${i + 1}`;
+/** The results that open their section of the clause table, which starts folded otherwise. */
+const OPENS_ITS_SECTION: readonly Shown[] = ['failed', 'unexpectedly-passing', 'warning'];
 const ATTENTION: readonly CheckResult['outcome'][] = ['failed', 'unexpectedly-passing', 'warning', 'expected-failure'];
 
 function failureDetails(check: CheckResult, index: number): string {
@@ -176,12 +206,13 @@ function failureDetails(check: CheckResult, index: number): string {
 ${clause ? `<p class="words">${esc(clause.id)} (${esc(clause.section)}, ${clause.severity}): ${esc(clause.words)}</p>` : ''}
 ${why ? `<p>${esc(why)}</p>` : ''}
 ${check.message ? `<pre class="message">${esc(check.message)}</pre>` : ''}
-${check.reproduce ? `<div class="reproduce"><pre><code>${esc(check.reproduce)}</code></pre><button type="button" onclick="copyCurl(this)">Copy</button></div>` : ''}
+${reproduceHtml(curlLinesOf(check))}
 </details>`;
 }
 
 /** report.html: one server's conformance, sections and clauses coloured by result, each failure expandable. */
-export function reportHtml(results: RunResults): string {
+export function reportHtml(raw: RunResults): string {
+  const results = redactedResults(raw);
   const byClause = clauseResults(results.checks);
   const attention = results.checks.filter((c) => ATTENTION.includes(c.outcome));
   const firstFailure = new Map<string, string>();
@@ -216,13 +247,20 @@ export function reportHtml(results: RunResults): string {
     .join('\n');
   const table = sections
     .map(([name, clauses]) => {
-      const rows = clauses.map((clause) => {
-        const found = byClause.get(clause.id);
-        const result = shownResult(clause, found?.result);
+      const lines = clauses.map((clause) => ({ clause, found: byClause.get(clause.id), result: shownResult(clause, byClause.get(clause.id)?.result) }));
+      const rows = lines.map(({ clause, found, result }) => {
         const checks = (found?.checks ?? []).map((c) => `${esc(c.title)}${c.outcome === 'skipped' ? ` <span class="dim">(skipped: ${esc(c.skipReason ?? '')})</span>` : ''}${c.blockedBy ? ` <span class="dim">(blocked by ${esc(causeLabel(c.blockedBy))})</span>` : ''}${judgedNote(c)}`).join('<br>');
         return `<tr id="clause-${anchor(clause.id)}"><td class="id">${esc(clause.id)}</td><td>${esc(clause.words)}</td><td>${clause.kind}</td><td>${clause.kind === 'rule' ? clause.severity : ''}</td><td>${clause.since ?? ''}</td><td class="result"><span class="badge ${cssClass(result)}">${esc(LABEL[result])}</span></td><td>${checks}</td></tr>`;
       });
-      return `<tr class="section"><th colspan="7">${esc(name)}</th></tr>\n${rows.join('\n')}`;
+      // Folded, so that the page is as long as what needs reading: a section with a failure or a warning opens.
+      const shown = lines.map((line) => line.result);
+      const open = shown.some((r) => OPENS_ITS_SECTION.includes(r));
+      const counts = [...new Set(shown)].map((r) => `${shown.filter((x) => x === r).length} ${LABEL[r]}`).join(', ');
+      return `<details class="clause-section" data-section="${esc(name)}"${open ? ' open' : ''}><summary>${esc(name)}<span class="counts dim">${esc(counts)}</span></summary>
+${scrolling(`<table><thead><tr><th>Clause</th><th>Contract's words</th><th>Kind</th><th>Severity</th><th>Since</th><th>Result</th><th>Checks</th></tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody></table>`)}</details>`;
     })
     .join('\n');
   const skipped = results.checks.filter((c) => c.outcome === 'skipped');
@@ -259,10 +297,7 @@ ${leftBehindTable(results)}
 ${skipped.length ? `<ul>${skipped.map((c) => `<li>${esc(c.title)}: <span class="dim">${esc(c.skipReason ?? 'skipped')}</span></li>`).join('\n')}</ul>` : '<p>None.</p>'}
 </section>
 <section id="clauses"><h2>All clauses</h2>
-<table><thead><tr><th>Clause</th><th>Contract's words</th><th>Kind</th><th>Severity</th><th>Since</th><th>Result</th><th>Checks</th></tr></thead>
-<tbody>
 ${table}
-</tbody></table>
 </section>
 <footer><p class="meta">${esc(totalsLine(t))}. Status creations ${results.counts.statusCreations}, scheduled statuses ${results.counts.scheduledStatuses}, deletions and unreblogs ${results.counts.deletions}, uploads ${results.counts.uploads}, stream connections ${results.counts.streamConnections}; objects left behind ${results.leftovers.length}.</p></footer>`;
   return page(`Conformance ${results.verdict}: ${server.baseUrl}`, body, SCRIPT);
@@ -279,7 +314,7 @@ function rootCausesHtml(causes: readonly RankedCause[], firstFailure: ReadonlyMa
     const outcome = r.outcome ? ` <span class="badge ${cssClass(r.outcome)}">${esc(LABEL[r.outcome])}</span>` : ownBlocked ? ` <span class="badge r-blocked">${esc(ownBlocked)}</span>` : '';
     const guarded = r.guards ? ` <span class="badge guard">${esc(r.guards)}</span>` : '';
     const evidence = r.clause ? `<div class="evidence">${esc(r.evidence)}</div>` : '';
-    const curl = r.reproduce ? `<div class="reproduce"><pre><code>${esc(r.reproduce)}</code></pre><button type="button" onclick="copyCurl(this)">Copy</button></div>` : '';
+    const curl = reproduceHtml(r.reproduce ? [r.reproduce] : []);
     return `<li data-cause="${esc(r.label)}" data-blocks="${r.blocks}"${r.guards ? ` data-guards="${esc(r.guards)}"` : ''}>${name}${outcome}${guarded}: <span class="blocks-count">blocks ${r.blocks} check${r.blocks === 1 ? '' : 's'}</span>${evidence}${curl}</li>`;
   });
   return `<section id="root-causes"><h2>Root causes (${causes.length})</h2>
@@ -296,10 +331,10 @@ function leftBehindTable(results: RunResults): string {
   const rows = byHand.map((e) => `<tr><td>${esc(e.kind)}</td><td class="id">${esc(e.id)}</td><td>${esc(e.owner)}</td><td>${esc(e.why)}</td></tr>`);
   const table = byHand.length
     ? `<p class="meta">To remove by hand (${byHand.length}): what the run created and could not undo.</p>
-<table><thead><tr><th>Kind</th><th>Id</th><th>Owner</th><th>Why</th></tr></thead>
+${scrolling(`<table><thead><tr><th>Kind</th><th>Id</th><th>Owner</th><th>Why</th></tr></thead>
 <tbody>
 ${rows.join('\n')}
-</tbody></table>`
+</tbody></table>`)}`
     : '';
   const apps = applicationsLine ? `<p class="applications">Applications: ${esc(applicationsLine)}.</p><details><summary>Client ids</summary><ul>${applications.map((e) => `<li class="id">${esc(e.id)}: ${esc(e.why)}</li>`).join('')}</ul></details>` : '';
   return `${table}${apps}`;
@@ -311,7 +346,8 @@ export interface MatrixColumn {
 }
 
 /** The compatibility matrix: the catalogue's clauses as rows, one column per server (or release). */
-export function matrixHtml(columns: readonly MatrixColumn[]): string {
+export function matrixHtml(raw: readonly MatrixColumn[]): string {
+  const columns = raw.map((c) => ({ ...c, results: redactedResults(c.results) }));
   const perColumn = columns.map((c) => clauseResults(c.results.checks));
   const sections = sectionsOf(perColumn.flatMap((m) => [...m.keys()]));
   const head = columns
@@ -336,10 +372,10 @@ export function matrixHtml(columns: readonly MatrixColumn[]): string {
   const body = `<h1>Conformance matrix</h1>
 <p class="meta">${columns.length} result sets; one row per clause of the contract, one column per server.</p>
 ${legend}
-<table class="matrix"><thead><tr><th>Clause</th><th>Contract's words</th>${head}</tr></thead>
+${scrolling(`<table class="matrix"><thead><tr><th>Clause</th><th>Contract's words</th>${head}</tr></thead>
 <tbody>
 ${rows}
 <tr class="section"><th colspan="2">Totals</th>${totals}</tr>
-</tbody></table>`;
+</tbody></table>`)}`;
   return page('Conformance matrix', body);
 }

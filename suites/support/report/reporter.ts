@@ -5,9 +5,10 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { basename, join, relative } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
 import { checkLines, checkTitles, describeTitles } from '../judge/check-titles.ts';
-import { type CheckResult, type CheckStatus, clauseOfTitle, groupLine, type GroupResult, type LeftBehind, type RunResults, runVerdict, severityOf, totalsOf } from './results.ts';
+import { type CheckResult, type CheckStatus, clauseOfTitle, groupLine, type GroupResult, type LeftBehind, redactedResults, type RunResults, runVerdict, severityOf, totalsOf } from './results.ts';
 import { configFromEnv } from '../talk/config.ts';
 import { addCounts, emptyCounts } from '../talk/counts.ts';
+import { clearHarParts, mergeHarParts } from '../talk/har.ts';
 import { judgeCheck, judgeRun, type Expectation } from './expectations.ts';
 import { redact } from '../talk/redact.ts';
 import { reportHtml } from './report-html.ts';
@@ -151,7 +152,7 @@ export function withRunTotals(groups: readonly GroupResult[], checks: readonly C
 /** The four report files of a run (or of merged shards) in `dir`. */
 export function writeReports(dir: string, results: RunResults): void {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'results.json'), redact(JSON.stringify(results, null, 2)));
+  writeFileSync(join(dir, 'results.json'), JSON.stringify(redactedResults(results), null, 2));
   writeFileSync(join(dir, 'junit.xml'), junitXml(results));
   writeFileSync(join(dir, 'summary.md'), summaryMarkdown(results));
   writeFileSync(join(dir, 'report.html'), reportHtml(results));
@@ -205,6 +206,8 @@ export default class ConformanceReporter implements Reporter {
 
   onInit(): void {
     this.startedAt = new Date();
+    const { recordFile } = configFromEnv(process.env);
+    if (recordFile) clearHarParts(recordFile);
   }
 
   onTestModuleStart(module: TestModule): void {
@@ -289,6 +292,7 @@ export default class ConformanceReporter implements Reporter {
     };
     const results: RunResults = { verdict: runVerdict(unverdicted), ...unverdicted };
     writeReports(config.reportDir, results);
+    if (config.recordFile) mergeHarParts(config.recordFile);
     if (process.env.GITHUB_ACTIONS === 'true') {
       for (const line of githubAnnotations(results)) process.stdout.write(`${line}\n`);
       // The job summary is a file the runner names; appending keeps what earlier steps wrote.
@@ -302,5 +306,6 @@ export default class ConformanceReporter implements Reporter {
       process.stdout.write(`\n${check.outcome === 'failed' ? '✗' : '⚠ warning:'} ${check.title}\n${check.message}\n`);
     }
     process.stdout.write(`\n${terminalSummary(results)}\nReports: ${config.reportDir}/ (report.html, results.json, junit.xml, summary.md)\n`);
+    if (config.recordFile) process.stdout.write(`Recording: ${config.recordFile} (HAR 1.2, every exchange of the run, redacted)\n`);
   }
 }

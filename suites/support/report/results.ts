@@ -5,6 +5,7 @@ import { CLAUSE_ID, findClause, type FailureData, type Guard, type Severity } fr
 import { type RootCause } from '../act/steps.ts';
 import { RELEASE_SKIP_MARK } from '../judge/preconditions.ts';
 import type { Counts } from '../talk/counts.ts';
+import { redactData } from '../talk/redact.ts';
 import type { Expectation, JudgedExpectation, Outcome } from './expectations.ts';
 
 /**
@@ -131,6 +132,19 @@ export interface LeftBehind {
   /** An application listed as still there without a read of its own: another of its group, read, still was. */
   unread?: boolean;
 }
+
+/** What a failure's replay is, as the reports introduce it. */
+export const REPLAY_SAID =
+  'Replay, to paste into sh with the run\'s CONFORMANCE_* variables set: the first lines create what the failing request names, each new id in a shell variable; the last sends the failing request.';
+
+/**
+ * What the reports keep as written when they redact their data: check titles, group names and the checks the
+ * expectations file names hold words, no secrets, and the positional masks would eat them ("as Bearer token").
+ */
+const KEPT_AS_WRITTEN: ReadonlySet<string> = new Set(['title', 'name', 'group', 'check']);
+
+/** The results with every secret replaced (redact.ts), redacted as data before a report renders or writes them. */
+export const redactedResults = (results: RunResults): RunResults => redactData(results, KEPT_AS_WRITTEN);
 
 export function clauseOfTitle(title: string): string {
   return CLAUSE_ID.exec(title)?.[0] ?? 'UNNAMED';

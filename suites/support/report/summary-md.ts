@@ -1,6 +1,6 @@
 // summary.md: the run as a CI job summary, root causes first, then every failure, block and skip with its evidence.
 import { findClause } from '../judge/clauses.ts';
-import { byFailedClause, type CheckResult, checksCount, groupLine, type GroupResult, type LeftBehind, leftBehindParts, type RankedCause, releaseLine, type RunResults, timingLine } from './results.ts';
+import { byFailedClause, type CheckResult, checksCount, groupLine, type GroupResult, type LeftBehind, leftBehindParts, type RankedCause, releaseLine, REPLAY_SAID, type RunResults, timingLine } from './results.ts';
 import { redact } from '../talk/redact.ts';
 import { blockedByCause, SUITE_ERRORS_SAID, suiteErrorsOf } from './blocks.ts';
 import { causeState, ROOT_CAUSES_SAID } from './root-causes.ts';
@@ -14,7 +14,8 @@ function failureSection(heading: string, checks: readonly CheckResult[], note: (
     const words = findClause(id)?.words;
     lines.push(`### ${id}${words ? `: ${words}` : ''}`, '');
     for (const c of list) {
-      lines.push(`<details><summary>${c.title.replace(/</g, '&lt;')}${note(c)}</summary>`, '', fence(c.message ?? ''), '', '</details>', '');
+      const replay = c.failure?.replay?.map((step) => step.curl).join('\n');
+      lines.push(`<details><summary>${c.title.replace(/</g, '&lt;')}${note(c)}</summary>`, '', fence(c.message ?? ''), '', ...(replay ? [REPLAY_SAID, '', fence(replay), ''] : []), '</details>', '');
     }
   }
   return lines;

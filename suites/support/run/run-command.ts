@@ -144,6 +144,8 @@ export async function runConformance({ root, selection, plan, verbosity, shard }
 `);
   }
   process.env.CONFORMANCE_REPORT_DIR = resolve(config.reportDir);
+  // Absolute, as the report directory: the workers and the reporter must name the same file.
+  if (config.recordFile) process.env.CONFORMANCE_RECORD = resolve(config.recordFile);
   if (config.expectationsFile) process.env.CONFORMANCE_EXPECTATIONS = resolve(config.expectationsFile);
   const expectations = expectationsOf(process.env.CONFORMANCE_EXPECTATIONS);
   const writeTo = config.writeExpectationsFile && resolve(config.writeExpectationsFile);

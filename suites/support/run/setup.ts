@@ -1,11 +1,13 @@
 // Runs around every suite file: starts the support layer's state afresh (file-state.ts), closes what must not
 // outlive the file, undoes what it created, and hands its request counts, leftovers and run-wide observations
 // (registered checks, resource schemas, error bodies and texts) to the reporter through the file's task meta.
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { leftovers, undoAll } from './cleanup.ts';
 import type { LeftBehind } from '../report/results.ts';
 import { countsSnapshot, type Counts } from '../talk/counts.ts';
+import type { Config } from '../talk/config.ts';
 import { endFile, startFile } from '../talk/file-state.ts';
+import { recordExchanges, writeHarPart } from '../talk/har.ts';
 import '../judge/registered-checks.ts';
 // Listens to what the run's creations answer (act/made.ts), before the file's first creation.
 import '../judge/resources.ts';
@@ -20,6 +22,9 @@ declare module 'vitest' {
 }
 
 startFile();
+// Our own runner of many runs in one process (suites/self/suite-runner.ts) provides `runs`, no `config`: it records nothing.
+const recordFile = (inject('config') as Config | undefined)?.recordFile;
+if (recordFile) recordExchanges();
 
 // The transports (undici, ws) load before the file's first request, not while it runs: loaded under a running
 // deadline, on a loaded machine, they made the first requests of a group time out. A file none of whose checks is
@@ -35,4 +40,6 @@ afterAll(async ({}, file) => {
   file.meta.counts = countsSnapshot();
   file.meta.leftovers = leftovers();
   file.meta.runWide = runWideSnapshot();
+  // The cleanup's exchanges too: a recording holds every request the run sent.
+  if (recordFile) writeHarPart(recordFile, file.file.filepath);
 });

@@ -31,6 +31,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'CONFORMANCE_MAX_IN_FLIGHT', flag: '--max-in-flight', kind: 'integer', description: `most requests in flight against the server at once, across every group of the run (default ${DEFAULT_MAX_IN_FLIGHT}, what a server with 4 workers keeps up with; 1 to 64)` },
   { env: 'CONFORMANCE_SEED', flag: '--seed', kind: 'integer', description: `seed of the inputs fast-check generates (a redraft text, a focal point; default ${DEFAULT_SEED}): the same seed gives the same inputs, so that two runs against one server give the same verdicts; another seed explores other inputs` },
   { env: 'CONFORMANCE_REPORT_DIR', flag: '--report-dir', kind: 'text', description: 'where reports go (default reports/)' },
+  { env: 'CONFORMANCE_RECORD', flag: '--record', kind: 'text', description: 'write every exchange of the run to this file as HAR 1.2 (browser devtools and HAR viewers open it), redacted as the reports are' },
   { env: 'CONFORMANCE_LIST_ID', flag: '--list-id', kind: 'text', description: 'id of a list of account A that includes account B, for the list stream (the embedded server provides one)' },
   { env: 'CONFORMANCE_EXPECTATIONS', flag: '--expectations', kind: 'text', description: 'JSON file of checks known to fail (or to skip), each with a reason; expected failures do not fail the run (see README)' },
   { env: 'CONFORMANCE_WRITE_EXPECTATIONS', flag: '--write-expectations', kind: 'text', description: "after the run, write (or update) this expectations file: the run's failures and blocked checks expected, each with its reason; expected failures that now pass widened to [\"fail\", \"pass\"], the others kept as they are (see README)" },
@@ -84,6 +85,8 @@ export interface Config {
   /** The User-Agent header of every request, stream and WebSocket handshake. */
   userAgent: string;
   reportDir: string;
+  /** The HAR file the run records every exchange in (--record). */
+  recordFile?: string;
   listId?: string;
   expectationsFile?: string;
   /** Where the run writes its expectations: the ratchet's baseline. */
@@ -182,6 +185,7 @@ export function configFromEnv(env: Env): Config {
     seed,
     userAgent,
     reportDir: value(env, 'CONFORMANCE_REPORT_DIR') ?? 'reports',
+    recordFile: value(env, 'CONFORMANCE_RECORD'),
     listId: value(env, 'CONFORMANCE_LIST_ID'),
     expectationsFile: value(env, 'CONFORMANCE_EXPECTATIONS'),
     writeExpectationsFile: value(env, 'CONFORMANCE_WRITE_EXPECTATIONS'),

@@ -31,6 +31,11 @@ export function urlEncoded(params: FormParams): string {
 export interface Upload {
   field: string;
   filename: string;
+  /**
+   * The file's absolute path on the machine that ran the suite, for the curl line: pasted there it uploads the same
+   * bytes from any working directory (a path relative to the package, or $(npm root), would depend on where it is pasted).
+   */
+  path?: string;
   contentType: string;
   bytes: Uint8Array;
   /** A file that is invalid on purpose (media fixture "invalid"): the request is sent malformed (http.ts). */

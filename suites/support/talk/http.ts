@@ -66,6 +66,8 @@ export interface Exchange {
   /** Why no answer came: timeout, refused connection, reset, or not sent at all (breaker.ts)... */
   error?: string;
   ms: number;
+  /** When it was sent (ISO 8601): the HAR recording's startedDateTime. */
+  startedAt?: string;
   /** The Set-Cookie lines of the answer, one per cookie (headers joins them, which a cookie's date breaks). */
   setCookies?: string[];
   /** See RequestOptions. */
@@ -174,7 +176,7 @@ export class HttpClient {
       ...(this.grantedBy && options.token === undefined ? { grantedBy: this.grantedBy } : {}),
       requestHeaders: headers,
       requestBody,
-      uploads: options.uploads?.map((u) => `${u.field}=@${u.filename};type=${u.contentType}`),
+      uploads: options.uploads?.map((u) => `${u.field}=@${u.path ?? u.filename};type=${u.contentType}`),
       headers: {},
       text: '',
       truncated: false,
@@ -202,7 +204,7 @@ export class HttpClient {
     if (waitMs === undefined) return this.refusalMarked(exchange);
     announceWait(waitMs, `for the reset of the server's rate limit, which refused ${method} ${path} (as ${this.actor}) with HTTP 429; then it is sent again`);
     await sleep(waitMs);
-    const again: Exchange = { ...exchange, headers: {}, text: '', truncated: false, ms: 0, status: undefined, error: undefined, setCookies: undefined };
+    const again: Exchange = { ...exchange, headers: {}, text: '', truncated: false, ms: 0, startedAt: undefined, status: undefined, error: undefined, setCookies: undefined };
     senders.set(again, this);
     await this.deliver(again, body);
     return this.refusalMarked(again);
@@ -230,6 +232,7 @@ export class HttpClient {
       }
       countRequest(this.actor, method, path);
       const started = performance.now();
+      exchange.startedAt = new Date().toISOString();
       const signal = AbortSignal.timeout(this.timeoutMs);
       try {
         const response = await request(url, { method: method as 'GET', headers, body, signal, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
@@ -324,17 +327,39 @@ export function describeExchange(exchange: Exchange): string {
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+/** Double quotes where a variable must expand ($CONFORMANCE_TOKEN_A, $STATUS_1), single quotes elsewhere. */
+const shellWord = (s: string) => (s.includes('$') ? `"${s.replace(/"/g, '\\"')}"` : shellQuote(s));
+
+export interface CurlOptions {
+  /** Object ids to write as shell variables ("$STATUS_1"): a replay creates its own objects first (replay.ts). */
+  ids?: ReadonlyMap<string, string>;
+  /** Only the answer's body (no -i): a replay pipes it to read the new object's id. */
+  bodyOnly?: boolean;
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** An id as a path segment ("/statuses/109/favourite"). */
+export const idInPath = (id: string) => new RegExp(`(?<=/)${escapeRegExp(id)}(?=[/?#]|$)`, 'g');
+/** An id as the value of a parameter named for ids ("in_reply_to_id=109", "media_ids[]=7", "media_ids%5B%5D=7"). */
+export const idInParams = (id: string) => new RegExp(`(?<=(?:^|[?&])[^=&]*ids?(?:\\[\\]|%5B%5D)?=)${escapeRegExp(id)}(?=&|$)`, 'g');
+
+function withIds(text: string, ids: ReadonlyMap<string, string> | undefined, pattern: (id: string) => RegExp): string {
+  let out = text;
+  for (const [id, variable] of ids ?? []) out = out.replace(pattern(id), () => `$${variable}`);
+  return out;
+}
 
 /**
  * A ready-to-paste curl command that sends what the suite sent: its User-Agent (-A) and its Accept header, or
  * none (-H 'accept:' keeps curl from adding its default Accept header). Secrets become the names of the environment
  * variables that hold them (redact() does that), so the command is quoted with double quotes where a variable must expand.
  */
-export function curlOf(exchange: Exchange): string {
-  const path = redact(exchange.path);
+export function curlOf(exchange: Exchange, options: CurlOptions = {}): string {
+  const [pathOnly = '', query] = redact(exchange.path).split(/\?(.*)/s);
+  const path = `${withIds(pathOnly, options.ids, idInPath)}${query === undefined ? '' : `?${withIds(query, options.ids, idInParams)}`}`;
   // A secret in the query (access_token) is a variable that must expand: double quotes then.
-  const quotedPath = path.includes('$') ? `"${path}"` : shellQuote(path);
-  const parts = ['curl -sS -i', `-X ${exchange.method}`, `"$CONFORMANCE_BASE_URL"${quotedPath}`];
+  const parts = [options.bodyOnly ? 'curl -sS' : 'curl -sS -i', `-X ${exchange.method}`, `"$CONFORMANCE_BASE_URL"${shellWord(path)}`];
   const names = Object.keys(exchange.requestHeaders);
   if (!names.includes('accept')) parts.push(`-H 'accept:'`);
   if (!names.includes('user-agent')) parts.push(`-A ''`);
@@ -343,15 +368,14 @@ export function curlOf(exchange: Exchange): string {
       parts.push(`-A ${shellQuote(redact(value))}`);
       continue;
     }
-    const header = `${name}: ${redact(value)}`;
-    parts.push(`-H ${header.includes('$') ? `"${header}"` : shellQuote(header)}`);
+    parts.push(`-H ${shellWord(`${name}: ${redact(value)}`)}`);
   }
+  const body = withIds(redact(exchange.requestBody ?? ''), options.ids, idInParams);
   if (exchange.uploads) {
-    for (const pair of (exchange.requestBody ?? '').split('&').filter(Boolean)) parts.push(`-F ${shellQuote(pair)}`);
+    for (const pair of body.split('&').filter(Boolean)) parts.push(`-F ${shellWord(pair)}`);
     for (const upload of exchange.uploads) parts.push(`-F ${shellQuote(upload)}`);
-  } else if (exchange.requestBody) {
-    const body = redact(exchange.requestBody);
-    parts.push(`--data-raw ${body.includes('$') ? `"${body.replace(/"/g, '\\"')}"` : shellQuote(body)}`);
+  } else if (body) {
+    parts.push(`--data-raw ${shellWord(body)}`);
   }
   return parts.join(' ');
 }

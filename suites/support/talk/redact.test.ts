@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cookieVariable, obtainedSecretsIn, redact, registerSecret } from './redact.ts';
+import { cookieVariable, obtainedSecretsIn, redact, redactData, registerSecret } from './redact.ts';
 
 describe('redaction', () => {
   it('should replace a known secret by the name of its variable, everywhere it appears', () => {
@@ -34,5 +34,17 @@ describe('redaction', () => {
     expect(redact('Authorization: Bearer zzzzzzzzzzzz')).toBe('Authorization: Bearer [redacted]');
     expect(redact('{"access_token":"x1","client_secret":"y2","name":"n"}')).toBe('{"access_token":"[redacted]","client_secret":"[redacted]","name":"n"}');
     expect(redact('grant_type=password&password=hunter22&username=a')).toBe('grant_type=password&password=[redacted]&username=a');
+  });
+
+  it('should redact every string of a value but those under the keys kept, leaving the rest of it as it was', () => {
+    registerSecret('data-token-eeeeeeee', 'CONFORMANCE_TOKEN_A');
+    const value = { title: 'X-1 as Bearer token', n: 3, ok: true, none: null, checks: [{ title: 'as Bearer token', message: 'Bearer data-token-eeeeeeee', steps: ['Bearer zz'] }] };
+    expect(redactData(value, new Set(['title']))).toEqual({
+      title: 'X-1 as Bearer token',
+      n: 3,
+      ok: true,
+      none: null,
+      checks: [{ title: 'as Bearer token', message: 'Bearer $CONFORMANCE_TOKEN_A', steps: ['Bearer [redacted]'] }],
+    });
   });
 });

@@ -60,3 +60,15 @@ export function redact(text: string): string {
   for (const [pattern, replacement] of PATTERNS) out = out.replace(pattern, replacement);
   return out;
 }
+
+/**
+ * Every string of a value (objects and arrays walked through) redacted, but those under the keys `kept`: a report
+ * redacts its data before it renders it, so that the masks never reach its markup, and leaves alone the texts that
+ * carry no secret (a check's title, whose words "as Bearer token" the positional masks would eat).
+ */
+export function redactData<T>(value: T, kept: ReadonlySet<string>): T {
+  if (typeof value === 'string') return redact(value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => redactData(item, kept)) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, kept.has(key) ? inner : redactData(inner, kept)])) as T;
+}

@@ -1,0 +1,67 @@
+// A failure's replay, pasted into sh against a reference server: it creates its own objects, then shows the answer
+// the failing request got, with nothing of the run's objects left to depend on.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MEDIA_FIXTURES, uploadOf } from '../../../fixtures/media/index.ts';
+import { startReferenceServer, type ReferenceServer } from '../../../fixtures/reference-server/server.ts';
+import { createdObject, HttpClient } from './http.ts';
+import { registerSecret } from './redact.ts';
+import { kindOf, replayOf, type ReplayStep } from './replay.ts';
+
+let server: ReferenceServer;
+let a: HttpClient;
+let b: HttpClient;
+
+beforeAll(async () => {
+  server = await startReferenceServer();
+  registerSecret(server.users.a.token, 'CONFORMANCE_TOKEN_A');
+  registerSecret(server.users.b.token, 'CONFORMANCE_TOKEN_B');
+  a = new HttpClient(server.url, 'A', server.users.a.token, 5000);
+  b = new HttpClient(server.url, 'B', server.users.b.token, 5000);
+});
+afterAll(() => server.close());
+
+const idOf = (body: Record<string, unknown> | undefined) => String(body?.id);
+
+/** Runs the steps as one sh script, with the variables a reader would have set. */
+async function pasted(steps: readonly ReplayStep[]): Promise<string> {
+  const env = { PATH: process.env.PATH ?? '', CONFORMANCE_BASE_URL: server.url, CONFORMANCE_TOKEN_A: server.users.a.token, CONFORMANCE_TOKEN_B: server.users.b.token };
+  const { stdout } = await promisify(execFile)('sh', ['-c', `set -e\n${steps.map((s) => s.curl).join('\n')}`], { env });
+  return stdout;
+}
+
+describe('replay', () => {
+  it('should create the status a failing request names, then send that request with the new id', async () => {
+    const status = idOf(createdObject(await a.send('POST', '/api/v1/statuses', { form: { status: 'replay probe' }, headers: { 'idempotency-key': 'replay-test-key' } })));
+    await a.send('DELETE', `/api/v1/statuses/${status}`);
+    const steps = replayOf(await b.send('DELETE', `/api/v1/statuses/${status}`));
+    expect(steps.map((s) => s.captures)).toEqual(['STATUS_1', undefined]);
+    expect(steps[0]?.curl).not.toMatch(/idempotency-key|Bearer (?!\$)/i);
+    expect(steps[1]?.curl).toContain(`"/api/v1/statuses/$STATUS_1"`);
+    const shown = await pasted(steps);
+    expect(shown).toMatch(/^HTTP\/1\.1 404 /);
+    expect(shown).toContain('Record not found');
+  });
+
+  it('should create in order what a creation names in turn: the attachment, then the status that carries it', async () => {
+    const media = idOf(createdObject(await a.send('POST', '/api/v1/media', { uploads: [uploadOf(MEDIA_FIXTURES.png)] })));
+    const status = idOf(createdObject(await a.send('POST', '/api/v1/statuses', { form: { status: 'with media', media_ids: [media] } })));
+    const steps = replayOf(await b.send('GET', `/api/v1/statuses/${status}`));
+    expect(steps.map((s) => s.captures)).toEqual(['MEDIA_1', 'STATUS_1', undefined]);
+    expect(steps[0]?.curl).toContain(`file=@${MEDIA_FIXTURES.png.path};type=image/png`);
+    expect(steps[1]?.curl).toContain('media_ids%5B%5D=$MEDIA_1');
+    const shown = await pasted(steps);
+    expect(shown).toMatch(/^HTTP\/1\.1 200 /);
+    expect(shown).toContain('"type":"image"');
+    expect(shown).not.toContain(`"id":"${status}"`);
+  });
+
+  it('should need no steps for a request that names nothing the run created', async () => {
+    expect(replayOf(await a.send('GET', '/api/v1/accounts/verify_credentials'))).toEqual([]);
+  });
+
+  it('should name a variable by the kind of object its creation makes', () => {
+    expect(['/api/v1/statuses', '/api/v2/media', '/api/v1/statuses/12/reblog', '/api/v1/apps'].map(kindOf)).toEqual(['STATUS', 'MEDIA', 'REBLOG', 'APP']);
+  });
+});
