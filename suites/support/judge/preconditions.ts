@@ -40,7 +40,7 @@ declare module 'vitest' {
   }
 }
 
-/** The accounts of the run, whose tokens hold the broad scopes read write follow push (README, "Auditing a live instance"). */
+/** The accounts of the run, whose tokens hold the broad scopes read write follow push (README, "Pointing it at a server"). */
 const USERS = new Set(['A', 'B']);
 
 /**
