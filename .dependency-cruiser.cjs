@@ -1,4 +1,4 @@
-// The layers of the support layer (README, "How the suite is laid out"): imports go one way only,
+// The layers of the support layer (docs/architecture.md): imports go one way only,
 // run -> report -> judge -> act -> talk. A folder may import its own modules and those of any folder below it, never one
 // above; the support layer never imports the suites or our own tests of them; and no module imports itself back
 // through others. suites/self/layers.test.ts runs these rules inside npm test; `npm run layers` runs them alone.

@@ -301,7 +301,7 @@ function summarize(scenario: Scenario, runs: readonly RunFigures[]): ScenarioSum
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The table (Markdown, so that README can show it as printed).
+// The table (Markdown, so that docs/performance.md can show it as printed).
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const mib = (kib: number) => `${Math.round(kib / 1024)} MiB`;

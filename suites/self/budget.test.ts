@@ -14,7 +14,7 @@ const budgetOf = (bucket: Bucket) => LIMITS[bucket].limit - reserveOf(bucket);
 /**
  * How far a full run is known to be past its IP access budget: the checks of issues 29 and 33 (deletes of statuses
  * others acted on, operations on a deleted status, repeated moves, the code's own rules) took it past it, into
- * pacing's reserve but within the limit of 300; the savings since (README "Where the floor is") brought it back to 4
+ * pacing's reserve but within the limit of 300; the savings since (docs/performance.md, "Where the floor is") brought it back to 4
  * calls past. The run may not grow, and the test still fails on any wait or refusal.
  */
 const KNOWN_IP_EXCESS = 4;

@@ -24,8 +24,8 @@ const SLOW: Partial<Record<HostileKind, { timeoutMs: number; boundMs: number; ma
   // The longest groups make 30 to 40 requests in a row since their preparation blocks rather than stops (issue 13):
   // about 80 s for the run at 2 s an answer. The bound is what the latest requests in a row allow, not a tight fit.
   // Taken 4 at a time (CONFORMANCE_MAX_IN_FLIGHT's default), its 300 late answers are a run of minutes: the limit's
-  // cost against a slow server, which README states. What this run proves is that a slow server is waited for and
-  // the run ends, so it takes them as a large server's audit would, 16 at a time.
+  // cost against a slow server, which docs/live-safety.md states. What this run proves is that a slow server is
+  // waited for and the run ends, so it takes them as a large server's audit would, 16 at a time.
   'slow-answers': { timeoutMs: SLOW_ANSWER_MS + 1500, boundMs: 240_000, maxInFlight: 16 },
 };
 const REPORT_FILES = ['report.html', 'results.json', 'junit.xml', 'summary.md'];

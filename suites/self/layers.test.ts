@@ -1,4 +1,4 @@
-// The layers of the support layer (README, "How the suite is laid out"), held by dependency-cruiser with the rules of
+// The layers of the support layer (docs/architecture.md), held by dependency-cruiser with the rules of
 // .dependency-cruiser.cjs: imports go one way, run -> report -> judge -> talk; the support layer imports neither the
 // suites nor our own tests; no module imports itself back through others. The rules are shown to fire, each on a
 // small tree that breaks it, so that a layer rule that cannot fail is not taken for one that holds.

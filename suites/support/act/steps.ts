@@ -30,7 +30,7 @@ export function failed<T>(cause: RootCause, exchange?: Exchange): Step<T> {
   return { ok: false, cause, ...(exchange ? { exchange } : {}) };
 }
 
-/** The accounts of the run, whose tokens hold the broad scopes read write follow push (README, "Auditing a live instance"). */
+/** The accounts of the run, whose tokens hold the broad scopes read write follow push (README, "Pointing it at a server"). */
 const USERS = new Set(['A', 'B']);
 
 /**

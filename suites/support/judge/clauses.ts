@@ -1,5 +1,5 @@
-// The clause catalogue: every rule of the contract (../shared/spec/social-api.md) with a stable id, the
-// section it stands in, the contract's own words, what kind of rule it is and the release that introduced it.
+// The clause catalogue: every rule of the contract (docs/contract/social-api.md, shipped with the package) with a
+// stable id, the section it stands in, the contract's own words, what kind of rule it is and the release that introduced it.
 // Checks name their clause as the first word of their title; reports are organised by this catalogue.
 import type { ReplayStep } from '../talk/replay.ts';
 

@@ -25,8 +25,9 @@ const HELP = `Usage:
       run passes, 1 when it fails, 2 on a usage error, like the conformance command.
       --write-expectations FILE writes the ratchet's file for the whole run, as the conformance command's
       option of that name does for an unsharded one: the entries the shards ran with (else those of FILE,
-      if it exists), less the expected failures that now pass, plus every shard's failures and blocked
-      checks. A shard's own --write-expectations sees only its slice.`;
+      where it exists) kept, each expected failure that now passes in any shard widened to ["fail", "pass"]
+      (never dropped), and an entry added for each shard's failures and blocked checks that no entry
+      covers. A shard's own --write-expectations sees only its slice.`;
 
 export class MatrixUsageError extends Error {
   override name = 'MatrixUsageError';

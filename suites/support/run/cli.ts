@@ -42,10 +42,12 @@ CI gate:
                       Expected failures do not fail the run; one that passes is "unexpectedly passing" and
                       fails it, unless --allow-unexpected-pass. A failed SHOULD clause is a warning.
   --write-expectations FILE
-                      after the run, writes FILE: the entries of --expectations (else of FILE, if it exists)
-                      with their reasons and skips, less the expected failures that now pass, plus the run's
-                      failures and blocked checks, each expected with the run's reason. The ratchet: baseline
-                      once, then gate with --expectations FILE. The exit code is still the run's verdict.
+                      after the run, writes FILE: the entries of --expectations (else of FILE, where it
+                      exists) kept with their reasons and skips, each expected failure that now passes
+                      widened to ["fail", "pass"] (never dropped), and an entry "fail" with the run's reason
+                      added for each failure of a MUST clause and each blocked check that no entry covers.
+                      The ratchet: baseline once, then gate with --expectations FILE. The exit code is
+                      still the run's verdict.
   Under GitHub Actions (GITHUB_ACTIONS=true) failures are also printed as ::error annotations and
   summary.md is appended to $GITHUB_STEP_SUMMARY.
 
