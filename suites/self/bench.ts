@@ -1,5 +1,5 @@
 // The benchmark (`npm run bench -- [--runs N] [--out FILE]`): runs the conformance command against the
-// embedded reference server several times: plainly, with nothing selected (the fixed cost of a run), with 150 ms of
+// embedded reference server several times: plainly, with one check selected (about the fixed cost of a run), with 150 ms of
 // latency per response, and against the small-server model (4 workers); and reports how fast and how frugal a whole
 // run is: wall and CPU time, time per group, requests by path and bucket, the longest idle wait, peak memory.
 // A script, not a timed test: its figures depend on the machine, so it reports them and gates nothing.
