@@ -7,7 +7,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FormData as UndiciFormData } from 'undici';
 import { notSentReason, recordAnswer, recordSilence } from './breaker.ts';
 import { DEFAULT_USER_AGENT } from './config.ts';
-import { countAnswer, countRequest, countTiming, requestEnded } from './counts.ts';
+import { failedOnReusedConnection, dispatcherFor } from './connections.ts';
+import { countAnswer, countRequest, countResent, countTiming, requestEnded } from './counts.ts';
 import { inFlight } from './in-flight.ts';
 import { formPairs, multipart, urlEncoded, type FormParams, type Upload } from './form.ts';
 import { announceWait, isUnpaced, paceAfter, paceBefore, refusalWaitMs } from './pacing.ts';
@@ -79,6 +80,11 @@ export interface Exchange {
   rateLimited?: boolean;
   /** It was sent, and no complete answer came within the timeout: the server may have acted on it all the same. */
   timedOut?: boolean;
+  /**
+   * Why its first try got no answer: it went on a reused connection that the server closed before any byte of an
+   * answer came, and was sent once more on a new one (connections.ts). The first may have been acted on all the same.
+   */
+  resentAfter?: string;
 }
 
 type Observer = (exchange: Exchange) => void;
@@ -213,13 +219,16 @@ export class HttpClient {
     return exchange;
   }
 
-  /** Sends the exchange's request once, paced and counted, and records its answer (or why none came) in it. */
+  /**
+   * Sends the exchange's request, paced and counted, and records its answer (or why none came) in it. A try that met
+   * a reused connection the server had closed is sent once more on a new one, as browsers do; each try is a request.
+   */
   private async deliver(exchange: Exchange, body: string | UndiciFormData | undefined): Promise<void> {
-    const { method, url, requestHeaders: headers } = exchange;
+    const { method, url } = exchange;
     const path = exchange.path.split('?')[0] ?? '';
     await paceBefore(this.actor, method, path);
     // Loaded before the request's deadline starts: loading is the suite's own time, not the server's.
-    const { request } = await undici();
+    await undici();
     let timedOut = false;
     const sent = await inFlight(async () => {
       // The circuit breaker may have opened while this request waited for its turn: then it is not sent either.
@@ -228,35 +237,14 @@ export class HttpClient {
         exchange.error = notSent;
         return false;
       }
-      countRequest(this.actor, method, path);
-      const started = performance.now();
-      const signal = AbortSignal.timeout(this.timeoutMs);
-      try {
-        const response = await request(url, { method: method as 'GET', headers, body, signal, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
-        exchange.status = response.statusCode;
-        for (const [name, value] of Object.entries(response.headers)) {
-          if (value !== undefined) exchange.headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-          if (value !== undefined && name.toLowerCase() === 'set-cookie') exchange.setCookies = Array.isArray(value) ? value : [value];
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        for await (const chunk of response.body) {
-          size += (chunk as Buffer).length;
-          if (size > MAX_BODY_BYTES) {
-            exchange.truncated = true;
-            response.body.destroy();
-            break;
-          }
-          chunks.push(chunk as Buffer);
-        }
-        exchange.text = Buffer.concat(chunks).toString('utf8');
-        recordAnswer(url);
-      } catch (error) {
-        exchange.error = describeError(error, this.timeoutMs, exchange.status !== undefined);
-        timedOut = isTimeout(error);
+      let failure = await this.attempt(exchange, body);
+      if (failure !== undefined && exchange.status === undefined && failedOnReusedConnection(failure)) {
+        exchange.resentAfter = exchange.error;
+        delete exchange.error;
+        countResent();
+        failure = await this.attempt(exchange, body);
       }
-      exchange.ms = Math.round(performance.now() - started);
-      requestEnded();
+      timedOut = failure !== undefined && isTimeout(failure);
       return true;
     });
     if (!sent) return;
@@ -268,6 +256,44 @@ export class HttpClient {
       paceAfter(this.actor, method, path, exchange.headers);
     }
     for (const observer of observers) observer(exchange);
+  }
+
+  /** One try of the exchange's request, counted as the request it is: its answer goes in the exchange; returns the error, if any. */
+  private async attempt(exchange: Exchange, body: string | UndiciFormData | undefined): Promise<unknown> {
+    const { method, url, requestHeaders: headers } = exchange;
+    const { request } = await undici();
+    const dispatcher = await dispatcherFor(url);
+    countRequest(this.actor, method, exchange.path.split('?')[0] ?? '');
+    const started = performance.now();
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    let failure: unknown;
+    try {
+      const response = await request(url, { method: method as 'GET', headers, body, signal, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs, dispatcher });
+      exchange.status = response.statusCode;
+      for (const [name, value] of Object.entries(response.headers)) {
+        if (value !== undefined) exchange.headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+        if (value !== undefined && name.toLowerCase() === 'set-cookie') exchange.setCookies = Array.isArray(value) ? value : [value];
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of response.body) {
+        size += (chunk as Buffer).length;
+        if (size > MAX_BODY_BYTES) {
+          exchange.truncated = true;
+          response.body.destroy();
+          break;
+        }
+        chunks.push(chunk as Buffer);
+      }
+      exchange.text = Buffer.concat(chunks).toString('utf8');
+      recordAnswer(url);
+    } catch (error) {
+      exchange.error = describeError(error, this.timeoutMs, exchange.status !== undefined);
+      failure = error;
+    }
+    exchange.ms = Math.round(performance.now() - started);
+    requestEnded();
+    return failure;
   }
 }
 
