@@ -85,6 +85,14 @@ export interface Exchange {
    * answer came, and was sent once more on a new one (connections.ts). The first may have been acted on all the same.
    */
   resentAfter?: string;
+  /** It was sent, and the server closed or reset the connection before any byte of an answer: it may have acted all the same. */
+  connectionLost?: boolean;
+  /**
+   * No answer came, for a cause that says nothing of any clause: it was not sent (breaker.ts), the timeout ran out
+   * before the status line, or the server closed or reset the connection before any byte of an answer. The check
+   * that needed its answer is not judged (verify.ts fail).
+   */
+  unanswered?: boolean;
 }
 
 type Observer = (exchange: Exchange) => void;
@@ -122,6 +130,17 @@ function isTimeout(error: unknown): boolean {
   const e = error as { name?: string; code?: string };
   return e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT';
 }
+
+/** Failures of the connection that bring no byte of an answer: the server reset or closed it, or no longer listens. */
+const CONNECTION_LOST = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ECONNREFUSED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+function isConnectionLost(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return CONNECTION_LOST.has(e.cause?.code ?? e.code ?? '');
+}
+
+/** A request that was sent and got no (complete) answer: the server may have acted on it all the same. */
+export const mayHaveActed = (exchange: Exchange): boolean => exchange.timedOut === true || exchange.connectionLost === true;
 
 function describeError(error: unknown, timeoutMs: number, answered: boolean): string {
   const e = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
@@ -199,6 +218,7 @@ export class HttpClient {
     const notSent = notSentReason(url);
     if (notSent) {
       exchange.error = notSent;
+      exchange.unanswered = true;
       return exchange;
     }
     await this.deliver(exchange, body);
@@ -208,7 +228,7 @@ export class HttpClient {
     if (waitMs === undefined) return this.refusalMarked(exchange);
     announceWait(waitMs, `for the reset of the server's rate limit, which refused ${method} ${path} (as ${this.actor}) with HTTP 429; then it is sent again`);
     await sleep(waitMs);
-    const again: Exchange = { ...exchange, headers: {}, text: '', truncated: false, ms: 0, status: undefined, error: undefined, setCookies: undefined };
+    const again: Exchange = { ...exchange, headers: {}, text: '', truncated: false, ms: 0, status: undefined, error: undefined, setCookies: undefined, resentAfter: undefined };
     senders.set(again, this);
     await this.deliver(again, body);
     return this.refusalMarked(again);
@@ -235,6 +255,7 @@ export class HttpClient {
       const notSent = notSentReason(url);
       if (notSent) {
         exchange.error = notSent;
+        exchange.unanswered = true;
         return false;
       }
       let failure = await this.attempt(exchange, body);
@@ -245,6 +266,8 @@ export class HttpClient {
         failure = await this.attempt(exchange, body);
       }
       timedOut = failure !== undefined && isTimeout(failure);
+      if (failure !== undefined && exchange.status === undefined && isConnectionLost(failure)) exchange.connectionLost = true;
+      if (failure !== undefined && exchange.status === undefined && (timedOut || exchange.connectionLost)) exchange.unanswered = true;
       return true;
     });
     if (!sent) return;
