@@ -15,7 +15,7 @@ import ConformanceReporter from '../report/reporter.ts';
 import type { RunResults } from '../report/results.ts';
 import { addedLatencyMs, variationsOf, type Variation } from '../../../fixtures/reference-server/variations.ts';
 import { announceWait, budgetAtStart, LONGEST_WAIT_MS } from '../talk/pacing.ts';
-import { undici } from '../talk/undici.ts';
+import { preflight } from './preflight.ts';
 import { reportedVersion, versionHint } from './version-hint.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -93,29 +93,6 @@ function expectationsOf(file: string | undefined): Expectation[] {
   } catch (error) {
     if (error instanceof ExpectationsError) usageError(error.message);
     throw error;
-  }
-}
-
-// Errors that mean the address is wrong (nothing listens, no such host), not that the server misbehaves:
-// a server that answers badly, slowly or not at all still gets a full run and a report.
-const UNREACHABLE: Record<string, string> = {
-  ECONNREFUSED: 'connection refused (nothing listens there)',
-  ENOTFOUND: 'no such host',
-  EAI_AGAIN: 'the host name could not be resolved',
-  EHOSTUNREACH: 'no route to the host',
-  ENETUNREACH: 'the network is unreachable',
-};
-
-/** Why the server cannot be reached, or how long a round trip to it took. */
-async function reach(baseUrl: string, timeoutMs: number, userAgent: string): Promise<{ unreachable?: string; roundTripMs: number }> {
-  const started = performance.now();
-  try {
-    const response = await (await undici()).request(`${baseUrl}/`, { method: 'HEAD', headers: { 'user-agent': userAgent }, signal: AbortSignal.timeout(timeoutMs) });
-    await response.body.dump();
-    return { roundTripMs: performance.now() - started };
-  } catch (error) {
-    const e = error as { code?: string; cause?: { code?: string } };
-    return { unreachable: UNREACHABLE[e.cause?.code ?? e.code ?? ''], roundTripMs: performance.now() - started };
   }
 }
 
@@ -210,9 +187,10 @@ async function main(): Promise<number> {
   // The embedded server answers in-process, as late as its variations make it.
   let roundTripMs = config.embedded ? addedLatencyMs(embeddedVariations()) : 0;
   if (!config.embedded) {
-    const { unreachable, roundTripMs: measured } = await reach(config.baseUrl, config.timeoutMs, config.userAgent);
-    if (unreachable) usageError(`cannot reach CONFORMANCE_BASE_URL ${config.baseUrl}: ${unreachable}`);
-    roundTripMs = measured;
+    // Our mistakes stop the run before any check: an address where nothing listens or nothing answers, a token refused.
+    const checked = await preflight(config, (line) => void process.stderr.write(`${line}\n`));
+    if (!checked.ok) usageError(checked.problem);
+    roundTripMs = checked.roundTripMs;
     // A whole run that cannot fit in what is left of the period waits for its reset before it starts: every group then
     // starts with the whole budget, as on a fresh server, and the verdicts of a run right after another are the same.
     const wholeRun = flags.only === undefined && flags.group === undefined && flags.shard === undefined;
