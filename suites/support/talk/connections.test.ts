@@ -4,9 +4,11 @@
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { configFromEnv } from './config.ts';
 import { countsSnapshot } from './counts.ts';
 import { startFile } from './file-state.ts';
 import { HttpClient } from './http.ts';
+import { openSse } from './sse.ts';
 
 const ANSWER = 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}';
 
@@ -85,6 +87,20 @@ describe('connections', () => {
     const next = await Promise.all([1, 2].map(() => client.send('GET', '/api/v1/statuses/2')));
     expect(next.map((exchange) => `${exchange.status} ${exchange.resentAfter}`)).toEqual(['200 undefined', '200 undefined']);
     expect(countsSnapshot()).toMatchObject({ resent: 0, connectionsClosed: true });
+  });
+
+  it('should open an event stream that met a closed, reused connection once more on a new one', async () => {
+    startFile();
+    const server = await oneRequestPerConnection({ closeAfterMs: 500 });
+    const config = configFromEnv({ CONFORMANCE_BASE_URL: server.url, CONFORMANCE_TOKEN_A: 'token-of-a', CONFORMANCE_TIMEOUT_MS: '2000' });
+    expect((await new HttpClient(server.url, 'A', undefined, 2000).send('GET', '/api/v1/statuses/1')).status).toBe(200);
+    await pause(5);
+    const stream = await openSse(config, { stream: 'public', actor: 'A' });
+    stream.close();
+    expect(stream.exchange.status).toBe(200);
+    expect(stream.exchange.resentAfter).toMatch(/ECONNRESET|closed/);
+    expect(server.requestsPerConnection.filter((n) => n !== 1)).toEqual([2]);
+    expect(countsSnapshot()).toMatchObject({ streamConnections: 2, connectionsClosed: true });
   });
 
   it('should not send again a request whose new connection failed: that says something of the server', async () => {
