@@ -19,8 +19,11 @@ import { useSettleWindow } from './settle.ts';
 /** v1 answers when the attachment is ready; v2 (since 3.1.3) answers at once and processes in the background. */
 export type UploadApi = 'v1' | 'v2';
 
-/** The options of a creation, with an Idempotency-Key of its own unless they carry one (see Actor.postStatus). */
-function keyed(options: RequestOptions | undefined): RequestOptions {
+/**
+ * The options of a creation, with an Idempotency-Key of its own unless they carry one (see Actor.postStatus): a
+ * creation sent again (a resend at the end of its group, or once more on a new connection) cannot make a second status.
+ */
+export function keyed(options?: RequestOptions): RequestOptions {
   const given = Object.keys(options?.headers ?? {}).some((name) => name.toLowerCase() === 'idempotency-key');
   return given ? { ...options } : { ...options, headers: { ...options?.headers, 'idempotency-key': randomUUID() } };
 }
