@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FormData as UndiciFormData } from 'undici';
 import { notSentReason, recordAnswer, recordSilence } from './breaker.ts';
 import { DEFAULT_USER_AGENT } from './config.ts';
-import { failedOnReusedConnection, dispatcherFor } from './connections.ts';
+import { dispatcherFor, failedOnReusedConnection } from './connections.ts';
 import { countAnswer, countRequest, countResent, countTiming, requestEnded } from './counts.ts';
 import { inFlight } from './in-flight.ts';
 import { formPairs, multipart, urlEncoded, type FormParams, type Upload } from './form.ts';
@@ -266,8 +266,9 @@ export class HttpClient {
         failure = await this.attempt(exchange, body);
       }
       timedOut = failure !== undefined && isTimeout(failure);
-      if (failure !== undefined && exchange.status === undefined && isConnectionLost(failure)) exchange.connectionLost = true;
-      if (failure !== undefined && exchange.status === undefined && (timedOut || exchange.connectionLost)) exchange.unanswered = true;
+      const noAnswer = failure !== undefined && exchange.status === undefined;
+      if (noAnswer && isConnectionLost(failure)) exchange.connectionLost = true;
+      if (noAnswer && (timedOut || exchange.connectionLost)) exchange.unanswered = true;
       return true;
     });
     if (!sent) return;
