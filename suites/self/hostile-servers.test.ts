@@ -10,7 +10,7 @@ import { inParallel, runCli, type CliRun } from './run-cli.ts';
 const TIMEOUT_MS = 1000;
 /**
  * The longest a run may take. Every wait of the suite is bounded by the timeout: a request, a stream event, a
- * handshake. A group whose preparation fails stops there, so a run against a server that answers nothing makes
+ * handshake. A group whose preparation fails stops there, so a run against a server whose answers never end makes
  * a few dozen waits in sequence; 90 of them, plus the command's own start, leave room without hiding a hang.
  */
 const BOUND_MS = 20_000 + 90 * TIMEOUT_MS;
