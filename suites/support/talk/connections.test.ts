@@ -114,6 +114,28 @@ describe('connections', () => {
     expect(countsSnapshot()).toMatchObject({ total: 1, resent: 0, connectionsClosed: false });
   });
 
+  it('should not send again a request whose own timeout ended it on a reused connection: the server may be acting on it', async () => {
+    startFile();
+    // Answers the first request of each connection, and nothing after it.
+    const requests: number[] = [];
+    const server = createServer((socket: Socket) => {
+      socket.on('error', () => undefined);
+      socket.on('data', () => {
+        if (requests.push(1) === 1) socket.write(ANSWER);
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+    const client = new HttpClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 'A', undefined, 300);
+    expect((await client.send('GET', '/api/v1/statuses/1')).status).toBe(200);
+    await pause(5);
+    const late = await client.send('POST', '/api/v1/statuses', { form: { status: 'x' } });
+    expect(late).toMatchObject({ timedOut: true, unanswered: true });
+    expect(late.resentAfter).toBeUndefined();
+    expect(requests).toHaveLength(2);
+    expect(countsSnapshot()).toMatchObject({ total: 2, resent: 0, connectionsClosed: false });
+  });
+
   it('should keep reusing the connections of a server that keeps them alive', async () => {
     startFile();
     const sockets = new Set<unknown>();

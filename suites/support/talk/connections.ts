@@ -46,6 +46,15 @@ let singleUse: Dispatcher | undefined;
 
 const originOf = (url: string | URL): string => new URL(url).origin;
 
+/** Failures of the connection that bring no byte of an answer: the server reset or closed it, or no longer listens. */
+const CONNECTION_LOST = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ECONNREFUSED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+/** Whether a request failed because its connection was lost: not its timeout or its abort, which are the suite's own. */
+export function isConnectionLost(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } } | null;
+  return CONNECTION_LOST.has(e?.cause?.code ?? e?.code ?? '');
+}
+
 function closedAfterAnswers(origin: string): void {
   if (noReuse.has(origin)) return;
   noReuse.add(origin);
@@ -88,7 +97,7 @@ subscribe('undici:request:trailers', (message) => {
 subscribe('undici:request:error', (message) => {
   const { request, error } = message as { request: UndiciRequest; error: unknown };
   ended(request);
-  if (!onReused.has(request) || answered.has(request) || typeof error !== 'object' || error === null) return;
+  if (!onReused.has(request) || answered.has(request) || typeof error !== 'object' || error === null || !isConnectionLost(error)) return;
   reuseFailures.add(error);
   closedAfterAnswers(originOf(request.origin));
 });

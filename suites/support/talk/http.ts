@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FormData as UndiciFormData } from 'undici';
 import { notSentReason, recordAnswer, recordSilence } from './breaker.ts';
 import { DEFAULT_USER_AGENT } from './config.ts';
-import { dispatcherFor, failedOnReusedConnection } from './connections.ts';
+import { dispatcherFor, failedOnReusedConnection, isConnectionLost } from './connections.ts';
 import { countAnswer, countRequest, countResent, countTiming, requestEnded } from './counts.ts';
 import { inFlight } from './in-flight.ts';
 import { formPairs, multipart, urlEncoded, type FormParams, type Upload } from './form.ts';
@@ -129,14 +129,6 @@ export const senderOf = (exchange: Exchange): HttpClient | undefined => senders.
 function isTimeout(error: unknown): boolean {
   const e = error as { name?: string; code?: string };
   return e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT';
-}
-
-/** Failures of the connection that bring no byte of an answer: the server reset or closed it, or no longer listens. */
-const CONNECTION_LOST = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ECONNREFUSED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
-
-function isConnectionLost(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return CONNECTION_LOST.has(e.cause?.code ?? e.code ?? '');
 }
 
 /** A request that was sent and got no (complete) answer: the server may have acted on it all the same. */
