@@ -96,7 +96,9 @@ subscribe('undici:request:trailers', (message) => {
 
 subscribe('undici:request:error', (message) => {
   const { request, error } = message as { request: UndiciRequest; error: unknown };
-  ended(request);
+  // The first end of a request on its connection counts: undici may publish another error for a request that ended
+  // already (an aborted POST got a refused connection to the server gone since).
+  if (ended(request) === undefined) return;
   if (!onReused.has(request) || answered.has(request) || typeof error !== 'object' || error === null || !isConnectionLost(error)) return;
   reuseFailures.add(error);
   closedAfterAnswers(originOf(request.origin));
