@@ -1,10 +1,10 @@
 // Connections as browsers and curl handle them. HTTP/1.1 lets a server close an idle connection at any time
 // (RFC 9112, 9.6), and a small server may close each one right after its answer, without `Connection: close`. A
 // request sent on a reused connection that the server closed or reset before any byte of an answer came says nothing
-// of the server: a browser sends it once more on a new connection (RFC 9112, 9.3.1), and so does http.ts. Once a server has closed a
-// connection right after an answer (or reset a reused one), the run reuses no connection to it: every request to
-// that origin goes on a connection of its own. undici tells which connection carried a request through its
-// diagnostics channels; the error a failed request rejects with is the one those channels publish.
+// of the server: a browser sends it once more on a new connection (RFC 9112, 9.3.1), and so does http.ts. Once a
+// server has closed a connection right after an answer (or reset a reused one), the run reuses no connection to it:
+// every request to that origin goes on a connection of its own. undici tells which connection carried a request
+// through its diagnostics channels; the error a failed request rejects with is the one those channels publish.
 import { subscribe } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
 import type { Dispatcher } from 'undici';
