@@ -11,7 +11,7 @@
 // and a move wrongly made is undone at once, so that no other check meets it.
 import { beforeAll, describe, it, type TestContext } from 'vitest';
 import { MEDIA_FIXTURES } from '../fixtures/media/index.ts';
-import { accountIdOf, actors, type Actor } from './support/act/actors.ts';
+import { accountIdOf, actors, keyed, type Actor } from './support/act/actors.ts';
 import { createdId, type Attachment, type Created, type Status } from './support/act/created.ts';
 import { createdObject, excerpt, type Exchange, jsonOf } from './support/talk/http.ts';
 import { OOB, registerApp, requestToken, type Application } from './support/act/applications.ts';
@@ -316,7 +316,7 @@ describe('Authentication', () => {
     ({ step: applicationToken } = await requestToken(anon, app, { grant_type: 'client_credentials', scope: 'read write:statuses' }));
     if (!applicationToken.ok) return;
     const application = anon.withToken('application', applicationToken.value);
-    const post = attempt(application.post('/api/v1/statuses', { status: 'conformance probe: posted with an application token', visibility: 'direct' }), {
+    const post = attempt(application.post('/api/v1/statuses', { status: 'conformance probe: posted with an application token', visibility: 'direct' }, keyed()), {
       what: 'a status posted with an application token',
       run: (answer) => application.delete(`/api/v1/statuses/${createdId(answer)}`),
     });
@@ -369,7 +369,7 @@ describe('Authentication', () => {
     const onlyWrite = actorOf(broad);
     // 1. The refused POST and each refused act on the subject as posted, at once; then one read shows what they left.
     const [post, ...acts] = await Promise.all([
-      attempt(tokenLacking('write:statuses').post('/api/v1/statuses', { status: 'conformance probe: posted without write:statuses', visibility: 'direct' }), {
+      attempt(tokenLacking('write:statuses').post('/api/v1/statuses', { status: 'conformance probe: posted without write:statuses', visibility: 'direct' }, keyed()), {
         what: 'a status',
         run: (answer) => writer.delete(`/api/v1/statuses/${createdId(answer)}`),
       }),

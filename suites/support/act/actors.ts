@@ -7,7 +7,7 @@ import { uploadOf, type MediaFixture } from '../../../fixtures/media/index.ts';
 import type { Config } from '../talk/config.ts';
 import { perFile } from '../talk/file-state.ts';
 import type { FormParams } from '../talk/form.ts';
-import { createdObject, HttpClient, senderOf, type Exchange, type RequestOptions } from '../talk/http.ts';
+import { createdObject, HttpClient, mayHaveActed, senderOf, type Exchange, type RequestOptions } from '../talk/http.ts';
 import { limitInFlight } from '../talk/in-flight.ts';
 import { shareRunReading } from '../talk/pacing.ts';
 import { registerSecret } from '../talk/redact.ts';
@@ -19,8 +19,11 @@ import { useSettleWindow } from './settle.ts';
 /** v1 answers when the attachment is ready; v2 (since 3.1.3) answers at once and processes in the background. */
 export type UploadApi = 'v1' | 'v2';
 
-/** The options of a creation, with an Idempotency-Key of its own unless they carry one (see Actor.postStatus). */
-function keyed(options: RequestOptions | undefined): RequestOptions {
+/**
+ * The options of a creation, with an Idempotency-Key of its own unless they carry one (see Actor.postStatus): a
+ * creation sent again (a resend at the end of its group, or once more on a new connection) cannot make a second status.
+ */
+export function keyed(options?: RequestOptions): RequestOptions {
   const given = Object.keys(options?.headers ?? {}).some((name) => name.toLowerCase() === 'idempotency-key');
   return given ? { ...options } : { ...options, headers: { ...options?.headers, 'idempotency-key': randomUUID() } };
 }
@@ -64,7 +67,7 @@ export function formNotUnderstood(): { clause: 'WIRE-FORM-1' | 'WIRE-FORM-2'; ex
 /** Whatever a creation made goes on the ledger before anything is judged, also when its answer is wrong or never came. */
 function rememberStatus(actor: Actor, exchange: Exchange): () => void {
   const key = Object.keys(exchange.requestHeaders).some((name) => name.toLowerCase() === 'idempotency-key');
-  if (exchange.timedOut) rememberUnanswered(exchange, 'status', key ? () => resent(exchange) : undefined);
+  if (mayHaveActed(exchange)) rememberUnanswered(exchange, 'status', key ? () => resent(exchange) : undefined);
   const id = createdId(exchange);
   const scheduled = id !== undefined && 'scheduled_at' in (createdObject(exchange) ?? {});
   // The contract shows no way to cancel a scheduled status: Mastodon's DELETE /api/v1/scheduled_statuses/:id, best effort.
@@ -166,7 +169,7 @@ export class Actor {
   async sendUpload(fixture: MediaFixture, params: FormParams = {}, api: UploadApi = 'v1'): Promise<Exchange> {
     const exchange = await this.post(`/api/${api}/media`, params, { uploads: [uploadOf(fixture)] });
     // No operation lists an account's attachments: one whose upload got no answer is listed as possibly left behind.
-    if (exchange.timedOut) rememberUnanswered(exchange, 'attachment');
+    if (mayHaveActed(exchange)) rememberUnanswered(exchange, 'attachment');
     const id = createdId(exchange);
     if (id) uploaded.set(exchange, remember(`attachment ${id} of ${this.name}`, () => this.delete(`/api/v1/media/${id}`)));
     return exchange;
@@ -193,8 +196,8 @@ export class Actor {
   /** An interaction that the ledger undoes at the end (favourite -> unfavourite, ...). */
   async interact(statusId: string, action: string, undoAction: string, form?: FormParams): Promise<Exchange> {
     const exchange = await this.post(`/api/v1/statuses/${statusId}/${action}`, form);
-    if (exchange.status === 200 || exchange.timedOut) {
-      remember(`${action} of ${statusId} by ${this.name}`, () => this.post(`/api/v1/statuses/${statusId}/${undoAction}`), { unanswered: exchange.timedOut });
+    if (exchange.status === 200 || mayHaveActed(exchange)) {
+      remember(`${action} of ${statusId} by ${this.name}`, () => this.post(`/api/v1/statuses/${statusId}/${undoAction}`), { unanswered: mayHaveActed(exchange) });
     }
     return exchange;
   }

@@ -4,7 +4,7 @@
 // registered for redaction, named by what it is and how a person gets one.
 import { perFile } from '../talk/file-state.ts';
 import type { FormParams } from '../talk/form.ts';
-import { createdObject, type Exchange, type RequestOptions } from '../talk/http.ts';
+import { createdObject, mayHaveActed, type Exchange, type RequestOptions } from '../talk/http.ts';
 import { registerSecret } from '../talk/redact.ts';
 import type { Actor } from './actors.ts';
 import { codeExchanged, codeUnanswered, remember, rememberApplication, rememberUnanswered } from './ledger.ts';
@@ -87,7 +87,7 @@ export async function requestToken(
   // Sent, with no complete answer: the server may have issued a token the run never saw, listed with its code's
   // authorization where the code is one, else as a token possibly left behind.
   const code = params.grant_type === 'authorization_code' && typeof params.code === 'string' ? params.code : undefined;
-  if (exchange.timedOut && !(code !== undefined && codeUnanswered(code, exchange))) rememberUnanswered(exchange, 'token');
+  if (mayHaveActed(exchange) && !(code !== undefined && codeUnanswered(code, exchange))) rememberUnanswered(exchange, 'token');
   if (token) {
     registerSecret(token, ...tokenSecret(anon, params));
     if (params.grant_type === 'authorization_code' && typeof params.code === 'string') codeExchanged(params.code);

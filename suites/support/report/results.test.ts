@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { emptyCounts } from '../talk/counts.ts';
 import { reportHtml } from './report-html.ts';
 import { withRunTotals } from './reporter.ts';
-import { clauseResults, groupLine, groupMark, releaseSkips, runVerdict, totalsOf, type CheckResult, type RunResults } from './results.ts';
+import { clauseResults, groupLine, groupMark, releaseSkips, runVerdict, timingLine, totalsOf, type CheckResult, type RunResults } from './results.ts';
 import { junitXml } from './junit.ts';
 import { rankRootCauses } from './root-causes.ts';
 import { summaryMarkdown } from './summary-md.ts';
@@ -53,6 +53,20 @@ describe('the release in the summaries', () => {
     const line = 'Release 2.9.0 (CONFORMANCE_SERVER_VERSION, the release of this API the server implements): 2 checks skipped for it';
     expect(terminalSummary(results).split('\n')[1]).toBe(line);
     expect(summaryMarkdown(results)).toContain(`${line}.`);
+  });
+});
+
+describe('connections in the summaries', () => {
+  it('should say once, on the timing line of the terminal and summary.md, that the server closed connections and none was reused after', () => {
+    const results = resultsOf([check('STATUS-READ-1')]);
+    results.counts = { ...emptyCounts(), connectionsClosed: true, resent: 2, slowest: { ms: 40, request: 'GET /api/v1/statuses/1' } };
+    const line =
+      'Slowest answer: 0.0 s (GET /api/v1/statuses/1); the server closed connections right after its answers (HTTP/1.1 allows it): the run then opened a new connection for every request, and sent 2 requests that met a closed one again on a new one.';
+    expect(timingLine(results)).toBe(line);
+    expect(terminalSummary(results).split('\n').filter((l) => l.includes('closed connections'))).toEqual([line]);
+    expect(summaryMarkdown(results).split('\n').filter((l) => l.includes('closed connections'))).toHaveLength(1);
+    results.counts = { ...results.counts, connectionsClosed: false, resent: 0 };
+    expect(timingLine(results)).toBe('Slowest answer: 0.0 s (GET /api/v1/statuses/1).');
   });
 });
 

@@ -283,7 +283,8 @@ export function byFailedClause(checks: readonly CheckResult[]): Array<[string, C
 
 /**
  * How slow the server was, and what the run did about it: its slowest answer, the time pacing waited for resets, the
- * requests the rate limit refused anyway, and where requests got no answer within the timeout, the setting to raise.
+ * requests the rate limit refused anyway, where requests got no answer within the timeout, the setting to raise, and
+ * where the server closed connections right after its answers, that the run then reused none (talk/connections.ts).
  */
 export function timingLine(results: RunResults): string {
   const c = results.counts;
@@ -294,6 +295,10 @@ export function timingLine(results: RunResults): string {
   if (timeouts > 0) {
     const within = results.server.timeoutMs ? ` within ${results.server.timeoutMs} ms` : '';
     parts.push(`${timeouts} requests got no answer${within}: for a server this slow raise CONFORMANCE_TIMEOUT_MS (--timeout-ms)`);
+  }
+  if (c.connectionsClosed) {
+    const resent = c.resent ? `, and sent ${c.resent} request${c.resent === 1 ? '' : 's'} that met a closed one again on a new one` : '';
+    parts.push(`the server closed connections right after its answers (HTTP/1.1 allows it): the run then opened a new connection for every request${resent}`);
   }
   return `${parts.join('; ')}.`;
 }

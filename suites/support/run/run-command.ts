@@ -12,7 +12,7 @@ import ConformanceReporter, { type Verbosity } from '../report/reporter.ts';
 import type { RunResults } from '../report/results.ts';
 import { addedLatencyMs, variationsOf, type Variation } from '../../../fixtures/reference-server/variations.ts';
 import { announceWait, budgetAtStart, LONGEST_WAIT_MS } from '../talk/pacing.ts';
-import { undici } from '../talk/undici.ts';
+import { preflight } from './preflight.ts';
 import { reportedVersion, versionHint } from './version-hint.ts';
 import { withoutSkipped, type Plan, type Selection } from './selection.ts';
 import { EXIT, expectationsOf, usageError } from './usage.ts';
@@ -26,29 +26,6 @@ import { EXIT, expectationsOf, usageError } from './usage.ts';
 const GROUPS_AT_ONCE = { quickServer: 2, slowServer: 6 } as const;
 /** A round trip at most this long makes a quick server. */
 const QUICK_ROUND_TRIP_MS = 20;
-
-// Errors that mean the address is wrong (nothing listens, no such host), not that the server misbehaves:
-// a server that answers badly, slowly or not at all still gets a full run and a report.
-const UNREACHABLE: Record<string, string> = {
-  ECONNREFUSED: 'connection refused (nothing listens there)',
-  ENOTFOUND: 'no such host',
-  EAI_AGAIN: 'the host name could not be resolved',
-  EHOSTUNREACH: 'no route to the host',
-  ENETUNREACH: 'the network is unreachable',
-};
-
-/** Why the server cannot be reached, or how long a round trip to it took. */
-async function reach(baseUrl: string, timeoutMs: number, userAgent: string): Promise<{ unreachable?: string; roundTripMs: number }> {
-  const started = performance.now();
-  try {
-    const response = await (await undici()).request(`${baseUrl}/`, { method: 'HEAD', headers: { 'user-agent': userAgent }, signal: AbortSignal.timeout(timeoutMs) });
-    await response.body.dump();
-    return { roundTripMs: performance.now() - started };
-  } catch (error) {
-    const e = error as { code?: string; cause?: { code?: string } };
-    return { unreachable: UNREACHABLE[e.cause?.code ?? e.code ?? ''], roundTripMs: performance.now() - started };
-  }
-}
 
 function embeddedVariations(): Variation[] {
   try {
@@ -117,9 +94,10 @@ export async function runConformance({ root, selection, plan, verbosity, shard }
   // The embedded server answers in-process, as late as its variations make it.
   let roundTripMs = config.embedded ? addedLatencyMs(embeddedVariations()) : 0;
   if (!config.embedded) {
-    const { unreachable, roundTripMs: measured } = await reach(config.baseUrl, config.timeoutMs, config.userAgent);
-    if (unreachable) usageError(`cannot reach CONFORMANCE_BASE_URL ${config.baseUrl}: ${unreachable}`);
-    roundTripMs = measured;
+    // Our mistakes stop the run before any check: an address where nothing listens or nothing answers, a token refused.
+    const checked = await preflight(config, (line) => void process.stderr.write(`${line}\n`));
+    if (!checked.ok) usageError(checked.problem);
+    roundTripMs = checked.roundTripMs;
     // A whole run that cannot fit in what is left of the period waits for its reset before it starts: every group then
     // starts with the whole budget, as on a fresh server, and the verdicts of a run right after another are the same.
     const wholeRun = selection.only.length === 0 && selection.exclude.length === 0 && selection.groups.length === 0 && shard === undefined;

@@ -30,6 +30,10 @@ export interface Counts {
   slowest?: { ms: number; request: string };
   /** Requests that got no (complete) answer within CONFORMANCE_TIMEOUT_MS. */
   timeouts: number;
+  /** Requests sent once more on a new connection: the reused one they went on closed before any answer (connections.ts). */
+  resent: number;
+  /** The server closed a connection right after its answer (or reset a reused one): from then on none was reused. */
+  connectionsClosed: boolean;
 }
 
 export const emptyCounts = (): Counts => ({
@@ -46,6 +50,8 @@ export const emptyCounts = (): Counts => ({
   refusals: 0,
   pacedMs: 0,
   timeouts: 0,
+  resent: 0,
+  connectionsClosed: false,
 });
 
 const counts = emptyCounts();
@@ -111,6 +117,15 @@ export function countTiming(request: string, ms: number | undefined, timedOut: b
   if (ms !== undefined && ms > (counts.slowest?.ms ?? -1)) counts.slowest = { ms, request };
 }
 
+/** A request sent once more on a new connection; countRequest counts it as the request it is, as the server does. */
+export function countResent(): void {
+  counts.resent += 1;
+}
+
+export function countConnectionsClosed(): void {
+  counts.connectionsClosed = true;
+}
+
 export function countRefusal(): void {
   counts.refusals += 1;
 }
@@ -137,6 +152,8 @@ export function addCounts(into: Counts, from: Counts): Counts {
   into.refusals += from.refusals;
   into.pacedMs += from.pacedMs;
   into.timeouts += from.timeouts ?? 0;
+  into.resent += from.resent ?? 0;
+  into.connectionsClosed ||= from.connectionsClosed ?? false;
   if (from.slowest && from.slowest.ms > (into.slowest?.ms ?? -1)) into.slowest = { ...from.slowest };
   return into;
 }

@@ -7,7 +7,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FormData as UndiciFormData } from 'undici';
 import { notSentReason, recordAnswer, recordSilence } from './breaker.ts';
 import { DEFAULT_USER_AGENT } from './config.ts';
-import { countAnswer, countRequest, countTiming, requestEnded } from './counts.ts';
+import { dispatcherFor, failedOnReusedConnection, isConnectionLost } from './connections.ts';
+import { countAnswer, countRequest, countResent, countTiming, requestEnded } from './counts.ts';
 import { inFlight } from './in-flight.ts';
 import { formPairs, multipart, urlEncoded, type FormParams, type Upload } from './form.ts';
 import { announceWait, isUnpaced, paceAfter, paceBefore, refusalWaitMs } from './pacing.ts';
@@ -81,6 +82,19 @@ export interface Exchange {
   rateLimited?: boolean;
   /** It was sent, and no complete answer came within the timeout: the server may have acted on it all the same. */
   timedOut?: boolean;
+  /**
+   * Why its first try got no answer: it went on a reused connection that the server closed before any byte of an
+   * answer came, and was sent once more on a new one (connections.ts). The first may have been acted on all the same.
+   */
+  resentAfter?: string;
+  /** It was sent, and the server closed or reset the connection before any byte of an answer: it may have acted all the same. */
+  connectionLost?: boolean;
+  /**
+   * No answer came, for a cause that says nothing of any clause: it was not sent (breaker.ts), the timeout ran out
+   * before the status line, or the server closed or reset the connection before any byte of an answer. The check
+   * that needed its answer is not judged (verify.ts fail).
+   */
+  unanswered?: boolean;
 }
 
 type Observer = (exchange: Exchange) => void;
@@ -118,6 +132,9 @@ function isTimeout(error: unknown): boolean {
   const e = error as { name?: string; code?: string };
   return e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT';
 }
+
+/** A request that was sent and got no (complete) answer: the server may have acted on it all the same. */
+export const mayHaveActed = (exchange: Exchange): boolean => exchange.timedOut === true || exchange.connectionLost === true;
 
 function describeError(error: unknown, timeoutMs: number, answered: boolean): string {
   const e = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
@@ -195,6 +212,7 @@ export class HttpClient {
     const notSent = notSentReason(url);
     if (notSent) {
       exchange.error = notSent;
+      exchange.unanswered = true;
       return exchange;
     }
     await this.deliver(exchange, body);
@@ -204,7 +222,7 @@ export class HttpClient {
     if (waitMs === undefined) return this.refusalMarked(exchange);
     announceWait(waitMs, `for the reset of the server's rate limit, which refused ${method} ${path} (as ${this.actor}) with HTTP 429; then it is sent again`);
     await sleep(waitMs);
-    const again: Exchange = { ...exchange, headers: {}, text: '', truncated: false, ms: 0, startedAt: undefined, status: undefined, error: undefined, setCookies: undefined };
+    const again: Exchange = { ...exchange, headers: {}, text: '', truncated: false, ms: 0, startedAt: undefined, status: undefined, error: undefined, setCookies: undefined, resentAfter: undefined };
     senders.set(again, this);
     await this.deliver(again, body);
     return this.refusalMarked(again);
@@ -215,51 +233,36 @@ export class HttpClient {
     return exchange;
   }
 
-  /** Sends the exchange's request once, paced and counted, and records its answer (or why none came) in it. */
+  /**
+   * Sends the exchange's request, paced and counted, and records its answer (or why none came) in it. A try that met
+   * a reused connection the server had closed is sent once more on a new one, as browsers do; each try is a request.
+   */
   private async deliver(exchange: Exchange, body: string | UndiciFormData | undefined): Promise<void> {
-    const { method, url, requestHeaders: headers } = exchange;
+    const { method, url } = exchange;
     const path = exchange.path.split('?')[0] ?? '';
     await paceBefore(this.actor, method, path);
     // Loaded before the request's deadline starts: loading is the suite's own time, not the server's.
-    const { request } = await undici();
+    await undici();
     let timedOut = false;
     const sent = await inFlight(async () => {
       // The circuit breaker may have opened while this request waited for its turn: then it is not sent either.
       const notSent = notSentReason(url);
       if (notSent) {
         exchange.error = notSent;
+        exchange.unanswered = true;
         return false;
       }
-      countRequest(this.actor, method, path);
-      const started = performance.now();
-      exchange.startedAt = new Date().toISOString();
-      const signal = AbortSignal.timeout(this.timeoutMs);
-      try {
-        const response = await request(url, { method: method as 'GET', headers, body, signal, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
-        exchange.status = response.statusCode;
-        for (const [name, value] of Object.entries(response.headers)) {
-          if (value !== undefined) exchange.headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-          if (value !== undefined && name.toLowerCase() === 'set-cookie') exchange.setCookies = Array.isArray(value) ? value : [value];
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        for await (const chunk of response.body) {
-          size += (chunk as Buffer).length;
-          if (size > MAX_BODY_BYTES) {
-            exchange.truncated = true;
-            response.body.destroy();
-            break;
-          }
-          chunks.push(chunk as Buffer);
-        }
-        exchange.text = Buffer.concat(chunks).toString('utf8');
-        recordAnswer(url);
-      } catch (error) {
-        exchange.error = describeError(error, this.timeoutMs, exchange.status !== undefined);
-        timedOut = isTimeout(error);
+      let failure = await this.attempt(exchange, body);
+      if (failure !== undefined && exchange.status === undefined && failedOnReusedConnection(failure)) {
+        exchange.resentAfter = exchange.error;
+        delete exchange.error;
+        countResent();
+        failure = await this.attempt(exchange, body);
       }
-      exchange.ms = Math.round(performance.now() - started);
-      requestEnded();
+      timedOut = failure !== undefined && isTimeout(failure);
+      const noAnswer = failure !== undefined && exchange.status === undefined;
+      if (noAnswer && isConnectionLost(failure)) exchange.connectionLost = true;
+      if (noAnswer && (timedOut || exchange.connectionLost)) exchange.unanswered = true;
       return true;
     });
     if (!sent) return;
@@ -271,6 +274,45 @@ export class HttpClient {
       paceAfter(this.actor, method, path, exchange.headers);
     }
     for (const observer of observers) observer(exchange);
+  }
+
+  /** One try of the exchange's request, counted as the request it is: its answer goes in the exchange; returns the error, if any. */
+  private async attempt(exchange: Exchange, body: string | UndiciFormData | undefined): Promise<unknown> {
+    const { method, url, requestHeaders: headers } = exchange;
+    const { request } = await undici();
+    const dispatcher = await dispatcherFor(url);
+    countRequest(this.actor, method, exchange.path.split('?')[0] ?? '');
+    const started = performance.now();
+    exchange.startedAt = new Date().toISOString();
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    let failure: unknown;
+    try {
+      const response = await request(url, { method: method as 'GET', headers, body, signal, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs, dispatcher });
+      exchange.status = response.statusCode;
+      for (const [name, value] of Object.entries(response.headers)) {
+        if (value !== undefined) exchange.headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+        if (value !== undefined && name.toLowerCase() === 'set-cookie') exchange.setCookies = Array.isArray(value) ? value : [value];
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of response.body) {
+        size += (chunk as Buffer).length;
+        if (size > MAX_BODY_BYTES) {
+          exchange.truncated = true;
+          response.body.destroy();
+          break;
+        }
+        chunks.push(chunk as Buffer);
+      }
+      exchange.text = Buffer.concat(chunks).toString('utf8');
+      recordAnswer(url);
+    } catch (error) {
+      exchange.error = describeError(error, this.timeoutMs, exchange.status !== undefined);
+      failure = error;
+    }
+    exchange.ms = Math.round(performance.now() - started);
+    requestEnded();
+    return failure;
   }
 }
 

@@ -3,6 +3,7 @@
 import { createParser } from 'eventsource-parser';
 import { notSentReason, recordAnswer, recordSilence } from './breaker.ts';
 import type { Config } from './config.ts';
+import { dispatcherFor, failedOnReusedConnection } from './connections.ts';
 import { countStreamConnection } from './counts.ts';
 import { excerpt } from './http.ts';
 import { describeError, EventStream, isSilence, MAX_EVENT_CHARS, openingExchange, queryOf, readRefusal, unsentStream, type Opener, type StreamName, type StreamRequest } from './streams.ts';
@@ -45,7 +46,14 @@ async function connectSse(config: Config, spec: StreamRequest, carrier: 'header'
   const started = performance.now();
   try {
     // No body timeout: a stream is quiet between events, and every wait has its own deadline.
-    const response = await request(exchange.url, { method: 'GET', headers, signal: controller.signal, headersTimeout: config.timeoutMs, bodyTimeout: 0 });
+    const open = async () => request(exchange.url, { method: 'GET', headers, signal: controller.signal, headersTimeout: config.timeoutMs, bodyTimeout: 0, dispatcher: await dispatcherFor(exchange.url) });
+    const response = await open().catch((error: unknown) => {
+      // A reused connection the server had closed: opened once more on a new one, as browsers do (connections.ts).
+      if (!failedOnReusedConnection(error)) throw error;
+      exchange.resentAfter = describeError(error);
+      countStreamConnection();
+      return open();
+    });
     exchange.status = response.statusCode;
     exchange.ms = Math.round(performance.now() - started);
     recordAnswer(exchange.url);
