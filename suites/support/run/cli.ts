@@ -55,7 +55,8 @@ Settings (each also read from the environment variable named, or from .env):
 ${SETTINGS.map((s) => `  ${`${s.flag}${s.kind === 'boolean' ? '' : ' VALUE'}`.padEnd(23)} ${s.env}: ${s.description}`).join('\n')}
 
 Exit codes: 0 the run passed (no failure of a MUST clause, none unexpectedly passing, no error),
-1 it failed, 2 usage or configuration error.`;
+1 it failed, 2 usage or configuration error (also a selection that takes no check, a token the server
+refuses, tokens A and B of one account, a server that answers nothing): see docs/configuration.md.`;
 
 function parseCommandLine(argv: string[]) {
   const options: ParseArgsConfig['options'] = {
