@@ -6,6 +6,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLAUSES, type Clause } from '../judge/clauses.ts';
 import { SETTINGS } from '../talk/config.ts';
+import { planOf, selectionOf } from './selection.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 /** The first line of every generated page: a reader who edits one learns where its text comes from. */
@@ -69,11 +70,29 @@ function settingsPage(): string {
   ].join('\n\n')}\n`;
 }
 
+/** Every check the suite files declare, with what it needs from the configuration: the rows `--list` prints for a whole run. */
+function checksPage(): string {
+  const { checks } = planOf(ROOT, selectionOf({}));
+  const rows = checks.map(({ title, group, needs, file, line }) => {
+    const id = title?.split(' ')[0] ?? `${file}:${line}`;
+    return [`\`${id}\``, group, needs.join(', ') || '', title === undefined ? 'a title made at run time' : title.slice(id.length).trim()];
+  });
+  return `${[
+    GENERATED_MARK,
+    '# Every check',
+    `The ${checks.length} checks the suite files declare, in their order, as \`--list\` prints them ([selection](configuration.md#selection)): ` +
+      'the clause each judges ([catalogue](clauses.md)), its group, and what it needs from the configuration (a token, a password, a release). ' +
+      'What a check needs from the server before it can judge is in [what each check needs](needs.md).',
+    table(['clause', 'group', 'needs from the configuration', 'check'], rows),
+  ].join('\n\n')}\n`;
+}
+
 /** Every generated page, as it should be on disk. */
 export function generatedPages(): Page[] {
   return [
     { path: 'docs/clauses.md', text: clausesPage() },
     { path: 'docs/settings.md', text: settingsPage() },
+    { path: 'docs/checks.md', text: checksPage() },
   ];
 }
 
