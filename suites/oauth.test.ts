@@ -55,10 +55,9 @@ describe('OAuth', () => {
   // Registered with read and write only, so that follow is outside its scopes. Each application lists one redirect
   // URI, the plainest form (several are APPS-REDIRECTS-1's): the out-of-band URI here, the callback for the redirect.
   let registered: Step<Application>;
+  // The callback application also gives the token OAUTH-REVOKE-1 revokes: a server may delete an application with any
+  // of its tokens, and the probes of the token operation use the other one. Its one approval is made before any check.
   let callbackApp: Step<Application>;
-  // The application whose token OAUTH-REVOKE-1 revokes: only the password grant uses it besides, since a server may
-  // delete an application with any of its tokens.
-  let revocable: Step<Application>;
   let accountId: Step<string>;
   // One client_credentials token serves the Token checks; one out-of-band approval serves the code checks.
   let tokenRun: TokenRun | undefined;
@@ -66,8 +65,8 @@ describe('OAuth', () => {
   let callbackApproval: Approval | undefined;
   // The client_credentials token without a scope and its read of A's following (OAUTH-CLIENTCRED-1).
   let withoutScope: UsedToken | undefined;
-  // The password grant's user token and its verify_credentials (OAUTH-PASSWORD-1), asked of the application for
-  // revocation: OAUTH-REVOKE-1 then revokes it.
+  // The password grant's user token and its verify_credentials (OAUTH-PASSWORD-1), asked of the callback
+  // application: OAUTH-REVOKE-1 then revokes it.
   let passwordGrant: UsedToken | undefined;
   // The token operation's answers to what it must refuse (OAUTH-SCOPE-1, OAUTH-REDIRECT-1, -2, OAUTH-CODE-1, -2).
   let outsideScopes: TokenRun | undefined;
@@ -85,15 +84,31 @@ describe('OAuth', () => {
   const refusedProbe = (app: Application, params: Record<string, string>): Promise<TokenRun> => requestToken(anon, app, params, { malformed: true });
 
   beforeAll(async () => {
-    [registered, callbackApp, revocable] = await Promise.all([
+    [registered, callbackApp] = await Promise.all([
       registerApp(anon, { client_name: 'conformance oauth', scopes: 'read write' }),
       registerApp(anon, { client_name: 'conformance oauth callback', scopes: 'read', redirect_uris: CALLBACK }),
-      registerApp(anon, { client_name: 'conformance oauth revocation', scopes: 'read' }),
     ]);
-    if (!registered.ok) return;
-    const app = registered.value;
     const { usernameA, passwordA } = config;
     const withCallback = callbackApp.ok ? callbackApp.value : undefined;
+    async function tokenAndUse(of: Application, params: Record<string, string>, use: (token: string) => Promise<Exchange | undefined>): Promise<UsedToken> {
+      const run = await requestToken(anon, of, params);
+      return { run, use: run.token ? await use(run.token) : undefined };
+    }
+    const password = usernameA && passwordA && withCallback ? tokenAndUse(withCallback, { grant_type: 'password', username: usernameA, password: passwordA, redirect_uri: CALLBACK, scope: 'read' }, accountWith) : undefined;
+    // A's account id: the account the password grant's token answered as, else verify_credentials with A's token.
+    const idOfA = (async () => {
+      const used = (await password)?.use;
+      const id = used?.status === 200 ? createdId(used) : undefined;
+      accountId = id && used ? succeeded(id, used) : await accountIdOf(a);
+      return accountId;
+    })();
+    // The password grant and A's account id need only the callback application: OAUTH-PASSWORD-1 and OAUTH-REVOKE-1
+    // are judged where the other one could not be registered.
+    if (!registered.ok) {
+      [passwordGrant] = await Promise.all([password, idOfA]);
+      return;
+    }
+    const app = registered.value;
     // Each chain waits only for what it needs: the out-of-band code for the redirect_uri probe, a token for its use.
     // Both approvals come from one browser: A signs in once for both (a server with a web sign-in counts its pages).
     const signIn = new WebSignIn(anon);
@@ -114,18 +129,6 @@ describe('OAuth', () => {
     async function otherGrantsUnregistered(): Promise<void> {
       unregisteredOnClientCredentials = await refusedProbe(app, { grant_type: 'client_credentials', redirect_uri: NOT_REGISTERED, scope: 'read' });
     }
-    async function tokenAndUse(of: Application, params: Record<string, string>, use: (token: string) => Promise<Exchange | undefined>): Promise<UsedToken> {
-      const run = await requestToken(anon, of, params);
-      return { run, use: run.token ? await use(run.token) : undefined };
-    }
-    const password = usernameA && passwordA && revocable.ok ? tokenAndUse(revocable.value, { grant_type: 'password', username: usernameA, password: passwordA, scope: 'read' }, accountWith) : undefined;
-    // A's account id: the account the password grant's token answered as, else verify_credentials with A's token.
-    const idOfA = (async () => {
-      const used = (await password)?.use;
-      const id = used?.status === 200 ? createdId(used) : undefined;
-      accountId = id && used ? succeeded(id, used) : await accountIdOf(a);
-      return accountId;
-    })();
     [tokenRun, callbackApproval, outsideScopes, withoutScope, passwordGrant, madeUpCode] = await Promise.all([
       requestToken(anon, app, { grant_type: 'client_credentials', scope: 'read' }),
       withCallback ? signIn.code(withCallback, 'read', CALLBACK) : undefined,
@@ -258,7 +261,7 @@ describe('OAuth', () => {
 
   it('OAUTH-PASSWORD-1 the password grant gives a user token', async (context) => {
     if (!config.usernameA || !config.passwordA) context.skip('needs CONFORMANCE_USERNAME_A and CONFORMANCE_PASSWORD_A');
-    need(revocable);
+    need(callbackApp);
     const { run, use } = passwordGrant as UsedToken;
     // The grant needs nothing but its application: a refusal of A's login is its failure; an answer without a usable
     // access_token is the token operation's or the Token's.
@@ -286,12 +289,12 @@ describe('OAuth', () => {
   });
 
   it('OAUTH-REVOKE-1 a revoked token is refused with 401 "The access token is invalid"', async () => {
-    // A token of the application for revocation that works before its revocation, so that the refusal after it is the
+    // A token of the callback application that works before its revocation, so that the refusal after it is the
     // revocation's doing: the password grant's user token, which OAUTH-PASSWORD-1 used, else an application token,
     // used here first. The call that answered it before is made again after: verify_credentials, else the following of A.
-    const revokedApp = need(revocable);
+    const revokedApp = need(callbackApp);
     const userToken = passwordGrant?.use?.status === 200 ? passwordGrant : undefined;
-    const run = userToken?.run ?? (await requestToken(anon, revokedApp, { grant_type: 'client_credentials', scope: 'read' }));
+    const run = userToken?.run ?? (await requestToken(anon, revokedApp, { grant_type: 'client_credentials', redirect_uri: CALLBACK, scope: 'read' }));
     const token = need(run.step);
     let call = userToken ? accountWith : verifyWith;
     let before = userToken?.use ?? (await verifyWith(token));

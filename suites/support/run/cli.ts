@@ -6,7 +6,8 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { config as loadDotenv } from 'dotenv';
-import { PACKAGE, SETTINGS } from '../talk/config.ts';
+import { ConfigError, configFromEnv, PACKAGE, SETTINGS, type Config } from '../talk/config.ts';
+import { preflight } from './preflight.ts';
 import type { Verbosity } from '../report/reporter.ts';
 import { listing, planOf, selectionMistake, selectionOf, withoutSkipped } from './selection.ts';
 import { EXIT, expectationsOf, usageError } from './usage.ts';
@@ -80,6 +81,16 @@ function parseCommandLine(argv: string[]) {
   }
 }
 
+/** The run's configuration; a setting the run cannot take is a usage error. */
+function configOrUsageError(): Config {
+  try {
+    return configFromEnv(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) usageError(error.message);
+    throw error;
+  }
+}
+
 async function main(): Promise<number> {
   // A reader that stops reading (`| head`, `2>&1 | head`) ends what it sees, not the run: the reports are still
   // written, and the exit code is still the verdict.
@@ -116,8 +127,17 @@ async function main(): Promise<number> {
     process.stdout.write(`${listing(withoutSkipped(plan.checks, expectationsOf(process.env.CONFORMANCE_EXPECTATIONS))).join('\n')}\n`);
     return EXIT.passed;
   }
+  const config = configOrUsageError();
+  // Our mistakes stop the run before any check, and before the run's own modules load (seconds on a busy machine): an
+  // address where nothing listens or nothing answers, a token refused, tokens of one account.
+  let preflightRoundTripMs = 0;
+  if (!config.embedded) {
+    const checked = await preflight(config, (line) => void process.stderr.write(`${line}\n`));
+    if (!checked.ok) usageError(checked.problem);
+    preflightRoundTripMs = checked.roundTripMs;
+  }
   const { runConformance } = await import('./run-command.ts');
-  return runConformance({ root: ROOT, selection, plan, verbosity, ...(shard === undefined ? {} : { shard }) });
+  return runConformance({ root: ROOT, selection, plan, verbosity, config, preflightRoundTripMs, ...(shard === undefined ? {} : { shard }) });
 }
 
 main().then(

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startVitest } from 'vitest/node';
-import { ConfigError, configFromEnv } from '../talk/config.ts';
+import type { Config } from '../talk/config.ts';
 import { conformanceProject, GroupOrder, transformCache } from './conformance-project.ts';
 import { prepareRun } from './global-setup.ts';
 import { selectionPattern, writeUpdatedExpectations } from '../report/expectations.ts';
@@ -12,7 +12,6 @@ import ConformanceReporter, { type Verbosity } from '../report/reporter.ts';
 import type { RunResults } from '../report/results.ts';
 import { addedLatencyMs, variationsOf, type Variation } from '../../../fixtures/reference-server/variations.ts';
 import { announceWait, budgetAtStart, LONGEST_WAIT_MS } from '../talk/pacing.ts';
-import { preflight } from './preflight.ts';
 import { reportedVersion, versionHint } from './version-hint.ts';
 import { withoutSkipped, type Plan, type Selection } from './selection.ts';
 import { EXIT, expectationsOf, usageError } from './usage.ts';
@@ -73,31 +72,25 @@ async function runGroups(files: readonly string[], reporter: ConformanceReporter
   await run.close?.();
 }
 
-/** What the command line decided: the project's folder, the selection and its plan, the output, the shard. */
+/**
+ * What the command line decided: the project's folder, the selection and its plan, the output, the shard, the
+ * configuration, and for a configured server the round trip its preflight measured (cli.ts).
+ */
 export interface Command {
   root: string;
   selection: Selection;
   plan: Plan;
   verbosity: Verbosity;
   shard?: string;
+  config: Config;
+  preflightRoundTripMs: number;
 }
 
 /** Runs the selected checks and returns the exit code: the verdict, or 2 for a configuration the run cannot take. */
-export async function runConformance({ root, selection, plan, verbosity, shard }: Command): Promise<number> {
-  let config;
-  try {
-    config = configFromEnv(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) usageError(error.message);
-    throw error;
-  }
+export async function runConformance({ root, selection, plan, verbosity, shard, config, preflightRoundTripMs }: Command): Promise<number> {
   // The embedded server answers in-process, as late as its variations make it.
-  let roundTripMs = config.embedded ? addedLatencyMs(embeddedVariations()) : 0;
+  const roundTripMs = config.embedded ? addedLatencyMs(embeddedVariations()) : preflightRoundTripMs;
   if (!config.embedded) {
-    // Our mistakes stop the run before any check: an address where nothing listens or nothing answers, a token refused.
-    const checked = await preflight(config, (line) => void process.stderr.write(`${line}\n`));
-    if (!checked.ok) usageError(checked.problem);
-    roundTripMs = checked.roundTripMs;
     // A whole run that cannot fit in what is left of the period waits for its reset before it starts: every group then
     // starts with the whole budget, as on a fresh server, and the verdicts of a run right after another are the same.
     const wholeRun = selection.only.length === 0 && selection.exclude.length === 0 && selection.groups.length === 0 && shard === undefined;
