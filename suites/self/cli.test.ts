@@ -1,24 +1,13 @@
-// The command as a user meets it: usage errors, a server that is not there, and the walk from
-// `npm run reference-server` to a passing run with the lines it prints.
+// The command as a user meets it: usage errors, its options (--version, --list, -q, -v, --only), a reader that stops
+// reading, and the walk from `npm run reference-server` to a passing run with the lines it prints. Our mistakes that
+// stop it before any check, within a time bound, are cli-mistakes.test.ts.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startReferenceServer } from '../../fixtures/reference-server/server.ts';
-import { cleanEnv, ROOT, runCli, serverEnv, startStandaloneServer } from './run-cli.ts';
-
-const STACK_FRAME = /^\s+at .*:\d+:\d+\)?$/m;
-
-/** A loopback port where nothing listens: bound by the system, then released. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { cleanEnv, freePort, ROOT, runCli, STACK_FRAME, startStandaloneServer } from './run-cli.ts';
 
 /** Starts `npm run reference-server -- --port N [--variation V ...]` and resolves with its KEY=VALUE lines once it prints READY. */
 function startNpmServer(port: number, variations: readonly string[] = []): ReturnType<typeof startStandaloneServer> {
@@ -39,25 +28,6 @@ describe('the command', () => {
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
-  });
-
-  // Our mistakes, not the server's: read from the suites' source before anything starts.
-  const selectionMistakes: [string, string[], RegExp][] = [
-    ['an --only prefix no check takes', ['--only', 'NOSUCH-'], /^--only "NOSUCH-" matches no check; nearest ids: "[A-Z-]+"/],
-    ['a misspelt --only prefix', ['--only', 'status-raed'], /^--only "STATUS-RAED" matches no check; nearest ids: "STATUS-READ"/],
-    ['an --exclude prefix no check takes', ['--exclude', 'OAUTH-TOKN'], /^--exclude "OAUTH-TOKN" matches no check; nearest ids: "OAUTH-TOKEN"/],
-    ['an unknown group', ['--group', 'statuss'], /^unknown group "statuss": no suites\/statuss\.test\.ts; nearest: "statuses"/],
-    ['a selection that takes no check', ['--group', 'oauth', '--only', 'STATUS-READ'], /^the selection \(--group, --only, --exclude\) takes no check/],
-  ];
-
-  it.each(selectionMistakes)('should refuse %s within 5 s, in one line naming the nearest, with exit code 2', async (_what, args, line) => {
-    const run = await runCli(args, {}, 30_000);
-    expect(run.code).toBe(2);
-    expect(run.ms).toBeLessThan(5_000);
-    expect(run.stdout).toBe('');
-    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(run.stderr.replace(/^social-api-conformance: /, '')).toMatch(line);
-    expect(run.stderr).not.toMatch(STACK_FRAME);
   });
 
   it('should print its name and version with --version', async () => {
@@ -104,64 +74,6 @@ describe('the command', () => {
     const lines = verbose.stdout.split('\n');
     const groupLine = lines.findIndex((l) => l.includes('Client registration:'));
     expect(lines.slice(0, groupLine).filter((l) => l.startsWith('  passed: APPS-VERIFY-'))).toHaveLength(2);
-  });
-
-  it('should stop at once with one clear line and exit code 2 when nothing listens at the base URL', async () => {
-    const port = await freePort();
-    const run = await runCli([], { CONFORMANCE_BASE_URL: `http://127.0.0.1:${port}`, CONFORMANCE_TOKEN_A: 'token-of-a', CONFORMANCE_TOKEN_B: 'token-of-b' }, 60_000);
-    console.log(`nothing listening: exit ${run.code} after ${(run.ms / 1000).toFixed(1)} s`);
-    expect(run.code).toBe(2);
-    expect(run.ms).toBeLessThan(30_000);
-    expect(run.stderr.trim()).toMatch(/^social-api-conformance: cannot reach CONFORMANCE_BASE_URL http:\/\/127\.0\.0\.1:\d+: connection refused \(nothing listens there\)$/);
-    expect(run.stdout + run.stderr).not.toMatch(STACK_FRAME);
-  });
-
-  // Our mistakes, not the server's: each stops the run before any check, with exit code 2 and one line that names the
-  // setting and the server's answer (never the token), and no report.
-  it('should stop at once with one line naming the setting when the server refuses token A, or tokens A and B are one account', async () => {
-    const server = await startReferenceServer();
-    try {
-      const { appId } = server.context.store.tokens.get(server.users.a.token) ?? { appId: '' };
-      const anotherTokenOfA = server.context.store.issueToken(appId, server.users.a.account.id, ['read', 'write', 'follow', 'push']).token;
-      // One after the other: each is timed, and the command's own start takes most of it on a busy machine.
-      const refused = await runCli([], { ...serverEnv(server), CONFORMANCE_TOKEN_A: 'a-token-the-server-never-issued' }, 30_000);
-      const sameAccount = await runCli([], { ...serverEnv(server), CONFORMANCE_TOKEN_B: anotherTokenOfA }, 30_000);
-      console.log(`refused token: exit ${refused.code} after ${(refused.ms / 1000).toFixed(1)} s; same account: exit ${sameAccount.code} after ${(sameAccount.ms / 1000).toFixed(1)} s`);
-      expect(refused.stderr).toBe(`social-api-conformance: CONFORMANCE_TOKEN_A was refused by ${server.url}: GET /api/v1/accounts/verify_credentials answered HTTP 401 The access token is invalid\n`);
-      expect(sameAccount.stderr).toBe(
-        `social-api-conformance: CONFORMANCE_TOKEN_A and CONFORMANCE_TOKEN_B belong to the same account (id ${server.users.a.account.id} at ${server.url}): B must be another user's token\n`,
-      );
-      for (const run of [refused, sameAccount]) {
-        expect(run.code).toBe(2);
-        expect(run.ms).toBeLessThan(5000);
-        expect(run.stdout).toBe('');
-        expect(run.results).toBeUndefined();
-        expect(run.stderr).not.toContain('a-token-the-server-never-issued');
-        expect(run.stderr).not.toContain(anotherTokenOfA);
-      }
-    } finally {
-      await server.close();
-    }
-  });
-
-  it('should stop with exit code 2 within the timeout and 5 s where the server takes connections and answers nothing, saying first what it waits for', async () => {
-    const silent = createServer(() => undefined);
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
-    try {
-      const run = await runCli([], { CONFORMANCE_BASE_URL: url, CONFORMANCE_TOKEN_A: 'token-of-a', CONFORMANCE_TOKEN_B: 'token-of-b', CONFORMANCE_TIMEOUT_MS: '2000' }, 30_000);
-      console.log(`silent server: exit ${run.code} after ${(run.ms / 1000).toFixed(1)} s`);
-      expect(run.code).toBe(2);
-      expect(run.ms).toBeLessThan(2000 + 5000);
-      expect(run.stdout).toBe('');
-      expect(run.stderr.trimEnd().split('\n')).toEqual([
-        `… waiting for ${url} (HEAD / and GET /api/v1/accounts/verify_credentials), up to 2 s (CONFORMANCE_TIMEOUT_MS)`,
-        `social-api-conformance: no answer from ${url} within 2 s (CONFORMANCE_TIMEOUT_MS) to HEAD / and GET /api/v1/accounts/verify_credentials`,
-      ]);
-      expect(run.results).toBeUndefined();
-    } finally {
-      silent.close();
-    }
   });
 
   it('should run only the files --only takes a check of (whatever the case of its ids), and report the others as not selected, as when it ran them', async () => {

@@ -2,6 +2,7 @@
 // exit code, output and results.json. Our own tests of the suite's verdicts are built on it.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ReferenceServer } from '../../fixtures/reference-server/server.ts';
@@ -19,6 +20,18 @@ export interface CliRun {
   /** Every report file's text, for the searches for leaked secrets. */
   reports: Record<string, string>;
   ms: number;
+}
+
+/** A line of a stack trace, which no answer of the command to a user's mistake may show. */
+export const STACK_FRAME = /^\s+at .*:\d+:\d+\)?$/m;
+
+/** A loopback port where nothing listens: bound by the system, then released. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
 
 /** A run's verdict of every check: its status, and a blocked check's cause (a clause, or outside the contract). */
