@@ -10,6 +10,7 @@ import type { Store } from '../../fixtures/reference-server/store.ts';
 import type { Variation } from '../../fixtures/reference-server/variations.ts';
 import { eachCaseInParallel, ROOT, runCli, serverEnv, startStandaloneServer, verdictsOf, type CliRun } from './run-cli.ts';
 import { suiteErrorsOf } from '../support/report/blocks.ts';
+import type { FailureData } from '../support/judge/clauses.ts';
 
 /** What two runs in a row must not show: different verdicts, errors of the suite, a 429 as evidence, a wait not announced. */
 function problemsOf(runs: readonly CliRun[]): string[] {
@@ -23,7 +24,9 @@ function problemsOf(runs: readonly CliRun[]): string[] {
     const results = run.results;
     if (!results) return void problems.push(`run ${i + 1} wrote no results (exit ${run.code}): ${(run.stdout + run.stderr).slice(-1500)}`);
     for (const error of [...results.errors, ...results.groups.flatMap((g) => g.errors), ...suiteErrorsOf(results)]) problems.push(`run ${i + 1}: error of the suite: ${error.split('\n')[0]}`);
-    for (const c of results.checks.filter((c) => c.status === 'failed' && / 429 /.test(c.message ?? ''))) problems.push(`run ${i + 1}: ${c.title} failed on a 429`);
+    // Read from the failure's data: the message's text also holds timings ("after 429 ms").
+    const onA429 = (failure: FailureData | undefined) => failure !== undefined && (/^HTTP 429\b/.test(failure.actual) || /^\s*response: 429 /m.test(failure.exchange ?? ''));
+    for (const c of results.checks.filter((c) => c.status === 'failed' && onA429(c.failure))) problems.push(`run ${i + 1}: ${c.title} failed on a 429`);
     const waits = (run.stdout + run.stderr).split('\n').filter((line) => line.startsWith('… waiting')).length;
     if (results.counts.pacedMs > 2000 && waits === 0) problems.push(`run ${i + 1} waited ${results.counts.pacedMs} ms for resets and announced no wait`);
   });
