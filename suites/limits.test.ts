@@ -5,15 +5,16 @@
 // over the whole run; the LIMITS-HEADERS checks here judge this group's own responses with the same functions.
 // The preparation only calls and reads headers. A check whose readings those rules show unusable (no header, not
 // a number, Remaining above Limit), or whose counts do not count down at all, is blocked by that clause.
-import { beforeAll, describe, it, type TestContext } from 'vitest';
+import type { TestContext } from 'vitest';
 import { actors, type Actor } from './support/act/actors.ts';
 import type { Exchange } from './support/talk/http.ts';
 import { LIMITS, resetTimeOf, unpaced } from './support/talk/pacing.ts';
-import { type RootCause, causeOf } from './support/act/steps.ts';
+import { causeOf, type RootCause, type StepOutcome } from './support/act/steps.ts';
 import { block, needs, notJudged } from './support/judge/preconditions.ts';
 import { violationsOf } from './support/judge/registered-checks.ts';
 import { expectNoMismatch } from './support/judge/run-wide.ts';
 import { check, expectRefusal, fail } from './support/judge/verify.ts';
+import { it, made, requirement, section, step } from './support/run/checks.ts';
 
 const { config, a, b, anon } = actors();
 // Uploads without a file and sign-ups without their parameters are malformed on purpose: they create nothing.
@@ -107,42 +108,100 @@ function accessHasHeadroom(context: TestContext, reading: Reading): void {
   needs(context, (reading.remaining ?? 0) >= ACCESS_HEADROOM, `the access buckets are nearly spent (${shown(reading)}): they, not the bucket under test, are the closest to exhaustion`);
 }
 
-describe('Limits', () => {
-  let first: Reading;
-  let second: Reading;
-  // A's uploads (v1, v2) and, between and after them, B's (when B is configured).
-  let uploads: Reading[];
-  let uploadsOfB: Reading[];
-  // A deletion, an unreblog and a deletion of one account.
-  let triple: [deletion: Reading, unreblog: Reading, deletion: Reading];
-  let refusal: Exchange | undefined;
-  let withinBudget: Exchange | undefined;
-  // The App sign-up readings before the refusal, for LIMITS-REFUSAL-1 to tell why there was none.
-  const signUps: Reading[] = [];
+/** What the buckets read: two calls of A, uploads of A and B taking turns, and a deletion, an unreblog and a deletion. */
+interface Readings {
+  first: Reading;
+  second: Reading;
+  /** A's uploads (v1, v2) and, between and after them, B's (when B is configured). */
+  uploads: Reading[];
+  uploadsOfB: Reading[];
+  /** A deletion, an unreblog and a deletion of one account. */
+  triple: [deletion: Reading, unreblog: Reading, deletion: Reading];
+}
 
-  beforeAll(async () => {
-    // Two ordinary calls of A: reads of a status that does not exist, which spend the access buckets as any read does.
-    first = readingOf(await a.get(`/api/v1/statuses/${MISSING_ID}`));
-    second = readingOf(await a.get(`/api/v1/statuses/${MISSING_ID}`));
-    // A period that ended between the two (a run right after another meets the reset early) refills the bucket: one
-    // more call gives a pair within the new period, so that the verdict does not move with where the reset fell.
-    if (!samePeriod([first, second])) [first, second] = [second, readingOf(await a.get(`/api/v1/statuses/${MISSING_ID}`))];
-    // A call without a token, whose headers are the IP access bucket's: the sign-ups of LIMITS-SIGNUP-1 are such
-    // calls, where the configuration allows them.
-    if (!config.destructive) await anon.get(`/api/v1/statuses/${MISSING_ID}`);
-    // The accounts take turns, so that each one's two readings have the other's call between them.
-    const upload = async (actor: Actor, path: string) => readingOf(await actor.post(path, undefined, PROBE));
-    uploads = [await upload(a, '/api/v1/media')];
-    uploadsOfB = b ? [await upload(b, '/api/v1/media')] : [];
-    uploads.push(await upload(a, '/api/v2/media'));
-    if (b) uploadsOfB.push(await upload(b, '/api/v2/media'));
-    // B's Deletion bucket when B is configured: the other groups spend A's nearly to the end of its budget.
-    const deleter = b ?? a;
-    const deletion = async () => readingOf(await deleter.delete(`/api/v1/statuses/${MISSING_ID}`));
-    triple = [await deletion(), readingOf(await deleter.post(`/api/v1/statuses/${MISSING_ID}/unreblog`)), await deletion()];
+// One step, the calls one after another: the accounts take turns, so that each one's two readings have the other's
+// call between them, and the counts each check compares come from calls no other call of the group falls between.
+const readings = step('the buckets read: two calls of A, uploads of A and B taking turns, a deletion, an unreblog and a deletion', { as: 'A', cost: { api: config.destructive ? 9 : 10 } }, async (): Promise<StepOutcome<Readings>> => {
+  // Two ordinary calls of A: reads of a status that does not exist, which spend the access buckets as any read does.
+  let first = readingOf(await a.get(`/api/v1/statuses/${MISSING_ID}`));
+  let second = readingOf(await a.get(`/api/v1/statuses/${MISSING_ID}`));
+  // A period that ended between the two (a run right after another meets the reset early) refills the bucket: one
+  // more call gives a pair within the new period, so that the verdict does not move with where the reset fell.
+  if (!samePeriod([first, second])) [first, second] = [second, readingOf(await a.get(`/api/v1/statuses/${MISSING_ID}`))];
+  // A call without a token, whose headers are the IP access bucket's: the sign-ups of LIMITS-SIGNUP-1 are such
+  // calls, where the configuration allows them.
+  if (!config.destructive) await anon.get(`/api/v1/statuses/${MISSING_ID}`);
+  const upload = async (actor: Actor, path: string) => readingOf(await actor.post(path, undefined, PROBE));
+  const uploads = [await upload(a, '/api/v1/media')];
+  const uploadsOfB = b ? [await upload(b, '/api/v1/media')] : [];
+  uploads.push(await upload(a, '/api/v2/media'));
+  if (b) uploadsOfB.push(await upload(b, '/api/v2/media'));
+  // B's Deletion bucket when B is configured: the other groups spend A's nearly to the end of its budget.
+  const deleter = b ?? a;
+  const deletion = async () => readingOf(await deleter.delete(`/api/v1/statuses/${MISSING_ID}`));
+  const triple: Readings['triple'] = [await deletion(), readingOf(await deleter.post(`/api/v1/statuses/${MISSING_ID}/unreblog`)), await deletion()];
+  return made({ first, second, uploads, uploadsOfB, triple });
+});
+
+/** What spending the App sign-up bucket showed: each call's reading, and the refusal that ended it. */
+interface SignUps {
+  calls: Reading[];
+  /** Why the count could not be read going down: the bucket is then judged by its refusal alone. */
+  countless?: RootCause;
+  /** Why a call of the count could not be read: nothing can be judged of it. */
+  unreadable?: RootCause;
+  refusal?: Exchange;
+  /** The answer the same call got within the budget, for the observation of the refusal. */
+  withinBudget?: Exchange;
+}
+
+/**
+ * Spends the App sign-up bucket: the calls until Remaining reaches 0, and one more, which the budget refuses. Where the
+ * headers cannot be read going down, the calls until one is refused (an earlier run may have spent the bucket already,
+ * so a refusal may come sooner). No other check of the run calls POST /api/v1/accounts, so the groups running beside
+ * this one are not refused, whatever the order of the groups.
+ */
+async function spendSignUps({ first, second }: Readings): Promise<SignUps> {
+  const calls: Reading[] = [];
+  const call = async () => {
+    const reading = readingOf(await anon.post('/api/v1/accounts', undefined, PROBE));
+    calls.push(reading);
+    return reading;
+  };
+  return unpaced(async (): Promise<SignUps> => {
+    let last = await call();
+    if (last.exchange.error) return { calls, unreadable: unreadable(last) as RootCause };
+    const countless = notCountingDown(first, second) ?? unreadable(last);
+    if (countless) {
+      // The probe is malformed, so the server refuses it within the budget too: the bucket's refusal is a 429, or
+      // another refusal than the first answer gave.
+      const opening = last.exchange;
+      const limited = (e: Exchange) => e.status === 429 || (isRefusal(e) && e.status !== opening.status);
+      for (let count = 1; count <= SIGN_UP.limit && !limited(last.exchange); count++) last = await call();
+      const refusal = limited(last.exchange) ? last.exchange : undefined;
+      return { calls, countless, ...(refusal ? { refusal } : {}), ...(refusal !== opening ? { withinBudget: opening } : {}) };
+    }
+    // Unless an earlier run spent the bucket, this first answer is the operation's own, for the observation.
+    const withinBudget = (last.remaining ?? 0) > 0 ? last.exchange : undefined;
+    const budget = withinBudget ? { withinBudget } : {};
+    for (let count = 1; count < SIGN_UP.limit && last.remaining !== 0; count++) {
+      last = await call();
+      const cause = unreadable(last);
+      if (cause) return { calls, unreadable: cause, ...budget };
+    }
+    // A count that did not reach 0 within the limit is LIMITS-SIGNUP-1's failure: no refusal is asked for.
+    if (last.remaining !== 0) return { calls, ...budget };
+    return { calls, refusal: await anon.post('/api/v1/accounts', undefined, PROBE), ...budget };
   });
+}
 
-  it('LIMITS-REMAINING-1 X-RateLimit-Remaining decreases from one call of the caller to the next within a period', (context) => {
+const DESTRUCTIVE = 'spends the App sign-up bucket of this address for 30 minutes: set CONFORMANCE_DESTRUCTIVE';
+const signUps = step('the App sign-up bucket spent: POST /api/v1/accounts until it is refused', { as: 'anonymous', needs: { readings }, cost: { api: 6 } }, async ({ readings }) =>
+  made(await spendSignUps(readings)),
+);
+
+section('Limits', () => {
+  it('LIMITS-REMAINING-1 X-RateLimit-Remaining decreases from one call of the caller to the next within a period', { needs: { readings } }, ({ readings: { first, second } }, context) => {
     // Any number that can be compared will do: whole numbers are LIMITS-HEADERS-2's.
     if (first.remaining === undefined || second.remaining === undefined) readable(first, second);
     inOnePeriod(context, [first, second]);
@@ -150,7 +209,7 @@ describe('Limits', () => {
     check(decreased, 'X-RateLimit-Remaining lower on the second of two calls', `X-RateLimit-Remaining ${remainings([first, second])}`, second.exchange);
   });
 
-  it('LIMITS-ACCESS-1 an ordinary /api/* call reports limit 300 and a reset within 5 minutes', () => {
+  it('LIMITS-ACCESS-1 an ordinary /api/* call reports limit 300 and a reset within 5 minutes', { needs: { readings } }, ({ readings: { first } }) => {
     if (first.limit === undefined) readable(first);
     const reset = first.exchange.headers['x-ratelimit-reset'];
     // A reset that is missing or no timestamp is the registered rules' (LIMITS-HEADERS-1, -4) to judge.
@@ -163,34 +222,37 @@ describe('Limits', () => {
     check(within, 'X-RateLimit-Reset at most 5 minutes after the response', `X-RateLimit-Reset ${first.exchange.headers['x-ratelimit-reset'] ?? '(none)'}, Date ${first.exchange.headers.date ?? '(none)'}`, first.exchange);
   });
 
-  it('LIMITS-ACCOUNT-1 the Uploading bucket of one account is not spent by the calls of another', (context) => {
-    needs(context, b, 'needs a second account: CONFORMANCE_TOKEN_B');
-    const turns = [uploads[0], uploadsOfB[0], uploads[1], uploadsOfB[1]] as Reading[];
-    readable(...turns);
-    countsDown(first, second);
-    // The Account access bucket cannot show it: both accounts call from one address, so the headers report IP access.
-    const offBucket = turns.find((r) => r.limit !== LIMITS.Uploading.limit);
-    if (offBucket) block(causeOf('LIMITS-UPLOAD-1', `the headers of an upload do not report the Uploading bucket (${shown(offBucket)})`, offBucket.exchange));
-    // Each account's bucket has its own period: A's started with the run's first upload, B's with B's.
-    inOnePeriod(context, uploads);
-    inOnePeriod(context, uploadsOfB);
-    const [a1, b1, a2, b2] = turns.map((r) => r.remaining ?? Number.NaN) as [number, number, number, number];
-    // Counts that an account's own upload leaves as they were tell one bucket from two no more than they count.
-    if (!(a2 < a1 && b2 < b1)) notJudged(`an account's Uploading Remaining did not fall between its own uploads (A ${remainings(uploads)}, B ${remainings(uploadsOfB)})`);
-    // One bucket for both would count down at every turn, so the four readings would fall strictly in the order of
-    // the calls. Other groups of the run upload as A and as B meanwhile, so neither account's own count need fall by
-    // exactly 1 (asking that of one of them failed a conforming server when both uploaded elsewhere at once); counts
-    // of two buckets fall strictly in turn only where each account's count fell by 2 or more with the other's in
-    // between, and then only where their counts happen to interleave.
-    check(
-      !(a1 > b1 && b1 > a2 && a2 > b2),
-      "each account's Uploading Remaining counted on its own: the four readings, taking turns, not one count falling at every call",
-      `A ${remainings(uploads)}, B ${remainings(uploadsOfB)}, taking turns A B A B`,
-      uploadsOfB[1]?.exchange,
-    );
-  });
+  it(
+    'LIMITS-ACCOUNT-1 the Uploading bucket of one account is not spent by the calls of another',
+    { requires: [requirement(b, 'needs a second account: CONFORMANCE_TOKEN_B')], needs: { readings } },
+    ({ readings: { first, second, uploads, uploadsOfB } }, context) => {
+      const turns = [uploads[0], uploadsOfB[0], uploads[1], uploadsOfB[1]] as Reading[];
+      readable(...turns);
+      countsDown(first, second);
+      // The Account access bucket cannot show it: both accounts call from one address, so the headers report IP access.
+      const offBucket = turns.find((r) => r.limit !== LIMITS.Uploading.limit);
+      if (offBucket) block(causeOf('LIMITS-UPLOAD-1', `the headers of an upload do not report the Uploading bucket (${shown(offBucket)})`, offBucket.exchange));
+      // Each account's bucket has its own period: A's started with the run's first upload, B's with B's.
+      inOnePeriod(context, uploads);
+      inOnePeriod(context, uploadsOfB);
+      const [a1, b1, a2, b2] = turns.map((r) => r.remaining ?? Number.NaN) as [number, number, number, number];
+      // Counts that an account's own upload leaves as they were tell one bucket from two no more than they count.
+      if (!(a2 < a1 && b2 < b1)) notJudged(`an account's Uploading Remaining did not fall between its own uploads (A ${remainings(uploads)}, B ${remainings(uploadsOfB)})`);
+      // One bucket for both would count down at every turn, so the four readings would fall strictly in the order of
+      // the calls. Other groups of the run upload as A and as B meanwhile, so neither account's own count need fall by
+      // exactly 1 (asking that of one of them failed a conforming server when both uploaded elsewhere at once); counts
+      // of two buckets fall strictly in turn only where each account's count fell by 2 or more with the other's in
+      // between, and then only where their counts happen to interleave.
+      check(
+        !(a1 > b1 && b1 > a2 && a2 > b2),
+        "each account's Uploading Remaining counted on its own: the four readings, taking turns, not one count falling at every call",
+        `A ${remainings(uploads)}, B ${remainings(uploadsOfB)}, taking turns A B A B`,
+        uploadsOfB[1]?.exchange,
+      );
+    },
+  );
 
-  it('LIMITS-UPLOAD-1 the headers of an upload (v1 and v2) report the Uploading bucket: limit 30, Remaining below 30', (context) => {
+  it('LIMITS-UPLOAD-1 the headers of an upload (v1 and v2) report the Uploading bucket: limit 30, Remaining below 30', { needs: { readings } }, ({ readings: { first, second, uploads } }, context) => {
     accessHasHeadroom(context, second);
     readable(...uploads);
     countsDown(first, second);
@@ -201,7 +263,7 @@ describe('Limits', () => {
     }
   });
 
-  it('LIMITS-DELETION-1 the headers of DELETE /api/v1/statuses/:id report the Deletion bucket: limit 30, Remaining below 30', (context) => {
+  it('LIMITS-DELETION-1 the headers of DELETE /api/v1/statuses/:id report the Deletion bucket: limit 30, Remaining below 30', { needs: { readings } }, ({ readings: { first, second, triple } }, context) => {
     accessHasHeadroom(context, second);
     const [deletion] = triple;
     readable(deletion);
@@ -210,7 +272,7 @@ describe('Limits', () => {
     check(reported, `X-RateLimit-Limit ${DELETION.limit} and X-RateLimit-Remaining below ${DELETION.limit} (Deletion, the bucket closest to exhaustion)`, shown(deletion), deletion.exchange);
   });
 
-  it('LIMITS-DELETION-2 a deletion, an unreblog and a deletion count down one Deletion bucket', (context) => {
+  it('LIMITS-DELETION-2 a deletion, an unreblog and a deletion count down one Deletion bucket', { needs: { readings } }, ({ readings: { first, second, triple } }, context) => {
     accessHasHeadroom(context, second);
     readable(...triple);
     countsDown(first, second);
@@ -227,89 +289,64 @@ describe('Limits', () => {
     check(d1 > u && u > d2, 'the unreblog Remaining strictly between the Remaining of the deletion before it and after it', `Remaining ${remainings(triple)}`, triple[1].exchange);
   });
 
-  it('LIMITS-SIGNUP-1 POST /api/v1/accounts, 5 calls per 30 minutes per IP: Remaining reaches 0, then the call is refused', async (context) => {
-    needs(context, config.destructive, 'spends the App sign-up bucket of this address for 30 minutes: set CONFORMANCE_DESTRUCTIVE');
-    // Where the headers cannot be read going down, the bucket is judged by its refusal alone: the call after the
-    // fifth is refused (an earlier run may have spent the bucket already, so a refusal may come sooner).
-    let countless = notCountingDown(first, second);
-    // The App sign-up bucket is the one to exhaust: no other check of the run calls POST /api/v1/accounts, so
-    // the groups running beside this one are not refused, whatever the order of the groups.
-    await unpaced(async () => {
-      const call = async () => {
-        const reading = readingOf(await anon.post('/api/v1/accounts', undefined, PROBE));
-        signUps.push(reading);
-        return reading;
-      };
-      let last = await call();
-      if (last.exchange.error) block(unreadable(last) as RootCause);
-      countless ??= unreadable(last);
+  it(
+    'LIMITS-SIGNUP-1 POST /api/v1/accounts, 5 calls per 30 minutes per IP: Remaining reaches 0, then the call is refused',
+    { requires: [requirement(config.destructive, DESTRUCTIVE)], needs: { signUps } },
+    async ({ signUps: { calls, countless, unreadable: cause, refusal } }, context) => {
+      if (cause) block(cause);
+      const last = calls.at(-1) as Reading;
       if (countless) {
-        // The probe is malformed, so the server refuses it within the budget too: the bucket's refusal is a 429, or
-        // another refusal than the first answer gave.
-        const opening = last.exchange;
-        const limited = (e: Exchange) => e.status === 429 || (isRefusal(e) && e.status !== opening.status);
-        for (let calls = 1; calls <= SIGN_UP.limit && !limited(last.exchange); calls++) last = await call();
-        refusal = limited(last.exchange) ? last.exchange : undefined;
-        if (refusal !== opening) withinBudget = opening;
+        const said = `X-RateLimit-Remaining could not be read going down (${countless.clause ?? 'outside the contract'}: ${countless.summary})`;
+        await context.annotate(`${said}: the bucket was judged by its refusal alone`, 'observation');
+        const expected = `a refusal within ${SIGN_UP.limit + 1} calls (App sign-up: ${SIGN_UP.limit} per 30 minutes): HTTP 429, or another 4xx than the call answered within the budget`;
+        check(refusal !== undefined, expected, `${calls.length} calls, the last answered HTTP ${last.exchange.status}`, last.exchange);
         return;
       }
-      // Unless an earlier run spent the bucket, this first answer is the operation's own, for the observation.
-      if ((last.remaining ?? 0) > 0) withinBudget = last.exchange;
-      for (let calls = 1; calls < SIGN_UP.limit && last.remaining !== 0; calls++) {
-        last = await call();
-        readable(last);
-      }
       check(last.remaining === 0, `X-RateLimit-Remaining 0 within ${SIGN_UP.limit} calls (App sign-up: ${SIGN_UP.limit} per 30 minutes)`, shown(last), last.exchange);
-      refusal = await anon.post('/api/v1/accounts', undefined, PROBE);
-    });
-    if (countless) {
-      const last = signUps.at(-1) as Reading;
-      const said = `X-RateLimit-Remaining could not be read going down (${countless.clause ?? 'outside the contract'}: ${countless.summary})`;
-      await context.annotate(`${said}: the bucket was judged by its refusal alone`, 'observation');
-      const expected = `a refusal within ${SIGN_UP.limit + 1} calls (App sign-up: ${SIGN_UP.limit} per 30 minutes): HTTP 429, or another 4xx than the call answered within the budget`;
-      check(refusal !== undefined, expected, `${signUps.length} calls, the last answered HTTP ${last.exchange.status}`, last.exchange);
-      return;
-    }
-    const refused = refusal as Exchange;
-    expectRefusal(refused);
-    check(readingOf(refused).remaining === 0, 'X-RateLimit-Remaining 0 on the refusal', shown(readingOf(refused)), refused);
-  });
+      const refused = refusal as Exchange;
+      expectRefusal(refused);
+      check(readingOf(refused).remaining === 0, 'X-RateLimit-Remaining 0 on the refusal', shown(readingOf(refused)), refused);
+    },
+  );
 
-  it('LIMITS-REFUSAL-1 the response when a rate limit is exceeded is not shown: observed', async (context) => {
-    needs(context, config.destructive, 'the App sign-up bucket is exhausted only by LIMITS-SIGNUP-1: set CONFORMANCE_DESTRUCTIVE');
-    if (!refusal) {
-      // Why LIMITS-SIGNUP-1 made no refusal: a sign-up that got no answer, or its own failure to spend the bucket.
-      const last = signUps.at(-1);
-      if (!last) return context.skip('LIMITS-SIGNUP-1 did not run');
-      if (last.exchange.error) block(unreadable(last) as RootCause);
-      block(causeOf('LIMITS-SIGNUP-1', `the App sign-up bucket was not spent: ${signUps.length} calls, the last answered HTTP ${last.exchange.status} (${shown(last)})`, last.exchange));
-    }
-    const refused = refusal;
-    const usual = refused.status === 429 && /^\s*\{\s*"error"\s*:/.test(refused.text) ? ', what real servers answer' : '';
-    const before = withinBudget ? `; within the budget the same call was answered HTTP ${withinBudget.status}` : '';
-    await context.annotate(`the refusal: HTTP ${refused.status} ${refused.text.slice(0, 200)}${usual}${before}`, 'observation');
-  });
+  it(
+    'LIMITS-REFUSAL-1 the response when a rate limit is exceeded is not shown: observed',
+    { requires: [requirement(config.destructive, 'the App sign-up bucket is exhausted only by LIMITS-SIGNUP-1: set CONFORMANCE_DESTRUCTIVE')], needs: { signUps } },
+    async ({ signUps: { calls, unreadable: cause, refusal, withinBudget } }, context) => {
+      if (!refusal) {
+        // Why LIMITS-SIGNUP-1 made no refusal: a sign-up that got no answer, or its own failure to spend the bucket.
+        if (cause) block(cause);
+        const last = calls.at(-1) as Reading;
+        block(causeOf('LIMITS-SIGNUP-1', `the App sign-up bucket was not spent: ${calls.length} calls, the last answered HTTP ${last.exchange.status} (${shown(last)})`, last.exchange));
+      }
+      const usual = refusal.status === 429 && /^\s*\{\s*"error"\s*:/.test(refusal.text) ? ', what real servers answer' : '';
+      const before = withinBudget ? `; within the budget the same call was answered HTTP ${withinBudget.status}` : '';
+      await context.annotate(`the refusal: HTTP ${refusal.status} ${refusal.text.slice(0, 200)}${usual}${before}`, 'observation');
+    },
+  );
 
-  it('LIMITS-RESET-FORMAT-1 the format of X-RateLimit-Reset is not shown: observed', async (context) => {
+  it('LIMITS-RESET-FORMAT-1 the format of X-RateLimit-Reset is not shown: observed', { needs: { readings } }, async ({ readings: { first } }, context) => {
     const value = first.exchange.headers['x-ratelimit-reset'];
     if (value === undefined) readable(first);
     const read = first.reset === undefined ? 'not read as a timestamp' : `read as ${new Date(first.reset).toISOString()}`;
     await context.annotate(`X-RateLimit-Reset: ${value} (${read})`, 'observation');
   });
 
-  it('LIMITS-HEADERS-1 every /api/* response of this group carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset', () => {
+  // The run-wide rules, over this group's own responses: they need every step of the group to have ended.
+  const everyResponse = { uses: { readings } };
+  it('LIMITS-HEADERS-1 every /api/* response of this group carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset', everyResponse, () => {
     expectNoMismatch('LIMITS-HEADERS-1');
   });
 
-  it('LIMITS-HEADERS-2 on every /api/* response of this group X-RateLimit-Limit and X-RateLimit-Remaining are non-negative whole numbers', () => {
+  it('LIMITS-HEADERS-2 on every /api/* response of this group X-RateLimit-Limit and X-RateLimit-Remaining are non-negative whole numbers', everyResponse, () => {
     expectNoMismatch('LIMITS-HEADERS-2');
   });
 
-  it('LIMITS-HEADERS-3 on every /api/* response of this group X-RateLimit-Remaining does not exceed X-RateLimit-Limit', () => {
+  it('LIMITS-HEADERS-3 on every /api/* response of this group X-RateLimit-Remaining does not exceed X-RateLimit-Limit', everyResponse, () => {
     expectNoMismatch('LIMITS-HEADERS-3');
   });
 
-  it('LIMITS-HEADERS-4 on every /api/* response of this group X-RateLimit-Reset is a timestamp in the future', () => {
+  it('LIMITS-HEADERS-4 on every /api/* response of this group X-RateLimit-Reset is a timestamp in the future', everyResponse, () => {
     expectNoMismatch('LIMITS-HEADERS-4');
   });
 });

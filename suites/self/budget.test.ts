@@ -44,6 +44,12 @@ describe('the budget of a full run', () => {
     expect(over).toEqual([]);
     expect(counts.total, `requests of a full run, on every path (${JSON.stringify(counts.perPath)})`).toBeLessThanOrEqual(MOST_REQUESTS);
     expect(counts.pacedMs, 'time pacing waited for a reset').toBe(0);
+    // A section declared in the one shape knows its cost before its first request: the plan and the count agree.
+    const planned = results.groups.flatMap(({ name, planned, counts }) =>
+      planned && counts ? [{ name, planned, counted: { api: counts.perPath.api ?? 0, oauth: counts.perPath.oauth ?? 0, files: counts.perPath.files ?? 0, streams: counts.streamConnections } }] : [],
+    );
+    expect(planned.length, 'groups that planned their cost').toBeGreaterThan(0);
+    for (const { name, planned: cost, counted } of planned) expect(counted, `${name}: the requests its plan said it would make`).toEqual(cost);
     expect(counts.refusals, 'calls refused (429) outside the destructive check').toBe(0);
   });
 });

@@ -22,6 +22,9 @@ export interface RootCause {
  */
 export type Step<T> = { ok: true; value: T; exchange: Exchange } | { ok: false; cause: RootCause; exchange?: Exchange };
 
+/** What a step of a declared check came to (suites/support/run/checks.ts): a Step, or a value no single exchange shows. */
+export type StepOutcome<T> = { ok: true; value: T; exchange?: Exchange } | { ok: false; cause: RootCause; exchange?: Exchange };
+
 export function succeeded<T>(value: T, exchange: Exchange): Step<T> {
   return { ok: true, value, exchange };
 }

@@ -19,7 +19,8 @@ const STRING_CONSTANT = /\bconst\s+([A-Za-z_$][\w$]*)\s*=\s*(['"`])((?:\\.|(?!\2
 /** function name(...) or const name = (...) => / async (...) => / function: the helpers a check may call. */
 const HELPER = /(?:\bfunction\s+([A-Za-z_$][\w$]*)\s*\(|\bconst\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?(?:function\b|\([^()]*\)\s*(?::[^=]+)?=>|[A-Za-z_$][\w$]*\s*=>))/g;
 const CALLED = /(?<![.\w$])([A-Za-z_$][\w$]*)\s*\(/g;
-const NEEDS_CALL = /\bneeds\(\s*context\s*,\s*(!?)\s*([^,]+?)\s*,\s*([^)]*?)\s*\)/g;
+// needs(context, config.x, reason) in a check's body, or requirement(config.x, reason) in a declared check's options.
+const NEEDS_CALL = /\b(?:needs\(\s*context\s*,|requirement\()\s*(!?)\s*([^,]+?)\s*,\s*([^)]*?)\s*\)/g;
 const SKIP_CALL = /\bcontext\.skip\(\s*([^)]*?)\s*\)/g;
 const RELEASE_CALL = /\b(since|before)\(\s*context\s*,\s*config\s*,\s*([^)]+?)\s*\)/g;
 const CONFIG_FLAG = /^config\.([A-Za-z]+)$/;

@@ -14,8 +14,8 @@ export interface Title {
 // it('...'), it.skip("..."), it.skipIf(cond)(`...`), test(...): the first argument of every check.
 const CHECK_CALL = /(?<![.\w$])(?:it|test)(?:\.\w+(?:\([^()]*\))?)*\(\s*(?:(['"`])((?:\\.|(?!\1)[^\\])*)\1|([^\s'"`]))/g;
 
-// describe('...'): the first of a suite file is its group, titled with its section's heading.
-const DESCRIBE_CALL = /(?<![.\w$])describe(?:\.\w+)*\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
+// describe('...') or section('...') (run/checks.ts): the first of a suite file is its group, titled with its section's heading.
+const DESCRIBE_CALL = /(?<![.\w$])(?:describe|section)(?:\.\w+)*\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
 
 /** The literal describe titles of a suite file's source, in order: the first names its group. */
 export function describeTitles(source: string): string[] {

@@ -5,7 +5,7 @@
 import type { TestContext } from 'vitest';
 import { TestRunner } from 'vitest';
 import { causeLabel } from './clauses.ts';
-import { causeOf, answerOf, succeeded, type RootCause, type Step } from '../act/steps.ts';
+import { causeOf, answerOf, succeeded, type StepOutcome, type RootCause, type Step } from '../act/steps.ts';
 import { madeStep, type PreparedStatus, type Relied, type Status } from '../act/created.ts';
 import type { Holds } from '../act/moves.ts';
 import { releaseAtLeast, type Config } from '../talk/config.ts';
@@ -88,7 +88,7 @@ export function controlled(control: Step<Exchange> | undefined, clause: string, 
  * answer (a cause that names no clause): a server that does not answer is not asked once more. Where no token is
  * answered, the check is blocked: by `clause` where the application token's read was refused, else by A's answer.
  */
-export async function answeredWithToken(withToken: readonly Exchange[], token: Step<string>, clause: string, byUser: () => Promise<Exchange[]>): Promise<void> {
+export async function answeredWithToken(withToken: readonly Exchange[], token: StepOutcome<string>, clause: string, byUser: () => Promise<Exchange[]>): Promise<void> {
   if (withToken.length > 0 && withToken.every((exchange) => exchange.status === 200)) return;
   if (!token.ok && token.cause.clause === undefined) block(token.cause);
   for (const exchange of await byUser()) {

@@ -233,12 +233,15 @@ export default class ConformanceReporter implements Reporter {
     judgeRun(checks, this.expectations);
     // A preparation that threw is a defect of the suite, not of the server: it fails the run as an error outside checks.
     const errors = [...module.errors(), ...[...module.children.allSuites()].flatMap((suite) => suite.errors())].map(errorText);
+    // A section declared in the one shape (run/checks.ts) planned its cost before its first request.
+    const planned = [...module.children.allSuites()].map((suite) => suite.meta().planned).find((cost) => cost !== undefined);
     const group: GroupResult = {
       name,
       file,
       durationMs: Math.round(module.diagnostic().duration),
       ...totalsOf(checks),
       ...(module.meta().counts ? { counts: module.meta().counts } : {}),
+      ...(planned ? { planned } : {}),
       errors,
     };
     this.groups.push(group);

@@ -4,7 +4,7 @@
 import { CLAUSE_ID, findClause, type FailureData, type Guard, type Severity } from '../judge/clauses.ts';
 import { type RootCause } from '../act/steps.ts';
 import { RELEASE_SKIP_MARK } from '../judge/preconditions.ts';
-import type { Counts } from '../talk/counts.ts';
+import type { Counts, PathCost } from '../talk/counts.ts';
 import { redactData } from '../talk/redact.ts';
 import type { Expectation, JudgedExpectation, Outcome } from './expectations.ts';
 
@@ -75,6 +75,8 @@ export interface GroupResult extends Totals {
   durationMs: number;
   /** The group's own requests, cleanup included: where a run's budget goes. */
   counts?: Counts;
+  /** What the group's plan said its requests would cost, by path, before the first (its steps' declared costs). */
+  planned?: PathCost;
   /** Errors that are no check's: a suite file that could not load, a hook that threw. */
   errors: string[];
 }

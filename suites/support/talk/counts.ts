@@ -68,6 +68,17 @@ perFile(() => {
   idleSince = undefined;
 });
 
+/**
+ * Requests by the kind of path servers count them on (pathKind), with stream connections apart: what a declared
+ * step costs (run/checks.ts), and what a section's plan adds up to before its first request.
+ */
+export interface PathCost {
+  api: number;
+  oauth: number;
+  files: number;
+  streams: number;
+}
+
 /** The kind of a path: the first segment for /api, /oauth and /auth; files for the rest (attachments' files). */
 export const pathKind = (path: string): string => /^\/(api|oauth|auth)(\/|\?|$)/.exec(path)?.[1] ?? 'files';
 

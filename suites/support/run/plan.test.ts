@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import type { StepOutcome } from '../act/steps.ts';
+import { closure, costOf, nextOrder, Plan, type Cost, type DeclaredStep } from './plan.ts';
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A step that records when it starts and ends, after `ms`, into `log`. */
+function recorded(log: string[], name: string, options: { ms?: number; needs?: Record<string, DeclaredStep<unknown>>; changes?: DeclaredStep<unknown>[]; cost?: Cost; fails?: boolean } = {}): DeclaredStep<string> {
+  return {
+    name,
+    as: 'A',
+    order: nextOrder(),
+    needs: options.needs ?? {},
+    changes: options.changes ?? [],
+    cost: options.cost ?? {},
+    run: async (): Promise<StepOutcome<string>> => {
+      log.push(`${name} starts`);
+      await pause(options.ms ?? 0);
+      log.push(`${name} ends`);
+      return options.fails ? { ok: false, cause: { clause: 'STATUS-CREATE-1', summary: `${name} answered HTTP 500` } } : { ok: true, value: name };
+    },
+  };
+}
+
+describe('the plan of a section', () => {
+  it('should run a step that several steps need once', async () => {
+    const log: string[] = [];
+    const status = recorded(log, 'status');
+    const plan = new Plan();
+    await plan.run([recorded(log, 'favourite', { needs: { status }, changes: [status] }), recorded(log, 'read', { needs: { status } })]);
+    expect(log.filter((line) => line === 'status starts')).toHaveLength(1);
+  });
+
+  it('should run the steps on one object one at a time, in the order of declaration, whatever their speed', async () => {
+    const log: string[] = [];
+    const status = recorded(log, 'status');
+    const slow = recorded(log, 'favourite', { ms: 30, needs: { status }, changes: [status] });
+    const fast = recorded(log, 'boost', { needs: { status }, changes: [status] });
+    const elsewhere = recorded(log, 'another status');
+    await new Plan().run([fast, slow, elsewhere]);
+    expect(log.indexOf('boost starts')).toBeGreaterThan(log.indexOf('favourite ends'));
+    // A step on another object does not wait.
+    expect(log.indexOf('another status ends')).toBeLessThan(log.indexOf('favourite ends'));
+  });
+
+  it("should never follow a step that failed: its cause is the cause of every step after it", async () => {
+    const log: string[] = [];
+    const status = recorded(log, 'status', { fails: true });
+    const favourite = recorded(log, 'favourite', { needs: { status } });
+    const plan = new Plan();
+    await plan.run([favourite]);
+    expect(log).not.toContain('favourite starts');
+    expect(await plan.outcomeOf(favourite)).toEqual({ ok: false, cause: { clause: 'STATUS-CREATE-1', summary: 'status answered HTTP 500' } });
+  });
+
+  it('should reject for the steps that need a step that threw, and for no other', async () => {
+    const broken: DeclaredStep<string> = { ...recorded([], 'broken'), run: () => Promise.reject(new Error('a defect of the suite')) };
+    const after = recorded([], 'after', { needs: { broken } });
+    const apart = recorded([], 'apart');
+    const plan = new Plan();
+    await plan.run([after, apart]);
+    await expect(plan.outcomeOf(after)).rejects.toThrow('the step "broken" threw: a defect of the suite');
+    expect(await plan.outcomeOf(apart)).toEqual({ ok: true, value: 'apart' });
+  });
+
+  it('should say what a plan costs before it runs: every step it needs once, by path', () => {
+    const log: string[] = [];
+    const app = recorded(log, 'application', { cost: { api: 1, oauth: 1 } });
+    const token = recorded(log, 'token', { needs: { app }, cost: { oauth: 2, api: 1 } });
+    const read = recorded(log, 'read', { needs: { token }, cost: { api: 2 } });
+    expect(closure([read, token]).map((step) => step.name)).toEqual(['application', 'token', 'read']);
+    expect(costOf(closure([read, token]))).toEqual({ api: 4, oauth: 3, files: 0, streams: 0 });
+    expect(log).toEqual([]);
+  });
+});

@@ -1,0 +1,97 @@
+// The planner of a section: it runs every step the selected checks need once, and knows what they cost before the
+// first request. Steps acting on one object (the one a step creates, and those it changes) run one at a time, in the
+// order they were declared, whatever the server's timing: what a step meets on an object is the same in every run, so
+// a verdict never moves with the run's own order. Steps on different objects run side by side.
+import type { StepOutcome } from '../act/steps.ts';
+import type { PathCost } from '../talk/counts.ts';
+
+/** A step's requests when all goes well, by the kind of path servers count them on. */
+export type Cost = Partial<PathCost>;
+
+export interface DeclaredStep<T> {
+  readonly name: string;
+  readonly as: string;
+  /** The order of declaration, across every section of the worker: the order on each object. */
+  readonly order: number;
+  readonly needs: Readonly<Record<string, DeclaredStep<unknown>>>;
+  /** The steps whose objects this step changes, besides the object it creates itself. */
+  readonly changes: readonly DeclaredStep<unknown>[];
+  readonly cost: Cost;
+  readonly run: (values: Record<string, unknown>) => Promise<StepOutcome<T>>;
+}
+
+let declared = 0;
+/** The next order of declaration. */
+export const nextOrder = () => declared++;
+
+/** A step that threw: an error of the suite, which every check needing the step shows as its own error. */
+class StepError extends Error {
+  constructor(step: DeclaredStep<unknown>, cause: unknown) {
+    super(`the step "${step.name}" threw: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'StepError';
+  }
+}
+
+/** Every step `steps` need, each once, in the order of declaration. */
+export function closure(steps: readonly DeclaredStep<unknown>[]): DeclaredStep<unknown>[] {
+  const seen = new Set<DeclaredStep<unknown>>();
+  const visit = (step: DeclaredStep<unknown>): void => {
+    if (seen.has(step)) return;
+    seen.add(step);
+    for (const needed of Object.values(step.needs)) visit(needed);
+  };
+  steps.forEach(visit);
+  return [...seen].sort((x, y) => x.order - y.order);
+}
+
+/** What the steps cost in all, by path. */
+export function costOf(steps: readonly DeclaredStep<unknown>[]): PathCost {
+  const total: PathCost = { api: 0, oauth: 0, files: 0, streams: 0 };
+  for (const step of steps) for (const path of Object.keys(total) as (keyof PathCost)[]) total[path] += step.cost[path] ?? 0;
+  return total;
+}
+
+export class Plan {
+  #outcomes = new Map<DeclaredStep<unknown>, Promise<StepOutcome<unknown>>>();
+
+  /** Runs every step the given ones need, each once; a step starts when the steps it needs and the earlier steps on its objects have ended. */
+  run(steps: readonly DeclaredStep<unknown>[]): Promise<void> {
+    const planned = closure(steps);
+    /** The last step started on each object, by the step that created it. */
+    const lastOn = new Map<DeclaredStep<unknown>, Promise<unknown>>();
+    for (const step of planned) {
+      const objects = [step, ...step.changes];
+      const before = objects.flatMap((object) => lastOn.get(object) ?? []);
+      const outcome = this.#start(step, before);
+      for (const object of objects) lastOn.set(object, outcome.catch(() => undefined));
+    }
+    return Promise.allSettled(this.#outcomes.values()).then(() => undefined);
+  }
+
+  /** What a planned step came to; a step that threw rejects, for the checks that need it only. */
+  outcomeOf<T>(step: DeclaredStep<T>): Promise<StepOutcome<T>> {
+    const outcome = this.#outcomes.get(step);
+    if (!outcome) throw new Error(`the step "${step.name}" was not planned: a check needs it without naming it`);
+    return outcome as Promise<StepOutcome<T>>;
+  }
+
+  #start(step: DeclaredStep<unknown>, before: readonly Promise<unknown>[]): Promise<StepOutcome<unknown>> {
+    const outcome = (async (): Promise<StepOutcome<unknown>> => {
+      const values: Record<string, unknown> = {};
+      for (const [name, needed] of Object.entries(step.needs)) {
+        const ended = await (this.#outcomes.get(needed) as Promise<StepOutcome<unknown>>);
+        // A step that could not come to its value is never followed: its cause is the cause of every step after it.
+        if (!ended.ok) return { ok: false, cause: ended.cause };
+        values[name] = ended.value;
+      }
+      await Promise.all(before);
+      try {
+        return await step.run(values);
+      } catch (error) {
+        throw new StepError(step, error);
+      }
+    })();
+    this.#outcomes.set(step, outcome);
+    return outcome;
+  }
+}
