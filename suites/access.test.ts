@@ -9,7 +9,7 @@
 // The preparation never judges: an application, token or status that could not be had blocks the checks that
 // need it. A refusal counts only where a token holding the scope makes the same move (the positive control),
 // and a move wrongly made is undone at once, so that no other check meets it.
-import { beforeAll, describe, it, type TestContext } from 'vitest';
+import type { TestContext } from 'vitest';
 import { MEDIA_FIXTURES } from '../fixtures/media/index.ts';
 import { accountIdOf, actors, keyed, type Actor } from './support/act/actors.ts';
 import { createdId, type Attachment, type Created, type Status } from './support/act/created.ts';
@@ -17,12 +17,13 @@ import { createdObject, excerpt, type Exchange, jsonOf } from './support/talk/ht
 import { OOB, registerApp, requestToken, type Application } from './support/act/applications.ts';
 import { remember } from './support/act/ledger.ts';
 import { releaseAtLeast } from './support/talk/config.ts';
-import { block, need, since } from './support/judge/preconditions.ts';
-import { answerOf as answered, causeOf, failed, succeeded as step, type RootCause, type Step } from './support/act/steps.ts';
+import { block, need } from './support/judge/preconditions.ts';
+import { answerOf as answered, causeOf, failed, succeeded as reached, type RootCause, type Step, type StepOutcome } from './support/act/steps.ts';
 import { shows } from './support/act/moves.ts';
 import { now, settle } from './support/act/settle.ts';
 import { WebSignIn } from './support/act/sign-in.ts';
 import { check, expectEqual, expectOk, fail } from './support/judge/verify.ts';
+import { it, made, notMade, requirement, section, step } from './support/run/checks.ts';
 
 const { config, a, anon } = actors();
 
@@ -109,7 +110,7 @@ class TokenSource {
     if (this.passwordFailed) return this.passwordFailed;
     const grant = { grant_type: 'password', username: config.usernameA, password: config.passwordA, scope };
     const { step: token, exchange } = await requestToken(anon, this.app, grant);
-    if (token.ok) return step(a.withToken('A', token.value, 'OAUTH-PASSWORD-1'), exchange);
+    if (token.ok) return reached(a.withToken('A', token.value, 'OAUTH-PASSWORD-1'), exchange);
     const cause = grantCause(token.cause, exchange, 'OAUTH-PASSWORD-1', scope);
     const refused = failed<Actor>(cause, exchange);
     if (cause.clause) this.passwordFailed = refused;
@@ -121,7 +122,7 @@ class TokenSource {
     const { code, reason, cause } = await this.signIn.code(this.app, scope);
     if (!code) return cause ? failed(cause) : { skip: reason };
     const { step: token, exchange } = await requestToken(anon, this.app, { grant_type: 'authorization_code', code, redirect_uri: OOB, scope });
-    return token.ok ? step(a.withToken('A', token.value, 'AUTH-FLOW-1'), exchange) : failed(grantCause(token.cause, exchange, 'AUTH-FLOW-1', scope), exchange);
+    return token.ok ? reached(a.withToken('A', token.value, 'AUTH-FLOW-1'), exchange) : failed(grantCause(token.cause, exchange, 'AUTH-FLOW-1', scope), exchange);
   }
 
   /** The password grant where it works, else the authorization code flow; where neither does, why each failed. */
@@ -241,132 +242,188 @@ function expectControlUndo(exchange: Exchange | undefined, pair: Pair): void {
 const MEDIA_DESCRIPTION = 'conformance probe: as uploaded';
 const MEDIA_CHANGED = 'conformance probe: changed by a token holding write:media';
 
-describe('Authentication', () => {
-  let registered: Step<Application>;
-  /** Account A's tokens, each lacking one fine-grained write scope, by the scope it lacks. */
-  const lacking = new Map<string, Grant>();
-  /** A token holding only the broad write scope. */
-  let broad: Grant | undefined;
-  /** The token lacking write:accounts, from the authorization code flow (the password grant if the form cannot be driven). */
-  let flow: Grant | undefined;
-  /** The statuses the checks act on, posted by the token lacking write:favourites, which may do everything else. */
-  let subject: Created<Status> | undefined;
-  let hidden: Created<Status> | undefined;
-  /** The reads of the private status before anything is done to it: by its owner, by the flow's token, by the token holding only write. */
-  let hiddenReadByOwner: Exchange | undefined;
-  let hiddenReadByFlow: Exchange | undefined;
-  let hiddenReadWithoutRead: Exchange | undefined;
+/** The reads of the private status before anything is done to it, and its refused DELETE with the control's. */
+interface PrivateMoves {
+  /** By its owner, by the flow's token, by the token holding only write. */
+  byOwner: Exchange;
+  byFlow?: Exchange;
+  withoutRead?: Exchange;
   /** Why the owner could not read their private status, if they could not (see whyOwnerCannotRead). */
-  let ownerReadCause: RootCause | undefined;
+  ownerCause?: RootCause;
   /** A read without a token, made only where the token holding only write saw the private status. */
-  let hiddenReadTokenless: Exchange | undefined;
-  /** ACCESS-APPTOKEN-1's token, its refused post, and its read of the following of the account the statuses name. */
-  let applicationToken: Step<string> | undefined;
-  let applicationPost: Exchange | undefined;
-  let followedAccount: Step<string> | undefined;
-  let applicationFollowing: Exchange | undefined;
-  /** The refused moves by the scope they lack, and the controls of each pair. */
-  const refused = new Map<string, Exchange[]>();
-  const acted = new Map<string, Exchange>();
-  const undone = new Map<string, Exchange>();
+  tokenless?: Exchange;
+  /** The DELETE without write:statuses, the status read after it, and the control's DELETE of it. */
+  refusedDelete?: Exchange;
+  readAfter?: Exchange;
+  deletion?: Exchange;
+}
+
+/** The moves on the public status: the refused ones by the scope they lack, each pair's controls, and the reads between. */
+interface TableMoves {
+  refused: Map<string, Exchange[]>;
+  acted: Map<string, Exchange>;
+  undone: Map<string, Exchange>;
   /** The acts ACCESS-BROAD-1 names, made by the token holding only write, by the scope of their pair. */
-  const broadActs = new Map<string, Exchange>();
-  /** The subject read after the refused acts (every flag clear), after the controls' acts, and after the refused undos (every flag set). */
-  let clear: Exchange;
-  let set: Exchange;
-  let after: Exchange;
-  /** The private status read after the refused DELETE, and the control's DELETE of it. */
-  let hiddenRead: Exchange;
-  let deletion: Exchange;
-  let upload: Step<Attachment> | undefined;
-  const mediaMoves: Exchange[] = [];
-  let attachmentRead: Exchange | undefined;
-  let mediaUpdate: Exchange | undefined;
+  broadActs: Map<string, Exchange>;
+  /** The status read after the refused acts (every flag clear), after the controls' acts, and after the refused undos (every flag set). */
+  clear: Exchange;
+  set: Exchange;
+  after: Exchange;
+}
 
-  /** Adds refused moves of the token lacking `scope`. */
-  const refusedWithout = (scope: string, ...moves: Exchange[]) => refused.set(scope, [...(refused.get(scope) ?? []), ...moves]);
+/** ACCESS-APPTOKEN-1's token, its refused post, and its read of the following of the account the statuses name. */
+interface ApplicationMoves {
+  token: Step<string>;
+  post?: Exchange;
+  followedAccount?: Step<string>;
+  following?: Exchange;
+}
 
-  /** The tokens besides the writer's, asked at once; where the writer's could not be had, its cause stands for the rest. */
-  async function grantTokens(tokens: TokenSource, flowGrant: Promise<Grant>, writerGrant: Grant): Promise<void> {
-    const others = WRITE_SCOPES.filter((scope) => scope !== 'write:favourites' && scope !== 'write:accounts');
-    const ask = (scope: string) => (actorOf(writerGrant) ? tokens.userToken(scope) : writerGrant);
-    const [withoutAccounts, onlyWrite, ...withoutOthers] = await Promise.all([
-      flowGrant.then((grant) => (actorOf(grant) ? grant : ask(allBut('write:accounts')))),
-      ask('write'),
-      ...others.map((scope) => ask(allBut(scope))),
-    ]);
-    flow = await flowGrant;
-    lacking.set('write:favourites', writerGrant);
-    lacking.set('write:accounts', withoutAccounts);
-    others.forEach((scope, i) => lacking.set(scope, withoutOthers[i] as Grant));
-    broad = onlyWrite;
+/** The refused moves of the Media table, and their controls by the writer, which holds write:media. */
+interface MediaMoves {
+  upload: Step<Attachment>;
+  refused: Exchange[];
+  attachmentRead?: Exchange;
+  update?: Exchange;
+}
+
+/**
+ * Why the owner's read of their private status failed, if it did: where the context of the same status answers
+ * the same token, the token was taken and the read itself failed (STATUS-READ-2); otherwise it was not (AUTH-BEARER-1).
+ */
+async function whyOwnerCannotRead(owner: Actor, path: string, read: Exchange): Promise<RootCause | undefined> {
+  if (read.status === 200) return undefined;
+  const thread = await owner.get(`${path}/context`);
+  const summary = `the owner's read of their private status answered ${answered(read)}, its context ${answered(thread)}`;
+  return causeOf(thread.status === 200 ? 'STATUS-READ-2' : 'AUTH-BEARER-1', summary, read);
+}
+
+/** The statuses the checks act on, posted at once by the token lacking write:favourites, which may do everything else. */
+const postStatuses = (writer: Actor) =>
+  Promise.all([
+    writer.createStatus({ status: 'conformance probe: a public status to act on', visibility: 'public' }),
+    writer.createStatus({ status: 'conformance probe: a private status', visibility: 'private' }),
+  ]);
+
+// Every token is account A's, from the password grant or else the web sign-in: without A's credentials, neither.
+const CREDENTIALS = requirement(config.usernameA && config.passwordA, NO_CREDENTIALS);
+
+// The ledger reads the application once more at the end, with an authorization code that does not exist.
+const registered = step('an application registered with the narrow scopes it asks for (else the plainest registration)', { as: 'anonymous', cost: { api: 1, oauth: 1 } }, async () => {
+  const narrow = await registerApp(anon, { client_name: NAME, website: WEBSITE, scopes: NARROW_REGISTRATION });
+  // A server that registers only rule 5's scopes is asked for the plainest registration.
+  const refused = narrow.exchange?.status !== undefined && narrow.exchange.status >= 400 && narrow.exchange.status < 500;
+  return refused ? registerApp(anon, { client_name: NAME, website: WEBSITE, scopes: BROAD_REGISTRATION }) : narrow;
+});
+
+// No request: the password grant's memory of its failure, and one browser in which A signs in once for every authorization.
+const tokens = step("the source of A's tokens", { as: 'anonymous', needs: { registered }, cost: {} }, async ({ registered }) => made(new TokenSource(registered)));
+
+// A web sign-in (the authorization form, its approval, the code's exchange); its token is revoked and read by the ledger.
+const flow = step("A's token lacking write:accounts, by the authorization code flow", { as: 'A', needs: { tokens }, cost: { api: 1, oauth: 4 } }, async ({ tokens }) =>
+  made(await tokens.byAuthorizationCode(allBut('write:accounts'))),
+);
+
+/**
+ * The writer's first posts are the first user operation of a password grant's token: refused there, the grant counts
+ * as refused and every token comes from the web sign-in, the writer's first. The ledger revokes the token and reads it
+ * refused, deletes the public status and reads both statuses gone.
+ */
+const writer = step("A's token lacking write:favourites, and the public and private statuses it posts", { as: 'A', needs: { tokens }, cost: { api: 6, oauth: 2 } }, async ({ tokens }) => {
+  let grant = await tokens.userToken(allBut('write:favourites'));
+  let posted = actorOf(grant) ? await postStatuses(actorOf(grant) as Actor) : undefined;
+  const refusal = posted && refusalOfToken(posted);
+  if (refusal) {
+    tokens.refusedOnFirstUse(refusal);
+    grant = await tokens.userToken(allBut('write:favourites'));
+    posted = actorOf(grant) ? await postStatuses(actorOf(grant) as Actor) : undefined;
   }
+  if ('skip' in grant) return notMade(causeOf(undefined, grant.skip));
+  if (!grant.ok || !posted) return notMade(grant.ok ? causeOf(undefined, 'no status posted') : grant.cause, grant.exchange);
+  const [subject, hidden] = posted;
+  return made({ grant, actor: grant.value, subject, hidden }, grant.exchange);
+});
 
-  /** The statuses the checks act on, posted at once. */
-  async function postStatuses(writer: Actor | undefined): Promise<void> {
-    if (!writer) return;
-    [subject, hidden] = await Promise.all([
-      writer.createStatus({ status: 'conformance probe: a public status to act on', visibility: 'public' }),
-      writer.createStatus({ status: 'conformance probe: a private status', visibility: 'private' }),
-    ]);
-  }
+/**
+ * A's other tokens, asked at once: lacking write:accounts (the flow's, where it gave one), holding only write, and
+ * lacking each other write scope. The ledger revokes each and reads it refused.
+ */
+const others = step("A's other tokens, each lacking one write scope, and one holding only write", { as: 'A', needs: { tokens, writer, flow }, cost: { api: 5, oauth: 10 } }, async ({ tokens, writer, flow }) => {
+  const rest = WRITE_SCOPES.filter((scope) => scope !== 'write:favourites' && scope !== 'write:accounts');
+  const [withoutAccounts, broad, ...withoutRest] = await Promise.all([
+    actorOf(flow) ? flow : tokens.userToken(allBut('write:accounts')),
+    tokens.userToken('write'),
+    ...rest.map((scope) => tokens.userToken(allBut(scope))),
+  ]);
+  const lacking = new Map<string, Grant>([
+    ['write:favourites', writer.grant],
+    ['write:accounts', withoutAccounts],
+    ...rest.map((scope, i): [string, Grant] => [scope, withoutRest[i] as Grant]),
+  ]);
+  return made({ lacking, broad });
+});
 
-  /** ACCESS-APPTOKEN-1's moves; write:statuses is held outright, so that the access kind is the only reason left to refuse. */
-  async function applicationTokenMoves(app: Application, posted: Promise<void>): Promise<void> {
-    ({ step: applicationToken } = await requestToken(anon, app, { grant_type: 'client_credentials', scope: 'read write:statuses' }));
-    if (!applicationToken.ok) return;
-    const application = anon.withToken('application', applicationToken.value);
-    const post = attempt(application.post('/api/v1/statuses', { status: 'conformance probe: posted with an application token', visibility: 'direct' }, keyed()), {
-      what: 'a status posted with an application token',
-      run: (answer) => application.delete(`/api/v1/statuses/${createdId(answer)}`),
-    });
-    // The account whose following it reads: the one of this group's statuses where it has tokens.
-    await posted;
-    followedAccount = subject ? (subject.ok ? step(subject.value.account.id, subject.exchange) : subject) : await accountIdOf(a);
-    const following = followedAccount.ok ? application.get(`/api/v1/accounts/${followedAccount.value}/following`) : undefined;
-    [applicationPost, applicationFollowing] = await Promise.all([post, following]);
-  }
+// The token is revoked and read by the ledger; a post made anyway is deleted at once.
+const application = step(
+  "an application token (client credentials): its post, and its read of the following of the statuses' account",
+  { as: 'application', needs: { registered }, uses: { writer }, cost: { api: 3, oauth: 2 } },
+  async ({ registered, writer }): Promise<StepOutcome<ApplicationMoves>> => {
+  // write:statuses is held outright, so that the access kind is the only reason left to refuse.
+  const { step: token } = await requestToken(anon, registered, { grant_type: 'client_credentials', scope: 'read write:statuses' });
+  if (!token.ok) return made({ token });
+  const caller = anon.withToken('application', token.value);
+  const post = await attempt(caller.post('/api/v1/statuses', { status: 'conformance probe: posted with an application token', visibility: 'direct' }, keyed()), {
+    what: 'a status posted with an application token',
+    run: (answer) => caller.delete(`/api/v1/statuses/${createdId(answer)}`),
+  });
+  // The account whose following it reads: the one of this group's statuses where it has them.
+  const subject = writer.ok ? writer.value.subject : undefined;
+  const followedAccount = subject ? (subject.ok ? reached(subject.value.account.id, subject.exchange) : subject) : await accountIdOf(a);
+  const following = followedAccount.ok ? await caller.get(`/api/v1/accounts/${followedAccount.value}/following`) : undefined;
+  return made({ token, post, followedAccount, ...(following ? { following } : {}) });
+  },
+);
 
-  /**
-   * Why the owner's read of their private status failed, if it did: where the context of the same status answers
-   * the same token, the token was taken and the read itself failed (STATUS-READ-2); otherwise it was not (AUTH-BEARER-1).
-   */
-  async function whyOwnerCannotRead(owner: Actor, path: string, read: Exchange): Promise<RootCause | undefined> {
-    if (read.status === 200) return undefined;
-    const thread = await owner.get(`${path}/context`);
-    const summary = `the owner's read of their private status answered ${answered(read)}, its context ${answered(thread)}`;
-    return causeOf(thread.status === 200 ? 'STATUS-READ-2' : 'AUTH-BEARER-1', summary, read);
-  }
-
-  /** The reads of the private status, then the refused DELETE: it comes last, so that made wrongly it takes nothing from another check. */
-  async function privateStatusMoves(writer: Actor, status: Created<Status>): Promise<void> {
-    if (!status.ok) return;
-    const path = `/api/v1/statuses/${status.value.id}`;
-    [hiddenReadByOwner, hiddenReadByFlow, hiddenReadWithoutRead] = await Promise.all([writer.get(path), actorOf(flow)?.get(path), actorOf(broad)?.get(path)]);
+/** The reads of the private status, then the refused DELETE: it comes last, so that made wrongly it takes nothing from another check. */
+const privateMoves = step(
+  'the private status read by its owner and by the other tokens, refused a DELETE without write:statuses, then deleted',
+  { as: 'A', needs: { writer, others }, uses: { flow }, changes: [writer], cost: { api: 6 } },
+  async ({ writer, others, flow }): Promise<StepOutcome<PrivateMoves>> => {
+    const { actor: owner, hidden } = writer;
+    if (!hidden.ok) return notMade(hidden.cause, hidden.exchange);
+    const path = `/api/v1/statuses/${hidden.value.id}`;
+    const flowToken = flow.ok ? actorOf(flow.value) : undefined;
+    const [byOwner, byFlow, withoutRead] = await Promise.all([owner.get(path), flowToken?.get(path), actorOf(others.broad)?.get(path)]);
     // Where the token holding only write saw it, a read without a token shows whether anyone may (STATUS-READ-4).
-    [ownerReadCause, hiddenReadTokenless] = await Promise.all([
-      whyOwnerCannotRead(writer, path, hiddenReadByOwner),
-      hiddenReadWithoutRead && succeeded(hiddenReadWithoutRead) ? anon.get(path) : undefined,
-    ]);
-    const withoutStatuses = actorOf(lacking.get('write:statuses'));
-    if (!withoutStatuses) return;
+    const [ownerCause, tokenless] = await Promise.all([whyOwnerCannotRead(owner, path, byOwner), withoutRead && succeeded(withoutRead) ? anon.get(path) : undefined]);
+    const reads: PrivateMoves = { byOwner, ...(byFlow ? { byFlow } : {}), ...(withoutRead ? { withoutRead } : {}), ...(ownerCause ? { ownerCause } : {}), ...(tokenless ? { tokenless } : {}) };
+    const withoutStatuses = actorOf(others.lacking.get('write:statuses'));
+    if (!withoutStatuses) return made(reads);
     const refusedDelete = await attempt(withoutStatuses.delete(path));
-    if (succeeded(refusedDelete)) status.settle();
-    refusedWithout('write:statuses', refusedDelete);
-    hiddenRead = await writer.get(path);
+    if (succeeded(refusedDelete)) hidden.settle();
+    const readAfter = await owner.get(path);
     // The control of DELETE: the token holding write:statuses deletes the private status.
-    deletion = await writer.delete(path);
-    if (deletion.status === 200) status.settle();
-  }
+    const deletion = await owner.delete(path);
+    if (deletion.status === 200) hidden.settle();
+    return made({ ...reads, refusedDelete, readAfter, deletion });
+  },
+);
 
-  /** The refused moves of each pair on the subject, their controls, and the reads that show what they left. */
-  async function statusesTableMoves(writer: Actor, target: Status): Promise<void> {
-    if (!pairs.every((pair) => actorOf(lacking.get(pair.scope)))) return;
+/** The refused moves of each pair on the public status, their controls, and the reads that show what they left. */
+const tableMoves = step(
+  'the public status: the refused moves of each pair, their controls, and the reads of what they left',
+  { as: 'A', needs: { writer, others }, changes: [writer], cost: { api: 24 } },
+  async ({ writer: { actor: writer, subject }, others: { lacking, broad } }): Promise<StepOutcome<TableMoves | undefined>> => {
+    // Without every pair's token, or the status, the checks are blocked by what is missing: nothing is moved.
+    if (!subject.ok || !pairs.every((pair) => actorOf(lacking.get(pair.scope)))) return made(undefined);
+    const target = subject.value;
     const tokenLacking = (scope: string) => actorOf(lacking.get(scope)) as Actor;
     const holder = (scope: string) => tokenLacking(holderScope(scope));
     const on = (action: string) => `/api/v1/statuses/${target.id}/${action}`;
     const read = () => writer.get(`/api/v1/statuses/${target.id}`);
     const onlyWrite = actorOf(broad);
+    const refused = new Map<string, Exchange[]>();
+    const refusedWithout = (scope: string, move: Exchange) => refused.set(scope, [...(refused.get(scope) ?? []), move]);
     // 1. The refused POST and each refused act on the subject as posted, at once; then one read shows what they left.
     const [post, ...acts] = await Promise.all([
       attempt(tokenLacking('write:statuses').post('/api/v1/statuses', { status: 'conformance probe: posted without write:statuses', visibility: 'direct' }, keyed()), {
@@ -377,8 +434,10 @@ describe('Authentication', () => {
     ]);
     refusedWithout('write:statuses', post as Exchange);
     pairs.forEach((pair, i) => refusedWithout(pair.scope, acts[i] as Exchange));
-    clear = await read();
+    const clear = await read();
     // 2. The controls act at once, each with a token holding the scope; the ledger undoes them should step 4 not.
+    const acted = new Map<string, Exchange>();
+    const broadActs = new Map<string, Exchange>();
     const settles = new Map<string, () => void>();
     await Promise.all(
       pairs.map(async (pair) => {
@@ -395,14 +454,15 @@ describe('Authentication', () => {
     // (pinned is "present in some responses": a read without it shows what it can).
     const setShown = (exchange: Exchange) =>
       pairs.every((pair) => acted.get(pair.scope)?.status !== 200 || flagOf(exchange, pair.flag) === true || (pair.flag === 'pinned' && flagOf(exchange, pair.flag) === undefined));
-    set = (await settle(read, setShown, now())).exchange;
+    const set = (await settle(read, setShown, now())).exchange;
     // 3. Each refused undo with every flag set, at once, redone at once should it be made; then one read.
     const undos = await Promise.all(
       pairs.map((pair) => attempt(tokenLacking(pair.scope).post(on(pair.undo)), { what: `${pair.undo} of ${target.id}`, run: () => holder(pair.scope).post(on(pair.act)) })),
     );
     pairs.forEach((pair, i) => refusedWithout(pair.scope, undos[i] as Exchange));
-    after = await read();
+    const after = await read();
     // 4. The controls undo, at once.
+    const undone = new Map<string, Exchange>();
     await Promise.all(
       pairs.map(async (pair) => {
         const control = await holder(pair.scope).post(on(pair.undo));
@@ -410,24 +470,28 @@ describe('Authentication', () => {
         if (succeeded(control)) settles.get(pair.scope)?.();
       }),
     );
-  }
+    return made({ refused, acted, undone, broadActs, clear, set, after });
+  },
+);
 
-  /** The refused moves of the Media table, and their controls by the writer, which holds write:media. */
-  async function mediaTableMoves(writer: Actor): Promise<void> {
+/** The refused moves of the Media table, and their controls by the writer, which holds write:media. */
+const mediaMoves = step(
+  'an upload by a token holding write:media, and the upload, read and update refused without it',
+  // The ledger deletes the upload and reads its file gone.
+  { as: 'A', needs: { writer, others }, cost: { api: 7, files: 2 } },
+  async ({ writer: { actor: writer }, others: { lacking } }): Promise<StepOutcome<MediaMoves | undefined>> => {
     const actor = actorOf(lacking.get('write:media'));
-    if (!actor) return;
+    if (!actor) return made(undefined);
     // One upload each: v2 is "equal to v1 in all other aspects", and the run's Uploading budget is small. Both send
     // the image of ordinary size MEDIA-UPLOAD-1 judges: a refusal of the file itself is no refusal for a scope.
-    const [uploaded, refusedUpload] = await Promise.all([
+    const [upload, refusedUpload] = await Promise.all([
       writer.upload(MEDIA_FIXTURES.png, { description: MEDIA_DESCRIPTION }),
       attempt(actor.sendUpload(MEDIA_FIXTURES.png, { description: 'conformance probe: uploaded without write:media' }), {
         what: 'an attachment',
         run: (answer) => writer.delete(`/api/v1/media/${createdId(answer)}`),
       }),
     ]);
-    upload = uploaded;
-    mediaMoves.push(refusedUpload);
-    if (!upload.ok) return;
+    if (!upload.ok) return made({ upload, refused: [refusedUpload] });
     const path = `/api/v1/media/${upload.value.id}`;
     const readable = releaseAtLeast(config.serverVersion, MEDIA_READ);
     // Read and update paths are not shown; these are Mastodon's, as in the media group.
@@ -438,210 +502,204 @@ describe('Authentication', () => {
         run: () => writer.put(path, { description: MEDIA_DESCRIPTION }),
       }),
     ]);
-    mediaMoves.push(...(refusedRead ? [refusedRead] : []), refusedUpdate);
-    if (readable) attachmentRead = await writer.get(path);
+    const attachmentRead = readable ? await writer.get(path) : undefined;
     // The control of the update, after the read: a token holding write:media changes the description.
-    mediaUpdate = await writer.put(path, { description: MEDIA_CHANGED });
+    const update = await writer.put(path, { description: MEDIA_CHANGED });
+    return made({ upload, refused: [refusedUpload, ...(refusedRead ? [refusedRead] : []), refusedUpdate], ...(attachmentRead ? { attachmentRead } : {}), update });
+  },
+);
+
+/** The token of a grant; skipped where this configuration cannot get one, blocked where the server gave none. */
+function tokenOf(context: TestContext, grant: Grant | undefined): Actor {
+  const given = grant as Grant;
+  if ('skip' in given) return context.skip(given.skip);
+  return need(given);
+}
+
+/** The owner reads their private status: the control of the checks that read it with other tokens. */
+function ownerReads({ hidden }: { hidden: Created<Status> }, { ownerCause }: PrivateMoves): Status {
+  const status = need(hidden);
+  if (ownerCause) block(ownerCause);
+  return status;
+}
+
+/** Every token the moves on the public status need: each pair's, whose controls' tokens are among them. */
+const pairTokens = (context: TestContext, lacking: ReadonlyMap<string, Grant>) => pairs.forEach((pair) => tokenOf(context, lacking.get(pair.scope)));
+
+/** The steps every check of the Statuses table judges. */
+const TABLE = { requires: [CREDENTIALS], needs: { others, writer, tableMoves } };
+
+/** The check of one pair: refused both ways, each a move that works with the scope, and the flag as it was; `also` are refused moves on other statuses. */
+async function judgePair(context: TestContext, scope: string, { others, writer, tableMoves }: { others: { lacking: Map<string, Grant> }; writer: { subject: Created<Status> }; tableMoves: TableMoves | undefined }, also: readonly Exchange[] = []): Promise<void> {
+  const pair = pairs.find((p) => p.scope === scope) as Pair;
+  tokenOf(context, others.lacking.get(scope));
+  tokenOf(context, others.lacking.get(holderScope(scope)));
+  const { id } = need(writer.subject);
+  pairTokens(context, others.lacking);
+  const { refused, acted, undone, set, clear, after } = tableMoves as TableMoves;
+  const moves = [...(refused.get(scope) ?? []), ...also];
+  expectNoneMade(scope, moves);
+  expectControlAct(acted.get(scope), set, id, pair);
+  expectControlUndo(undone.get(scope), pair);
+  // The reads show the owner's flags: the one the control set reads as set.
+  const shown = flagOf(set, pair.flag);
+  // pinned is "present in some responses": where even the pin's own answer leaves it out, reads cannot show it.
+  if (shown === undefined && pair.flag === 'pinned' && flagOf(acted.get(scope) as Exchange, 'pinned') === undefined) {
+    block(causeOf(undefined, `neither the pin nor a read of the status shows pinned ("present in some responses"): ${answered(set)}`, set));
   }
+  if (shown !== true) block(causeOf('AUTH-BEARER-1', `a read with the owner's token answered ${answered(set)} with ${pair.flag} ${JSON.stringify(shown)} after ${pair.act} by a token of the owner`, set));
+  await expectRefused(context, scope, moves);
+  // pinned is "present in some responses": absent reads as not pinned.
+  expectEqual(flagOf(clear, pair.flag) === true, false, `${pair.flag} after the refused ${pair.act}`, clear);
+  expectEqual(flagOf(after, pair.flag) === true, true, `${pair.flag} after the refused ${pair.undo}`, after);
+}
 
-  // Independent moves run at once: the tokens as soon as the application is registered, the statuses as soon as their
-  // writer has a token, then the moves on the private status, on the subject and on an attachment side by side.
-  beforeAll(async () => {
-    registered = await registerApp(anon, { client_name: NAME, website: WEBSITE, scopes: NARROW_REGISTRATION });
-    // A server that registers only rule 5's scopes is asked for the plainest registration.
-    const refused = registered.exchange?.status !== undefined && registered.exchange.status >= 400 && registered.exchange.status < 500;
-    if (refused) registered = await registerApp(anon, { client_name: NAME, website: WEBSITE, scopes: BROAD_REGISTRATION });
-    if (!registered.ok) return;
-    const app = registered.value;
-    const tokens = new TokenSource(app);
-    const flowGrant = tokens.byAuthorizationCode(allBut('write:accounts'));
-    // The writer's first posts are the first user operation of a password grant's token: refused there, the grant
-    // counts as refused and every token comes from the web sign-in, the writer's first.
-    const writerGrant = tokens.userToken(allBut('write:favourites')).then(async (grant) => {
-      await postStatuses(actorOf(grant));
-      const refusal = refusalOfToken([subject, hidden]);
-      if (!refusal) return grant;
-      tokens.refusedOnFirstUse(refusal);
-      const again = await tokens.userToken(allBut('write:favourites'));
-      await postStatuses(actorOf(again));
-      return again;
-    });
-    const posted = writerGrant.then(() => undefined);
-    const applicationMoves = applicationTokenMoves(app, posted);
-    await Promise.all([writerGrant.then((grant) => grantTokens(tokens, flowGrant, grant)), posted]);
-    const writer = actorOf(lacking.get('write:favourites'));
-    const moves = writer ? [privateStatusMoves(writer, hidden as Created<Status>), mediaTableMoves(writer)] : [];
-    if (writer && subject?.ok) moves.push(statusesTableMoves(writer, subject.value));
-    await Promise.all([applicationMoves, ...moves]);
-  });
-
-  /** The token of a grant (each is asked for once the application is registered); skipped where this configuration cannot get one, blocked where the server gave none. */
-  function tokenOf(context: TestContext, grant: Grant | undefined): Actor {
-    need(registered);
-    const given = grant as Grant;
-    if ('skip' in given) return context.skip(given.skip);
-    return need(given);
-  }
-  /** The token lacking `scope`. */
-  const as = (context: TestContext, scope: string) => tokenOf(context, lacking.get(scope));
-  /** The token lacking write:favourites: it posted the statuses and holds every other scope. */
-  const writerOf = (context: TestContext) => as(context, 'write:favourites');
-  /** Every token the moves on the subject need: each pair's, whose controls' tokens are among them. */
-  const pairTokens = (context: TestContext) => pairs.forEach((pair) => as(context, pair.scope));
-
-  /** The owner reads their private status: the control of the checks that read it with other tokens. */
-  function ownerReads(context: TestContext): Status {
-    writerOf(context);
-    const status = need(hidden as Created<Status>);
-    if (ownerReadCause) block(ownerReadCause);
-    return status;
-  }
-
-  it('AUTH-FLOW-1 the authorization code flow gives a user token: exchanged at POST /oauth/token, it reads the private status of its user', (context) => {
-    need(registered);
-    const grant = flow as Grant;
-    // A code the token operation refused to exchange is this flow's failure; a code that could not be had is not.
-    if (!('skip' in grant) && !grant.ok && grant.cause.clause === 'AUTH-FLOW-1' && grant.exchange) {
-      fail('HTTP 200 with a Token for the authorization code', answerLine(grant.exchange), grant.exchange);
-    }
-    tokenOf(context, grant);
-    const status = ownerReads(context);
-    const read = hiddenReadByFlow as Exchange;
-    check(read.status === 200, "HTTP 200: the token acts for account A, so A's private status answers it", answerLine(read), read);
-    expectEqual(expectOk<Status>(read, 'Status').id, status.id, 'id', read);
-  });
-
-  it('AUTH-BEARER-1 the token sent in the Authorization header as Bearer is taken: the private status answers its owner', (context) => {
-    writerOf(context);
-    const status = need(hidden as Created<Status>);
-    const read = hiddenReadByOwner as Exchange;
-    if (ownerReadCause?.clause === 'STATUS-READ-2') block(ownerReadCause);
-    check(read.status === 200, "HTTP 200: the Bearer header carries account A's token, so A's private status answers it", answerLine(read), read);
-    expectEqual(expectOk<Status>(read, 'Status').id, status.id, 'id', read);
-  });
-
-  it('ACCESS-READ-1 a token of the owner without read:statuses (only write) cannot see its private status', (context) => {
-    tokenOf(context, broad);
-    ownerReads(context);
-    const read = hiddenReadWithoutRead as Exchange;
-    // Such a token may read as no one: it is refused only where a read without a token is (STATUS-READ-4).
-    const tokenless = hiddenReadTokenless;
-    if (tokenless && succeeded(tokenless)) block(causeOf('STATUS-READ-4', `a tokenless read of the private status answered ${answered(tokenless)}`, tokenless));
-    check(isRefusal(read), 'a refusal (HTTP 4xx): the token holds write, not read:statuses', answerLine(read), read);
-  });
-
-  it("APPS-SHOWN-1 a status posted through the suite's application shows its client name and website", (context) => {
-    writerOf(context);
-    const app = need(registered);
-    // What the registration kept of the name and website is APPS-REGISTER-2's to judge.
-    if ((typeof app.name === 'string' && app.name !== NAME) || (app.website ?? null) !== WEBSITE) {
-      block(causeOf('APPS-REGISTER-2', `the registration answered name ${JSON.stringify(app.name)} and website ${JSON.stringify(app.website)}`, registered.exchange));
-    }
-    const posted = subject as Created<Status>;
-    const shown = need(posted).application as { name?: unknown; website?: unknown } | null | undefined;
-    expectEqual(shown ? { name: shown.name, website: shown.website ?? null } : shown, { name: NAME, website: WEBSITE }, 'application', posted.exchange);
-  });
-
-  it('ACCESS-APPTOKEN-1 an application token (client_credentials) is refused on POST /api/v1/statuses and accepted on GET /api/v1/accounts/:id/following', () => {
-    need(registered);
-    need(applicationToken as Step<string>);
-    const post = applicationPost as Exchange;
-    check(!succeeded(post), 'a refusal (HTTP 4xx): an application token acts for no user', answerLine(post), post);
-    // The controls: a user token posts (where this group has tokens, its own statuses), and the same application token is valid.
-    need(followedAccount as Step<string>);
-    const following = applicationFollowing as Exchange;
-    if (following.status !== 200) block(causeOf('RELATIONS-APPTOKEN-1', `following answered ${answered(following)} to the same application token`, following));
-    check(isRefusal(post), 'a refusal (HTTP 4xx): an application token acts for no user', answerLine(post), post);
-    check(following.status === 200, 'HTTP 200: the same token is accepted where an application token suffices', answerLine(following), following);
-  });
-
-  it('ACCESS-BROAD-1 a token holding only the broad write scope is accepted on .../reblog (write:statuses) and .../bookmark (write:bookmarks)', (context) => {
-    tokenOf(context, broad);
-    need(subject as Created<Status>);
-    pairTokens(context);
-    for (const pair of pairs.filter((p) => p.broad)) {
-      const made = broadActs.get(pair.scope) as Exchange;
-      // The control: where the broad write was not accepted, a token holding the write:* scope itself made the move.
-      const control = acted.get(pair.scope) as Exchange;
-      if (control.status !== 200) block(causeOf(pair.actClause, `${pair.act} by a token holding its write:* scope answered ${answered(control)}`, control));
-      check(made.status === 200, 'HTTP 200: write grants the write:* scope the operation names', answerLine(made), made);
-      expectOk(made, 'Status');
-    }
-  });
-
-  describe('write operations of the Statuses table', () => {
-    /** The check of one pair: refused both ways, each a move that works with the scope, and the flag as it was. */
-    async function judgePair(context: TestContext, scope: string): Promise<void> {
-      const pair = pairs.find((p) => p.scope === scope) as Pair;
-      as(context, scope);
-      as(context, holderScope(scope));
-      const { id } = need(subject as Created<Status>);
-      pairTokens(context);
-      const moves = refused.get(scope) ?? [];
-      expectNoneMade(scope, moves);
-      expectControlAct(acted.get(scope), set, id, pair);
-      expectControlUndo(undone.get(scope), pair);
-      // The reads show the owner's flags: the one the control set reads as set.
-      const shown = flagOf(set, pair.flag);
-      // pinned is "present in some responses": where even the pin's own answer leaves it out, reads cannot show it.
-      if (shown === undefined && pair.flag === 'pinned' && flagOf(acted.get(scope) as Exchange, 'pinned') === undefined) {
-        block(causeOf(undefined, `neither the pin nor a read of the status shows pinned ("present in some responses"): ${answered(set)}`, set));
+section('Authentication', () => {
+  it(
+    'AUTH-FLOW-1 the authorization code flow gives a user token: exchanged at POST /oauth/token, it reads the private status of its user',
+    { requires: [CREDENTIALS], needs: { flow }, uses: { writer, privateMoves } },
+    ({ flow: grant, writer, privateMoves }, context) => {
+      // A code the token operation refused to exchange is this flow's failure; a code that could not be had is not.
+      if (!('skip' in grant) && !grant.ok && grant.cause.clause === 'AUTH-FLOW-1' && grant.exchange) {
+        fail('HTTP 200 with a Token for the authorization code', answerLine(grant.exchange), grant.exchange);
       }
-      if (shown !== true) block(causeOf('AUTH-BEARER-1', `a read with the owner's token answered ${answered(set)} with ${pair.flag} ${JSON.stringify(shown)} after ${pair.act} by a token of the owner`, set));
-      await expectRefused(context, scope, moves);
-      // pinned is "present in some responses": absent reads as not pinned.
-      expectEqual(flagOf(clear, pair.flag) === true, false, `${pair.flag} after the refused ${pair.act}`, clear);
-      expectEqual(flagOf(after, pair.flag) === true, true, `${pair.flag} after the refused ${pair.undo}`, after);
-    }
+      tokenOf(context, grant);
+      const moves = need(privateMoves);
+      const status = ownerReads(need(writer), moves);
+      const read = moves.byFlow as Exchange;
+      check(read.status === 200, "HTTP 200: the token acts for account A, so A's private status answers it", answerLine(read), read);
+      expectEqual(expectOk<Status>(read, 'Status').id, status.id, 'id', read);
+    },
+  );
 
-    it('ACCESS-SCOPE-STATUSES-1 without write:statuses, POST /api/v1/statuses, DELETE, reblog and unreblog are refused and change nothing', async (context) => {
-      as(context, 'write:statuses');
-      need(hidden as Created<Status>);
-      await judgePair(context, 'write:statuses');
-      // The controls of POST and DELETE: the token holding write:statuses posted the statuses, and deletes the private one.
-      if (deletion.status !== 200) block(causeOf('STATUS-DELETE-1', `DELETE of the caller's own status answered ${answered(deletion)}`, deletion));
-      ownerReads(context);
-      check(hiddenRead.status === 200, 'HTTP 200: the status is still there after the refused DELETE', answerLine(hiddenRead), hiddenRead);
-    });
+  it(
+    'AUTH-BEARER-1 the token sent in the Authorization header as Bearer is taken: the private status answers its owner',
+    { requires: [CREDENTIALS], needs: { writer, privateMoves } },
+    ({ writer, privateMoves: { byOwner: read, ownerCause } }) => {
+      const status = need(writer.hidden);
+      if (ownerCause?.clause === 'STATUS-READ-2') block(ownerCause);
+      check(read.status === 200, "HTTP 200: the Bearer header carries account A's token, so A's private status answers it", answerLine(read), read);
+      expectEqual(expectOk<Status>(read, 'Status').id, status.id, 'id', read);
+    },
+  );
 
-    it('ACCESS-SCOPE-FAVOURITES-1 without write:favourites, favourite and unfavourite are refused and change nothing', async (context) => {
-      await judgePair(context, 'write:favourites');
-    });
+  it(
+    'ACCESS-READ-1 a token of the owner without read:statuses (only write) cannot see its private status',
+    { requires: [CREDENTIALS], needs: { others, writer, privateMoves } },
+    ({ others, writer, privateMoves }, context) => {
+      tokenOf(context, others.broad);
+      ownerReads(writer, privateMoves);
+      const read = privateMoves.withoutRead as Exchange;
+      // Such a token may read as no one: it is refused only where a read without a token is (STATUS-READ-4).
+      const { tokenless } = privateMoves;
+      if (tokenless && succeeded(tokenless)) block(causeOf('STATUS-READ-4', `a tokenless read of the private status answered ${answered(tokenless)}`, tokenless));
+      check(isRefusal(read), 'a refusal (HTTP 4xx): the token holds write, not read:statuses', answerLine(read), read);
+    },
+  );
 
-    it('ACCESS-SCOPE-BOOKMARKS-1 without write:bookmarks, bookmark and unbookmark are refused and change nothing', async (context) => {
-      since(context, config, BOOKMARKS);
-      await judgePair(context, 'write:bookmarks');
-    });
+  it(
+    "APPS-SHOWN-1 a status posted through the suite's application shows its client name and website",
+    { requires: [CREDENTIALS], needs: { writer }, uses: { registered } },
+    ({ writer: { subject: posted }, registered }) => {
+      const app = need(registered);
+      // What the registration kept of the name and website is APPS-REGISTER-2's to judge.
+      if ((typeof app.name === 'string' && app.name !== NAME) || (app.website ?? null) !== WEBSITE) {
+        block(causeOf('APPS-REGISTER-2', `the registration answered name ${JSON.stringify(app.name)} and website ${JSON.stringify(app.website)}`, registered.exchange));
+      }
+      const shown = need(posted).application as { name?: unknown; website?: unknown } | null | undefined;
+      expectEqual(shown ? { name: shown.name, website: shown.website ?? null } : shown, { name: NAME, website: WEBSITE }, 'application', posted.exchange);
+    },
+  );
 
-    it('ACCESS-SCOPE-MUTES-1 without write:mutes, mute and unmute are refused and change nothing', async (context) => {
-      since(context, config, MUTES);
-      await judgePair(context, 'write:mutes');
-    });
+  it(
+    'ACCESS-APPTOKEN-1 an application token (client_credentials) is refused on POST /api/v1/statuses and accepted on GET /api/v1/accounts/:id/following',
+    { needs: { application } },
+    ({ application: { token, post: made, followedAccount, following: read } }) => {
+      need(token);
+      const post = made as Exchange;
+      check(!succeeded(post), 'a refusal (HTTP 4xx): an application token acts for no user', answerLine(post), post);
+      // The controls: a user token posts (where this group has tokens, its own statuses), and the same application token is valid.
+      need(followedAccount as Step<string>);
+      const following = read as Exchange;
+      if (following.status !== 200) block(causeOf('RELATIONS-APPTOKEN-1', `following answered ${answered(following)} to the same application token`, following));
+      check(isRefusal(post), 'a refusal (HTTP 4xx): an application token acts for no user', answerLine(post), post);
+      check(following.status === 200, 'HTTP 200: the same token is accepted where an application token suffices', answerLine(following), following);
+    },
+  );
 
-    it('ACCESS-SCOPE-ACCOUNTS-1 without write:accounts, pin and unpin are refused and change nothing', async (context) => {
-      since(context, config, PINS);
-      await judgePair(context, 'write:accounts');
-    });
+  it(
+    'ACCESS-BROAD-1 a token holding only the broad write scope is accepted on .../reblog (write:statuses) and .../bookmark (write:bookmarks)',
+    TABLE,
+    ({ others, writer, tableMoves }, context) => {
+      tokenOf(context, others.broad);
+      need(writer.subject);
+      pairTokens(context, others.lacking);
+      const { broadActs, acted } = tableMoves as TableMoves;
+      for (const pair of pairs.filter((p) => p.broad)) {
+        const made = broadActs.get(pair.scope) as Exchange;
+        // The control: where the broad write was not accepted, a token holding the write:* scope itself made the move.
+        const control = acted.get(pair.scope) as Exchange;
+        if (control.status !== 200) block(causeOf(pair.actClause, `${pair.act} by a token holding its write:* scope answered ${answered(control)}`, control));
+        check(made.status === 200, 'HTTP 200: write grants the write:* scope the operation names', answerLine(made), made);
+        expectOk(made, 'Status');
+      }
+    },
+  );
+
+  section('write operations of the Statuses table', () => {
+    it(
+      'ACCESS-SCOPE-STATUSES-1 without write:statuses, POST /api/v1/statuses, DELETE, reblog and unreblog are refused and change nothing',
+      { requires: [CREDENTIALS], needs: { ...TABLE.needs, privateMoves } },
+      async (steps, context) => {
+        const { others, writer, privateMoves } = steps;
+        tokenOf(context, others.lacking.get('write:statuses'));
+        need(writer.hidden);
+        const { refusedDelete, readAfter, deletion } = privateMoves;
+        await judgePair(context, 'write:statuses', steps, refusedDelete ? [refusedDelete] : []);
+        // The controls of POST and DELETE: the token holding write:statuses posted the statuses, and deletes the private one.
+        const deleted = deletion as Exchange;
+        if (deleted.status !== 200) block(causeOf('STATUS-DELETE-1', `DELETE of the caller's own status answered ${answered(deleted)}`, deleted));
+        ownerReads(writer, privateMoves);
+        const read = readAfter as Exchange;
+        check(read.status === 200, 'HTTP 200: the status is still there after the refused DELETE', answerLine(read), read);
+      },
+    );
+
+    it('ACCESS-SCOPE-FAVOURITES-1 without write:favourites, favourite and unfavourite are refused and change nothing', TABLE, (steps, context) =>
+      judgePair(context, 'write:favourites', steps),
+    );
+
+    it('ACCESS-SCOPE-BOOKMARKS-1 without write:bookmarks, bookmark and unbookmark are refused and change nothing', TABLE, (steps, context) =>
+      judgePair(context, 'write:bookmarks', steps),
+    );
+
+    it('ACCESS-SCOPE-MUTES-1 without write:mutes, mute and unmute are refused and change nothing', TABLE, (steps, context) => judgePair(context, 'write:mutes', steps));
+
+    it('ACCESS-SCOPE-ACCOUNTS-1 without write:accounts, pin and unpin are refused and change nothing', TABLE, (steps, context) => judgePair(context, 'write:accounts', steps));
   });
 
-  describe('write operations of the Media table', () => {
-    it('ACCESS-SCOPE-MEDIA-1 without write:media, the media upload, read and update are refused and change nothing', async (context) => {
-      as(context, 'write:media');
-      writerOf(context);
-      // The controls: a token holding write:media uploads, reads and updates.
-      const uploaded = need(upload as Step<Attachment>);
-      expectNoneMade('write:media', mediaMoves);
-      const changed = mediaUpdate as Exchange;
-      if (!succeeded(changed) || createdObject(changed)?.description !== MEDIA_CHANGED) {
-        block(causeOf('MEDIA-UPDATE-1', `an update of the description by a token holding write:media answered ${answered(changed)}`, changed));
-      }
-      if (attachmentRead && attachmentRead.status !== 200 && attachmentRead.status !== 206) {
-        block(causeOf('MEDIA-READ-1', `a read of the attachment by a token holding write:media answered ${answered(attachmentRead)}`, attachmentRead));
-      }
-      await expectRefused(context, 'write:media', mediaMoves);
-      if (!attachmentRead) return;
-      // The attachment may still be processing (206); either way its description is as uploaded.
-      expectEqual(createdObject(attachmentRead)?.description, uploaded.description, 'description after the refused update', attachmentRead);
-    });
+  section('write operations of the Media table', () => {
+    it(
+      'ACCESS-SCOPE-MEDIA-1 without write:media, the media upload, read and update are refused and change nothing',
+      { requires: [CREDENTIALS], needs: { others, writer, mediaMoves } },
+      async ({ others, mediaMoves }, context) => {
+        tokenOf(context, others.lacking.get('write:media'));
+        const { upload, refused, attachmentRead, update } = mediaMoves as MediaMoves;
+        // The controls: a token holding write:media uploads, reads and updates.
+        const uploaded = need(upload);
+        expectNoneMade('write:media', refused);
+        const changed = update as Exchange;
+        if (!succeeded(changed) || createdObject(changed)?.description !== MEDIA_CHANGED) {
+          block(causeOf('MEDIA-UPDATE-1', `an update of the description by a token holding write:media answered ${answered(changed)}`, changed));
+        }
+        if (attachmentRead && attachmentRead.status !== 200 && attachmentRead.status !== 206) {
+          block(causeOf('MEDIA-READ-1', `a read of the attachment by a token holding write:media answered ${answered(attachmentRead)}`, attachmentRead));
+        }
+        await expectRefused(context, 'write:media', refused);
+        if (!attachmentRead) return;
+        // The attachment may still be processing (206); either way its description is as uploaded.
+        expectEqual(createdObject(attachmentRead)?.description, uploaded.description, 'description after the refused update', attachmentRead);
+      },
+    );
   });
 });

@@ -100,7 +100,7 @@ export async function answeredWithToken(withToken: readonly Exchange[], token: S
 }
 
 /** The value of a step the running check needs; a failed step blocks the check with its cause. */
-export function need<T>(step: Step<T>): T {
+export function need<T>(step: StepOutcome<T>): T {
   if (!step.ok) block(step.cause);
   return step.value;
 }

@@ -11,6 +11,7 @@ function recorded(log: string[], name: string, options: { ms?: number; needs?: R
     as: 'A',
     order: nextOrder(),
     needs: options.needs ?? {},
+    uses: {},
     changes: options.changes ?? [],
     cost: options.cost ?? {},
     run: async (): Promise<StepOutcome<string>> => {

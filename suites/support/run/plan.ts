@@ -14,6 +14,8 @@ export interface DeclaredStep<T> {
   /** The order of declaration, across every section of the worker: the order on each object. */
   readonly order: number;
   readonly needs: Readonly<Record<string, DeclaredStep<unknown>>>;
+  /** Steps whose outcomes this one takes whatever they came to: it waits for them, and runs all the same. */
+  readonly uses: Readonly<Record<string, DeclaredStep<unknown>>>;
   /** The steps whose objects this step changes, besides the object it creates itself. */
   readonly changes: readonly DeclaredStep<unknown>[];
   readonly cost: Cost;
@@ -38,7 +40,7 @@ export function closure(steps: readonly DeclaredStep<unknown>[]): DeclaredStep<u
   const visit = (step: DeclaredStep<unknown>): void => {
     if (seen.has(step)) return;
     seen.add(step);
-    for (const needed of Object.values(step.needs)) visit(needed);
+    for (const needed of [...Object.values(step.needs), ...Object.values(step.uses)]) visit(needed);
   };
   steps.forEach(visit);
   return [...seen].sort((x, y) => x.order - y.order);
@@ -84,6 +86,7 @@ export class Plan {
         if (!ended.ok) return { ok: false, cause: ended.cause };
         values[name] = ended.value;
       }
+      for (const [name, used] of Object.entries(step.uses)) values[name] = await (this.#outcomes.get(used) as Promise<StepOutcome<unknown>>);
       await Promise.all(before);
       try {
         return await step.run(values);
