@@ -85,7 +85,7 @@ const browser = step('one browser, in which A signs in once for every approval',
 // Revoked by OAUTH-REVOKE-1, and read refused there (by the call it answered before: no cost here).
 const password = step("the password grant's user token, asked of the callback application, and its first use", { as: 'A', needs: { callbackApp }, cost: { api: 1, oauth: 1 } }, async ({ callbackApp }) => {
   const { usernameA: username, passwordA } = config;
-  if (!username || !passwordA) return notMade(causeOf(undefined, CREDENTIALS.reason));
+  if (!username || !passwordA) return notMade(causeOf(undefined, 'no user name and password of A are configured'));
   return made(await tokenAndUse(callbackApp, { grant_type: 'password', username, password: passwordA, redirect_uri: CALLBACK, scope: 'read' }, accountWith));
 });
 

@@ -29,7 +29,30 @@ describe('Statuses', () => {
 });
 `;
 
+// A file in the declared shape (run/checks.ts): a requirement held in a constant, and steps whose titles and inner
+// names must not reach another step's requirement.
+const DECLARED = `
+const CREDENTIALS = requirement(config.usernameA && config.passwordA, 'needs CONFORMANCE_USERNAME_A and CONFORMANCE_PASSWORD_A');
+const DESTRUCTIVE = requirement(config.destructive, 'set CONFORMANCE_DESTRUCTIVE');
+const spent = step('the sign-up bucket spent', { as: 'anonymous', cost: { api: 6 } }, async () => {
+  const token = await spend(DESTRUCTIVE);
+  return made(token);
+});
+const token = step('a token, not the spent one', { as: 'anonymous', cost: { oauth: 1 } }, async () => made(await grant()));
+section('OAuth', () => {
+  it('OAUTH-PASSWORD-1 the password grant gives a user token', { requires: [CREDENTIALS], needs: { token } }, ({ token }) => check(token));
+  it('OAUTH-TOKEN-1 the token operation returns a Token', { needs: { token } }, ({ token }) => check(token));
+});
+`;
+
 describe('checkNeeds', () => {
+  it('should read a declared check\'s requirements from the constants its options name, and nothing from the words of strings', () => {
+    expect(checkNeeds(DECLARED).map(({ text, needs }) => [text?.split(' ')[0], needs])).toEqual([
+      ['OAUTH-PASSWORD-1', ['CONFORMANCE_USERNAME_A', 'CONFORMANCE_PASSWORD_A']],
+      ['OAUTH-TOKEN-1', []],
+    ]);
+  });
+
   it('should read each check\'s needs from its body, the helpers it calls and its clause\'s release, each once', () => {
     expect(checkNeeds(SOURCE).map(({ text, needs }) => [text?.split(' ')[0], needs])).toEqual([
       ['STATUS-READ-2', []],

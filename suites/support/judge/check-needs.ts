@@ -18,7 +18,15 @@ const SETTING_NAME = /CONFORMANCE_[A-Z_]+[A-Z]/g;
 const STRING_CONSTANT = /\bconst\s+([A-Za-z_$][\w$]*)\s*=\s*(['"`])((?:\\.|(?!\2)[^\\])*)\2\s*;/g;
 /** function name(...) or const name = (...) => / async (...) => / function: the helpers a check may call. */
 const HELPER = /(?:\bfunction\s+([A-Za-z_$][\w$]*)\s*\(|\bconst\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?(?:function\b|\([^()]*\)\s*(?::[^=]+)?=>|[A-Za-z_$][\w$]*\s*=>))/g;
-const CALLED = /(?<![.\w$])([A-Za-z_$][\w$]*)\s*\(/g;
+/** A constant of the module (at the start of a line): a declared check names its steps and requirements so (`requires: [CREDENTIALS]`). */
+const MODULE_CONSTANT = /^const\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=/gm;
+/** A name the code calls or refers to (not a property: `x.name`). */
+const NAMED = /(?<![.\w$])([A-Za-z_$][\w$]*)/g;
+
+/** The code without its strings and comments, whose words name nothing. */
+function codeOnly(code: string): string {
+  return code.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|(['"`])(?:\\.|(?!\1)[^\\])*\1/g, ' ');
+}
 // needs(context, config.x, reason) in a check's body, or requirement(config.x, reason) in a declared check's options.
 const NEEDS_CALL = /\b(?:needs\(\s*context\s*,|requirement\()\s*(!?)\s*([^,]+?)\s*,\s*([^)]*?)\s*\)/g;
 const SKIP_CALL = /\bcontext\.skip\(\s*([^)]*?)\s*\)/g;
@@ -70,10 +78,10 @@ function statedNeeds(code: string, constants: ReadonlyMap<string, string>): stri
 /** Every check of a suite file's source, in order, with what it needs. */
 export function checkNeeds(source: string): CheckNeeds[] {
   const constants = new Map([...source.matchAll(STRING_CONSTANT)].map((m) => [m[1] as string, m[3] as string]));
-  const helpers = new Map([...source.matchAll(HELPER)].map((m) => [(m[1] ?? m[2]) as string, source.slice(m.index, statementEnd(source, m.index))]));
-  /** The code of `body` and of every helper it calls, each once. */
+  const helpers = new Map([...source.matchAll(HELPER), ...source.matchAll(MODULE_CONSTANT)].map((m) => [(m[1] ?? m[2]) as string, source.slice(m.index, statementEnd(source, m.index))]));
+  /** The code of `body` and of every helper and constant it names, each once. */
   const reached = (body: string, seen: Set<string>): string =>
-    [body, ...[...body.matchAll(CALLED)].flatMap(([, name]) => (helpers.has(name as string) && !seen.has(name as string) ? [reached(helpers.get(name as string) as string, seen.add(name as string))] : []))].join('\n');
+    [body, ...[...codeOnly(body).matchAll(NAMED)].flatMap(([, name]) => (helpers.has(name as string) && !seen.has(name as string) ? [reached(helpers.get(name as string) as string, seen.add(name as string))] : []))].join('\n');
   return checkTitles(source).map(({ line, at, text }) => {
     const body = source.slice(at, statementEnd(source, at));
     const since = text === undefined ? undefined : findClause(CLAUSE_ID.exec(text)?.[0] ?? '')?.since;
