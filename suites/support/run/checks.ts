@@ -1,4 +1,4 @@
-// One shape for every check (docs/architecture.md, "How a check is declared"). A suite file declares named steps of
+// One shape for every check (docs/declaring-checks.md). A suite file declares named steps of
 // preparation (`step`) and checks (`it`) that name the steps they need, inside a `section` titled with the contract's
 // heading. The section's planner (plan.ts) runs, once, every step the selected checks need, in the order of
 // declaration on each object they act on; each check then judges what its steps brought. Release gating comes from
