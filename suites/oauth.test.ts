@@ -169,7 +169,9 @@ interface Revocation {
  */
 const revocation = step(
   'a working token of the callback application revoked, and the call it answered before made again',
-  { as: 'A', needs: { callbackApp }, uses: { password, accountId }, cost: { api: 1, oauth: 1 } },
+  // A server may delete an application with any of its tokens: the revocation changes the callback application, so
+  // every step declared before it on that application (its approval, the password grant) has ended when it starts.
+  { as: 'A', needs: { callbackApp }, uses: { password, accountId }, changes: [callbackApp, password], cost: { api: 1, oauth: 1 } },
   async ({ callbackApp, password, accountId }): Promise<StepOutcome<Revocation>> => {
     const userToken = password.ok && password.value.use?.status === 200 ? password.value : undefined;
     const run = userToken?.run ?? (await requestToken(anon, callbackApp, { grant_type: 'client_credentials', redirect_uri: CALLBACK, scope: 'read' }));

@@ -44,6 +44,17 @@ describe('the plan of a section', () => {
     expect(log.indexOf('another status ends')).toBeLessThan(log.indexOf('favourite ends'));
   });
 
+  it('should start a step that changes an object after the earlier steps that read it, and a reader after the earlier steps that changed it', async () => {
+    const log: string[] = [];
+    const app = recorded(log, 'application');
+    const approval = recorded(log, 'approval', { ms: 30, needs: { app } });
+    const revocation = recorded(log, 'revocation', { needs: { app }, changes: [app] });
+    const later = recorded(log, 'a read after the revocation', { needs: { app } });
+    await new Plan().run([later, revocation, approval]);
+    expect(log.indexOf('revocation starts')).toBeGreaterThan(log.indexOf('approval ends'));
+    expect(log.indexOf('a read after the revocation starts')).toBeGreaterThan(log.indexOf('revocation ends'));
+  });
+
   it("should never follow a step that failed: its cause is the cause of every step after it", async () => {
     const log: string[] = [];
     const status = recorded(log, 'status', { fails: true });

@@ -56,16 +56,24 @@ export function costOf(steps: readonly DeclaredStep<unknown>[]): PathCost {
 export class Plan {
   #outcomes = new Map<DeclaredStep<unknown>, Promise<StepOutcome<unknown>>>();
 
-  /** Runs every step the given ones need, each once; a step starts when the steps it needs and the earlier steps on its objects have ended. */
+  /**
+   * Runs every step the given ones need, each once. A step starts when the steps it needs have ended and, on each
+   * object, the earlier steps it must follow: one that changes an object (the one it creates, and those it names in
+   * `changes`) follows every earlier step on it; one that only reads an object (the value of a step it needs or uses)
+   * follows the earlier steps that changed it. What each step meets on an object is then the same in every run.
+   */
   run(steps: readonly DeclaredStep<unknown>[]): Promise<void> {
-    const planned = closure(steps);
-    /** The last step started on each object, by the step that created it. */
-    const lastOn = new Map<DeclaredStep<unknown>, Promise<unknown>>();
-    for (const step of planned) {
-      const objects = [step, ...step.changes];
-      const before = objects.flatMap((object) => lastOn.get(object) ?? []);
-      const outcome = this.#start(step, before);
-      for (const object of objects) lastOn.set(object, outcome.catch(() => undefined));
+    /** The steps started on each object so far, by the step that created it: those that changed it, and every one. */
+    const changedBy = new Map<DeclaredStep<unknown>, Promise<unknown>[]>();
+    const touchedBy = new Map<DeclaredStep<unknown>, Promise<unknown>[]>();
+    const on = (map: typeof changedBy, object: DeclaredStep<unknown>) => map.get(object) ?? map.set(object, []).get(object) ?? [];
+    for (const step of closure(steps)) {
+      const changed = [step, ...step.changes];
+      const read = [...Object.values(step.needs), ...Object.values(step.uses)].filter((object) => !changed.includes(object));
+      const before = [...changed.flatMap((object) => on(touchedBy, object)), ...read.flatMap((object) => on(changedBy, object))];
+      const ended = this.#start(step, before).catch(() => undefined);
+      for (const object of changed) on(changedBy, object).push(ended);
+      for (const object of [...changed, ...read]) on(touchedBy, object).push(ended);
     }
     return Promise.allSettled(this.#outcomes.values()).then(() => undefined);
   }
