@@ -225,7 +225,16 @@ export function joinRun(name: string): void {
   runName = name;
 }
 
+/** The configuration a run's plan declares its checks with, outside vitest (run/run-plan.ts), where nothing is injected. */
+let declaringWith: Config | undefined;
+
+/** Lets the suite files be loaded outside vitest, to declare their checks for the run's plan: no request is made. */
+export function declareWith(config: Config): void {
+  declaringWith = config;
+}
+
 function configOfFile(): Config {
+  if (declaringWith) return declaringWith;
   if (runName === undefined) return inject('config');
   const config = inject('runs')?.[runName];
   if (!config) throw new Error(`no configuration for the run "${runName}"`);

@@ -84,7 +84,7 @@ interface CheckOptions<N extends Steps, U extends Steps> {
   uses?: U;
 }
 
-interface DeclaredCheck {
+export interface DeclaredCheck {
   steps: DeclaredStep<unknown>[];
   requires: readonly Requirement[];
   /** The release the check's clause came with (the catalogue's since). */
@@ -93,6 +93,32 @@ interface DeclaredCheck {
 
 /** The outermost section being collected: its checks by title, and its plan. */
 let collecting: { checks: Map<string, DeclaredCheck>; plan: Plan } | undefined;
+
+/** A section as its suite file declares it: its heading, and its checks by their full names (sections' headings and title). */
+export interface DeclaredSection {
+  heading: string;
+  checks: Map<string, DeclaredCheck>;
+}
+
+/** Where sections declare themselves when a suite file is loaded outside vitest for the run's plan (declaredSections). */
+let declaring: DeclaredSection[] | undefined;
+/** The headings of the section being declared, outermost first: a check's full name starts with them, as vitest's does. */
+let headings: readonly string[] = [];
+
+/** The sections `load` declares (it imports suite files), each check with what it needs; no test is registered, no step run. */
+export async function declaredSections(load: () => Promise<unknown>): Promise<DeclaredSection[]> {
+  const sections: DeclaredSection[] = [];
+  declaring = sections;
+  try {
+    await load();
+  } finally {
+    declaring = undefined;
+  }
+  return sections;
+}
+
+/** Whether a declared check runs with this configuration: its clause's release, and every requirement it names. */
+export const runsWith = (check: DeclaredCheck, serverVersion: string) => (!check.release || releaseAtLeast(serverVersion, check.release)) && check.requires.every(({ met }) => met);
 
 /**
  * A check: its title (the clause id and one sentence in the contract's terms), the steps it needs and uses, and how it
@@ -105,13 +131,15 @@ export function it<N extends Steps = None, U extends Steps = None>(
 ): void {
   if (!collecting) throw new Error(`the check "${title}" is declared outside a section()`);
   const { checks, plan } = collecting;
-  if (checks.has(title)) throw new Error(`the check "${title}" is declared twice`);
+  const name = [...headings, title].join(' ');
+  if (checks.has(name)) throw new Error(`the check "${title}" is declared twice`);
   const needs: Steps = options.needs ?? {};
   const uses: Steps = options.uses ?? {};
   const release = findClause(CLAUSE_ID.exec(title)?.[0] ?? '')?.since;
   const requires = options.requires ?? [];
   const declared: DeclaredCheck = { steps: [...Object.values(needs), ...Object.values(uses)], requires, ...(release ? { release } : {}) };
-  checks.set(title, declared);
+  checks.set(name, declared);
+  if (declaring) return;
   vitestIt(title, async (context) => {
     if (release) since(context, actors().config, release);
     for (const { met, reason } of requires) if (!met) context.skip(reason);
@@ -136,19 +164,31 @@ export function section(heading: string, declare: () => void): void {
   const outer = collecting;
   const checks = outer?.checks ?? new Map<string, DeclaredCheck>();
   const plan = outer?.plan ?? new Plan();
-  describe(heading, () => {
+  const path = [...headings, heading];
+  const declareHere = () => {
+    const around = { collecting, headings };
     collecting = { checks, plan };
+    headings = path;
     try {
       declare();
     } finally {
-      collecting = undefined;
+      ({ collecting, headings } = around);
     }
+  };
+  if (declaring) {
+    // Loaded for the run's plan: the section declares at once, nested ones inside it, and registers nothing.
+    if (!outer) declaring.push({ heading, checks });
+    declareHere();
+    return;
+  }
+  describe(heading, () => {
+    declareHere();
     if (outer) return;
     beforeAll(async ({}, suite) => {
       const { serverVersion } = actors().config;
-      const kept = runningTitles(suite)
-        .flatMap((title) => checks.get(title) ?? [])
-        .filter((check) => (!check.release || releaseAtLeast(serverVersion, check.release)) && check.requires.every(({ met }) => met));
+      const kept = runningNames(suite, [heading])
+        .flatMap((name) => checks.get(name) ?? [])
+        .filter((check) => runsWith(check, serverVersion));
       const steps = kept.flatMap((check) => check.steps);
       suite.meta.planned = costOf(closure(steps));
       await plan.run(steps);
@@ -156,7 +196,7 @@ export function section(heading: string, declare: () => void): void {
   });
 }
 
-/** The titles of the checks of a suite (nested ones included) that this run will run: the selection skipped the others. */
-function runningTitles(suite: Readonly<RunnerTestSuite>): string[] {
-  return suite.tasks.flatMap((task) => (task.type === 'suite' ? runningTitles(task) : task.mode === 'run' ? [task.name] : []));
+/** The full names of the checks of a suite (nested ones included) that this run will run: the selection skipped the others. */
+function runningNames(suite: Readonly<RunnerTestSuite>, path: readonly string[]): string[] {
+  return suite.tasks.flatMap((task) => (task.type === 'suite' ? runningNames(task, [...path, task.name]) : task.mode === 'run' ? [[...path, task.name].join(' ')] : []));
 }

@@ -12,6 +12,7 @@ import ConformanceReporter, { type Verbosity } from '../report/reporter.ts';
 import type { RunResults } from '../report/results.ts';
 import { addedLatencyMs, variationsOf, type Variation } from '../../../fixtures/reference-server/variations.ts';
 import { announceWait, budgetAtStart, LONGEST_WAIT_MS } from '../talk/pacing.ts';
+import { planLine, planOfRun } from './run-plan.ts';
 import { reportedVersion, versionHint } from './version-hint.ts';
 import { withoutSkipped, type Plan, type Selection } from './selection.ts';
 import { EXIT, expectationsOf, usageError } from './usage.ts';
@@ -90,13 +91,19 @@ export interface Command {
 export async function runConformance({ root, selection, plan, verbosity, shard, config, preflightRoundTripMs }: Command): Promise<number> {
   // The embedded server answers in-process, as late as its variations make it.
   const roundTripMs = config.embedded ? addedLatencyMs(embeddedVariations()) : preflightRoundTripMs;
+  const expectations = expectationsOf(config.expectationsFile && resolve(config.expectationsFile));
+  const source = selectionPattern(selection, expectations);
+  const testNamePattern = source ? new RegExp(source) : undefined;
   if (!config.embedded) {
+    // What this run's checks cost, before its first request: the IP access bucket must carry its /api calls and streams.
+    const runPlan = await planOfRun(root, plan.run, config, (name) => !testNamePattern || testNamePattern.test(name));
+    if (verbosity !== 'quiet') process.stdout.write(`Plan: ${planLine(runPlan)}\n`);
     // A whole run that cannot fit in what is left of the period waits for its reset before it starts: every group then
     // starts with the whole budget, as on a fresh server, and the verdicts of a run right after another are the same.
     const wholeRun = selection.only.length === 0 && selection.exclude.length === 0 && selection.groups.length === 0 && shard === undefined;
     let resetToWaitFor: number | undefined;
     const reported = await reportedVersion(config.baseUrl, config.userAgent, config.timeoutMs, (headers) => {
-      const start = budgetAtStart(headers);
+      const start = budgetAtStart(headers, runPlan.unplanned.length === 0 ? runPlan.total.api + runPlan.total.streams : undefined);
       if (!start) return;
       if (start.warning) process.stdout.write(`${start.warning}\n`);
       if (start.warning && wholeRun && start.reading.resetAt - Date.now() <= LONGEST_WAIT_MS) {
@@ -118,16 +125,12 @@ export async function runConformance({ root, selection, plan, verbosity, shard, 
   // Absolute, as the report directory: the workers and the reporter must name the same file.
   if (config.recordFile) process.env.CONFORMANCE_RECORD = resolve(config.recordFile);
   if (config.expectationsFile) process.env.CONFORMANCE_EXPECTATIONS = resolve(config.expectationsFile);
-  const expectations = expectationsOf(process.env.CONFORMANCE_EXPECTATIONS);
   const writeTo = config.writeExpectationsFile && resolve(config.writeExpectationsFile);
   // What the writer updates: the run's expectations, else the file it writes. Read before the run, so that a mistake
   // in it stops the command before anything runs, as with --expectations.
   const toUpdate = config.expectationsFile ? expectations : writeTo && existsSync(writeTo) ? expectationsOf(writeTo) : [];
   const slice = shard === undefined ? undefined : /^(\d+)\/(\d+)$/.exec(shard);
   if (slice === null || (slice && (Number(slice[1]) < 1 || Number(slice[1]) > Number(slice[2])))) usageError(`--shard must be I/N with 1 <= I <= N, got "${shard}"`);
-
-  const source = selectionPattern(selection, expectations);
-  const testNamePattern = source ? new RegExp(source) : undefined;
 
   const resultsFile = resolve(process.env.CONFORMANCE_REPORT_DIR, 'results.json');
   // A run that dies before its reporter writes must not be judged by the previous run's results.

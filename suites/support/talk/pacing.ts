@@ -170,7 +170,7 @@ perFile(() => {
 
 /**
  * About how many calls of a full run a server counts in its IP access bucket (suites/self/budget.test.ts holds a run
- * there, within 300): what the budget at the start is measured against.
+ * there, within 300): what the budget at the start is measured against where the run's plan cannot say (run/run-plan.ts).
  */
 export const RUN_ACCESS_CALLS = 291;
 
@@ -185,7 +185,7 @@ interface Reading {
  * What the headers of the command's first call (GET /api/v1/instance) say of the budget: the reading for every file to
  * start from, and where the run cannot fit in what is left, a line that says so and what to expect.
  */
-export function budgetAtStart(headers: Record<string, string>): { reading: Reading; warning?: string } | undefined {
+export function budgetAtStart(headers: Record<string, string>, runCalls = RUN_ACCESS_CALLS): { reading: Reading; warning?: string } | undefined {
   const limit = countOf(headers['x-ratelimit-limit']);
   const remaining = countOf(headers['x-ratelimit-remaining']);
   const reset = resetTimeOf(headers['x-ratelimit-reset']);
@@ -194,11 +194,11 @@ export function budgetAtStart(headers: Record<string, string>): { reading: Readi
   const resetAt = Date.now() + reset - (Number.isNaN(serverNow) ? Date.now() : serverNow) + CLOCK_SLACK_MS;
   const reading = { remaining, limit, resetAt };
   // What is left against what a run spends, both whole: a fresh period (the version hint's own call aside) fits a run.
-  if (remaining >= RUN_ACCESS_CALLS) return { reading };
-  const waits = limit < RUN_ACCESS_CALLS ? 'at least once, and again each time a period is spent' : 'once';
+  if (remaining >= runCalls) return { reading };
+  const waits = limit < runCalls ? 'at least once, and again each time a period is spent' : 'once';
   const warning =
     `Rate limit: the server reports ${remaining} of ${limit} requests left until ${clockTime(resetAt)} UTC (X-RateLimit headers of GET /api/v1/instance); ` +
-    `a full run makes about ${RUN_ACCESS_CALLS} calls it counts, so the run waits for the reset (${duration(Math.max(0, resetAt - Date.now()))} from now) ${waits}, and says so when it does.`;
+    `this run's plan makes ${runCalls} calls it counts, so the run waits for the reset (${duration(Math.max(0, resetAt - Date.now()))} from now) ${waits}, and says so when it does.`;
   return { reading, warning };
 }
 

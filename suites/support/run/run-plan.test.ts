@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { configFromEnv } from '../talk/config.ts';
+import { ROOT } from './docs.ts';
+import { planLine, planOfRun } from './run-plan.ts';
+
+const FILES = ['suites/account-relations.test.ts', 'suites/client-registration.test.ts'];
+const config = configFromEnv({});
+
+describe("the run's plan", () => {
+  it("should add up, before any request, what the steps of every check of the groups cost, by path", async () => {
+    const plan = await planOfRun(ROOT, FILES, config);
+    expect(plan.groups.map(({ heading, cost }) => [heading, cost])).toEqual([
+      ['Account relations', { api: 7, oauth: 3, files: 0, streams: 0 }],
+      ['Client registration', { api: 7, oauth: 7, files: 0, streams: 0 }],
+    ]);
+    expect(planLine(plan)).toBe('24 requests (14 /api, 10 /oauth, 0 files) and 0 stream connections');
+  });
+
+  it('should count only the steps of the checks the selection keeps, each once', async () => {
+    const plan = await planOfRun(ROOT, FILES, config, (name) => /APPS-VERIFY-1/.test(name));
+    // The application, its token (revoked and read by the ledger) and the read with it.
+    expect(plan.groups.map(({ checks, cost }) => [checks, cost])).toEqual([
+      [0, { api: 0, oauth: 0, files: 0, streams: 0 }],
+      [1, { api: 3, oauth: 2, files: 0, streams: 0 }],
+    ]);
+  });
+});

@@ -1,0 +1,61 @@
+// The run's plan, before its first request: the suite files are loaded outside vitest, where each section declares
+// its checks and registers nothing (checks.ts declaredSections), and the plan adds up, group by group, what the steps
+// of the checks this run will judge cost (the selection, the server's release and the configuration decide which).
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import { declareWith } from '../act/actors.ts';
+import type { Config } from '../talk/config.ts';
+import type { PathCost } from '../talk/counts.ts';
+import { declaredSections, runsWith, type DeclaredSection } from './checks.ts';
+import { closure, costOf } from './plan.ts';
+
+export interface GroupPlan {
+  file: string;
+  heading: string;
+  /** The checks the run will judge. */
+  checks: number;
+  cost: PathCost;
+}
+
+export interface RunPlan {
+  groups: GroupPlan[];
+  /** The suite files that declare no section in the one shape (vitest's own describe): their cost is not known. */
+  unplanned: string[];
+  total: PathCost;
+}
+
+const NOTHING: PathCost = { api: 0, oauth: 0, files: 0, streams: 0 };
+const add = (x: PathCost, y: PathCost): PathCost => ({ api: x.api + y.api, oauth: x.oauth + y.oauth, files: x.files + y.files, streams: x.streams + y.streams });
+
+/** The sections of each suite file loaded so far: a module is loaded once, so it declares once. */
+const loaded = new Map<string, Promise<DeclaredSection[]>>();
+const sectionsOf = (url: string) => loaded.get(url) ?? loaded.set(url, declaredSections(() => import(url))).get(url) ?? [];
+
+/** The plan of the suite files `files` (relative to `root`) for `config`: `selected` keeps a check by its full name, as vitest's testNamePattern does. */
+export async function planOfRun(root: string, files: readonly string[], config: Config, selected: (fullName: string) => boolean = () => true): Promise<RunPlan> {
+  declareWith(config);
+  const groups: GroupPlan[] = [];
+  const unplanned: string[] = [];
+  for (const file of files) {
+    let sections: DeclaredSection[];
+    try {
+      sections = await sectionsOf(pathToFileURL(resolve(root, file)).href);
+    } catch {
+      // A suite file still written with vitest's describe and it cannot be loaded outside vitest.
+      unplanned.push(file);
+      continue;
+    }
+    for (const { heading, checks } of sections) {
+      const kept = [...checks].filter(([name, check]) => selected(name) && runsWith(check, config.serverVersion)).map(([, check]) => check);
+      groups.push({ file, heading, checks: kept.length, cost: costOf(closure(kept.flatMap((check) => check.steps))) });
+    }
+  }
+  return { groups, unplanned, total: groups.reduce((sum, group) => add(sum, group.cost), NOTHING) };
+}
+
+/** The plan in one line: "330 requests (271 /api, 49 /oauth, 10 files) and 18 stream connections". */
+export function planLine({ total, unplanned }: RunPlan): string {
+  const requests = total.api + total.oauth + total.files;
+  const unknown = unplanned.length ? `, besides ${unplanned.length} group${unplanned.length === 1 ? '' : 's'} not planned (${unplanned.join(', ')})` : '';
+  return `${requests} requests (${total.api} /api, ${total.oauth} /oauth, ${total.files} files) and ${total.streams} stream connections${unknown}`;
+}
