@@ -41,6 +41,11 @@ export interface StepOptions<N extends Steps> {
   changes?: readonly DeclaredStep<unknown>[];
   /** The steps whose values this one needs: a step that failed is never followed, and its cause travels on. */
   needs?: N;
+  /**
+   * Steps this one starts after where the plan has them, whatever became of them, without their values and without
+   * planning them: what they settle for the run (how the server reads a creation) this one relies on.
+   */
+  after?: readonly DeclaredStep<unknown>[];
   /** The requests the step sends when all goes well, its undo by the ledger and that undo's read included. */
   cost: Cost;
 }
@@ -50,7 +55,7 @@ export interface StepOptions<N extends Steps> {
  * by; the object it creates is the step itself, which later steps name in `changes`.
  */
 export function step<T, N extends Steps = None>(name: string, options: StepOptions<N>, run: (values: Values<N>) => Promise<StepOutcome<T>>): DeclaredStep<T> {
-  return { name, as: options.as, order: nextOrder(), needs: options.needs ?? {}, changes: options.changes ?? [], cost: options.cost, run: (values) => run(values as Values<N>) };
+  return { name, as: options.as, order: nextOrder(), needs: options.needs ?? {}, changes: options.changes ?? [], after: options.after ?? [], cost: options.cost, run: (values) => run(values as Values<N>) };
 }
 
 /** A step that came to a value: its exchange, where one shows it, travels with it into the reports. */

@@ -16,6 +16,8 @@ export interface DeclaredStep<T> {
   readonly needs: Readonly<Record<string, DeclaredStep<unknown>>>;
   /** The steps whose objects this step changes, besides the object it creates itself. */
   readonly changes: readonly DeclaredStep<unknown>[];
+  /** Steps this one starts after where they are planned, whatever became of them (see StepOptions.after). */
+  readonly after?: readonly DeclaredStep<unknown>[];
   readonly cost: Cost;
   readonly run: (values: Record<string, unknown>) => Promise<StepOutcome<T>>;
 }
@@ -54,14 +56,19 @@ export function costOf(steps: readonly DeclaredStep<unknown>[]): PathCost {
 export class Plan {
   #outcomes = new Map<DeclaredStep<unknown>, Promise<StepOutcome<unknown>>>();
 
-  /** Runs every step the given ones need, each once; a step starts when the steps it needs and the earlier steps on its objects have ended. */
+  /**
+   * Runs every step the given ones need, each once; a step starts when the steps it needs, the earlier steps on its
+   * objects and the planned steps it comes after have ended.
+   */
   run(steps: readonly DeclaredStep<unknown>[]): Promise<void> {
     const planned = closure(steps);
     /** The last step started on each object, by the step that created it. */
     const lastOn = new Map<DeclaredStep<unknown>, Promise<unknown>>();
     for (const step of planned) {
       const objects = [step, ...step.changes];
-      const before = objects.flatMap((object) => lastOn.get(object) ?? []);
+      // A step comes after steps declared before it: those planned have started already.
+      const followed = (step.after ?? []).flatMap((earlier) => this.#outcomes.get(earlier)?.catch(() => undefined) ?? []);
+      const before = [...objects.flatMap((object) => lastOn.get(object) ?? []), ...followed];
       const outcome = this.#start(step, before);
       for (const object of objects) lastOn.set(object, outcome.catch(() => undefined));
     }
