@@ -140,7 +140,7 @@ const poll = step('a poll, made with poll[hide_totals], else without it: the fir
   const pollStatus = createdId(withHiddenTotals.exchange as Exchange) ? withHiddenTotals : await author.createStatus(pollStatusParams(false));
   return made({ withHiddenTotals, pollStatus }, pollStatus.exchange);
 });
-const afterTheFirst = [poll];
+const afterThePoll = [poll];
 
 // The image of the status with media only (and so of its redraft: a deleted status's media may be resent), of the
 // ordinary size MEDIA-UPLOAD-1 judges, which a server has no reason to refuse. The cost includes the ledger's delete of
@@ -151,7 +151,7 @@ const mediaUpload = step('an image uploaded for the status with media only', { a
 // ledger's read of it gone, once STATUS-DELETE-5's deletion deleted it.
 const mediaStatus = step(
   'the status with media only: media_ids[] and no status parameter',
-  { as: AUTHOR, needs: { attachment: mediaUpload }, after: afterTheFirst, cost: { api: 2 } },
+  { as: AUTHOR, needs: { attachment: mediaUpload }, after: afterThePoll, cost: { api: 2 } },
   async ({ attachment }) => {
     const created = await author.createStatus({ visibility: 'unlisted', media_ids: [attachment.id] });
     return made(created, created.exchange);
@@ -176,32 +176,32 @@ const probeUpload = step('an image uploaded for the poll with media', { as: AUTH
 
 const pollWithMedia = step(
   'a poll with media_ids[], undone at once if made',
-  { as: AUTHOR, needs: { attachment: probeUpload }, after: afterTheFirst, cost: { api: 1 } },
+  { as: AUTHOR, needs: { attachment: probeUpload }, after: afterThePoll, cost: { api: 1 } },
   async ({ attachment }) => {
     const probe = { options: ['yes', 'no'], expires_in: POLL_SECONDS };
     return made(await attemptRefused({ status: 'conformance probe: a poll with media', visibility: 'direct', media_ids: [attachment.id], poll: probe }));
   },
 );
 
-const withoutExpiry = step('a poll without poll[expires_in], undone at once if made', { as: AUTHOR, after: afterTheFirst, cost: { api: 1 } }, async () =>
+const withoutExpiry = step('a poll without poll[expires_in], undone at once if made', { as: AUTHOR, after: afterThePoll, cost: { api: 1 } }, async () =>
   made(await attemptRefused({ status: 'conformance probe: a poll that never closes', visibility: 'direct', poll: { options: ['yes', 'no'] } })),
 );
 
-const withoutText = step('a creation with neither status nor media_ids[], undone at once if made', { as: AUTHOR, after: afterTheFirst, cost: { api: 1 } }, async () =>
+const withoutText = step('a creation with neither status nor media_ids[], undone at once if made', { as: AUTHOR, after: afterThePoll, cost: { api: 1 } }, async () =>
   made(await attemptRefused({ visibility: 'direct' })),
 );
 
 // Its cost includes the ledger's read of it gone, once its redraft deleted it.
-const first = step('a submission with an Idempotency-Key', { as: AUTHOR, after: afterTheFirst, cost: { api: 2 } }, async () =>
+const submitted = step('a submission with an Idempotency-Key', { as: AUTHOR, after: afterThePoll, cost: { api: 2 } }, async () =>
   madeOutcome(await author.createStatus(SUBMISSION, { headers: SUBMISSION_KEY })),
 );
 
-// The same status as the first is on the ledger already, once; the cost includes the ledger's read, delete and read
-// gone of the status the other key made.
+// What the same key gives again is the submission's status, on the ledger already once; the cost includes the ledger's
+// read, delete and read gone of the status the other key made.
 const resubmissions = step(
   'the same submission again, with the same Idempotency-Key and with another',
-  { as: AUTHOR, needs: { first }, changes: [first], cost: { api: 5 } },
-  async ({ first: { status } }) => {
+  { as: AUTHOR, needs: { submitted }, changes: [submitted], cost: { api: 5 } },
+  async ({ submitted: { status } }) => {
     const [again, other] = await Promise.all([
       author.createStatus(SUBMISSION, { headers: SUBMISSION_KEY }),
       author.attemptStatus(SUBMISSION, { headers: { 'Idempotency-Key': `conformance-${randomUUID()}` } }),
@@ -213,14 +213,14 @@ const resubmissions = step(
 
 // Direct: if the server published one anyway and the ledger could not reach it in time, nobody else sees it. The cost
 // includes the ledger's read, cancellation and read gone of the scheduled status.
-const scheduled = step('a creation scheduled half an hour ahead', { as: AUTHOR, after: afterTheFirst, cost: { api: 4 } }, async () => {
+const scheduled = step('a creation scheduled half an hour ahead', { as: AUTHOR, after: afterThePoll, cost: { api: 4 } }, async () => {
   // Whole seconds, half an hour ahead: well past the 5 minutes, and equal after any rounding to the second.
   const at = new Date(Math.ceil((Date.now() + 30 * 60_000) / 1000) * 1000);
   const exchange = await author.attemptStatus({ status: SCHEDULED_TEXT, visibility: 'direct', scheduled_at: at.toISOString() });
   return made({ exchange, at }, exchange);
 });
 
-const tooSoon = step('a creation scheduled a minute ahead, undone at once if made', { as: AUTHOR, after: afterTheFirst, cost: { api: 1 } }, async () =>
+const tooSoon = step('a creation scheduled a minute ahead, undone at once if made', { as: AUTHOR, after: afterThePoll, cost: { api: 1 } }, async () =>
   made(await attemptRefused({ status: SCHEDULED_TEXT, visibility: 'direct', scheduled_at: new Date(Date.now() + 60_000).toISOString() })),
 );
 
@@ -252,15 +252,16 @@ const mediaDeletion = deletionOf('DELETE of the status with media only', mediaOr
 // Options the server reordered would be resent reordered: the equivalence holds only for a poll made as asked.
 const pollOriginal = step('the poll, made with its options as asked', { as: AUTHOR, needs: { poll }, cost: {} }, async ({ poll: { pollStatus } }) => {
   const original = madeOutcome(pollStatus);
-  const options = original.ok ? pollOf(original.value.status)?.options : undefined;
-  if (original.ok && JSON.stringify(options) !== JSON.stringify(POLL.options)) {
+  if (!original.ok) return original;
+  const options = pollOf(original.value.status)?.options;
+  if (JSON.stringify(options) !== JSON.stringify(POLL.options)) {
     return notMade(causeOf('STATUS-POLL-1', `a poll created with options ${JSON.stringify(POLL.options)} answered options ${JSON.stringify(options)}`, pollStatus.exchange));
   }
   return original;
 });
 
 const pollDeletion = deletionOf('DELETE of the poll', pollOriginal, poll);
-const firstDeletion = deletionOf('DELETE of the first submission', first, first);
+const submittedDeletion = deletionOf('DELETE of the first submission', submitted, submitted);
 
 /** The source text a DELETE answer gives back: none (empty, null or absent) for a status with media only. */
 const sourceTextOf = (source: Source) => (typeof source.text === 'string' ? source.text : '');
@@ -338,7 +339,7 @@ async function redraft({ original, exchange }: Deletion, withMediaOnly: boolean)
 const redraftOf = (name: string, deletion: DeclaredStep<Deletion>, media?: DeclaredStep<unknown>): DeclaredStep<Redraft> =>
   step(name, { as: AUTHOR, needs: { deletion }, changes: media ? [media] : [], cost: { api: 3 } }, ({ deletion }) => redraft(deletion, media !== undefined));
 
-const firstRedraft = redraftOf('the first submission redrafted from its DELETE answer, and deleted', firstDeletion);
+const submittedRedraft = redraftOf('the first submission redrafted from its DELETE answer, and deleted', submittedDeletion);
 const pollRedraft = redraftOf('the poll redrafted from its DELETE answer, and deleted', pollDeletion);
 const mediaRedraft = redraftOf('the status with media only redrafted from its DELETE answer, and deleted', mediaDeletion, mediaUpload);
 
@@ -374,22 +375,22 @@ section('POST /api/v1/statuses parameters', () => {
   section('Idempotency-Key', () => {
     /** What a submission answered, in the terms of these checks: the id of the status it gave, or the answer. */
     const shown = (exchange: Exchange) => (createdId(exchange) ? `status ${createdId(exchange)}` : statusLine(exchange));
-    const submissions = { needs: { first, resubmissions } };
+    const submissions = { needs: { submitted, resubmissions } };
 
     // The status code of a creation is STATUS-CREATE-1's: these checks judge which status each submission gave.
-    it('STATUS-IDEMPOTENCY-1 the same Idempotency-Key twice gives the same status, not a duplicate', submissions, ({ first: { status }, resubmissions: { again } }) => {
+    it('STATUS-IDEMPOTENCY-1 the same Idempotency-Key twice gives the same status, not a duplicate', submissions, ({ submitted: { status }, resubmissions: { again } }) => {
       const exchange = again.exchange as Exchange;
       check(createdId(exchange) === status.id, `the second submission gives status ${status.id}`, shown(exchange), exchange);
     });
 
-    it('STATUS-IDEMPOTENCY-2 a different Idempotency-Key gives a new status', submissions, ({ first: { status }, resubmissions: { other } }) => {
+    it('STATUS-IDEMPOTENCY-2 a different Idempotency-Key gives a new status', submissions, ({ submitted: { status }, resubmissions: { other } }) => {
       const otherId = createdId(other);
       check(otherId !== undefined && otherId !== status.id, `a new status, other than ${status.id}`, shown(other), other);
     });
   });
 
-  it('STATUS-PARAMS-1 a creation with neither status nor media_ids is refused (any 4xx)', { needs: { withoutText }, uses: { first } }, ({ withoutText, first }) => {
-    acceptedWithout(first, 'STATUS-CREATE-1', 'a creation with status');
+  it('STATUS-PARAMS-1 a creation with neither status nor media_ids is refused (any 4xx)', { needs: { withoutText }, uses: { submitted } }, ({ withoutText, submitted }) => {
+    acceptedWithout(submitted, 'STATUS-CREATE-1', 'a creation with status');
     expectRefusal(withoutText);
   });
 
@@ -501,10 +502,10 @@ section('POST /api/v1/statuses parameters', () => {
 
     it(
       "STATUS-REDRAFT-1 resending the DELETE answer's text, media ids and poll creates an equivalent status (property over generated texts)",
-      { uses: { first, firstRedraft, pollOriginal, pollRedraft, mediaOriginal, mediaRedraft } },
+      { uses: { submitted, submittedRedraft, pollOriginal, pollRedraft, mediaOriginal, mediaRedraft } },
       (runs) => {
         // The property's runs, in its order: the generated text, the poll, the status with media only.
-        const all = [[runs.first, runs.firstRedraft], [runs.pollOriginal, runs.pollRedraft], [runs.mediaOriginal, runs.mediaRedraft]] as const;
+        const all = [[runs.submitted, runs.submittedRedraft], [runs.pollOriginal, runs.pollRedraft], [runs.mediaOriginal, runs.mediaRedraft]] as const;
         // The runs whose originals lack what the equivalence needs are left out, not the others: a server that ignores
         // polls still has its media and text redrafts judged, and the check is blocked only where those held.
         const unjudged = all.flatMap(([original]) => (original.ok ? [] : [original.cause]))[0];
