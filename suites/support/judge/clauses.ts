@@ -42,7 +42,8 @@ function section(name: string, entries: Entry[]): Clause[] {
 
 export const CLAUSES: readonly Clause[] = [
   ...section('What the service does', [
-    ['WIRE-FORM-1', 'Wire conventions: array parameters use the name suffix [], nested parameters bracket names such as poll[options][]'],
+    // Judged on the nested bracket names, which came with poll[...] (POST /api/v1/statuses, 2.8.0).
+    ['WIRE-FORM-1', 'Wire conventions: array parameters use the name suffix [], nested parameters bracket names such as poll[options][]', { since: '2.8.0' }],
     ['WIRE-FORM-2', 'Wire conventions: request parameters are sent as form data'],
     ['WIRE-JSON-1', 'Wire conventions: responses are JSON, except the streaming interface'],
     // Errors: "Error responses carry a JSON body {error: string}", whatever the client accepts; curl sends Accept: */*.
@@ -56,8 +57,9 @@ export const CLAUSES: readonly Clause[] = [
     ['RESOURCE-TOKEN-1', 'A Token includes access_token (string)'],
     ['RESOURCE-CONTEXT-1', 'A Context has ancestors and descendants, arrays of Status'],
     ['RESOURCE-ATTACHMENT-1', 'An Attachment has the fields and types of the Attachment table; meta original and small with width, height, size <width>x<height> and aspect'],
-    ['RESOURCE-POLL-1', 'A Poll has the fields and types of the Poll table'],
-    ['RESOURCE-SCHEDULED-1', 'A ScheduledStatus has id, scheduled_at, params and media_attachments'],
+    // Polls came with 2.8.0, scheduled statuses with 2.7.0 (the Versioning table's POST /api/v1/statuses).
+    ['RESOURCE-POLL-1', 'A Poll has the fields and types of the Poll table', { since: '2.8.0' }],
+    ['RESOURCE-SCHEDULED-1', 'A ScheduledStatus has id, scheduled_at, params and media_attachments', { since: '2.7.0' }],
     ['RESOURCE-CARD-1', 'A Card has url, title, description, type, author_name, author_url, provider_name, provider_url, html, image, embed_url (strings), width and height (integers)'],
     ['RESOURCE-STATUS-2', 'Status spoiler_text: empty string when none'],
     ['RESOURCE-ELEMENTS-1', 'Status mentions, tags and emojis: element shape not shown', { kind: 'not-shown' }],

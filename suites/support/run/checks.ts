@@ -43,6 +43,11 @@ export interface StepOptions<N extends Steps, U extends Steps> {
   needs?: N;
   /** The steps whose outcomes this one takes whatever they came to: it waits for them, and runs all the same. */
   uses?: U;
+  /**
+   * Steps this one starts after where the plan has them, whatever became of them, without their values and without
+   * planning them: what they settle for the run (how the server reads a creation) this one relies on.
+   */
+  after?: readonly DeclaredStep<unknown>[];
   /** The requests the step sends when all goes well, its undo by the ledger and that undo's read included. */
   cost: Cost;
 }
@@ -56,8 +61,8 @@ export function step<T, N extends Steps = None, U extends Steps = None>(
   options: StepOptions<N, U>,
   run: (values: Values<N> & StepOutcomes<U>) => Promise<StepOutcome<T>>,
 ): DeclaredStep<T> {
-  const { as, needs = {}, uses = {}, changes = [], cost } = options;
-  return { name, as, order: nextOrder(), needs, uses, changes, cost, run: (values) => run(values as Values<N> & StepOutcomes<U>) };
+  const { as, needs = {}, uses = {}, changes = [], after = [], cost } = options;
+  return { name, as, order: nextOrder(), needs, uses, changes, after, cost, run: (values) => run(values as Values<N> & StepOutcomes<U>) };
 }
 
 /** A step that came to a value: its exchange, where one shows it, travels with it into the reports. */

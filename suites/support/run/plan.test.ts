@@ -5,7 +5,11 @@ import { closure, costOf, nextOrder, Plan, type Cost, type DeclaredStep } from '
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A step that records when it starts and ends, after `ms`, into `log`. */
-function recorded(log: string[], name: string, options: { ms?: number; needs?: Record<string, DeclaredStep<unknown>>; changes?: DeclaredStep<unknown>[]; cost?: Cost; fails?: boolean } = {}): DeclaredStep<string> {
+function recorded(
+  log: string[],
+  name: string,
+  options: { ms?: number; needs?: Record<string, DeclaredStep<unknown>>; changes?: DeclaredStep<unknown>[]; after?: DeclaredStep<unknown>[]; cost?: Cost; fails?: boolean } = {},
+): DeclaredStep<string> {
   return {
     name,
     as: 'A',
@@ -13,6 +17,7 @@ function recorded(log: string[], name: string, options: { ms?: number; needs?: R
     needs: options.needs ?? {},
     uses: {},
     changes: options.changes ?? [],
+    after: options.after ?? [],
     cost: options.cost ?? {},
     run: async (): Promise<StepOutcome<string>> => {
       log.push(`${name} starts`);
@@ -53,6 +58,20 @@ describe('the plan of a section', () => {
     await new Plan().run([later, revocation, approval]);
     expect(log.indexOf('revocation starts')).toBeGreaterThan(log.indexOf('approval ends'));
     expect(log.indexOf('a read after the revocation starts')).toBeGreaterThan(log.indexOf('revocation ends'));
+  });
+
+  it('should start a step after the planned steps it comes after, whatever became of them, and never plan them for it', async () => {
+    const log: string[] = [];
+    const first = recorded(log, 'first creation', { ms: 30, fails: true });
+    const probe = recorded(log, 'probe', { after: [first] });
+    await new Plan().run([first, probe]);
+    expect(log.indexOf('probe starts')).toBeGreaterThan(log.indexOf('first creation ends'));
+    // Not planned, it is not waited for: the step starts at once.
+    const alone: string[] = [];
+    const unplanned = recorded(alone, 'first creation');
+    await new Plan().run([recorded(alone, 'probe', { after: [unplanned] })]);
+    expect(alone).toEqual(['probe starts', 'probe ends']);
+    expect(closure([probe]).map((step) => step.name)).toEqual(['probe']);
   });
 
   it("should never follow a step that failed: its cause is the cause of every step after it", async () => {

@@ -18,6 +18,8 @@ export interface DeclaredStep<T> {
   readonly uses: Readonly<Record<string, DeclaredStep<unknown>>>;
   /** The steps whose objects this step changes, besides the object it creates itself. */
   readonly changes: readonly DeclaredStep<unknown>[];
+  /** Steps this one starts after where they are planned, whatever became of them (see StepOptions.after). */
+  readonly after?: readonly DeclaredStep<unknown>[];
   readonly cost: Cost;
   readonly run: (values: Record<string, unknown>) => Promise<StepOutcome<T>>;
 }
@@ -60,7 +62,8 @@ export class Plan {
    * Runs every step the given ones need, each once. A step starts when the steps it needs have ended and, on each
    * object, the earlier steps it must follow: one that changes an object (the one it creates, and those it names in
    * `changes`) follows every earlier step on it; one that only reads an object (the value of a step it needs or uses)
-   * follows the earlier steps that changed it. What each step meets on an object is then the same in every run.
+   * follows the earlier steps that changed it; and it follows the planned steps it names in `after`. What each step
+   * meets on an object is then the same in every run.
    */
   run(steps: readonly DeclaredStep<unknown>[]): Promise<void> {
     /** The steps started on each object so far, by the step that created it: those that changed it, and every one. */
@@ -70,7 +73,9 @@ export class Plan {
     for (const step of closure(steps)) {
       const changed = [step, ...step.changes];
       const read = [...Object.values(step.needs), ...Object.values(step.uses)].filter((object) => !changed.includes(object));
-      const before = [...changed.flatMap((object) => on(touchedBy, object)), ...read.flatMap((object) => on(changedBy, object))];
+      // A step comes after steps declared before it: those planned have started already.
+      const followed = (step.after ?? []).flatMap((earlier) => this.#outcomes.get(earlier)?.catch(() => undefined) ?? []);
+      const before = [...changed.flatMap((object) => on(touchedBy, object)), ...read.flatMap((object) => on(changedBy, object)), ...followed];
       const ended = this.#start(step, before).catch(() => undefined);
       for (const object of changed) on(changedBy, object).push(ended);
       for (const object of [...changed, ...read]) on(touchedBy, object).push(ended);
