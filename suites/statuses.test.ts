@@ -163,7 +163,8 @@ function deleted(direct: PreparedStatus, { deletion }: Deleted): Status {
 }
 
 // A status costs three requests: its creation, its DELETE and a read that shows it gone, sent by the deletion step
-// below where it runs, else by the ledger at the end.
+// below where it runs, else by the ledger at the end (which first reads it present where no read of the run has: a
+// selection whose checks read none of these statuses costs one request more each).
 const STATUS_COST = { api: 3 };
 
 /** A creation as a step: it comes to the creation as it went, which the checks judge and take their status from. */
