@@ -220,13 +220,13 @@ const byOwner = step("A's reads: the context of each status, and its private and
   readAll(a, [...contextsOf(madeOf(top, reply, hidden, direct)), ...madeOf(hidden, direct).map(pathOf)]),
 );
 
-// Planned without B too where the deletion comes after it (it waits for every read): then it reads nothing.
+// The deletions wait for every read, so this step is planned without B too: then it reads nothing.
 const byB = step("B's reads: each status and its context", { as: 'B', needs: THREAD, cost: { api: b ? 8 : 0 } }, async ({ top, reply, hidden, direct }) => {
   const all = madeOf(top, reply, hidden, direct);
   return b ? readAll(b, [...contextsOf(all), ...all.map(pathOf)]) : made(new Map());
 });
 
-// In whitelist mode only STATUS-WHITELIST-1's read of the public status is sent without a token; before 2.7.0 no read.
+// In whitelist mode only STATUS-WHITELIST-1's read of the public status is sent without a token; before 2.7.0 only the contexts.
 const tokenless = step(
   'the reads without a token: the context of each status, and each status',
   { as: 'anonymous', needs: THREAD, cost: { api: config.whitelistMode ? 1 : tokenlessReads ? 8 : 4 } },
