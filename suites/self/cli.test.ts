@@ -54,7 +54,7 @@ describe('the command', () => {
       expect(lines.slice(1, -1).map((l) => l.split(/ {2,}/).slice(0, 3))).toEqual([
         ['STATUS-READ-1', 'Statuses', 'release >= 2.7.0, not CONFORMANCE_WHITELIST_MODE'],
         ['STATUS-READ-3', 'Statuses', 'CONFORMANCE_TOKEN_B'],
-        ['STATUS-READ-4', 'Statuses', 'not CONFORMANCE_WHITELIST_MODE, release >= 2.7.0'],
+        ['STATUS-READ-4', 'Statuses', 'release >= 2.7.0, not CONFORMANCE_WHITELIST_MODE'],
         ['STATUS-READ-5', 'Statuses', '-'],
       ]);
       expect(lines.at(-1)).toBe('4 checks in 1 group');

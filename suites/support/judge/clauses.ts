@@ -148,7 +148,7 @@ export const CLAUSES: readonly Clause[] = [
     ['STATUS-READ-1', 'GET /api/v1/statuses/:id is public for public statuses (tokenless reads since 2.7.0)', { since: '2.7.0' }],
     ['STATUS-READ-2', 'A private status is readable by its owner with a user token + read:statuses'],
     ['STATUS-READ-3', 'A private status not visible to the caller answers 404 "Record not found"', { guards: 'visibility' }],
-    ['STATUS-READ-4', 'A private status read without a token answers 404 "Record not found"', { guards: 'visibility' }],
+    ['STATUS-READ-4', 'A private status read without a token answers 404 "Record not found"', { since: '2.7.0', guards: 'visibility' }],
     ['STATUS-READ-5', 'A status that does not exist answers 404 "Record not found"'],
     ['STATUS-DELETE-1', 'DELETE /api/v1/statuses/:id returns the Status with text (the source) and media_attachments or poll', { since: '2.9.0' }],
     ['STATUS-DELETE-2', 'After DELETE the status no longer exists: a later read gives 404'],
