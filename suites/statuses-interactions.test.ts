@@ -37,7 +37,7 @@ import { check, expectEqual, expectHeld, expectError, expectList, expectOk, expe
 import { it, made, notMade, requirement, section, step, type DeclaredStep, type StepOutcome } from './support/run/checks.ts';
 
 const { config, a, b } = actors();
-const WITH_B = requirement(b, 'needs CONFORMANCE_TOKEN_B');
+const NEEDS_B = 'needs CONFORMANCE_TOKEN_B';
 // The releases that added the operations (the contract's Versioning table), where they gate a part of a step.
 const PINS = '1.6.0';
 const REBLOG_VISIBILITY = '2.8.0';
@@ -576,7 +576,7 @@ section('States and transitions', () => {
 
     it(
       'STATUS-PIN-2 pin of a status not owned by the caller answers 422 "Validation failed: Someone else\'s toot cannot be pinned"',
-      { requires: [WITH_B], needs: { pins, pinOthers } },
+      { requires: [requirement(b, NEEDS_B)], needs: { pins, pinOthers } },
       ({ pins: { pin }, pinOthers }) => {
         controlled(pin, 'STATUS-PIN-1', "A's pin of its own public status");
         expectError(need(pinOthers), 422, "Validation failed: Someone else's toot cannot be pinned");
@@ -596,11 +596,9 @@ section('States and transitions', () => {
   // B's pair of moves on A's private status, by row, each beside the other steps; a 404 counts only where the row's
   // moves answered 2xx for a status the caller sees.
   section('a status the caller cannot see', () => {
-    const ofB = { requires: [WITH_B] };
-
     it(
       'STATUS-FAV-5 favourite and unfavourite of a status the caller cannot see answer 404 "Record not found"',
-      { ...ofB, needs: { favourites, pair: hiddenPairs.favourite } },
+      { requires: [requirement(b, NEEDS_B)], needs: { favourites, pair: hiddenPairs.favourite } },
       ({ favourites: { favourite, unfavourite }, pair }) => {
         controlledBy(favourite, unfavourite, 'favourite', 'unfavourite', 'STATUS-FAV-1');
         expectHidden(pair);
@@ -609,7 +607,7 @@ section('States and transitions', () => {
 
     it(
       'STATUS-REBLOG-6 reblog and unreblog of a status the caller cannot see answer 404 "Record not found"',
-      { ...ofB, needs: { reblogs, pair: hiddenPairs.reblog } },
+      { requires: [requirement(b, NEEDS_B)], needs: { reblogs, pair: hiddenPairs.reblog } },
       ({ reblogs: { boost, unreblog }, pair }) => {
         controlledBy(boost, unreblog, 'reblog', 'unreblog', 'STATUS-REBLOG-1');
         expectHidden(pair);
@@ -618,7 +616,7 @@ section('States and transitions', () => {
 
     it(
       'STATUS-BOOKMARK-4 bookmark and unbookmark of a status the caller cannot see answer 404 "Record not found"',
-      { ...ofB, needs: { bookmarks, pair: hiddenPairs.bookmark } },
+      { requires: [requirement(b, NEEDS_B)], needs: { bookmarks, pair: hiddenPairs.bookmark } },
       ({ bookmarks: { bookmark, unbookmark }, pair }) => {
         controlledBy(bookmark, unbookmark, 'bookmark', 'unbookmark', 'STATUS-BOOKMARK-1');
         expectHidden(pair);
@@ -627,7 +625,7 @@ section('States and transitions', () => {
 
     it(
       'STATUS-MUTE-5 mute and unmute of a status the caller cannot see answer 404 "Record not found"',
-      { ...ofB, needs: { mutes, pair: hiddenPairs.mute } },
+      { requires: [requirement(b, NEEDS_B)], needs: { mutes, pair: hiddenPairs.mute } },
       ({ mutes: { mute, unmute }, pair }) => {
         controlledBy(mute, unmute, 'mute', 'unmute', 'STATUS-MUTE-1');
         expectHidden(pair);
@@ -636,7 +634,7 @@ section('States and transitions', () => {
 
     it(
       'STATUS-PIN-7 pin and unpin of a status the caller cannot see answer 404 "Record not found" (pin: or 422, not owned)',
-      { ...ofB, needs: { pins, pair: hiddenPairs.pin } },
+      { requires: [requirement(b, NEEDS_B)], needs: { pins, pair: hiddenPairs.pin } },
       ({ pins: { pin: control, unpin: undone }, pair }) => {
         controlledBy(control, undone, 'pin', 'unpin', 'STATUS-PIN-1');
         const [pin, unpin] = need(pair);
@@ -666,7 +664,7 @@ section('States and transitions', () => {
   section('delete of a status others acted on', () => {
     it(
       'STATUS-DELETE-7 deleting a status that B boosted and favourited: DELETE answers it, a later read gives 404, a second DELETE 404 "Record not found"',
-      { requires: [WITH_B], needs: { subject, hidden, deletes } },
+      { requires: [requirement(b, NEEDS_B)], needs: { subject, hidden, deletes } },
       ({ subject, hidden, deletes: { boostStands, favourited, readBefore, deletion, readAfter, plain, secondDeletion } }) => {
         need(subject);
         need(boostStands);
