@@ -20,8 +20,10 @@
 // anyway is undone at once, so that no later move meets it. A's undos must hold: once the settle window has passed
 // since the last of them, one read of the status confirms each flag as the undo left it (a favourite that came back
 // fails STATUS-FAV-3 and blocks what met it after).
-// Both statuses are steps whose value is the creation as it came: the moves take it with when(), so that a status
-// that could not be made blocks each check with the cause of the move it judges, as the move would.
+// Both statuses are steps whose value is the creation as it came: the moves take it with when(), so a status that
+// could not be made (or not as asked) is the cause each move on it carries to the checks that judge the move. A
+// check's release comes from the catalogue, and a step only its checks need is not run in another release; within a
+// step, the release gates only what other checks share it with (the reblog visibility parameter, the pin of a boost).
 import { actors, type Actor } from './support/act/actors.ts';
 import { createdObject, type Exchange, jsonOf, type RequestOptions } from './support/talk/http.ts';
 import { madeStep, type Created, type Status } from './support/act/created.ts';
