@@ -4,21 +4,26 @@
 // Deletion bucket, and A's is the one the other groups spend most; B also tries to pin it, not being its owner);
 // B, who cannot see A's private status `hidden`, shows the 404s. B's boosts come once A's moves on `subject` are all
 // made and their undos confirmed: a status another account boosted may be answered as that boost (as some servers
-// do), so no move of A's meets B's boost, whatever the timing of the chains. The moves the table gives no "already"
+// do), so no move of A's meets B's boost, whatever the timing of the steps. The moves the table gives no "already"
 // case (reblog, bookmark, pin): a boost and a pin are each repeated once, while their flag is set (the repeats the
-// issue asked for; a bookmark's would cost a request more). Once every row has judged it, A deletes `subject`, which B
-// boosted and favourited. A's undos of a flag it never set (unfavourite,
-// unbookmark, unmute of a status not favourited, bookmarked or muted) act on `hidden`, which A never sets one on:
-// they need a status without the flag, not an undo that worked before them.
-// Each row makes its moves once, in the order of the table, and its checks judge the answers. The rows' chains of
-// moves run side by side in one beforeAll: each sets a flag of its own (B's flags are B's), so no chain meets
-// another's state. Every move acts on the id of the status acted on, never on an id an answer gave (whether the
-// answer is that status is the move's own check). A move is made only when the move before it took (support/act/moves.ts:
-// its answer, or a read after a stale one, shows the flag): a move that did not take blocks the checks after it with
-// its clause. What a probe that should be refused made anyway is undone at once, so that no later move meets it.
-// A's undos must hold: once the settle window has passed since the last of them, one read of the status confirms
-// each flag as the undo left it (a favourite that came back fails STATUS-FAV-3 and blocks what met it after).
-import { beforeAll, describe, it } from 'vitest';
+// issue asked for; a bookmark's would cost a request more). Once every other step has ended, A deletes `subject`,
+// which B boosted and favourited. A's undos of a flag it never set (unfavourite, unbookmark, unmute of a status not
+// favourited, bookmarked or muted) act on `hidden`, which A never sets one on: they need a status without the flag,
+// not an undo that worked before them.
+// Each row is a step that makes its moves once, in the order of the table, and its checks judge the answers. The
+// rows run side by side (run/plan.ts): each sets a flag of its own (B's flags are B's), so no row meets another's
+// state; the steps that meet the state the rows left (the read that confirms A's undos, B's boosts, the deletes)
+// name them in `changes`, and so come after each of them that runs. Every move acts on the id of the status acted
+// on, never on an id an answer gave (whether the answer is that status is the move's own check). A move is made
+// only when the move before it took (support/act/moves.ts: its answer, or a read after a stale one, shows the flag):
+// a move that did not take blocks the checks after it with its clause. What a probe that should be refused made
+// anyway is undone at once, so that no later move meets it. A's undos must hold: once the settle window has passed
+// since the last of them, one read of the status confirms each flag as the undo left it (a favourite that came back
+// fails STATUS-FAV-3 and blocks what met it after).
+// Both statuses are steps whose value is the creation as it came: the moves take it with when(), so a status that
+// could not be made (or not as asked) is the cause each move on it carries to the checks that judge the move. A
+// check's release comes from the catalogue, and a step only its checks need is not run in another release; within a
+// step, the release gates only what other checks share it with (the reblog visibility parameter, the pin of a boost).
 import { actors, type Actor } from './support/act/actors.ts';
 import { createdObject, type Exchange, jsonOf, type RequestOptions } from './support/talk/http.ts';
 import { madeStep, type Created, type Status } from './support/act/created.ts';
@@ -26,41 +31,67 @@ import { remember, type LedgerEntry } from './support/act/ledger.ts';
 import { releaseAtLeast } from './support/talk/config.ts';
 import type { FormParams } from './support/talk/form.ts';
 import { Holds, shows, took, type Flag } from './support/act/moves.ts';
-import { block, controlled, need, needHeld, needs, since } from './support/judge/preconditions.ts';
+import { block, controlled, need, needHeld } from './support/judge/preconditions.ts';
 import { answerOf, causeOf, failed, succeeded, type Step } from './support/act/steps.ts';
 import { expectNoMismatch } from './support/judge/run-wide.ts';
 import { now, observeLate, settle } from './support/act/settle.ts';
 import { check, expectEqual, expectHeld, expectError, expectList, expectOk, expectRefusal, statusLine } from './support/judge/verify.ts';
+import { it, made, notMade, requirement, section, step, type DeclaredStep, type StepOutcome } from './support/run/checks.ts';
 
 const { config, a, b } = actors();
 const NEEDS_B = 'needs CONFORMANCE_TOKEN_B';
-// The releases that added the operations (the contract's Versioning table).
-const MUTES = '1.4.2';
+// The releases that added the operations (the contract's Versioning table), where they gate a part of a step.
 const PINS = '1.6.0';
-const BOOKMARKS = '3.1.0';
 const REBLOG_VISIBILITY = '2.8.0';
+const pinsExist = releaseAtLeast(config.serverVersion, PINS);
+const visibilityParameter = releaseAtLeast(config.serverVersion, REBLOG_VISIBILITY);
 
 const on = (statusId: string, operation: string) => `/api/v1/statuses/${statusId}/${operation}`;
 
-/** The ledger entries of the moves not undone yet, by actor, undo and status: an undo that answers 200 settles its entry. */
-const pending = new Map<string, LedgerEntry>();
-
-/** A move the ledger undoes at the end, unless an undo of the group answered 200 before. */
-async function move(actor: Actor, statusId: string, action: string, undo: string, form?: FormParams, options?: RequestOptions): Promise<Exchange> {
-  const exchange = await actor.post(on(statusId, action), form, options);
-  // A move whose answer never came may have been made all the same: the ledger undoes it, and a read tells.
-  if (exchange.status === 200 || exchange.timedOut) {
-    pending.set(`${actor.name} ${undo} ${statusId}`, remember(`${action} of ${statusId} by ${actor.name}`, () => actor.post(on(statusId, undo)), { unanswered: exchange.timedOut }));
-  }
-  return exchange;
+/** Account B, for the steps only checks that require it plan. */
+function accountB(): Actor {
+  if (!b) throw new Error('a step acting as B was planned without CONFORMANCE_TOKEN_B');
+  return b;
 }
 
-async function undoMove(actor: Actor, statusId: string, undo: string): Promise<Exchange> {
-  const exchange = await actor.post(on(statusId, undo));
-  const key = `${actor.name} ${undo} ${statusId}`;
-  if (exchange.status === 200) pending.get(key)?.settle();
-  pending.delete(key);
-  return exchange;
+/** The ledger entries of the group's moves not undone yet, by actor, undo and status: an undo that answers 200 settles its entry. */
+class Moves {
+  readonly #pending = new Map<string, LedgerEntry>();
+
+  /** A move the ledger undoes at the end, unless an undo of the group answered 200 before. */
+  async move(actor: Actor, statusId: string, action: string, undo: string, form?: FormParams, options?: RequestOptions): Promise<Exchange> {
+    const exchange = await actor.post(on(statusId, action), form, options);
+    // A move whose answer never came may have been made all the same: the ledger undoes it, and a read tells.
+    if (exchange.status === 200 || exchange.timedOut) {
+      this.#pending.set(`${actor.name} ${undo} ${statusId}`, remember(`${action} of ${statusId} by ${actor.name}`, () => actor.post(on(statusId, undo)), { unanswered: exchange.timedOut }));
+    }
+    return exchange;
+  }
+
+  async undoMove(actor: Actor, statusId: string, undo: string): Promise<Exchange> {
+    const exchange = await actor.post(on(statusId, undo));
+    const key = `${actor.name} ${undo} ${statusId}`;
+    if (exchange.status === 200) this.#pending.get(key)?.settle();
+    this.#pending.delete(key);
+    return exchange;
+  }
+
+  /** A move the server should refuse: what it accepts anyway is undone at once, so that no later move meets it. */
+  async probe(actor: Actor, statusId: string, action: string, undo: string, form?: FormParams, options?: RequestOptions): Promise<Exchange> {
+    const exchange = await this.move(actor, statusId, action, undo, form, options);
+    if (exchange.status === 200) await this.undoMove(actor, statusId, undo);
+    return exchange;
+  }
+
+  /** The moves of `actor` on a status a read showed gone: they went with it, so nothing is left to undo. */
+  settleGone(actor: Actor, statusId: string): void {
+    for (const [key, entry] of this.#pending) {
+      if (key.startsWith(`${actor.name} `) && key.endsWith(` ${statusId}`)) {
+        entry.settle();
+        this.#pending.delete(key);
+      }
+    }
+  }
 }
 
 /**
@@ -68,23 +99,6 @@ async function undoMove(actor: Actor, statusId: string, undo: string): Promise<E
  * undoes it. ERRORS-5XX-1 leaves a server error to it to STATUS-REPEAT-1, whose request it is.
  */
 const repeat = (actor: Actor, statusId: string, action: string, form?: FormParams) => actor.post(on(statusId, action), form, { repeated: true });
-
-/** The moves of `actor` on a status a read showed gone: they went with it, so nothing is left to undo. */
-function settleGone(actor: Actor, statusId: string): void {
-  for (const [key, entry] of pending) {
-    if (key.startsWith(`${actor.name} `) && key.endsWith(` ${statusId}`)) {
-      entry.settle();
-      pending.delete(key);
-    }
-  }
-}
-
-/** A move the server should refuse: what it accepts anyway is undone at once, so that no later move meets it. */
-async function probe(actor: Actor, statusId: string, action: string, undo: string, form?: FormParams, options?: RequestOptions): Promise<Exchange> {
-  const exchange = await move(actor, statusId, action, undo, form, options);
-  if (exchange.status === 200) await undoMove(actor, statusId, undo);
-  return exchange;
-}
 
 /** A move made only when the step it needs holds; a move not made carries that step's cause to the checks that judge it. */
 async function when<T>(needed: Step<T>, make: (value: T) => Promise<Exchange>): Promise<Step<Exchange>> {
@@ -147,158 +161,307 @@ function expectListedUntilUndone(listed: Exchange, afterUndo: Exchange, accountI
 }
 
 /** Both moves of a pair by a caller who cannot see the status: the move (undone at once if it takes), then the undo. */
-async function pairOn(actor: Actor, status: Step<Status>, action: string, undo: string): Promise<Step<[Exchange, Exchange]>> {
+async function pairOn(moves: Moves, actor: Actor, status: Step<Status>, action: string, undo: string): Promise<Step<[Exchange, Exchange]>> {
   if (!status.ok) return failed(status.cause, status.exchange);
-  const made = await probe(actor, status.value.id, action, undo);
+  const made = await moves.probe(actor, status.value.id, action, undo);
   return succeeded([made, await actor.post(on(status.value.id, undo))], made);
 }
 
-describe('States and transitions', () => {
-  let subject: Created<Status>;
-  let hidden: Created<Status>;
-  /** The rows' chains of moves, made side by side once both statuses exist. */
-  const chains: (() => Promise<void>)[] = [];
-  /** B's boosts of `subject`, made once every chain of A's moves on it has ended and their undos are confirmed. */
-  const boostChains: (() => Promise<void>)[] = [];
-  /**
-   * A's moves on its own public status, by operation: the positive controls of the refusals. A refusal counts only
-   * where the same operation answered 2xx when it may act: a server without the operation refuses everything.
-   */
-  const visible = new Map<string, Step<Exchange>>();
-  const pinExists = () => controlled(visible.get('pin'), 'STATUS-PIN-1', "A's pin of its own public status");
-  /** A's undos on its public status, which must hold through the settle window. */
-  const holds = new Holds();
-  /** A's read of its public status that confirmed the undos held, once every row had moved (none where none had to hold). */
-  let heldRead: Exchange | undefined;
-  /** An undo of A's that answered its flag cleared must keep it so: STATUS-FAV-3, BOOKMARK-2, MUTE-3, PIN-5. */
-  const holdIfShown = (made: Step<Exchange>, flag: Flag, clause: string, what: string) => {
-    if (made.ok && subject.ok && shows(made.value, subject.value.id, flag, false).ok) holds.expect(flag, false, clause, what);
-  };
-  /** The moves repeated while their flag is set, by operation (STATUS-REPEAT-1). */
-  const repeated = new Map<string, Step<Exchange>>();
-  /** The original's id while the booster's last boost of it stands, at the end of the reblog row. */
-  let standingBoost: Step<string> = failed({ summary: 'the reblog row left no boost standing' });
+/** An undo of A's that answered its flag cleared must keep it so: STATUS-BOOKMARK-2, STATUS-MUTE-3. */
+function holdIfShown(holds: Holds, subject: Step<Status>, made: Step<Exchange>, flag: Flag, clause: string, what: string): void {
+  if (made.ok && subject.ok && shows(made.value, subject.value.id, flag, false).ok) holds.expect(flag, false, clause, what);
+}
 
-  beforeAll(async () => {
-    [subject, hidden] = await Promise.all([
-      a.createStatus({ status: 'conformance probe: a public status to interact with', visibility: 'public' }),
-      a.createStatus({ status: 'conformance probe: a private status', visibility: 'private' }),
+/** A's private status as made, whatever its visibility: the undos of a flag never set need a status without it, nothing more. */
+const unflagged = (hidden: Created<Status>) => madeStep(hidden);
+
+/**
+ * A 404 for the status B cannot see counts only where the move and its undo answered 2xx for a status the caller
+ * sees (A's own, or the one B boosted); else the row's first clause blocks the check.
+ */
+function controlledBy(made: Step<Exchange>, undone: Step<Exchange>, action: string, undo: string, rowClause: string): void {
+  controlled(made, rowClause, `the ${action} of a status the caller sees`);
+  // The undo is made only after its move took: a move that answered 2xx without taking still shows the row exists.
+  if (undone.ok) controlled(undone, rowClause, `the ${undo} of a status the caller sees`);
+}
+
+/** Every move of B's pair on the status it cannot see answers 404 "Record not found". */
+function expectHidden(pair: Step<[Exchange, Exchange]>): void {
+  for (const exchange of need(pair)) expectError(exchange, 404, 'Record not found');
+}
+
+/**
+ * A's delete of its own status, settled on 200, and its read after the delete: a server may delete in the
+ * background, so the read waits for the status gone within the settle window, as STATUS-DELETE-2's does.
+ */
+async function deleteAndRead(created: Created<Status>, id: string): Promise<{ deletion: Exchange; readAfter?: Exchange }> {
+  const path = `/api/v1/statuses/${id}`;
+  const answer = await a.delete(path);
+  if (answer.status !== 200) return { deletion: answer };
+  const deletedAt = now();
+  created.settle();
+  const { exchange: readAfter } = await settle(() => a.get(path), (read) => read.status !== 200, deletedAt);
+  return { deletion: answer, readAfter };
+}
+
+// No request: the moves not undone yet, which the undos and the deletes settle so that the ledger sends nothing for them.
+const moves = step('the ledger entries of the moves not undone yet', { as: 'A', cost: {} }, async () => made(new Moves()));
+
+// No request: A's undos that must hold, which the rows write down and one read confirms (held, below).
+const undos = step("A's undos that must hold through the settle window", { as: 'A', cost: {} }, async () => made(new Holds()));
+
+/** One of A's statuses, as its creation came: a status the run could not make is the cause of every move on it. */
+const statusOf = (visibility: string, text: string) =>
+  step(
+    `A's ${visibility} status`,
+    // The ledger would delete it and read it gone; the last step deletes and reads it itself, in the ledger's place.
+    { as: 'A', cost: { api: 3 } },
+    async () => {
+      const created = await a.createStatus({ status: `conformance probe: ${text}`, visibility });
+      return made(created, created.exchange);
+    },
+  );
+
+const subject = statusOf('public', 'a public status to interact with');
+const hidden = statusOf('private', 'a private status');
+
+// Every undo of the row answers 200 and settles the favourite: the ledger sends nothing for it.
+const favourites = step(
+  "A's favourite of its public status, the favourite again, favourited_by, the unfavourite, favourited_by after it",
+  { as: 'A', needs: { subject, moves, undos }, cost: { api: 5 } },
+  async ({ subject, moves, undos }) => {
+    const favourite = await when(subject, (s) => moves.move(a, s.id, 'favourite', 'unfavourite'));
+    const favourited = await took(a, subject, favourite, 'favourited', true, 'STATUS-FAV-1', 'favourite');
+    const again = await when(favourited, (id) => a.post(on(id, 'favourite')));
+    const listed = await when(favourited, (id) => a.get(on(id, 'favourited_by')));
+    const unfavourite = await when(favourited, (id) => moves.undoMove(a, id, 'unfavourite'));
+    const unfavourited = await took(a, subject, unfavourite, 'favourited', false, 'STATUS-FAV-3', 'unfavourite');
+    if (unfavourited.ok) undos.expect('favourited', false, 'STATUS-FAV-3', 'the unfavourite');
+    const afterUndo = await when(unfavourited, (id) => a.get(on(id, 'favourited_by')));
+    return made({ favourite, again, listed, unfavourite, afterUndo });
+  },
+);
+
+const bookmarks = step("A's bookmark of its public status, and its unbookmark", { as: 'A', needs: { subject, moves, undos }, cost: { api: 2 } }, async ({ subject, moves, undos }) => {
+  const bookmark = await when(subject, (s) => moves.move(a, s.id, 'bookmark', 'unbookmark'));
+  const bookmarked = await took(a, subject, bookmark, 'bookmarked', true, 'STATUS-BOOKMARK-1', 'bookmark');
+  const unbookmark = await when(bookmarked, (id) => moves.undoMove(a, id, 'unbookmark'));
+  holdIfShown(undos, subject, unbookmark, 'bookmarked', 'STATUS-BOOKMARK-2', 'the unbookmark');
+  return made({ bookmark, unbookmark });
+});
+
+// A takes part in the thread of its own status.
+const mutes = step("A's mute of its public status's thread, the mute again, and the unmute", { as: 'A', needs: { subject, moves, undos }, cost: { api: 3 } }, async ({ subject, moves, undos }) => {
+  const mute = await when(subject, (s) => moves.move(a, s.id, 'mute', 'unmute'));
+  const muted = await took(a, subject, mute, 'muted', true, 'STATUS-MUTE-1', 'mute');
+  const again = await when(muted, (id) => a.post(on(id, 'mute')));
+  const unmute = await when(muted, (id) => moves.undoMove(a, id, 'unmute'));
+  holdIfShown(undos, subject, unmute, 'muted', 'STATUS-MUTE-3', 'the unmute');
+  return made({ mute, again, unmute });
+});
+
+const pins = step("A's pin of its public status, the pin repeated, the unpin, and the unpin again", { as: 'A', needs: { subject, moves, undos }, cost: { api: 4 } }, async ({ subject, moves, undos }) => {
+  const pin = await when(subject, (s) => moves.move(a, s.id, 'pin', 'unpin'));
+  const pinned = await took(a, subject, pin, 'pinned', true, 'STATUS-PIN-1', 'pin');
+  const repeated = await when(pinned, (id) => repeat(a, id, 'pin'));
+  const unpin = await when(pinned, (id) => moves.undoMove(a, id, 'unpin'));
+  const unpinned = await took(a, subject, unpin, 'pinned', false, 'STATUS-PIN-5', 'unpin');
+  if (unpinned.ok) undos.expect('pinned', false, 'STATUS-PIN-5', 'the unpin');
+  const unpinAgain = await when(unpinned, (id) => a.post(on(id, 'unpin')));
+  return made({ pin, repeated, unpin, unpinAgain });
+});
+
+// The refusals run beside the pin row: A's is of another status, and B's pins are B's own.
+const pinOthers = step("B's pin of A's public status", { as: 'B', needs: { subject, moves }, cost: { api: 1 } }, async ({ subject, moves }) =>
+  made(await when(subject, (s) => moves.probe(accountB(), s.id, 'pin', 'unpin'))),
+);
+
+const pinHidden = step("A's pin of its private status", { as: 'A', needs: { hidden, moves }, cost: { api: 1 } }, async ({ hidden, moves }) =>
+  made(await when(hidden, (s) => moves.probe(a, s.id, 'pin', 'unpin'))),
+);
+
+/** A's undo of a flag it never set: on its private status, which A never favourites, bookmarks or mutes. */
+const undoNeverSet = (undo: string) =>
+  step(`A's ${undo} of its private status`, { as: 'A', needs: { hidden }, cost: { api: 1 } }, async ({ hidden }) => made(await when(unflagged(hidden), (s) => a.post(on(s.id, undo)))));
+
+const unfavouriteAgain = undoNeverSet('unfavourite');
+const unbookmarkAgain = undoNeverSet('unbookmark');
+const unmuteAgain = undoNeverSet('unmute');
+
+/** B's pair of moves on A's private status, which B cannot see. */
+const hiddenPair = (action: string, undo: string) =>
+  step(`B's ${action} and ${undo} of A's private status`, { as: 'B', needs: { hidden, moves }, cost: { api: 2 } }, async ({ hidden, moves }) =>
+    made(await pairOn(moves, accountB(), hidden, action, undo)),
+  );
+
+const hiddenPairs = {
+  favourite: hiddenPair('favourite', 'unfavourite'),
+  reblog: hiddenPair('reblog', 'unreblog'),
+  bookmark: hiddenPair('bookmark', 'unbookmark'),
+  mute: hiddenPair('mute', 'unmute'),
+  pin: hiddenPair('pin', 'unpin'),
+};
+
+/** The steps whose moves on A's public status leave a state that the read of A's undos and B's boosts meet. */
+const flagMoves = [favourites, bookmarks, mutes, pins, pinOthers];
+
+/** A's read of its public status that confirms its undos held, once every row had moved (none where none had to hold). */
+const held = step(
+  "A's read of its public status once the settle window has passed since its last undo",
+  { as: 'A', needs: { subject, undos }, changes: flagMoves, cost: { api: 1 } },
+  async ({ subject, undos }) => made({ holds: undos, read: subject.ok ? await undos.confirm(a, subject.value.id) : undefined }),
+);
+
+const booster = b ?? a;
+
+/**
+ * B's boosts of A's public status (A's where B is not configured): the refused visibilities, the public boost, a pin
+ * of it, reblogged_by before and after its unreblog, the unreblog again, then one boost per visibility; the last, the
+ * private one, stands for the delete, with which it goes (the ledger sends nothing for this row).
+ */
+const reblogs = step(
+  "B's boosts of A's public status, their unreblogs, a pin of a boost, and reblogged_by",
+  // The visibility parameter's boosts and refusals are made only in a release that has it, and the pin only where pins exist.
+  { as: b ? 'B' : 'A', needs: { subject, moves }, changes: [...flagMoves, held], cost: { api: (visibilityParameter ? 11 : 6) + (pinsExist ? 1 : 0) } },
+  async ({ subject, moves }) => {
+    const refused: Step<Exchange>[] = [];
+    const boostsByVisibility: { visibility: string; made: Step<Exchange> }[] = [];
+    let repeated: Step<Exchange> | undefined;
+    /** The original's id while the booster's last boost of it stands, at the end of the row. */
+    let standingBoost: Step<string> = failed({ summary: 'the reblog row left no boost standing' });
+    // The refusals come first: a server answers a repeated reblog with the boost it already has.
+    if (visibilityParameter) {
+      for (const visibility of ['direct', 'limited']) refused.push(await when(subject, (s) => moves.probe(booster, s.id, 'reblog', 'unreblog', { visibility }, { malformed: true })));
+    }
+    const boost = await when(subject, (s) => moves.move(booster, s.id, 'reblog', 'unreblog', visibilityParameter ? { visibility: 'public' } : undefined));
+    boostsByVisibility.push({ visibility: 'public', made: boost });
+    const boosted = boostOf(boost, subject);
+    const exists = await boostExists(booster, subject, boost, boosted, 'STATUS-REBLOG-1');
+    // Without the visibility parameter the public boost is the last: it is repeated before its unreblog.
+    if (!visibilityParameter) repeated = await when(exists, (id) => repeat(booster, id, 'reblog'));
+    // The pin probe (undone at once if it takes) and the read leave the boost as it is: made side by side.
+    const pinProbe = pinsExist ? when(boosted, (s) => moves.probe(booster, s.id, 'pin', 'unpin')) : undefined;
+    const listed = await when(exists, (id) => booster.get(on(id, 'reblogged_by')));
+    const pinBoost = await pinProbe;
+    const unreblog = await when(exists, (id) => moves.undoMove(booster, id, 'unreblog'));
+    const unreblogged = await took(booster, subject, unreblog, 'reblogged', false, 'STATUS-REBLOG-4', 'unreblog');
+    // Neither makes a boost: both meet the state the unreblog left.
+    const [afterUndo, unreblogAgain] = await Promise.all([
+      when(unreblogged, (id) => booster.get(on(id, 'reblogged_by'))),
+      when(unreblogged, (id) => booster.post(on(id, 'unreblog'))),
     ]);
-    await Promise.all(chains.map((chain) => chain()));
-    if (subject.ok) heldRead = await holds.confirm(a, subject.value.id);
-    await Promise.all(boostChains.map((chain) => chain()));
-  });
+    if (visibilityParameter) {
+      // One boost per visibility: the unlisted one is undone to make room for the private one.
+      const unlisted = await when(unreblogged, (id) => moves.move(booster, id, 'reblog', 'unreblog', { visibility: 'unlisted' }));
+      boostsByVisibility.push({ visibility: 'unlisted', made: unlisted });
+      const unlistedExists = await boostExists(booster, subject, unlisted, boostOf(unlisted, subject, 'STATUS-REBLOG-2'), 'STATUS-REBLOG-2');
+      const undone = await when(unlistedExists, (id) => moves.undoMove(booster, id, 'unreblog'));
+      const room = await took(booster, subject, undone, 'reblogged', false, 'STATUS-REBLOG-4', 'unreblog of the unlisted boost');
+      const privately = await when(room, (id) => moves.move(booster, id, 'reblog', 'unreblog', { visibility: 'private' }));
+      boostsByVisibility.push({ visibility: 'private', made: privately });
+      // The private boost stands to the end: it is repeated as it was made, and stays for the delete of its original.
+      standingBoost = await boostExists(booster, subject, privately, boostOf(privately, subject, 'STATUS-REBLOG-2'), 'STATUS-REBLOG-2');
+      repeated = await when(standingBoost, (id) => repeat(booster, id, 'reblog', { visibility: 'private' }));
+    }
+    return made({ refused, boost, boosted, pinBoost, listed, unreblog, afterUndo, unreblogAgain, boostsByVisibility, repeated, standingBoost });
+  },
+);
 
-  /** A's private status as made, whatever its visibility: the undos of a flag never set need a status without it, nothing more. */
-  const unflagged = () => madeStep(hidden);
+/** The moves repeated while their flag is set, by operation (STATUS-REPEAT-1): the pin's where pins exist. */
+const repeating: Record<string, DeclaredStep<{ repeated?: Step<Exchange> }>> = pinsExist ? { pin: pins, reblog: reblogs } : { reblog: reblogs };
 
-  describe('favourite', () => {
-    let favourite: Step<Exchange>;
-    let again: Step<Exchange>;
-    let listed: Step<Exchange>;
-    let unfavourite: Step<Exchange>;
-    let afterUndo: Step<Exchange>;
-    let unfavouriteAgain: Step<Exchange>;
+/** What the deletes came to: each part is there where the parts before it were. */
+interface Deletes {
+  boostStands: Step<string>;
+  favourited: Step<string>;
+  readBefore?: Exchange;
+  deletion?: Exchange;
+  readAfter?: Exchange;
+  /** The delete of the status no one else acted on, and its read after; none where that status was not made as asked. */
+  plain?: { deletion: Exchange; readAfter?: Exchange };
+  secondDeletion?: Exchange;
+}
 
-    chains.push(async () => {
-      favourite = await when(subject, (s) => move(a, s.id, 'favourite', 'unfavourite'));
-      const favourited = await took(a, subject, favourite, 'favourited', true, 'STATUS-FAV-1', 'favourite');
-      again = await when(favourited, (id) => a.post(on(id, 'favourite')));
-      listed = await when(favourited, (id) => a.get(on(id, 'favourited_by')));
-      unfavourite = await when(favourited, (id) => undoMove(a, id, 'unfavourite'));
-      visible.set('favourite', favourite).set('unfavourite', unfavourite);
-      const unfavourited = await took(a, subject, unfavourite, 'favourited', false, 'STATUS-FAV-3', 'unfavourite');
-      if (unfavourited.ok) holds.expect('favourited', false, 'STATUS-FAV-3', 'the unfavourite');
-      afterUndo = await when(unfavourited, (id) => a.get(on(id, 'favourited_by')));
-    });
-    // "Not favourited" needs no unfavourite before it: A's private status, which A never favourites.
-    chains.push(async () => {
-      unfavouriteAgain = await when(unflagged(), (s) => a.post(on(s.id, 'unfavourite')));
-    });
+/**
+ * A deletes `subject`, which B boosted and favourited, beside `hidden`, on which no one else acted: the plain delete is
+ * the control that tells a status kept because others acted on it from deletes that keep every status (STATUS-DELETE-2,
+ * -4). Both deletes and reads are the ledger's (counted with the statuses), made here in its place; B's favourite,
+ * which goes with the status, and the second delete are this step's own, and B's boost where the reblog row left none.
+ */
+const deletes = step(
+  "B's favourite of A's public status, then A's deletes of its public and private statuses and the reads after them",
+  {
+    as: 'A',
+    needs: { subject, hidden, moves, held, reblogs },
+    // It comes last: after every step on either status.
+    changes: [subject, hidden, ...flagMoves, pinHidden, unfavouriteAgain, unbookmarkAgain, unmuteAgain, ...Object.values(hiddenPairs), held, reblogs],
+    cost: { api: visibilityParameter ? 2 : 3 },
+  },
+  async ({ subject, hidden, moves, held, reblogs: { standingBoost } }): Promise<StepOutcome<Deletes>> => {
+    if (!subject.ok) return notMade(subject.cause, subject.exchange);
+    const other = accountB();
+    const { id } = subject.value;
+    // B's boost of the reblog row stands; where the row left none (a release without the parameter), B boosts here.
+    let boostStands = standingBoost;
+    if (!standingBoost.ok) {
+      const boosting = await when(subject, () => moves.move(other, id, 'reblog', 'unreblog'));
+      boostStands = await boostExists(other, subject, boosting, boostOf(boosting, subject), 'STATUS-REBLOG-1');
+    }
+    const favourited = await took(other, subject, await when(subject, () => moves.move(other, id, 'favourite', 'unfavourite')), 'favourited', true, 'STATUS-FAV-1', "B's favourite");
+    if (!boostStands.ok || !favourited.ok) return made({ boostStands, favourited });
+    // A's read that confirmed the undos held already showed whether A reads its status; else one read here.
+    const readBefore = held.read ?? (await a.get(`/api/v1/statuses/${id}`));
+    const [acted, plain] = await Promise.all([deleteAndRead(subject, id), hidden.ok ? deleteAndRead(hidden, hidden.value.id) : undefined]);
+    if (acted.readAfter?.status !== 404) return made({ boostStands, favourited, readBefore, ...acted, plain });
+    // B's boost and favourite went with the status.
+    moves.settleGone(other, id);
+    return made({ boostStands, favourited, readBefore, ...acted, plain, secondDeletion: await a.delete(`/api/v1/statuses/${id}`) });
+  },
+);
 
-    it('STATUS-FAV-1 favourite answers the Status with favourited = true', async (context) => {
+section('States and transitions', () => {
+  section('favourite', () => {
+    it('STATUS-FAV-1 favourite answers the Status with favourited = true', { needs: { subject, favourites } }, async ({ subject, favourites: { favourite } }, context) => {
       await observeLate(context, 'STATUS-FAV-1');
       expectFlag(favourite, subject, 'favourited', true);
     });
 
-    it('STATUS-FAV-2 favourite of a status already favourited still answers 200, favourited unchanged', () => {
+    it('STATUS-FAV-2 favourite of a status already favourited still answers 200, favourited unchanged', { needs: { subject, favourites } }, ({ subject, favourites: { again } }) => {
       expectFlag(again, subject, 'favourited', true);
     });
 
-    it('ERRORS-5XX-1 no well-formed request of this group so far, a repeated favourite among them, gets a server error (5xx)', () => {
+    it('ERRORS-5XX-1 no well-formed request of this group so far, a repeated favourite among them, gets a server error (5xx)', { uses: { favourites } }, () => {
       expectNoMismatch('ERRORS-5XX-1');
     });
 
-    it('STATUS-FAV-3 unfavourite answers the Status with favourited = false', () => {
+    it('STATUS-FAV-3 unfavourite answers the Status with favourited = false', { needs: { subject, favourites, held } }, ({ subject, favourites: { unfavourite }, held: { holds } }) => {
       expectFlag(unfavourite, subject, 'favourited', false);
       expectHeld(holds, 'STATUS-FAV-3');
     });
 
-    it('STATUS-FAV-4 unfavourite of a status not favourited still answers 200, favourited = false', () => {
-      // An answer other than 200 fails only where unfavourite answers at all: a server without it refuses everything.
-      if (need(unfavouriteAgain).status !== 200) controlled(unfavourite, 'STATUS-FAV-3', "A's unfavourite of its favourited status");
-      expectFlag(unfavouriteAgain, unflagged(), 'favourited', false);
-    });
+    it(
+      'STATUS-FAV-4 unfavourite of a status not favourited still answers 200, favourited = false',
+      { needs: { hidden, favourites, unfavouriteAgain } },
+      ({ hidden, favourites: { unfavourite }, unfavouriteAgain }) => {
+        // An answer other than 200 fails only where unfavourite answers at all: a server without it refuses everything.
+        if (need(unfavouriteAgain).status !== 200) controlled(unfavourite, 'STATUS-FAV-3', "A's unfavourite of its favourited status");
+        expectFlag(unfavouriteAgain, unflagged(hidden), 'favourited', false);
+      },
+    );
 
-    it('STATUS-FAV-6 favourited_by lists the account that favourited, and no longer after its unfavourite', () => {
-      const [before, after] = [need(listed), need(afterUndo)];
-      needHeld(holds, 'STATUS-FAV-3');
-      expectListedUntilUndone(before, after, authorOf(need(subject), subject.exchange as Exchange), 'STATUS-FAVOURITEDBY-1', 'favourited_by');
-    });
+    it(
+      'STATUS-FAV-6 favourited_by lists the account that favourited, and no longer after its unfavourite',
+      { needs: { subject, favourites, held } },
+      ({ subject, favourites: { listed, afterUndo }, held: { holds } }) => {
+        const [before, after] = [need(listed), need(afterUndo)];
+        needHeld(holds, 'STATUS-FAV-3');
+        expectListedUntilUndone(before, after, authorOf(need(subject), subject.exchange as Exchange), 'STATUS-FAVOURITEDBY-1', 'favourited_by');
+      },
+    );
   });
 
-  describe('reblog', () => {
-    const booster = b ?? a;
-    const refused: Step<Exchange>[] = [];
-    let boost: Step<Exchange>;
-    let boosted: Step<Status>;
-    let pinBoost: Step<Exchange>;
-    let listed: Step<Exchange>;
-    let unreblog: Step<Exchange>;
-    let afterUndo: Step<Exchange>;
-    let unreblogAgain: Step<Exchange>;
-    const boostsByVisibility: { visibility: string; made: Step<Exchange> }[] = [];
-
-    boostChains.push(async () => {
-      const visibilityParameter = releaseAtLeast(config.serverVersion, REBLOG_VISIBILITY);
-      // The refusals come first: a server answers a repeated reblog with the boost it already has.
-      if (visibilityParameter) {
-        for (const visibility of ['direct', 'limited']) refused.push(await when(subject, (s) => probe(booster, s.id, 'reblog', 'unreblog', { visibility }, { malformed: true })));
-      }
-      boost = await when(subject, (s) => move(booster, s.id, 'reblog', 'unreblog', visibilityParameter ? { visibility: 'public' } : undefined));
-      boostsByVisibility.push({ visibility: 'public', made: boost });
-      boosted = boostOf(boost, subject);
-      const exists = await boostExists(booster, subject, boost, boosted, 'STATUS-REBLOG-1');
-      // Without the visibility parameter the public boost is the last: it is repeated before its unreblog.
-      if (!visibilityParameter) repeated.set('reblog', await when(exists, (id) => repeat(booster, id, 'reblog')));
-      // The pin probe (undone at once if it takes) and the read leave the boost as it is: made side by side.
-      const pinProbe = releaseAtLeast(config.serverVersion, PINS) ? when(boosted, (s) => probe(booster, s.id, 'pin', 'unpin')) : undefined;
-      listed = await when(exists, (id) => booster.get(on(id, 'reblogged_by')));
-      if (pinProbe) pinBoost = await pinProbe;
-      unreblog = await when(exists, (id) => undoMove(booster, id, 'unreblog'));
-      visible.set('reblog', boost).set('unreblog', unreblog);
-      const unreblogged = await took(booster, subject, unreblog, 'reblogged', false, 'STATUS-REBLOG-4', 'unreblog');
-      // Neither makes a boost: both meet the state the unreblog left.
-      [afterUndo, unreblogAgain] = await Promise.all([
-        when(unreblogged, (id) => booster.get(on(id, 'reblogged_by'))),
-        when(unreblogged, (id) => booster.post(on(id, 'unreblog'))),
-      ]);
-      if (visibilityParameter) {
-        // One boost per visibility: the unlisted one is undone to make room for the private one.
-        const unlisted = await when(unreblogged, (id) => move(booster, id, 'reblog', 'unreblog', { visibility: 'unlisted' }));
-        boostsByVisibility.push({ visibility: 'unlisted', made: unlisted });
-        const unlistedExists = await boostExists(booster, subject, unlisted, boostOf(unlisted, subject, 'STATUS-REBLOG-2'), 'STATUS-REBLOG-2');
-        const undone = await when(unlistedExists, (id) => undoMove(booster, id, 'unreblog'));
-        const room = await took(booster, subject, undone, 'reblogged', false, 'STATUS-REBLOG-4', 'unreblog of the unlisted boost');
-        const privately = await when(room, (id) => move(booster, id, 'reblog', 'unreblog', { visibility: 'private' }));
-        boostsByVisibility.push({ visibility: 'private', made: privately });
-        // The private boost stands to the end: it is repeated as it was made, and stays for the delete of its original.
-        standingBoost = await boostExists(booster, subject, privately, boostOf(privately, subject, 'STATUS-REBLOG-2'), 'STATUS-REBLOG-2');
-        repeated.set('reblog', await when(standingBoost, (id) => repeat(booster, id, 'reblog', { visibility: 'private' })));
-      }
-    });
-
-    it('STATUS-REBLOG-1 reblog answers a new boost Status: its own id, the original in reblog with reblogged = true', () => {
+  section('reblog', () => {
+    it('STATUS-REBLOG-1 reblog answers a new boost Status: its own id, the original in reblog with reblogged = true', { needs: { subject, reblogs } }, ({ subject, reblogs: { boost } }) => {
       const [exchange, original] = [need(boost), need(subject)];
       const body = expectOk<Status>(exchange, 'Status');
       check(body.id !== original.id, `a boost id other than the original's ${original.id}`, `id ${body.id}`, exchange);
@@ -306,262 +469,189 @@ describe('States and transitions', () => {
       expectEqual(body.reblog?.reblogged, true, 'reblog.reblogged', exchange);
     });
 
-    it('STATUS-REBLOG-2 the reblog visibility parameter (public, unlisted, private) is the visibility of the boost', (context) => {
-      since(context, config, REBLOG_VISIBILITY);
-      for (const { visibility, made } of boostsByVisibility) {
-        // Whether the public boost is a boost at all is STATUS-REBLOG-1's to judge; the others' answers are this clause's.
-        if (visibility === 'public') need(boostOf(made, subject));
-        const exchange = need(made);
-        const body = expectOk<Status>(exchange, 'Status');
-        expectEqual(body.reblog?.id, need(subject).id, 'reblog.id (a boost of the original)', exchange);
-        expectEqual(body.visibility, visibility, 'visibility of the boost', exchange);
-      }
-    });
+    it(
+      'STATUS-REBLOG-2 the reblog visibility parameter (public, unlisted, private) is the visibility of the boost',
+      { needs: { subject, reblogs } },
+      ({ subject, reblogs: { boostsByVisibility } }) => {
+        for (const { visibility, made } of boostsByVisibility) {
+          // Whether the public boost is a boost at all is STATUS-REBLOG-1's to judge; the others' answers are this clause's.
+          if (visibility === 'public') need(boostOf(made, subject));
+          const exchange = need(made);
+          const body = expectOk<Status>(exchange, 'Status');
+          expectEqual(body.reblog?.id, need(subject).id, 'reblog.id (a boost of the original)', exchange);
+          expectEqual(body.visibility, visibility, 'visibility of the boost', exchange);
+        }
+      },
+    );
 
-    it('STATUS-REBLOG-3 reblog with visibility direct or limited is refused (any 4xx: the contract does not show the code)', (context) => {
-      since(context, config, REBLOG_VISIBILITY);
-      // The same reblog with visibility public, the positive control: a server that refuses the parameter refuses all.
-      controlled(boost, 'STATUS-REBLOG-1', 'the reblog with visibility public');
-      for (const made of refused) expectRefusal(need(made));
-    });
+    it(
+      'STATUS-REBLOG-3 reblog with visibility direct or limited is refused (any 4xx: the contract does not show the code)',
+      { needs: { reblogs } },
+      ({ reblogs: { boost, refused } }) => {
+        // The same reblog with visibility public, the positive control: a server that refuses the parameter refuses all.
+        controlled(boost, 'STATUS-REBLOG-1', 'the reblog with visibility public');
+        for (const made of refused) expectRefusal(need(made));
+      },
+    );
 
-    it('STATUS-REBLOG-4 unreblog when a boost by the caller exists answers the Status with reblogged = false', () => {
+    it('STATUS-REBLOG-4 unreblog when a boost by the caller exists answers the Status with reblogged = false', { needs: { subject, reblogs } }, ({ subject, reblogs: { unreblog } }) => {
       expectFlag(unreblog, subject, 'reblogged', false);
     });
 
-    it('STATUS-REBLOG-5 unreblog when no boost by the caller exists answers 404 "Record not found"', () => {
+    it('STATUS-REBLOG-5 unreblog when no boost by the caller exists answers 404 "Record not found"', { needs: { reblogs } }, ({ reblogs: { unreblogAgain } }) => {
       expectError(need(unreblogAgain), 404, 'Record not found');
     });
 
-    it('STATUS-REBLOG-7 reblogged_by lists the account that boosted, and no longer after its unreblog', () => {
+    it('STATUS-REBLOG-7 reblogged_by lists the account that boosted, and no longer after its unreblog', { needs: { reblogs } }, ({ reblogs: { listed, afterUndo, boosted } }) => {
       const [before, after, boostStatus] = [need(listed), need(afterUndo), need(boosted)];
       expectListedUntilUndone(before, after, authorOf(boostStatus, boosted.exchange as Exchange), 'STATUS-REBLOGGEDBY-1', 'reblogged_by');
     });
 
-    it('STATUS-PIN-4 a boost cannot be pinned: pin of a boost answers 422', (context) => {
-      since(context, config, PINS);
-      pinExists();
-      expectError(need(pinBoost), 422);
+    it('STATUS-PIN-4 a boost cannot be pinned: pin of a boost answers 422', { needs: { pins, reblogs } }, ({ pins: { pin }, reblogs: { pinBoost } }) => {
+      controlled(pin, 'STATUS-PIN-1', "A's pin of its own public status");
+      // Made wherever pins exist, the only releases this check runs in.
+      expectError(need(pinBoost as Step<Exchange>), 422);
     });
   });
 
-  describe('bookmark', () => {
-    let bookmark: Step<Exchange>;
-    let unbookmark: Step<Exchange>;
-    let unbookmarkAgain: Step<Exchange>;
-
-    chains.push(async () => {
-      if (!releaseAtLeast(config.serverVersion, BOOKMARKS)) return;
-      bookmark = await when(subject, (s) => move(a, s.id, 'bookmark', 'unbookmark'));
-      const bookmarked = await took(a, subject, bookmark, 'bookmarked', true, 'STATUS-BOOKMARK-1', 'bookmark');
-      unbookmark = await when(bookmarked, (id) => undoMove(a, id, 'unbookmark'));
-      holdIfShown(unbookmark, 'bookmarked', 'STATUS-BOOKMARK-2', 'the unbookmark');
-      visible.set('bookmark', bookmark).set('unbookmark', unbookmark);
-    });
-    // "Not bookmarked" needs no unbookmark before it: A's private status, which A never bookmarks.
-    chains.push(async () => {
-      if (releaseAtLeast(config.serverVersion, BOOKMARKS)) unbookmarkAgain = await when(unflagged(), (s) => a.post(on(s.id, 'unbookmark')));
-    });
-
-    it('STATUS-BOOKMARK-1 bookmark answers the Status with bookmarked = true', (context) => {
-      since(context, config, BOOKMARKS);
+  section('bookmark', () => {
+    it('STATUS-BOOKMARK-1 bookmark answers the Status with bookmarked = true', { needs: { subject, bookmarks } }, ({ subject, bookmarks: { bookmark } }) => {
       expectFlag(bookmark, subject, 'bookmarked', true);
     });
 
-    it('STATUS-BOOKMARK-2 unbookmark of a bookmarked status answers the Status with bookmarked = false', (context) => {
-      since(context, config, BOOKMARKS);
-      expectFlag(unbookmark, subject, 'bookmarked', false);
-      expectHeld(holds, 'STATUS-BOOKMARK-2');
-    });
+    it(
+      'STATUS-BOOKMARK-2 unbookmark of a bookmarked status answers the Status with bookmarked = false',
+      { needs: { subject, bookmarks, held } },
+      ({ subject, bookmarks: { unbookmark }, held: { holds } }) => {
+        expectFlag(unbookmark, subject, 'bookmarked', false);
+        expectHeld(holds, 'STATUS-BOOKMARK-2');
+      },
+    );
 
-    it('STATUS-BOOKMARK-3 unbookmark of a status that is not bookmarked answers 404 "Record not found"', (context) => {
-      since(context, config, BOOKMARKS);
-      // The positive control: unbookmark answered 2xx for a bookmarked status (a server without it answers 404 to all).
-      controlled(unbookmark, 'STATUS-BOOKMARK-2', "A's unbookmark of its bookmarked status");
-      expectError(need(unbookmarkAgain), 404, 'Record not found');
-    });
+    it(
+      'STATUS-BOOKMARK-3 unbookmark of a status that is not bookmarked answers 404 "Record not found"',
+      { needs: { bookmarks, unbookmarkAgain } },
+      ({ bookmarks: { unbookmark }, unbookmarkAgain }) => {
+        // The positive control: unbookmark answered 2xx for a bookmarked status (a server without it answers 404 to all).
+        controlled(unbookmark, 'STATUS-BOOKMARK-2', "A's unbookmark of its bookmarked status");
+        expectError(need(unbookmarkAgain), 404, 'Record not found');
+      },
+    );
   });
 
-  describe('mute', () => {
-    // A takes part in the thread of its own status.
-    let mute: Step<Exchange>;
-    let again: Step<Exchange>;
-    let unmute: Step<Exchange>;
-    let unmuteAgain: Step<Exchange>;
-
-    chains.push(async () => {
-      if (!releaseAtLeast(config.serverVersion, MUTES)) return;
-      mute = await when(subject, (s) => move(a, s.id, 'mute', 'unmute'));
-      const muted = await took(a, subject, mute, 'muted', true, 'STATUS-MUTE-1', 'mute');
-      again = await when(muted, (id) => a.post(on(id, 'mute')));
-      unmute = await when(muted, (id) => undoMove(a, id, 'unmute'));
-      holdIfShown(unmute, 'muted', 'STATUS-MUTE-3', 'the unmute');
-      visible.set('mute', mute).set('unmute', unmute);
-    });
-    // "Not muted" needs no unmute before it: A's private status, whose thread A takes part in and never mutes.
-    chains.push(async () => {
-      if (releaseAtLeast(config.serverVersion, MUTES)) unmuteAgain = await when(unflagged(), (s) => a.post(on(s.id, 'unmute')));
-    });
-
-    it('STATUS-MUTE-1 mute by a caller who takes part in the thread answers the Status with muted = true', (context) => {
-      since(context, config, MUTES);
+  section('mute', () => {
+    it('STATUS-MUTE-1 mute by a caller who takes part in the thread answers the Status with muted = true', { needs: { subject, mutes } }, ({ subject, mutes: { mute } }) => {
       expectFlag(mute, subject, 'muted', true);
     });
 
-    it('STATUS-MUTE-2 mute of a thread already muted still answers 200, muted = true', (context) => {
-      since(context, config, MUTES);
+    it('STATUS-MUTE-2 mute of a thread already muted still answers 200, muted = true', { needs: { subject, mutes } }, ({ subject, mutes: { again } }) => {
       expectFlag(again, subject, 'muted', true);
     });
 
-    it('STATUS-MUTE-3 unmute answers the Status with muted = false', (context) => {
-      since(context, config, MUTES);
+    it('STATUS-MUTE-3 unmute answers the Status with muted = false', { needs: { subject, mutes, held } }, ({ subject, mutes: { unmute }, held: { holds } }) => {
       expectFlag(unmute, subject, 'muted', false);
       expectHeld(holds, 'STATUS-MUTE-3');
     });
 
-    it('STATUS-MUTE-4 unmute of a thread not muted still answers 200, muted = false', (context) => {
-      since(context, config, MUTES);
+    it('STATUS-MUTE-4 unmute of a thread not muted still answers 200, muted = false', { needs: { hidden, mutes, unmuteAgain } }, ({ hidden, mutes: { unmute }, unmuteAgain }) => {
       // An answer other than 200 fails only where unmute answers at all: a server without it refuses everything.
       if (need(unmuteAgain).status !== 200) controlled(unmute, 'STATUS-MUTE-3', "A's unmute of its muted thread");
-      expectFlag(unmuteAgain, unflagged(), 'muted', false);
+      expectFlag(unmuteAgain, unflagged(hidden), 'muted', false);
     });
   });
 
-  describe('pin', () => {
-    let pin: Step<Exchange>;
-    let unpin: Step<Exchange>;
-    let unpinAgain: Step<Exchange>;
-    let pinHidden: Step<Exchange>;
-    let pinOthers: Step<Exchange>;
-
-    const pinsExist = releaseAtLeast(config.serverVersion, PINS);
-    chains.push(async () => {
-      if (!pinsExist) return;
-      pin = await when(subject, (s) => move(a, s.id, 'pin', 'unpin'));
-      const pinned = await took(a, subject, pin, 'pinned', true, 'STATUS-PIN-1', 'pin');
-      repeated.set('pin', await when(pinned, (id) => repeat(a, id, 'pin')));
-      unpin = await when(pinned, (id) => undoMove(a, id, 'unpin'));
-      visible.set('pin', pin).set('unpin', unpin);
-      const unpinned = await took(a, subject, unpin, 'pinned', false, 'STATUS-PIN-5', 'unpin');
-      if (unpinned.ok) holds.expect('pinned', false, 'STATUS-PIN-5', 'the unpin');
-      unpinAgain = await when(unpinned, (id) => a.post(on(id, 'unpin')));
-    });
-    // The refusals run beside the pin chain: A's is of another status, and B's pins are B's own.
-    chains.push(async () => {
-      if (pinsExist) pinHidden = await when(hidden, (s) => probe(a, s.id, 'pin', 'unpin'));
-    });
-    chains.push(async () => {
-      if (pinsExist && b) pinOthers = await when(subject, (s) => probe(b, s.id, 'pin', 'unpin'));
-    });
-
+  section('pin', () => {
     // pinned is "present in some responses": the answers to pin and unpin are where the transition shows.
-    it("STATUS-PIN-1 pin of the caller's own public status that is not a boost answers the Status with pinned = true", (context) => {
-      since(context, config, PINS);
+    it("STATUS-PIN-1 pin of the caller's own public status that is not a boost answers the Status with pinned = true", { needs: { subject, pins } }, ({ subject, pins: { pin } }) => {
       expectFlag(pin, subject, 'pinned', true);
     });
 
-    it('STATUS-PIN-5 unpin answers the Status with pinned = false', (context) => {
-      since(context, config, PINS);
+    it('STATUS-PIN-5 unpin answers the Status with pinned = false', { needs: { subject, pins, held } }, ({ subject, pins: { unpin }, held: { holds } }) => {
       expectFlag(unpin, subject, 'pinned', false);
       expectHeld(holds, 'STATUS-PIN-5');
     });
 
-    it('STATUS-PIN-6 unpin of a status not pinned still answers 200, pinned = false', (context) => {
-      since(context, config, PINS);
+    it('STATUS-PIN-6 unpin of a status not pinned still answers 200, pinned = false', { needs: { subject, pins, held } }, ({ subject, pins: { unpinAgain }, held: { holds } }) => {
       needHeld(holds, 'STATUS-PIN-5');
       expectFlag(unpinAgain, subject, 'pinned', false);
     });
 
-    it('STATUS-PIN-2 pin of a status not owned by the caller answers 422 "Validation failed: Someone else\'s toot cannot be pinned"', (context) => {
-      since(context, config, PINS);
-      needs(context, b, NEEDS_B);
-      pinExists();
-      expectError(need(pinOthers), 422, "Validation failed: Someone else's toot cannot be pinned");
-    });
+    it(
+      'STATUS-PIN-2 pin of a status not owned by the caller answers 422 "Validation failed: Someone else\'s toot cannot be pinned"',
+      { requires: [requirement(b, NEEDS_B)], needs: { pins, pinOthers } },
+      ({ pins: { pin }, pinOthers }) => {
+        controlled(pin, 'STATUS-PIN-1', "A's pin of its own public status");
+        expectError(need(pinOthers), 422, "Validation failed: Someone else's toot cannot be pinned");
+      },
+    );
 
-    it('STATUS-PIN-3 pin of a non-public status answers 422 "Validation failed: Non-public toot cannot be pinned"', (context) => {
-      since(context, config, PINS);
-      pinExists();
-      expectError(need(pinHidden), 422, 'Validation failed: Non-public toot cannot be pinned');
-    });
+    it(
+      'STATUS-PIN-3 pin of a non-public status answers 422 "Validation failed: Non-public toot cannot be pinned"',
+      { needs: { pins, pinHidden } },
+      ({ pins: { pin }, pinHidden }) => {
+        controlled(pin, 'STATUS-PIN-1', "A's pin of its own public status");
+        expectError(need(pinHidden), 422, 'Validation failed: Non-public toot cannot be pinned');
+      },
+    );
   });
 
-  describe('a status the caller cannot see', () => {
-    // B's pair of moves on A's private status, by row; each pair runs beside the other chains.
-    const pairs = new Map<string, Step<[Exchange, Exchange]>>();
-    const rows = [
-      { action: 'favourite', undo: 'unfavourite' },
-      { action: 'reblog', undo: 'unreblog' },
-      { action: 'bookmark', undo: 'unbookmark', release: BOOKMARKS },
-      { action: 'mute', undo: 'unmute', release: MUTES },
-      { action: 'pin', undo: 'unpin', release: PINS },
-    ];
-    for (const { action, undo, release } of rows) {
-      chains.push(async () => {
-        if (b && (!release || releaseAtLeast(config.serverVersion, release))) pairs.set(action, await pairOn(b, hidden, action, undo));
-      });
-    }
-    /** The pair of a row whose check runs: B is configured and the release has the operation. */
-    const pairOf = (action: string) => need(pairs.get(action) as Step<[Exchange, Exchange]>);
+  // B's pair of moves on A's private status, by row, each beside the other steps; a 404 counts only where the row's
+  // moves answered 2xx for a status the caller sees.
+  section('a status the caller cannot see', () => {
+    it(
+      'STATUS-FAV-5 favourite and unfavourite of a status the caller cannot see answer 404 "Record not found"',
+      { requires: [requirement(b, NEEDS_B)], needs: { favourites, pair: hiddenPairs.favourite } },
+      ({ favourites: { favourite, unfavourite }, pair }) => {
+        controlledBy(favourite, unfavourite, 'favourite', 'unfavourite', 'STATUS-FAV-1');
+        expectHidden(pair);
+      },
+    );
 
-    /** Every move of the pair answers 404 "Record not found". */
-    function expectHidden(action: string): void {
-      for (const exchange of pairOf(action)) expectError(exchange, 404, 'Record not found');
-    }
+    it(
+      'STATUS-REBLOG-6 reblog and unreblog of a status the caller cannot see answer 404 "Record not found"',
+      { requires: [requirement(b, NEEDS_B)], needs: { reblogs, pair: hiddenPairs.reblog } },
+      ({ reblogs: { boost, unreblog }, pair }) => {
+        controlledBy(boost, unreblog, 'reblog', 'unreblog', 'STATUS-REBLOG-1');
+        expectHidden(pair);
+      },
+    );
 
-    /**
-     * A 404 for the status B cannot see counts only where the move and its undo answered 2xx for a status the caller
-     * sees (A's own, or the one B boosted); else the row's first clause blocks the check.
-     */
-    function controlledBy(action: string, undo: string, rowClause: string): void {
-      controlled(visible.get(action), rowClause, `the ${action} of a status the caller sees`);
-      // The undo is made only after its move took: a move that answered 2xx without taking still shows the row exists.
-      const undone = visible.get(undo);
-      if (undone?.ok) controlled(undone, rowClause, `the ${undo} of a status the caller sees`);
-    }
+    it(
+      'STATUS-BOOKMARK-4 bookmark and unbookmark of a status the caller cannot see answer 404 "Record not found"',
+      { requires: [requirement(b, NEEDS_B)], needs: { bookmarks, pair: hiddenPairs.bookmark } },
+      ({ bookmarks: { bookmark, unbookmark }, pair }) => {
+        controlledBy(bookmark, unbookmark, 'bookmark', 'unbookmark', 'STATUS-BOOKMARK-1');
+        expectHidden(pair);
+      },
+    );
 
-    it('STATUS-FAV-5 favourite and unfavourite of a status the caller cannot see answer 404 "Record not found"', (context) => {
-      needs(context, b, NEEDS_B);
-      controlledBy('favourite', 'unfavourite', 'STATUS-FAV-1');
-      expectHidden('favourite');
-    });
+    it(
+      'STATUS-MUTE-5 mute and unmute of a status the caller cannot see answer 404 "Record not found"',
+      { requires: [requirement(b, NEEDS_B)], needs: { mutes, pair: hiddenPairs.mute } },
+      ({ mutes: { mute, unmute }, pair }) => {
+        controlledBy(mute, unmute, 'mute', 'unmute', 'STATUS-MUTE-1');
+        expectHidden(pair);
+      },
+    );
 
-    it('STATUS-REBLOG-6 reblog and unreblog of a status the caller cannot see answer 404 "Record not found"', (context) => {
-      needs(context, b, NEEDS_B);
-      controlledBy('reblog', 'unreblog', 'STATUS-REBLOG-1');
-      expectHidden('reblog');
-    });
-
-    it('STATUS-BOOKMARK-4 bookmark and unbookmark of a status the caller cannot see answer 404 "Record not found"', (context) => {
-      since(context, config, BOOKMARKS);
-      needs(context, b, NEEDS_B);
-      controlledBy('bookmark', 'unbookmark', 'STATUS-BOOKMARK-1');
-      expectHidden('bookmark');
-    });
-
-    it('STATUS-MUTE-5 mute and unmute of a status the caller cannot see answer 404 "Record not found"', (context) => {
-      since(context, config, MUTES);
-      needs(context, b, NEEDS_B);
-      controlledBy('mute', 'unmute', 'STATUS-MUTE-1');
-      expectHidden('mute');
-    });
-
-    it('STATUS-PIN-7 pin and unpin of a status the caller cannot see answer 404 "Record not found" (pin: or 422, not owned)', (context) => {
-      since(context, config, PINS);
-      needs(context, b, NEEDS_B);
-      controlledBy('pin', 'unpin', 'STATUS-PIN-1');
-      const [pin, unpin] = pairOf('pin');
-      // Two rows apply to this pin: not visible (404 "Record not found") and not owned (422 with the Errors text).
-      if (pin.status === 422) expectError(pin, 422, "Validation failed: Someone else's toot cannot be pinned");
-      else expectError(pin, 404, 'Record not found');
-      expectError(unpin, 404, 'Record not found');
-    });
+    it(
+      'STATUS-PIN-7 pin and unpin of a status the caller cannot see answer 404 "Record not found" (pin: or 422, not owned)',
+      { requires: [requirement(b, NEEDS_B)], needs: { pins, pair: hiddenPairs.pin } },
+      ({ pins: { pin: control, unpin: undone }, pair }) => {
+        controlledBy(control, undone, 'pin', 'unpin', 'STATUS-PIN-1');
+        const [pin, unpin] = need(pair);
+        // Two rows apply to this pin: not visible (404 "Record not found") and not owned (422 with the Errors text).
+        if (pin.status === 422) expectError(pin, 422, "Validation failed: Someone else's toot cannot be pinned");
+        else expectError(pin, 404, 'Record not found');
+        expectError(unpin, 404, 'Record not found');
+      },
+    );
   });
 
-  describe('a move repeated', () => {
-    it('STATUS-REPEAT-1 a reblog or pin repeated while its flag is set answers without a server error (5xx)', () => {
+  section('a move repeated', () => {
+    it('STATUS-REPEAT-1 a reblog or pin repeated while its flag is set answers without a server error (5xx)', { needs: repeating }, (rows) => {
       // Each move that could be repeated is judged; one that could not blocks the check after the others were.
-      const made = [...repeated.values()];
+      const made = Object.values(rows).flatMap((row) => row.repeated ?? []);
       for (const step of made) {
         if (!step.ok) continue;
         const exchange = step.value;
@@ -572,76 +662,31 @@ describe('States and transitions', () => {
     });
   });
 
-  // Vitest runs a file's checks in order: this comes last, once every row has judged both statuses. A deletes
-  // `subject`, which B boosted and favourited, beside `hidden`, on which no one else acted: the plain delete is the
-  // control that tells a status kept because others acted on it from deletes that keep every status (STATUS-DELETE-2,
-  // -4). Both deletes and reads are the ledger's anyway; the second delete is this check's own.
-  describe('delete of a status others acted on', () => {
-    let favourited: Step<string>;
-    let boostStands: Step<string>;
-    let readBefore: Exchange | undefined;
-    let deletion: Exchange | undefined;
-    let readAfter: Exchange | undefined;
-    let secondDeletion: Exchange | undefined;
-    let plain: { deletion?: Exchange; readAfter?: Exchange } = {};
-
-    /**
-     * A's delete of its own status, settled on 200, and its read after the delete: a server may delete in the
-     * background, so the read waits for the status gone within the settle window, as STATUS-DELETE-2's does.
-     */
-    async function deleteAndRead(created: Created<Status>, id: string): Promise<{ deletion: Exchange; readAfter?: Exchange }> {
-      const path = `/api/v1/statuses/${id}`;
-      const answer = await a.delete(path);
-      if (answer.status !== 200) return { deletion: answer };
-      const deletedAt = now();
-      created.settle();
-      const { exchange: readAfter } = await settle(() => a.get(path), (read) => read.status !== 200, deletedAt);
-      return { deletion: answer, readAfter };
-    }
-
-    beforeAll(async () => {
-      if (!b || !subject.ok) return;
-      const other = b;
-      const { id } = subject.value;
-      // B's boost of the reblog row stands; where the row left none (a release without the parameter), B boosts here.
-      if (standingBoost.ok) boostStands = standingBoost;
-      else {
-        const made = await when(subject, () => move(other, id, 'reblog', 'unreblog'));
-        boostStands = await boostExists(other, subject, made, boostOf(made, subject), 'STATUS-REBLOG-1');
-      }
-      favourited = await took(other, subject, await when(subject, () => move(other, id, 'favourite', 'unfavourite')), 'favourited', true, 'STATUS-FAV-1', "B's favourite");
-      if (!boostStands.ok || !favourited.ok) return;
-      // A's read that confirmed the undos held already showed whether A reads its status; else one read here.
-      readBefore = heldRead ?? (await a.get(`/api/v1/statuses/${id}`));
-      const [acted, unacted] = await Promise.all([deleteAndRead(subject, id), hidden.ok ? deleteAndRead(hidden, hidden.value.id) : undefined]);
-      ({ deletion, readAfter } = acted);
-      plain = unacted ?? {};
-      if (readAfter?.status !== 404) return;
-      // B's boost and favourite went with the status.
-      settleGone(other, id);
-      secondDeletion = await a.delete(`/api/v1/statuses/${id}`);
-    });
-
-    it('STATUS-DELETE-7 deleting a status that B boosted and favourited: DELETE answers it, a later read gives 404, a second DELETE 404 "Record not found"', (context) => {
-      needs(context, b, NEEDS_B);
-      need(subject);
-      need(boostStands);
-      need(favourited);
-      // The positive control of the 404s: A's read of the status answered it before the delete.
-      const before = readBefore as Exchange;
-      if (before.status !== 200) block(causeOf('STATUS-READ-1', `A's read of its own public status before the delete answered ${answerOf(before)}`, before));
-      // The plain delete beside it: where A's status no one acted on is not deleted either, that is not this clause.
-      const plainDeletion = plain.deletion;
-      if (!plainDeletion) block(hidden.ok ? { summary: "A's private status was not deleted" } : hidden.cause);
-      if (plainDeletion.status !== 200) block(causeOf('STATUS-DELETE-1', `DELETE of the caller's own status answered ${answerOf(plainDeletion)}`, plainDeletion));
-      const plainRead = plain.readAfter as Exchange;
-      if (plainRead.status !== 404) block(causeOf('STATUS-DELETE-2', `a status no one else acted on still read as ${answerOf(plainRead)} after its DELETE answered 200`, plainRead));
-      expectEqual(expectOk<Status>(deletion as Exchange, 'Status').id, need(subject).id, 'id of the deleted status', deletion);
-      expectError(readAfter as Exchange, 404, 'Record not found');
-      // Gone, as the read shows: what a second delete of a deleted status answers is STATUS-DELETE-4's row.
-      const again = secondDeletion as Exchange;
-      if (again.status !== 404) block(causeOf('STATUS-DELETE-4', `a second DELETE of the deleted status answered ${answerOf(again)}`, again));
-      expectError(again, 404, 'Record not found');
-    });
+  // A's deletes come after every other step (deletes, above): B boosted and favourited `subject`, no one else acted on `hidden`.
+  section('delete of a status others acted on', () => {
+    it(
+      'STATUS-DELETE-7 deleting a status that B boosted and favourited: DELETE answers it, a later read gives 404, a second DELETE 404 "Record not found"',
+      { requires: [requirement(b, NEEDS_B)], needs: { subject, hidden, deletes } },
+      ({ subject, hidden, deletes: { boostStands, favourited, readBefore, deletion, readAfter, plain, secondDeletion } }) => {
+        need(subject);
+        need(boostStands);
+        need(favourited);
+        // The positive control of the 404s: A's read of the status answered it before the delete.
+        const before = readBefore as Exchange;
+        if (before.status !== 200) block(causeOf('STATUS-READ-1', `A's read of its own public status before the delete answered ${answerOf(before)}`, before));
+        // The plain delete beside it: where A's status no one acted on is not deleted either, that is not this clause.
+        const plainDeletion = plain?.deletion;
+        if (!plainDeletion) block(hidden.ok ? { summary: "A's private status was not deleted" } : hidden.cause);
+        if (plainDeletion.status !== 200) block(causeOf('STATUS-DELETE-1', `DELETE of the caller's own status answered ${answerOf(plainDeletion)}`, plainDeletion));
+        const plainRead = plain?.readAfter as Exchange;
+        if (plainRead.status !== 404) block(causeOf('STATUS-DELETE-2', `a status no one else acted on still read as ${answerOf(plainRead)} after its DELETE answered 200`, plainRead));
+        expectEqual(expectOk<Status>(deletion as Exchange, 'Status').id, need(subject).id, 'id of the deleted status', deletion);
+        expectError(readAfter as Exchange, 404, 'Record not found');
+        // Gone, as the read shows: what a second delete of a deleted status answers is STATUS-DELETE-4's row.
+        const again = secondDeletion as Exchange;
+        if (again.status !== 404) block(causeOf('STATUS-DELETE-4', `a second DELETE of the deleted status answered ${answerOf(again)}`, again));
+        expectError(again, 404, 'Record not found');
+      },
+    );
   });
 });
