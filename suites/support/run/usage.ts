@@ -19,3 +19,4 @@ export function expectationsOf(file: string | undefined): Expectation[] {
     throw error;
   }
 }
+
