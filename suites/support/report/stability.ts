@@ -105,3 +105,15 @@ export const flippingChecks = (results: Pick<RunResults, 'checks'>): CheckResult
 
 /** A check's verdicts in order, as the reports write them: "failed, passed, passed". */
 export const verdictList = (verdicts: readonly CheckStatus[]): string => verdicts.join(', ');
+
+/** How the reports introduce the intermittent checks. */
+export const INTERMITTENT_SAID =
+  'Their verdict differed between the repeats of this run: each verdict is true of the run it was reached in (a server whose state depends on its own timing). The check reports its worst repeat; a gate expects every outcome it showed once --write-expectations lists them.';
+
+/** How the reports introduce the checks that keep flipping. */
+export const FLIPPING_SAID = 'Their verdict changed from run to run (the previous results given with --previous, then this run), oldest first.';
+
+/** Each repeat of an intermittent check, one line each: "repeat 2: failed: expected ...; actual ...". */
+export function repeatLines(check: Pick<CheckResult, 'repeats'>): string[] {
+  return (check.repeats ?? []).map((r, i) => `repeat ${i + 1}: ${r.status}${r.evidence ? `: ${r.evidence}` : ''}`);
+}
