@@ -29,6 +29,8 @@ import { mergeRepeats, withHistory } from './stability.ts';
 const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 
 const REPORT_IT = 'please report it with reports/results.json';
+/** Why a check was not run in a run stopped after its failures (--max-failures, -x). */
+const STOPPED = 'not run: the run stopped at --max-failures (or -x)';
 /** vitest's own words when a hook or a check outlived hookTimeout or testTimeout (vitest.config.ts). */
 const VITEST_TIMEOUT = /^(Hook|Test) timed out in (\d+)ms/;
 
@@ -275,6 +277,8 @@ export default class ConformanceReporter implements Reporter {
       if (meta.counts) addCounts(counts, meta.counts);
       leftovers.push(...(meta.leftovers ?? []));
     }
+    // A run stopped at --max-failures: vitest skipped the checks it did not start, which say so.
+    if (reason === 'interrupted') for (const c of this.checks) if (c.skipReason === 'skipped') c.skipReason = STOPPED;
     // The run-wide clauses (registered checks, resource schemas, error bodies and texts), judged over all groups.
     this.checks.push(...runWideResults(modules.map((m) => m.meta()), this.checks, this.expectations));
     // A block whose cause held nowhere is the suite's error: its check is reported not judged, the error beside it.
