@@ -64,6 +64,7 @@ describe('stability runs', () => {
     const learned = results(baseline);
     expect(learned.repeats).toBe(5);
     const intermittent = learned.checks.filter((c) => c.intermittent);
+    console.log(`intermittent in the baseline: ${intermittent.map((c) => `${c.clause} (${c.repeats?.map((r) => r.status).join(', ')})`).join('; ')}`);
     expect(intermittent.map((c) => c.clause), baseline.stdout.slice(-3000)).toEqual(expect.arrayContaining(MOVED_BY_RETURNS));
     for (const c of intermittent) {
       expect(c.repeats?.map((r) => r.status)).toContain('passed');
