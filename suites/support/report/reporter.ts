@@ -29,8 +29,6 @@ import { mergeRepeats, withHistory } from './stability.ts';
 const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 
 const REPORT_IT = 'please report it with reports/results.json';
-/** Why a check was not run in a run stopped after its failures (--max-failures, -x). */
-const STOPPED = 'not run: the run stopped at --max-failures (or -x)';
 /** vitest's own words when a hook or a check outlived hookTimeout or testTimeout (vitest.config.ts). */
 const VITEST_TIMEOUT = /^(Hook|Test) timed out in (\d+)ms/;
 
@@ -171,6 +169,8 @@ export interface ReporterOptions {
   repeats?: number;
   /** The previous run's results (--previous): each check's history goes on from them. */
   previous?: RunResults;
+  /** --max-failures (-x: 1): vitest stops the run after this many failed checks. */
+  maxFailures?: number;
 }
 
 export type Verbosity = 'quiet' | 'normal' | 'verbose';
@@ -192,6 +192,7 @@ export default class ConformanceReporter implements Reporter {
   private readonly progress?: ProgressLine;
   private readonly repeats: number;
   private readonly previous?: RunResults;
+  private readonly maxFailures?: number;
   /** The results of the repeats that have ended. */
   private readonly ended: RunResults[] = [];
 
@@ -202,6 +203,7 @@ export default class ConformanceReporter implements Reporter {
     this.verbosity = options.verbosity ?? 'normal';
     this.repeats = options.repeats ?? 1;
     this.previous = options.previous;
+    this.maxFailures = options.maxFailures;
     // A stability run's counter counts the checks of every repeat.
     if (options.progressOf !== undefined && this.verbosity !== 'quiet') this.progress = new ProgressLine(options.progressOf * this.repeats, (text) => process.stdout.write(text));
   }
@@ -278,7 +280,10 @@ export default class ConformanceReporter implements Reporter {
       leftovers.push(...(meta.leftovers ?? []));
     }
     // A run stopped at --max-failures: vitest skipped the checks it did not start, which say so.
-    if (reason === 'interrupted') for (const c of this.checks) if (c.skipReason === 'skipped') c.skipReason = STOPPED;
+    if (reason === 'interrupted' && this.maxFailures) {
+      const stopped = `not run: the run stopped after ${this.maxFailures} failed check${this.maxFailures === 1 ? '' : 's'} (--max-failures, -x)`;
+      for (const c of this.checks) if (c.skipReason === 'skipped') c.skipReason = stopped;
+    }
     // The run-wide clauses (registered checks, resource schemas, error bodies and texts), judged over all groups.
     this.checks.push(...runWideResults(modules.map((m) => m.meta()), this.checks, this.expectations));
     // A block whose cause held nowhere is the suite's error: its check is reported not judged, the error beside it.

@@ -175,6 +175,7 @@ export async function runConformance({ root, selection, plan, verbosity, shard, 
     ...(process.stdout.isTTY && !process.env.CI && shard === undefined ? { progressOf: withoutSkipped(plan.checks, expectations).length } : {}),
     repeats: stability.repeat,
     ...(previous ? { previous } : {}),
+    ...(stability.maxFailures ? { maxFailures: stability.maxFailures } : {}),
   });
   // Each repeat is a run of its own, on objects of its own, with the same seed and settings; the reporter reports
   // them as one once the last ends, or once a run stopped at --max-failures.
