@@ -195,6 +195,7 @@ export default class ConformanceReporter implements Reporter {
   private readonly maxFailures?: number;
   /** The results of the repeats that have ended. */
   private readonly ended: RunResults[] = [];
+  private reportsWritten = false;
 
   constructor(options: ReporterOptions = {}) {
     this.expectations = options.expectations ?? [];
@@ -209,7 +210,9 @@ export default class ConformanceReporter implements Reporter {
   }
 
   /** Whether the reports are written: the last repeat ended, or a run stopped at --max-failures, which ends the repeats too. */
-  published = false;
+  get published(): boolean {
+    return this.reportsWritten;
+  }
 
   /** A line of the run's course (a group's, a check's): not in a quiet run, above the progress counter where there is one. */
   private print(line: string): void {
@@ -320,7 +323,7 @@ export default class ConformanceReporter implements Reporter {
     this.progress?.finish();
     const merged = this.ended.length > 1 ? mergeRepeats(this.ended, this.expectations) : (this.ended[0] as RunResults);
     const results = this.previous ? withHistory(merged, this.previous) : merged;
-    this.published = true;
+    this.reportsWritten = true;
     writeReports(config.reportDir, results);
     if (config.recordFile) mergeHarParts(config.recordFile);
     if (process.env.GITHUB_ACTIONS === 'true') {

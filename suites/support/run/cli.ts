@@ -105,8 +105,10 @@ function countOf(flag: string, value: string | undefined): number | undefined {
   return Number(value);
 }
 
+type StabilityFlags = { repeat?: string; 'max-failures'?: string; 'exit-first'?: boolean; previous?: string };
+
 /** --repeat, --max-failures (or -x) and --previous, read before anything runs: a mistake in them stops the command. */
-function stabilityOf(flags: { repeat?: string; 'max-failures'?: string; 'exit-first'?: boolean; previous?: string }): Command['stability'] {
+function stabilityOf(flags: StabilityFlags): Command['stability'] {
   if (flags['exit-first'] && flags['max-failures'] !== undefined) usageError('-x (--exit-first) and --max-failures exclude each other');
   const maxFailures = flags['exit-first'] ? 1 : countOf('--max-failures', flags['max-failures']);
   return {
@@ -150,7 +152,7 @@ async function main(): Promise<number> {
   const mistake = selectionMistake(ROOT, selection);
   if (mistake) usageError(mistake);
   const shard = flags.shard as string | undefined;
-  const stability = stabilityOf(flags as { repeat?: string; 'max-failures'?: string; 'exit-first'?: boolean; previous?: string });
+  const stability = stabilityOf(flags as StabilityFlags);
   const plan = planOf(ROOT, selection, shard !== undefined);
   loadDotenv({ quiet: true });
   for (const s of SETTINGS) {

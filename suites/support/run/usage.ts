@@ -19,4 +19,3 @@ export function expectationsOf(file: string | undefined): Expectation[] {
     throw error;
   }
 }
-
