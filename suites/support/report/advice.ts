@@ -1,8 +1,9 @@
 // The gate's advice after a run, one line for each way a gate can break: an expected failure that now passes, a
-// check that failed though it passed when the expectations were written (possibly intermittent), a check whose
-// verdict differed between the repeats of a stability run, and one that keeps flipping from run to run.
+// check that failed though it passed when the expectations were written (possibly intermittent), and a check whose
+// verdict differed between the repeats of a stability run. One that keeps flipping from run to run is in the
+// summary, with its history.
 import type { CheckResult, RunResults } from './results.ts';
-import { flippingChecks, intermittentChecks, verdictList } from './stability.ts';
+import { intermittentChecks } from './stability.ts';
 
 /** The stability run that learns a flaky check: its repeats show whether it is, and the file then lists what they showed. */
 export const LEARNING_REPEATS = 5;
@@ -31,6 +32,5 @@ export function gateAdvice(results: RunResults, expectationsFile: string | undef
   if (intermittent.length > 0 && !wroteExpectations) {
     lines.push(`Intermittent (their verdict differed between the ${results.repeats ?? 1} repeats): ${ids(intermittent)}. A gate expects every outcome they showed once the file lists them: rerun with --write-expectations FILE (and --expectations FILE where it exists)`);
   }
-  for (const c of flippingChecks(results)) lines.push(`Flipping from run to run: ${c.title}: ${verdictList(c.history ?? [])} (oldest first)`);
   return lines;
 }

@@ -86,6 +86,8 @@ describe('withHistory', () => {
       ['passed', 'passed', 'passed'],
     ]);
     expect(second.checks.map(flipping)).toEqual([true, false]);
+    // Changed once: a fix (or a regression), not a flip.
+    expect(flipping({ history: ['failed', 'failed', 'passed', 'skipped', 'passed'] })).toBe(false);
     expect(terminalSummary(second)).toContain('Flipping between runs: STATUS-REBLOG-5 a check: passed, failed, passed');
     expect(reportHtml(second)).toContain('<section id="history">');
     let long = second;

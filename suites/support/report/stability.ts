@@ -97,10 +97,16 @@ export function withHistory(results: RunResults, previous: Pick<RunResults, 'che
   return { ...results, checks };
 }
 
-/** A check whose verdict has changed in its history, run after run: it keeps flipping. */
-export const flipping = (check: Pick<CheckResult, 'history'>): boolean => differ(check.history ?? []);
+/** How often a check's verdict may change in its history before it keeps flipping: once is a fix or a regression. */
+const ONE_CHANGE = 1;
 
-/** The checks whose history shows more than one verdict. */
+/** A check whose verdict changed more than once in its history, run after run (skips aside): it keeps flipping. */
+export function flipping(check: Pick<CheckResult, 'history'>): boolean {
+  const judged = (check.history ?? []).filter((v) => v !== 'skipped');
+  return judged.filter((v, i) => i > 0 && v !== judged[i - 1]).length > ONE_CHANGE;
+}
+
+/** The checks that keep flipping. */
 export const flippingChecks = (results: Pick<RunResults, 'checks'>): CheckResult[] => results.checks.filter(flipping);
 
 /** A check's verdicts in order, as the reports write them: "failed, passed, passed". */
@@ -111,7 +117,7 @@ export const INTERMITTENT_SAID =
   'Their verdict differed between the repeats of this run: each verdict is true of the run it was reached in (a server whose state depends on its own timing). The check reports its worst repeat; a gate expects every outcome it showed once --write-expectations lists them.';
 
 /** How the reports introduce the checks that keep flipping. */
-export const FLIPPING_SAID = 'Their verdict changed from run to run (the previous results given with --previous, then this run), oldest first.';
+export const FLIPPING_SAID = 'Their verdict changed more than once from run to run (the previous results given with --previous, then this run), oldest first: a fix or a regression changes it once.';
 
 /** Each repeat of an intermittent check, one line each: "repeat 2: failed: expected ...; actual ...". */
 export function repeatLines(check: Pick<CheckResult, 'repeats'>): string[] {
