@@ -21,6 +21,9 @@ describe('the command', () => {
     ['token A equal to token B', ['--base-url', 'http://127.0.0.1:9', '--token-a', 'the-same-token', '--token-b', 'the-same-token'], {}],
     ['a base URL without a token', [], { CONFORMANCE_BASE_URL: 'http://127.0.0.1:9' }],
     ["the server's own release number as the API release", ['--server-version', '0.7.1'], {}],
+    ['a repeat count of 0', ['--repeat', '0'], {}],
+    ['-x with --max-failures', ['-x', '--max-failures', '3'], {}],
+    ['previous results that are no results.json', ['--previous', 'package.json'], {}],
   ];
 
   it.each(usageErrors)('should refuse %s with one line on stderr and exit code 2', async (_what, args, env) => {

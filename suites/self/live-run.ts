@@ -86,10 +86,12 @@ export interface Server {
   twice?: boolean;
   /** CONFORMANCE_TIMEOUT_MS of the runs, where the server answers late on purpose. */
   timeoutMs?: number;
+  /** More options of the command (-x). */
+  options?: string[];
 }
 
 /** Runs the command against a fresh server (with faults, for a run where checks fail) and judges what it did. */
-export async function liveRun({ faults = [], variations = [], groups = [], twice = false, timeoutMs }: Server): Promise<Verdict> {
+export async function liveRun({ faults = [], variations = [], groups = [], twice = false, timeoutMs, options = [] }: Server): Promise<Verdict> {
   // A period of 20 s for the access buckets: the seeds and the run together spend more than 300 calls, so pacing waits
   // for the reset (announced) as on a live instance, in seconds rather than minutes.
   const server = await startReferenceServer({ faults, variations, accessPeriodMs: 20_000 });
@@ -103,7 +105,7 @@ export async function liveRun({ faults = [], variations = [], groups = [], twice
     const tokensBefore = new Set(store.tokens.keys());
     const { a, b } = server.users;
     const env = { ...serverEnv(server), ...(timeoutMs ? { CONFORMANCE_TIMEOUT_MS: String(timeoutMs) } : {}) };
-    const args = groups.flatMap((group) => ['--group', group]);
+    const args = [...groups.flatMap((group) => ['--group', group]), ...options];
     const file = twice ? join(mkdtempSync(join(tmpdir(), 'conformance-twice-')), 'expectations.json') : undefined;
     const baseline = file ? await runCli([...args, '--write-expectations', file], env) : undefined;
     const run = await runCli([...args, ...(file ? ['--expectations', file] : [])], env);

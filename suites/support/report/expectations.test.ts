@@ -165,7 +165,36 @@ describe('updateExpectations', () => {
     const failing = [check('STATUS-READ-1 x', 'failed')];
     expect(judgeRun(failing, flaky).map((e) => e.state)).toEqual(['failing as expected']);
     expect(failing[0]?.outcome).toBe('expected-failure');
-    expect(updateExpectations(flaky, [result('STATUS-READ-1 x', 'passed')])).toEqual({ entries: flaky, added: [], widened: [] });
+    expect(updateExpectations(flaky, [result('STATUS-READ-1 x', 'passed')])).toEqual({ entries: flaky, added: [], widened: [], intermittent: [] });
     expect(parseExpectations(expectationsText(flaky), 'e.json')).toEqual(flaky);
+  });
+
+  /** A check of a stability run, its worst repeat standing for it, with the verdict of each repeat. */
+  const repeated = (title: string, statuses: CheckResult['status'][]): CheckResult => {
+    const worst = (['failed', 'blocked', 'passed'] as const).find((s) => statuses.includes(s)) ?? 'passed';
+    return { ...result(title, worst), repeats: statuses.map((status) => ({ status })), intermittent: true };
+  };
+
+  it('should write the entry of an intermittent check as the outcomes it showed, and widen an entry it had by them', () => {
+    const checks = [repeated('STATUS-REBLOG-5 x', ['passed', 'failed', 'passed']), repeated('STATUS-REBLOG-7 y', ['blocked', 'passed']), repeated('STATUS-REBLOG-2 z', ['failed', 'blocked'])];
+    const existing: Expectation[] = [{ check: 'STATUS-REBLOG-2', expect: 'fail', reason: 'ticket 9' }];
+    const { entries, added, intermittent } = updateExpectations(existing, checks);
+    expect(entries.map((e) => [e.check, e.expect])).toEqual([
+      ['STATUS-REBLOG-2', ['fail', 'blocked']],
+      ['STATUS-REBLOG-5', ['fail', 'pass']],
+      ['STATUS-REBLOG-7', ['pass', 'blocked']],
+    ]);
+    expect(added.map((e) => e.check)).toEqual(['STATUS-REBLOG-5', 'STATUS-REBLOG-7']);
+    expect(intermittent.map((e) => e.check)).toEqual(['STATUS-REBLOG-2', 'STATUS-REBLOG-5', 'STATUS-REBLOG-7']);
+    expect(parseExpectations(expectationsText(entries), 'e.json')).toEqual(entries);
+  });
+
+  it('should hold a check named ["pass", "blocked"] passing or blocked, and fail the run where it fails', () => {
+    const entry: Expectation[] = [{ check: 'STATUS-REBLOG-7', expect: ['pass', 'blocked'], reason: 'moves with the timing' }];
+    expect(judgeRun([check('STATUS-REBLOG-7 x', 'passed')], entry).map((e) => e.state)).toEqual(['passing as allowed']);
+    expect(judgeRun([check('STATUS-REBLOG-7 x', 'blocked')], entry).map((e) => e.state)).toEqual(['blocked']);
+    const failing = [check('STATUS-REBLOG-7 x', 'failed')];
+    expect(judgeRun(failing, entry).map((e) => e.state)).toEqual(['not run']);
+    expect(failing[0]?.outcome).toBe('failed');
   });
 });

@@ -22,7 +22,8 @@ import { type RootCause } from '../act/steps.ts';
 import { redact } from '../talk/redact.ts';
 
 /** An outcome an entry may name among several. */
-export type Allowed = 'fail' | 'pass';
+export type Allowed = 'fail' | 'pass' | 'blocked';
+const ALLOWED: readonly Allowed[] = ['fail', 'pass', 'blocked'];
 export type Expect = 'fail' | 'skip' | Allowed[];
 /** The outcomes of a check whose verdict moves between runs. */
 export const FLAKY: Allowed[] = ['fail', 'pass'];
@@ -55,11 +56,13 @@ export interface Judgeable {
   expectation?: Expectation;
 }
 
-/** The fields of a check result (results.ts) that the ratchet reads: its verdict, and why it did not pass. */
+/** The fields of a check result (results.ts) that the ratchet reads: its verdict, why it did not pass, and in a stability run its verdict in each repeat. */
 export interface Reasoned extends Judgeable {
   failure?: FailureData;
   message?: string;
   blockedBy?: RootCause;
+  repeats?: ReadonlyArray<{ status: Judgeable['status'] }>;
+  intermittent?: true;
 }
 
 export class ExpectationsError extends Error {
@@ -89,7 +92,7 @@ export function parseExpectations(text: string, source: string): Expectation[] {
     const id = CLAUSE_ID.exec(check)?.[0];
     if (!id || !findClause(id)) throw new ExpectationsError(`${where}.check "${check}" names no clause of the catalogue (suites/support/judge/clauses.ts)`);
     if (expect !== 'fail' && expect !== 'skip' && !isOutcomeList(expect)) {
-      throw new ExpectationsError(`${where}.expect must be "fail", "skip" or a list of the outcomes a check may have, such as ["fail", "pass"]`);
+      throw new ExpectationsError(`${where}.expect must be "fail", "skip" or a list of two or more outcomes a check may have (of "fail", "pass", "blocked"), such as ["fail", "pass"]`);
     }
     if (typeof reason !== 'string' || reason.trim() === '') throw new ExpectationsError(`${where}.reason must say why (a bug link, a known limitation)`);
     if (seen.has(check)) throw new ExpectationsError(`${where}: "${check}" is listed twice`);
@@ -98,10 +101,10 @@ export function parseExpectations(text: string, source: string): Expectation[] {
   });
 }
 
-/** A list of outcomes (["fail", "pass"]): "fail" among them, each once; "pass" alone is no expectation. */
+/** A list of outcomes (["fail", "pass"], ["blocked", "pass"]): two or more, each once; one alone is "fail" or no expectation. */
 function isOutcomeList(value: unknown): value is Allowed[] {
-  if (!Array.isArray(value) || !value.includes('fail')) return false;
-  return value.every((v) => v === 'fail' || v === 'pass') && new Set(value).size === value.length;
+  if (!Array.isArray(value) || value.length < 2) return false;
+  return value.every((v) => ALLOWED.includes(v)) && new Set(value).size === value.length;
 }
 
 /** The entry holds a failure of its checks: "fail", or a list that names it. */
@@ -186,7 +189,7 @@ export function judgeRun(checks: readonly Judgeable[], expectations: readonly Ex
     if (expectation.expect === 'skip') {
       return { ...expectation, state: checks.some((c) => names(expectation, c) && c.status === 'skipped') ? 'skipped' : 'not run' };
     }
-    if (checks.some((c) => c.status === 'failed' && explains(expectation, c))) return { ...expectation, state: 'failing as expected' };
+    if (expectsFailure(expectation) && checks.some((c) => c.status === 'failed' && explains(expectation, c))) return { ...expectation, state: 'failing as expected' };
     // A check that could not be judged may still fail: the entry is not known to rot.
     if (checks.some((c) => c.status === 'blocked' && names(expectation, c))) return { ...expectation, state: 'blocked' };
     const passing = checks.filter((c) => c.status === 'passed' && names(expectation, c));
@@ -224,6 +227,24 @@ export interface ExpectationsUpdate {
   added: Expectation[];
   /** The expected failures that now pass, widened to either outcome. */
   widened: Expectation[];
+  /** The entries, kept or added, of the checks whose verdict differed between the repeats: the outcomes they showed. */
+  intermittent: Expectation[];
+}
+
+/** The outcomes an entry names of a check's verdicts: a failure, a pass, a block (not judged or skipped fail nothing). */
+const OUTCOME_OF: Partial<Record<Judgeable['status'], Allowed>> = { failed: 'fail', passed: 'pass', blocked: 'blocked' };
+
+/** The outcomes a check showed over the repeats of a stability run, in the order "fail", "pass", "blocked". */
+export function shownOutcomes(check: Pick<Reasoned, 'status' | 'repeats'>): Allowed[] {
+  const shown = new Set((check.repeats ?? [check]).map((r) => OUTCOME_OF[r.status]));
+  return ALLOWED.filter((outcome) => shown.has(outcome));
+}
+
+/** An entry's expectation widened by the outcomes an intermittent check showed: the list of both, each once. */
+function widenedBy(expect: Expect, shown: readonly Allowed[]): Expect {
+  const had = Array.isArray(expect) ? expect : expect === 'fail' ? ['fail'] : [];
+  const outcomes = new Set([...had, ...shown]);
+  return ALLOWED.filter((outcome) => outcomes.has(outcome));
 }
 
 /**
@@ -238,7 +259,15 @@ export function updateExpectations(existing: readonly Expectation[], checks: rea
   // Judged on copies: the run's own outcomes stay as its reports give them.
   const states = judgeRun(checks.map((c) => ({ ...c })), existing);
   const widened: Expectation[] = [];
+  const intermittent: Expectation[] = [];
   const kept = existing.map((e, i) => {
+    // A check whose verdict moved between repeats: its entry lists every outcome it showed (a skip stays a skip).
+    const moving = e.expect === 'skip' ? undefined : checks.find((c) => c.intermittent && names(e, c));
+    if (moving) {
+      const wide = { ...e, expect: widenedBy(e.expect, shownOutcomes(moving)) };
+      intermittent.push(wide);
+      return wide;
+    }
     if (states[i]?.state !== 'unexpectedly passing') return e;
     const wide = { ...e, expect: FLAKY };
     widened.push(wide);
@@ -256,10 +285,12 @@ export function updateExpectations(existing: readonly Expectation[], checks: rea
   const added: Expectation[] = [];
   for (const { c, check } of candidates) {
     if ([...kept, ...added].some((e) => covers(e, c))) continue;
-    added.push({ check, expect: 'fail', reason: reasonOf(c) });
+    const entry: Expectation = { check, expect: c.intermittent ? shownOutcomes(c) : 'fail', reason: reasonOf(c) };
+    if (c.intermittent) intermittent.push(entry);
+    added.push(entry);
   }
   added.sort((x, y) => x.check.localeCompare(y.check));
-  return { entries: [...kept, ...added], added, widened };
+  return { entries: [...kept, ...added], added, widened, intermittent };
 }
 
 /** The file's text: one entry a line, so that a baseline's diff reads check by check. */
@@ -281,8 +312,9 @@ function writeExpectations(file: string, entries: readonly Expectation[]): void 
  * updated by the run's checks and written to `file`. Returns the line that says what changed.
  */
 export function writeUpdatedExpectations(file: string, existing: readonly Expectation[], checks: readonly Reasoned[]): string {
-  const { entries, added, widened } = updateExpectations(existing, checks);
+  const { entries, added, widened, intermittent } = updateExpectations(existing, checks);
   writeExpectations(file, entries);
   const widenedList = widened.length ? `; widened ${widened.length} that now pass to ["fail", "pass"] (remove an entry once it is fixed for good): ${widened.map((e) => e.check).join(', ')}` : '';
-  return `Expectations written to ${file}: ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}, ${added.length} added${widenedList}`;
+  const intermittentList = intermittent.length ? `; ${intermittent.length} intermittent, written with the outcomes they showed: ${intermittent.map((e) => `${e.check} ${JSON.stringify(e.expect)}`).join(', ')}` : '';
+  return `Expectations written to ${file}: ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}, ${added.length} added${widenedList}${intermittentList}`;
 }

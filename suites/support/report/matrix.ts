@@ -6,9 +6,9 @@ import { parseArgs } from 'node:util';
 import { addCounts, emptyCounts } from '../talk/counts.ts';
 import { ExpectationsError, judgeRun, loadExpectations, writeUpdatedExpectations, type Expectation } from './expectations.ts';
 import { matrixHtml, type MatrixColumn } from './report-html.ts';
-import { withRunTotals, writeReports } from './reporter.ts';
+import { writeReports } from './reporter.ts';
 import { rankRootCauses } from './root-causes.ts';
-import { runVerdict, totalsOf, type RunResults } from './results.ts';
+import { runVerdict, totalsOf, withRunTotals, type RunResults } from './results.ts';
 import { withSuiteErrors } from './blocks.ts';
 
 const EXIT = { passed: 0, failed: 1, usage: 2 } as const;
@@ -33,7 +33,8 @@ export class MatrixUsageError extends Error {
   override name = 'MatrixUsageError';
 }
 
-function readResults(file: string): RunResults {
+/** A results.json written by the conformance command (or a merge); anything else is a usage error. */
+export function readResults(file: string): RunResults {
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));

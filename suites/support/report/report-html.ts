@@ -5,6 +5,7 @@ import { causeLabel, CLAUSES, type Clause } from '../judge/clauses.ts';
 import { blockedByCause, SUITE_ERRORS_SAID, suiteErrorsOf } from './blocks.ts';
 import { type CheckResult, type ClauseResult, clauseResults, type ClauseTile, groupMark, groupText, leftBehindParts, type RankedCause, redactedResults, REPLAY_SAID, type RunResults, totalsLine } from './results.ts';
 import { ROOT_CAUSES_SAID } from './root-causes.ts';
+import { FLIPPING_SAID, flippingChecks, INTERMITTENT_SAID, intermittentChecks, repeatLines, verdictList, verdictsOf } from './stability.ts';
 
 type Shown = ClauseResult | 'not testable';
 
@@ -284,6 +285,7 @@ ${attention.length ? attention.map(failureDetails).join('\n') : '<p>None.</p>'}
 </section>
 ${errors.length ? `<section id="errors"><h2>Errors of the suite (${errors.length})</h2>${errors.map((e) => `<pre>${esc(e)}</pre>`).join('\n')}</section>` : ''}
 ${besideChecks.length ? `<section id="suite-errors"><h2>Errors of the suite beside checks not judged (${besideChecks.length})</h2><p class="meta">${esc(SUITE_ERRORS_SAID)}</p>${besideChecks.map((e) => `<pre>${esc(e)}</pre>`).join('\n')}</section>` : ''}
+${stabilityHtml(results)}
 <section id="blocked"><h2>Blocked: cannot judge (${blockedCount})</h2>
 ${blocked.length ? blocked.map((g) => `<details class="blocked-cause" data-cause="${esc(g.label)}"><summary>${g.checks.length} check${g.checks.length === 1 ? '' : 's'} blocked by ${esc(g.label)}</summary>${g.cause.exchange ? `<pre>${esc(g.cause.exchange)}</pre>` : ''}<ul>${g.checks.map((c) => `<li>${esc(c.title)}</li>`).join('')}</ul></details>`).join('\n') : '<p>None.</p>'}
 </section>
@@ -304,6 +306,22 @@ ${table}
 }
 
 /** report.html opens with what to fix first: each root cause, what it blocks, its evidence and curl line. */
+/** The intermittent checks of a stability run, each repeat with its evidence, and the checks that keep flipping; nothing where there are none. */
+function stabilityHtml(results: RunResults): string {
+  const intermittent = intermittentChecks(results);
+  const flipping = flippingChecks(results);
+  const parts: string[] = [];
+  if (intermittent.length > 0) {
+    const items = intermittent.map((c) => `<li data-check="${esc(c.clause)}" data-verdicts="${esc(verdictList(verdictsOf(c)))}">${esc(c.title)}: ${esc(verdictList(verdictsOf(c)))}<ul>${repeatLines(c).map((line) => `<li class="dim">${esc(line)}</li>`).join('')}</ul></li>`);
+    parts.push(`<section id="intermittent"><h2>Intermittent (${intermittent.length}, over ${results.repeats ?? 1} repeats)</h2><p class="meta">${esc(INTERMITTENT_SAID)}</p><ul>${items.join('\n')}</ul></section>`);
+  }
+  if (flipping.length > 0) {
+    const items = flipping.map((c) => `<li data-check="${esc(c.clause)}" data-history="${esc(verdictList(c.history ?? []))}">${esc(c.title)}: ${esc(verdictList(c.history ?? []))}</li>`);
+    parts.push(`<section id="history"><h2>Flipping between runs (${flipping.length})</h2><p class="meta">${esc(FLIPPING_SAID)}</p><ul>${items.join('\n')}</ul></section>`);
+  }
+  return parts.join('\n');
+}
+
 function rootCausesHtml(causes: readonly RankedCause[], firstFailure: ReadonlyMap<string, string>): string {
   if (causes.length === 0) return '<section id="root-causes"><h2>Root causes (0)</h2><p>None: no clause failed and no check was blocked.</p></section>';
   const items = causes.map((r) => {

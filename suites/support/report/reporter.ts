@@ -5,7 +5,7 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { basename, join, relative } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
 import { checkLines, checkTitles, describeTitles } from '../judge/check-titles.ts';
-import { type CheckResult, type CheckStatus, clauseOfTitle, groupLine, type GroupResult, type LeftBehind, redactedResults, type RunResults, runVerdict, severityOf, totalsOf } from './results.ts';
+import { type CheckResult, type CheckStatus, clauseOfTitle, groupLine, type GroupResult, type LeftBehind, redactedResults, type RunResults, runVerdict, severityOf, totalsLine, totalsOf, withRunTotals } from './results.ts';
 import { configFromEnv } from '../talk/config.ts';
 import { addCounts, emptyCounts } from '../talk/counts.ts';
 import { clearHarParts, mergeHarParts } from '../talk/har.ts';
@@ -24,6 +24,7 @@ import { junitXml } from './junit.ts';
 import { NOT_SELECTED, withSuiteErrors } from './blocks.ts';
 import { rankRootCauses } from './root-causes.ts';
 import { summaryMarkdown } from './summary-md.ts';
+import { mergeRepeats, withHistory } from './stability.ts';
 
 const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 
@@ -144,11 +145,6 @@ export function unselectedGroup(path: string): { group: GroupResult; checks: Che
   return { group: { name, file, durationMs: 0, ...totalsOf(checks), errors: [] }, checks };
 }
 
-/** The groups with their totals over the whole run (run-wide results included). */
-export function withRunTotals(groups: readonly GroupResult[], checks: readonly CheckResult[]): GroupResult[] {
-  return groups.map((g) => ({ ...g, ...totalsOf(checks.filter((c) => c.file === g.file)) })).sort((x, y) => x.file.localeCompare(y.file));
-}
-
 /** The four report files of a run (or of merged shards) in `dir`. */
 export function writeReports(dir: string, results: RunResults): void {
   mkdirSync(dir, { recursive: true });
@@ -169,6 +165,12 @@ export interface ReporterOptions {
   verbosity?: Verbosity;
   /** The checks the selection takes (read from the source): on a terminal, a counter of those judged is shown. */
   progressOf?: number;
+  /** A stability run (--repeat N): the runs vitest makes with this reporter, reported as one once the last ends. */
+  repeats?: number;
+  /** The previous run's results (--previous): each check's history goes on from them. */
+  previous?: RunResults;
+  /** --max-failures (-x: 1): vitest stops the run after this many failed checks. */
+  maxFailures?: number;
 }
 
 export type Verbosity = 'quiet' | 'normal' | 'verbose';
@@ -188,13 +190,28 @@ export default class ConformanceReporter implements Reporter {
   private readonly unselected: readonly string[];
   private readonly verbosity: Verbosity;
   private readonly progress?: ProgressLine;
+  private readonly repeats: number;
+  private readonly previous?: RunResults;
+  private readonly maxFailures?: number;
+  /** The results of the repeats that have ended. */
+  private readonly ended: RunResults[] = [];
+  private reportsWritten = false;
 
   constructor(options: ReporterOptions = {}) {
     this.expectations = options.expectations ?? [];
     this.testNamePattern = options.testNamePattern;
     this.unselected = options.unselected ?? [];
     this.verbosity = options.verbosity ?? 'normal';
-    if (options.progressOf !== undefined && this.verbosity !== 'quiet') this.progress = new ProgressLine(options.progressOf, (text) => process.stdout.write(text));
+    this.repeats = options.repeats ?? 1;
+    this.previous = options.previous;
+    this.maxFailures = options.maxFailures;
+    // A stability run's counter counts the checks of every repeat.
+    if (options.progressOf !== undefined && this.verbosity !== 'quiet') this.progress = new ProgressLine(options.progressOf * this.repeats, (text) => process.stdout.write(text));
+  }
+
+  /** Whether the reports are written: the last repeat ended, or a run stopped at --max-failures, which ends the repeats too. */
+  get published(): boolean {
+    return this.reportsWritten;
   }
 
   /** A line of the run's course (a group's, a check's): not in a quiet run, above the progress counter where there is one. */
@@ -206,8 +223,11 @@ export default class ConformanceReporter implements Reporter {
 
   onInit(): void {
     this.startedAt = new Date();
+    this.groups.length = 0;
+    this.checks.length = 0;
     const { recordFile } = configFromEnv(process.env);
-    if (recordFile) clearHarParts(recordFile);
+    // A stability run records every repeat in one file.
+    if (recordFile && this.ended.length === 0) clearHarParts(recordFile);
   }
 
   onTestModuleStart(module: TestModule): void {
@@ -250,9 +270,8 @@ export default class ConformanceReporter implements Reporter {
     this.print(`${groupLine(group)} (${(group.durationMs / 1000).toFixed(1)} s)`);
   }
 
-  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, _reason: TestRunEndReason): void {
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
     const config = configFromEnv(process.env);
-    this.progress?.finish();
     for (const path of this.unselected) {
       const { group, checks } = unselectedGroup(path);
       this.groups.push(group);
@@ -265,6 +284,11 @@ export default class ConformanceReporter implements Reporter {
       const meta = module.meta();
       if (meta.counts) addCounts(counts, meta.counts);
       leftovers.push(...(meta.leftovers ?? []));
+    }
+    // A run stopped at --max-failures: vitest skipped the checks it did not start, which say so.
+    if (reason === 'interrupted' && this.maxFailures) {
+      const stopped = `not run: the run stopped after ${this.maxFailures} failed check${this.maxFailures === 1 ? '' : 's'} (--max-failures, -x)`;
+      for (const c of this.checks) if (c.skipReason === 'skipped') c.skipReason = stopped;
     }
     // The run-wide clauses (registered checks, resource schemas, error bodies and texts), judged over all groups.
     this.checks.push(...runWideResults(modules.map((m) => m.meta()), this.checks, this.expectations));
@@ -293,7 +317,16 @@ export default class ConformanceReporter implements Reporter {
       leftovers,
       errors: unhandledErrors.map(errorText),
     };
-    const results: RunResults = { verdict: runVerdict(unverdicted), ...unverdicted };
+    this.ended.push({ verdict: runVerdict(unverdicted), ...unverdicted });
+    if (this.ended.length < this.repeats && reason !== 'interrupted') {
+      const repeat = this.ended.at(-1) as RunResults;
+      this.print(`Repeat ${this.ended.length} of ${this.repeats}: ${repeat.verdict}: ${totalsLine(repeat.totals)}; ${repeat.counts.total} requests`);
+      return;
+    }
+    this.progress?.finish();
+    const merged = this.ended.length > 1 ? mergeRepeats(this.ended, this.expectations) : (this.ended[0] as RunResults);
+    const results = this.previous ? withHistory(merged, this.previous) : merged;
+    this.reportsWritten = true;
     writeReports(config.reportDir, results);
     if (config.recordFile) mergeHarParts(config.recordFile);
     if (process.env.GITHUB_ACTIONS === 'true') {

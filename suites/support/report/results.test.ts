@@ -3,8 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyCounts } from '../talk/counts.ts';
 import { reportHtml } from './report-html.ts';
-import { withRunTotals } from './reporter.ts';
-import { clauseResults, groupLine, groupMark, releaseSkips, runVerdict, timingLine, totalsOf, type CheckResult, type RunResults } from './results.ts';
+import { clauseResults, groupLine, groupMark, releaseSkips, runVerdict, timingLine, totalsOf, withRunTotals, type CheckResult, type RunResults } from './results.ts';
 import { junitXml } from './junit.ts';
 import { rankRootCauses } from './root-causes.ts';
 import { summaryMarkdown } from './summary-md.ts';

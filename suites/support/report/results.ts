@@ -51,6 +51,19 @@ export interface CheckResult {
   /** The entry of the expectations file about this check. */
   expectation?: Expectation;
   observations: string[];
+  /** A stability run (--repeat N): the check's verdict in each repeat, in order, with the evidence of each that did not pass. */
+  repeats?: RepeatVerdict[];
+  /** Its verdict differed between the repeats: every field above is of its worst repeat. */
+  intermittent?: true;
+  /** Given the previous results (--previous): its verdicts in the runs before, oldest first, then this run's. */
+  history?: CheckStatus[];
+}
+
+/** A check's verdict in one repeat of a stability run, and what showed it where it did not pass. */
+export interface RepeatVerdict {
+  status: CheckStatus;
+  /** The failure's expected and actual, the block's cause, or what went unseen. */
+  evidence?: string;
 }
 
 export interface Totals {
@@ -99,6 +112,8 @@ export interface RunResults {
   leftovers: LeftBehind[];
   /** Errors outside any check (unhandled rejections...): each fails the run. */
   errors: string[];
+  /** A stability run: how many times the selected checks ran (--repeat N). */
+  repeats?: number;
 }
 
 /** One root cause of the run: a failed clause, a clause named by blocks, or a cause outside the contract. */
@@ -170,6 +185,11 @@ export function totalsOf(checks: readonly Pick<CheckResult, 'outcome'>[]): Total
     notJudged: count('not-judged'),
     skipped: count('skipped'),
   };
+}
+
+/** The groups with their totals over the whole run (run-wide results included). */
+export function withRunTotals(groups: readonly GroupResult[], checks: readonly CheckResult[]): GroupResult[] {
+  return groups.map((g) => ({ ...g, ...totalsOf(checks.filter((c) => c.file === g.file)) })).sort((x, y) => x.file.localeCompare(y.file));
 }
 
 export function runVerdict(results: Pick<RunResults, 'totals' | 'errors' | 'groups' | 'expectations'>): RunResults['verdict'] {

@@ -4,6 +4,7 @@ import { byFailedClause, type CheckResult, checksCount, groupLine, type GroupRes
 import { redact } from '../talk/redact.ts';
 import { blockedByCause, SUITE_ERRORS_SAID, suiteErrorsOf } from './blocks.ts';
 import { causeState, ROOT_CAUSES_SAID } from './root-causes.ts';
+import { FLIPPING_SAID, flippingChecks, INTERMITTENT_SAID, intermittentChecks, repeatLines, verdictList, verdictsOf } from './stability.ts';
 
 const fence = (text: string) => `\`\`\`\n${text.replace(/```/g, "'''")}\n\`\`\``;
 
@@ -65,6 +66,7 @@ export function summaryMarkdown(results: RunResults): string {
   }
   lines.push(...failureSection('Warnings (SHOULD clauses)', results.checks.filter((c) => c.outcome === 'warning'), () => ''));
   lines.push(...failureSection('Expected failures', results.checks.filter((c) => c.outcome === 'expected-failure'), (c) => ` (expected: ${c.expectation?.reason ?? ''})`));
+  lines.push(...stabilitySections(results));
   if (results.errors.length > 0 || results.groups.some((g) => g.errors.length > 0)) {
     lines.push('## Errors of the suite', '', 'Not deviations of the server: a group whose preparation threw, an unhandled error. Each fails the run; please report it.', '');
     for (const e of [...results.errors, ...results.groups.flatMap((g) => g.errors)]) lines.push(`- ${e.split('\n')[0]}`);
@@ -110,6 +112,24 @@ export function summaryMarkdown(results: RunResults): string {
   );
   return redact(lines.join('\n'));
 }
+/** summary.md's intermittent checks, each repeat with its evidence, and the checks that keep flipping from run to run. */
+function stabilitySections(results: RunResults): string[] {
+  const lines: string[] = [];
+  const intermittent = intermittentChecks(results);
+  if (intermittent.length > 0) {
+    lines.push(`## Intermittent (${results.repeats ?? 1} repeats)`, '', INTERMITTENT_SAID, '');
+    for (const c of intermittent) lines.push(`- **${c.title.replace(/</g, '&lt;')}**: ${verdictList(verdictsOf(c))}`, ...repeatLines(c).map((line) => `  - ${line.replace(/</g, '&lt;')}`));
+    lines.push('');
+  }
+  const flipping = flippingChecks(results);
+  if (flipping.length > 0) {
+    lines.push('## Flipping between runs', '', FLIPPING_SAID, '');
+    for (const c of flipping) lines.push(`- **${c.title.replace(/</g, '&lt;')}**: ${verdictList(c.history ?? [])}`);
+    lines.push('');
+  }
+  return lines;
+}
+
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /** summary.md's list of what the run could not undo: the true count, what to remove by hand, then the applications. */

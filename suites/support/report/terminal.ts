@@ -4,6 +4,7 @@ import { redact } from '../talk/redact.ts';
 import { blockedByCause, suiteErrorsOf } from './blocks.ts';
 import { byFailedClause, checksCount, leftBehindLine, leftBehindParts, releaseLine, timingLine, totalsLine, type CheckResult, type RunResults } from './results.ts';
 import { rootCauseLine, ROOT_CAUSES_HEADING } from './root-causes.ts';
+import { flippingChecks, intermittentChecks, repeatLines, verdictList, verdictsOf } from './stability.ts';
 
 /** The terminal lists this many objects left behind; summary.md and the other reports list them all. */
 const LEFT_BEHIND_SHOWN = 20;
@@ -45,6 +46,10 @@ export function terminalSummary(results: RunResults): string {
   list('Failures by clause', results.checks.filter((c) => c.outcome === 'failed'));
   list('Warnings (SHOULD clauses)', results.checks.filter((c) => c.outcome === 'warning'));
   list('Expected failures', results.checks.filter((c) => c.outcome === 'expected-failure'));
+  for (const c of intermittentChecks(results)) {
+    lines.push(`Intermittent: ${c.title}: ${verdictList(verdictsOf(c))}`, ...repeatLines(c).map((line) => `  ${line}`));
+  }
+  for (const c of flippingChecks(results)) lines.push(`Flipping between runs: ${c.title}: ${verdictList(c.history ?? [])}`);
   for (const e of results.expectations.entries.filter((e) => e.state === 'unexpectedly passing')) {
     lines.push(`Unexpectedly passing${results.expectations.allowUnexpectedPass ? ' (allowed)' : ''}: ${e.check}: the expectations file says it fails (${e.reason})`);
   }

@@ -11,6 +11,7 @@ import { preflight } from './preflight.ts';
 import type { Verbosity } from '../report/reporter.ts';
 import { listing, planOf, selectionMistake, selectionOf, withoutSkipped } from './selection.ts';
 import { EXIT, expectationsOf, usageError } from './usage.ts';
+import type { Command } from './run-command.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -29,6 +30,18 @@ Selection (ids and group names match whatever their case; one that matches no ch
                       from the configuration; runs nothing and sends no request
   --shard I/N         run the I-th of N slices of the suite files (vitest's --shard), one per CI machine;
                       merge the slices' results with: npm run matrix -- --merge a/results.json b/results.json --out DIR
+  -x, --exit-first    stop the run at its first failed check (--max-failures 1)
+  --max-failures N    stop the run after N failed checks (expected failures count); the cleanup still undoes
+                      what the run made, and the checks not run are reported skipped
+
+Stability:
+  --repeat N          run the selected checks N times, one after another, each with fresh objects, the same
+                      seed and settings; the plan, with every wait for a rate-limit reset it foresees, is printed
+                      first. A check whose verdict differs between the repeats is intermittent: the reports list
+                      each verdict with its evidence, and --write-expectations writes its entry as the outcomes
+                      it showed (["fail", "pass"]). A baseline: --repeat 5 --write-expectations FILE
+  --previous FILE     the results.json of the run before: each check's history goes on from it, and a check
+                      whose verdict keeps flipping is shown so
 
 Output:
   -q, --quiet         print only the verdict and the errors (the reports are written in full)
@@ -70,6 +83,10 @@ function parseCommandLine(argv: string[]) {
     only: { type: 'string', multiple: true },
     exclude: { type: 'string', multiple: true },
     shard: { type: 'string' },
+    repeat: { type: 'string' },
+    'max-failures': { type: 'string' },
+    'exit-first': { type: 'boolean', short: 'x' },
+    previous: { type: 'string' },
   };
   for (const s of SETTINGS) {
     options[s.flag.slice(2)] = s.env === 'CONFORMANCE_FAULTS' ? { type: 'string', multiple: true } : { type: s.kind === 'boolean' ? 'boolean' : 'string' };
@@ -79,6 +96,26 @@ function parseCommandLine(argv: string[]) {
   } catch (error) {
     usageError(`${(error as Error).message.split('\n')[0]} (see --help)`);
   }
+}
+
+/** A count the command line gives: a whole number from 1. */
+function countOf(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[1-9]\d*$/.test(value)) usageError(`${flag} must be a whole number from 1, got "${value}"`);
+  return Number(value);
+}
+
+type StabilityFlags = { repeat?: string; 'max-failures'?: string; 'exit-first'?: boolean; previous?: string };
+
+/** --repeat, --max-failures (or -x) and --previous, read before anything runs: a mistake in them stops the command. */
+function stabilityOf(flags: StabilityFlags): Command['stability'] {
+  if (flags['exit-first'] && flags['max-failures'] !== undefined) usageError('-x (--exit-first) and --max-failures exclude each other');
+  const maxFailures = flags['exit-first'] ? 1 : countOf('--max-failures', flags['max-failures']);
+  return {
+    repeat: countOf('--repeat', flags.repeat) ?? 1,
+    ...(maxFailures ? { maxFailures } : {}),
+    ...(flags.previous === undefined ? {} : { previousFile: flags.previous }),
+  };
 }
 
 /** The run's configuration; a setting the run cannot take is a usage error. */
@@ -115,6 +152,7 @@ async function main(): Promise<number> {
   const mistake = selectionMistake(ROOT, selection);
   if (mistake) usageError(mistake);
   const shard = flags.shard as string | undefined;
+  const stability = stabilityOf(flags as StabilityFlags);
   const plan = planOf(ROOT, selection, shard !== undefined);
   loadDotenv({ quiet: true });
   for (const s of SETTINGS) {
@@ -137,7 +175,7 @@ async function main(): Promise<number> {
     preflightRoundTripMs = checked.roundTripMs;
   }
   const { runConformance } = await import('./run-command.ts');
-  return runConformance({ root: ROOT, selection, plan, verbosity, config, preflightRoundTripMs, ...(shard === undefined ? {} : { shard }) });
+  return runConformance({ root: ROOT, selection, plan, verbosity, config, preflightRoundTripMs, stability, ...(shard === undefined ? {} : { shard }) });
 }
 
 main().then(

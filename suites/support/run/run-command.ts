@@ -14,8 +14,11 @@ import { addedLatencyMs, variationsOf, type Variation } from '../../../fixtures/
 import { announceWait, budgetAtStart, LONGEST_WAIT_MS } from '../talk/pacing.ts';
 import { planLine, planOfRun } from './run-plan.ts';
 import { reportedVersion, versionHint } from './version-hint.ts';
-import { withoutSkipped, type Plan, type Selection } from './selection.ts';
+import { planOf, selectionOf, withoutSkipped, type Plan, type Selection } from './selection.ts';
 import { EXIT, expectationsOf, usageError } from './usage.ts';
+import { gateAdvice } from '../report/advice.ts';
+import { MatrixUsageError, readResults } from '../report/matrix.ts';
+import { stabilityPlan } from './stability-plan.ts';
 
 /**
  * Suite files run at once. A run against a server that answers in a few milliseconds is bound by the CPU, and each
@@ -45,8 +48,8 @@ async function prepared(): ReturnType<typeof prepareRun> {
 }
 
 /** Runs the suite files (all where none is named) as vitest files, against the embedded server where none is configured. */
-async function runGroups(files: readonly string[], reporter: ConformanceReporter, options: { root: string; workers: number; testNamePattern?: RegExp; shard?: string }): Promise<void> {
-  const { root, workers, testNamePattern, shard } = options;
+async function runGroups(files: readonly string[], reporter: ConformanceReporter, options: { root: string; workers: number; testNamePattern?: RegExp; shard?: string; maxFailures?: number }): Promise<void> {
+  const { root, workers, testNamePattern, shard, maxFailures } = options;
   // The embedded server starts here, loaded as this process loads the CLI, and not in vitest's global setup, which
   // would load it through vite's transforms first: a few tenths of a second off every run.
   const run = await prepared();
@@ -68,9 +71,49 @@ async function runGroups(files: readonly string[], reporter: ConformanceReporter
     maxWorkers: workers,
     ...(testNamePattern ? { testNamePattern } : {}),
     ...(shard ? { shard } : {}),
+    // vitest stops starting checks after this many failures; the files running end their hooks, the ledger's
+    // cleanup (setup.ts) among them.
+    ...(maxFailures ? { bail: maxFailures } : {}),
   });
   await vitest?.close();
   await run.close?.();
+}
+
+/** The previous run's results (--previous): a file that is no results.json is a usage error, before anything runs. */
+function previousOf(file: string): RunResults {
+  try {
+    return readResults(file);
+  } catch (error) {
+    if (error instanceof MatrixUsageError) usageError(`--previous: ${error.message}`);
+    throw error;
+  }
+}
+
+/**
+ * The budget left on a configured server (the X-RateLimit headers of GET /api/v1/instance), read before a run (and
+ * before each repeat of a stability run): every suite file starts its pacing from it, and a whole run that cannot fit
+ * in it (`runCalls`, the IP access calls of the run's plan, where every group is planned) waits for the reset first.
+ * Returns the version the server reports.
+ */
+async function readBudget(config: Config, wholeRun: boolean, runCalls?: number): Promise<string | undefined> {
+  let resetToWaitFor: number | undefined;
+  const reported = await reportedVersion(config.baseUrl, config.userAgent, config.timeoutMs, (headers) => {
+    const start = budgetAtStart(headers, runCalls);
+    if (!start) return;
+    if (start.warning) process.stdout.write(`${start.warning}\n`);
+    if (start.warning && wholeRun && start.reading.resetAt - Date.now() <= LONGEST_WAIT_MS) {
+      resetToWaitFor = start.reading.resetAt;
+      return;
+    }
+    // Every suite file starts its pacing from this reading: its first calls do not overrun what is left.
+    process.env.CONFORMANCE_BUDGET_AT_START = JSON.stringify(start.reading);
+  });
+  if (resetToWaitFor !== undefined) {
+    const ms = Math.max(0, resetToWaitFor - Date.now());
+    announceWait(ms, "for the reset of the server's rate limit before the run starts (the IP access bucket cannot carry a whole run)");
+    await new Promise((done) => setTimeout(done, ms));
+  }
+  return reported;
 }
 
 /**
@@ -85,46 +128,24 @@ export interface Command {
   shard?: string;
   config: Config;
   preflightRoundTripMs: number;
+  /** --repeat: the times the selection runs; --max-failures (-x: 1): the failures that stop the run; --previous: the results before. */
+  stability: { repeat: number; maxFailures?: number; previousFile?: string };
 }
 
 /** Runs the selected checks and returns the exit code: the verdict, or 2 for a configuration the run cannot take. */
-export async function runConformance({ root, selection, plan, verbosity, shard, config, preflightRoundTripMs }: Command): Promise<number> {
+export async function runConformance({ root, selection, plan, verbosity, shard, config, preflightRoundTripMs, stability }: Command): Promise<number> {
+  // A stability run's plan, before its first request.
+  if (stability.repeat > 1) process.stdout.write(`${stabilityPlan(stability.repeat, plan.checks.length, planOf(root, selectionOf({})).checks.length, config.seed)}\n`);
   // The embedded server answers in-process, as late as its variations make it.
   const roundTripMs = config.embedded ? addedLatencyMs(embeddedVariations()) : preflightRoundTripMs;
-  const expectations = expectationsOf(config.expectationsFile && resolve(config.expectationsFile));
-  const source = selectionPattern(selection, expectations);
-  const testNamePattern = source ? new RegExp(source) : undefined;
-  if (!config.embedded) {
-    // What this run's checks cost, before its first request: the IP access bucket must carry its /api calls and streams.
-    const runPlan = await planOfRun(root, plan.run, config, (name) => !testNamePattern || testNamePattern.test(name));
-    if (verbosity !== 'quiet') process.stdout.write(`Plan: ${planLine(runPlan)}\n`);
-    // A whole run that cannot fit in what is left of the period waits for its reset before it starts: every group then
-    // starts with the whole budget, as on a fresh server, and the verdicts of a run right after another are the same.
-    const wholeRun = selection.only.length === 0 && selection.exclude.length === 0 && selection.groups.length === 0 && shard === undefined;
-    let resetToWaitFor: number | undefined;
-    const reported = await reportedVersion(config.baseUrl, config.userAgent, config.timeoutMs, (headers) => {
-      const start = budgetAtStart(headers, runPlan.unplanned.length === 0 ? runPlan.total.api + runPlan.total.streams : undefined);
-      if (!start) return;
-      if (start.warning) process.stdout.write(`${start.warning}\n`);
-      if (start.warning && wholeRun && start.reading.resetAt - Date.now() <= LONGEST_WAIT_MS) {
-        resetToWaitFor = start.reading.resetAt;
-        return;
-      }
-      // Every suite file starts its pacing from this reading: its first calls do not overrun what is left.
-      process.env.CONFORMANCE_BUDGET_AT_START = JSON.stringify(start.reading);
-    });
-    if (resetToWaitFor !== undefined) {
-      const ms = Math.max(0, resetToWaitFor - Date.now());
-      announceWait(ms, "for the reset of the server's rate limit before the run starts (the IP access bucket cannot carry a whole run)");
-      await new Promise((done) => setTimeout(done, ms));
-    }
-    if (reported && verbosity !== 'quiet') process.stdout.write(`${versionHint(reported, config.serverVersion, Boolean(process.env.CONFORMANCE_SERVER_VERSION?.trim()))}
-`);
-  }
+  // A whole run that cannot fit in what is left of the period waits for its reset before it starts: every group then
+  // starts with the whole budget, as on a fresh server, and the verdicts of a run right after another are the same.
+  const wholeRun = selection.only.length === 0 && selection.exclude.length === 0 && selection.groups.length === 0 && shard === undefined;
   process.env.CONFORMANCE_REPORT_DIR = resolve(config.reportDir);
   // Absolute, as the report directory: the workers and the reporter must name the same file.
   if (config.recordFile) process.env.CONFORMANCE_RECORD = resolve(config.recordFile);
   if (config.expectationsFile) process.env.CONFORMANCE_EXPECTATIONS = resolve(config.expectationsFile);
+  const expectations = expectationsOf(process.env.CONFORMANCE_EXPECTATIONS);
   const writeTo = config.writeExpectationsFile && resolve(config.writeExpectationsFile);
   // What the writer updates: the run's expectations, else the file it writes. Read before the run, so that a mistake
   // in it stops the command before anything runs, as with --expectations.
@@ -132,6 +153,21 @@ export async function runConformance({ root, selection, plan, verbosity, shard, 
   const slice = shard === undefined ? undefined : /^(\d+)\/(\d+)$/.exec(shard);
   if (slice === null || (slice && (Number(slice[1]) < 1 || Number(slice[1]) > Number(slice[2])))) usageError(`--shard must be I/N with 1 <= I <= N, got "${shard}"`);
 
+  const source = selectionPattern(selection, expectations);
+  const testNamePattern = source ? new RegExp(source) : undefined;
+  let runCalls: number | undefined;
+  if (!config.embedded) {
+    // What this run's checks cost, before its first request: the IP access bucket must carry its /api calls and streams.
+    const runPlan = await planOfRun(root, plan.run, config, (name) => !testNamePattern || testNamePattern.test(name));
+    if (verbosity !== 'quiet') process.stdout.write(`Plan: ${planLine(runPlan)}\n`);
+    runCalls = runPlan.unplanned.length === 0 ? runPlan.total.api + runPlan.total.streams : undefined;
+    const reported = await readBudget(config, wholeRun, runCalls);
+    if (reported && verbosity !== 'quiet') process.stdout.write(`${versionHint(reported, config.serverVersion, Boolean(process.env.CONFORMANCE_SERVER_VERSION?.trim()))}
+`);
+  }
+
+  // Read before the run removes the results it replaces: the previous results are often that very file.
+  const previous = stability.previousFile === undefined ? undefined : previousOf(stability.previousFile);
   const resultsFile = resolve(process.env.CONFORMANCE_REPORT_DIR, 'results.json');
   // A run that dies before its reporter writes must not be judged by the previous run's results.
   rmSync(resultsFile, { force: true });
@@ -144,17 +180,21 @@ export async function runConformance({ root, selection, plan, verbosity, shard, 
     // A terminal shows a counter rewritten in place; a CI log or a pipe keeps one line per group. A shard runs a
     // slice of the files, whose checks the source cannot count before vitest slices them.
     ...(process.stdout.isTTY && !process.env.CI && shard === undefined ? { progressOf: withoutSkipped(plan.checks, expectations).length } : {}),
+    repeats: stability.repeat,
+    ...(previous ? { previous } : {}),
+    ...(stability.maxFailures ? { maxFailures: stability.maxFailures } : {}),
   });
-  await runGroups(plan.run, reporter, { root, workers, testNamePattern, shard });
+  // Each repeat is a run of its own, on objects of its own, with the same seed and settings; the reporter reports
+  // them as one once the last ends, or once a run stopped at --max-failures.
+  for (let repeat = 0; repeat < stability.repeat && !reporter.published; repeat++) {
+    // What the repeats before spent: the next starts its pacing from the server's word, not from the first reading.
+    if (repeat > 0 && !config.embedded) await readBudget(config, wholeRun, runCalls);
+    await runGroups(plan.run, reporter, { root, workers, testNamePattern, shard, ...(stability.maxFailures ? { maxFailures: stability.maxFailures } : {}) });
+  }
   if (!existsSync(resultsFile)) return EXIT.failed;
   const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as RunResults;
-  if (writeTo) {
-    process.stdout.write(`${writeUpdatedExpectations(writeTo, toUpdate, results.checks)}\n`);
-  } else if (results.totals.unexpectedPasses > 0 && config.expectationsFile) {
-    process.stdout.write(
-      `Expected failures that now pass: remove their entries once fixed for good, or rerun with --expectations ${config.expectationsFile} --write-expectations ${config.expectationsFile} to widen them to ["fail", "pass"]\n`,
-    );
-  }
+  if (writeTo) process.stdout.write(`${writeUpdatedExpectations(writeTo, toUpdate, results.checks)}\n`);
+  for (const line of gateAdvice(results, config.expectationsFile, Boolean(writeTo))) process.stdout.write(`${line}\n`);
   return results.verdict === 'PASS' ? EXIT.passed : EXIT.failed;
 }
 

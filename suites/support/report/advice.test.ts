@@ -1,0 +1,58 @@
+// The gate's advice: each way a gate can break says what to do next.
+import { describe, expect, it } from 'vitest';
+import { emptyCounts } from '../talk/counts.ts';
+import { gateAdvice } from './advice.ts';
+import { type CheckResult, type CheckStatus, type RunResults, totalsOf } from './results.ts';
+
+const check = (clause: string, status: CheckStatus, more: Partial<CheckResult> = {}): CheckResult => ({
+  clause,
+  title: `${clause} a check`,
+  group: 'States and transitions',
+  file: 'suites/statuses-interactions.test.ts',
+  status,
+  outcome: status,
+  severity: 'MUST',
+  durationMs: 1,
+  observations: [],
+  ...more,
+});
+
+const results = (checks: CheckResult[], repeats?: number): RunResults => ({
+  verdict: 'FAIL',
+  server: { baseUrl: 'http://127.0.0.1:4010', embedded: false, version: '4.2.0', faults: [] },
+  startedAt: new Date(0).toISOString(),
+  durationMs: 1000,
+  totals: totalsOf(checks),
+  rootCauses: [],
+  groups: [],
+  checks,
+  expectations: { allowUnexpectedPass: false, entries: [] },
+  counts: emptyCounts(),
+  leftovers: [],
+  errors: [],
+  ...(repeats ? { repeats } : {}),
+});
+
+describe('gateAdvice', () => {
+  it('should name a check that failed though no entry expects it as possibly intermittent, with the stability run that learns it', () => {
+    expect(gateAdvice(results([check('STATUS-REBLOG-4', 'failed')]), 'ci/expectations.json', false)).toEqual([
+      'Failed unexpectedly, though no entry of ci/expectations.json expects it (it passed when the file was written): possibly intermittent: STATUS-REBLOG-4. Learn whether it is, and widen its entry to the outcomes it shows: rerun with --expectations ci/expectations.json --repeat 5 --write-expectations ci/expectations.json',
+    ]);
+    // The run wrote the file itself: its own line says what changed.
+    expect(gateAdvice(results([check('STATUS-REBLOG-4', 'failed')]), 'ci/expectations.json', true)).toEqual([]);
+  });
+
+  it('should advise widening the expected failures that now pass', () => {
+    const passing = results([check('STATUS-REBLOG-4', 'passed', { outcome: 'unexpectedly-passing' })]);
+    expect(gateAdvice(passing, 'e.json', false)).toEqual([
+      'Expected failures that now pass: remove their entries once fixed for good, or rerun with --expectations e.json --write-expectations e.json to widen them to ["fail", "pass"]',
+    ]);
+  });
+
+  it('should name the intermittent checks of a stability run that wrote no expectations', () => {
+    const moving = check('STATUS-REBLOG-5', 'failed', { intermittent: true, repeats: [{ status: 'passed' }, { status: 'failed' }] });
+    expect(gateAdvice(results([moving], 2), undefined, false)).toEqual([
+      'Intermittent (their verdict differed between the 2 repeats): STATUS-REBLOG-5. A gate expects every outcome they showed once the file lists them: rerun with --write-expectations FILE (and --expectations FILE where it exists)',
+    ]);
+  });
+});

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { plannedWaits, stabilityPlan } from './stability-plan.ts';
+
+describe('the plan of a stability run', () => {
+  it('should foresee no wait for a small selection repeated a few times', () => {
+    const plan = stabilityPlan(3, 10, 200, 1);
+    expect(plan).toMatch(/^Stability run: 3 repeats of 10 checks, one after another, each with fresh objects, seed 1 and the same settings/);
+    expect(plan).toContain('no wait for a reset foreseen');
+  });
+
+  it('should foresee a reset of each bucket that the repeats of a full run spend past its limit', () => {
+    expect(plannedWaits(3, 200, 200)).toEqual([
+      { bucket: 'IP access', calls: 873, waits: 2 },
+      { bucket: 'Deletion', calls: 51, waits: 1 },
+      { bucket: 'Uploading', calls: 30, waits: 0 },
+    ]);
+    const plan = stabilityPlan(3, 200, 200, 7).split('\n');
+    expect(plan.slice(1)).toEqual([
+      '  IP access (300 per 5 min per address): about 873 calls, so 2 waits for its reset, up to 5 min each',
+      '  Deletion (30 per 30 min per account): about 51 calls, so 1 wait for its reset, up to 30 min each',
+    ]);
+  });
+});
