@@ -34,13 +34,15 @@ declare module 'vitest' {
   }
 }
 
-export interface StepOptions<N extends Steps> {
+export interface StepOptions<N extends Steps, U extends Steps> {
   /** The account the step acts as. */
   as: Account;
   /** The steps whose objects this step changes: steps acting on one object run one at a time, in declaration order. */
   changes?: readonly DeclaredStep<unknown>[];
   /** The steps whose values this one needs: a step that failed is never followed, and its cause travels on. */
   needs?: N;
+  /** The steps whose outcomes this one takes whatever became of them (it goes on without what failed). */
+  uses?: U;
   /** The requests the step sends when all goes well, its undo by the ledger and that undo's read included. */
   cost: Cost;
 }
@@ -49,8 +51,21 @@ export interface StepOptions<N extends Steps> {
  * A named unit of preparation. `run` acts on the server as `as` and ends as a value or as the cause a check is blocked
  * by; the object it creates is the step itself, which later steps name in `changes`.
  */
-export function step<T, N extends Steps = None>(name: string, options: StepOptions<N>, run: (values: Values<N>) => Promise<StepOutcome<T>>): DeclaredStep<T> {
-  return { name, as: options.as, order: nextOrder(), needs: options.needs ?? {}, changes: options.changes ?? [], cost: options.cost, run: (values) => run(values as Values<N>) };
+export function step<T, N extends Steps = None, U extends Steps = None>(
+  name: string,
+  options: StepOptions<N, U>,
+  run: (values: Values<N> & StepOutcomes<U>) => Promise<StepOutcome<T>>,
+): DeclaredStep<T> {
+  return {
+    name,
+    as: options.as,
+    order: nextOrder(),
+    needs: options.needs ?? {},
+    uses: options.uses ?? {},
+    changes: options.changes ?? [],
+    cost: options.cost,
+    run: (values) => run(values as Values<N> & StepOutcomes<U>),
+  };
 }
 
 /** A step that came to a value: its exchange, where one shows it, travels with it into the reports. */

@@ -14,6 +14,8 @@ export interface DeclaredStep<T> {
   /** The order of declaration, across every section of the worker: the order on each object. */
   readonly order: number;
   readonly needs: Readonly<Record<string, DeclaredStep<unknown>>>;
+  /** The steps whose outcomes this one takes whatever became of them: it starts once they have ended. */
+  readonly uses?: Readonly<Record<string, DeclaredStep<unknown>>>;
   /** The steps whose objects this step changes, besides the object it creates itself. */
   readonly changes: readonly DeclaredStep<unknown>[];
   readonly cost: Cost;
@@ -32,13 +34,13 @@ class StepError extends Error {
   }
 }
 
-/** Every step `steps` need, each once, in the order of declaration. */
+/** Every step `steps` need or use, each once, in the order of declaration. */
 export function closure(steps: readonly DeclaredStep<unknown>[]): DeclaredStep<unknown>[] {
   const seen = new Set<DeclaredStep<unknown>>();
   const visit = (step: DeclaredStep<unknown>): void => {
     if (seen.has(step)) return;
     seen.add(step);
-    for (const needed of Object.values(step.needs)) visit(needed);
+    for (const needed of [...Object.values(step.needs), ...Object.values(step.uses ?? {})]) visit(needed);
   };
   steps.forEach(visit);
   return [...seen].sort((x, y) => x.order - y.order);
@@ -54,7 +56,7 @@ export function costOf(steps: readonly DeclaredStep<unknown>[]): PathCost {
 export class Plan {
   #outcomes = new Map<DeclaredStep<unknown>, Promise<StepOutcome<unknown>>>();
 
-  /** Runs every step the given ones need, each once; a step starts when the steps it needs and the earlier steps on its objects have ended. */
+  /** Runs every step the given ones need or use, each once; a step starts when the steps it needs and uses and the earlier steps on its objects have ended. */
   run(steps: readonly DeclaredStep<unknown>[]): Promise<void> {
     const planned = closure(steps);
     /** The last step started on each object, by the step that created it. */
@@ -84,6 +86,7 @@ export class Plan {
         if (!ended.ok) return { ok: false, cause: ended.cause };
         values[name] = ended.value;
       }
+      for (const [name, used] of Object.entries(step.uses ?? {})) values[name] = await this.#outcomes.get(used);
       await Promise.all(before);
       try {
         return await step.run(values);
