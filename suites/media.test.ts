@@ -278,16 +278,16 @@ async function probe(actor: Actor, params: FormParams, asJson = false): Promise<
   return exchange;
 }
 
-// The ledger deletes what a step made and reads it gone at the end: each upload's cost counts its delete and the read
-// of its file, each creation's its delete and its read; the first read of each kind also shows one there before its
-// delete (cleanup-reads.ts), counted on the steps planned with every other (the first creation, the PNG).
+// The ledger deletes what a step made and reads it gone at the end (cleanup-reads.ts): each upload's cost counts its
+// delete and the read of its file, each creation's its delete and its read. Before its first delete of a kind it also
+// reads one there, counted on the first creation (planned with every other creation) and on the PNG's upload.
 
 // MEDIA-ATTACH-2's control, and the file's first creation: it shows how the server reads bodies (actors.ts), so each
 // step that sends a form body uses it. It also stands for how this file sends bodies, which a later creation may
 // settle anew (media_ids[] as form data unread, WIRE-FORM-1): the creations with media_ids[] name it in `changes`,
 // so B's attempt goes as it did before the attached status is created.
 const sensitiveWithoutMedia = step('a sensitive status without media, the first creation', { as: 'A', cost: { api: 4 } }, () => a.createStatus(SENSITIVE));
-const bodiesRead = { firstCreation: sensitiveWithoutMedia };
+const afterFirstCreation = { firstCreation: sensitiveWithoutMedia };
 
 // Where the release has no v2 upload (3.1.3), MEDIA-UPLOAD-2 and the attached status go on without the JPEG: the part
 // of them that gates on the release, here (the checks of the v2 upload itself are skipped by the catalogue's since).
@@ -325,13 +325,13 @@ const foreign = step('image-640x480.png uploaded with v1 once more, for B to try
 const readByB = step("B's read of A's PNG", { as: 'B', needs: { png }, cost: { api: 1 } }, async ({ png: { attachment } }) => made(await accountB().get(mediaPath(attachment))));
 
 // An update made anyway is undone at once: the owner puts the description back.
-const updateByB = step("B's update of A's PNG", { as: 'B', needs: { png }, uses: bodiesRead, changes: [png], cost: { api: 1 } }, async ({ png: { attachment } }) => {
+const updateByB = step("B's update of A's PNG", { as: 'B', needs: { png }, uses: afterFirstCreation, changes: [png], cost: { api: 1 } }, async ({ png: { attachment } }) => {
   const exchange = await accountB().put(mediaPath(attachment), { description: 'conformance probe: not yours' });
   if (createdId(exchange)) await a.put(mediaPath(attachment), { description: attachment.description });
   return made(exchange);
 });
 
-const updated = step("A's update of the PNG's description and focal point", { as: 'A', needs: { png }, uses: bodiesRead, changes: [png], cost: { api: 1 } }, async ({ png: { attachment } }) =>
+const updated = step("A's update of the PNG's description and focal point", { as: 'A', needs: { png }, uses: afterFirstCreation, changes: [png], cost: { api: 1 } }, async ({ png: { attachment } }) =>
   made(await a.put(mediaPath(attachment), PNG_UPDATE)),
 );
 
@@ -342,7 +342,7 @@ const thumbnailUpdate = step("A's same update of the PNG with a thumbnail that i
 
 // One after another. A focus out of range the server accepted is put right afterwards, so the attachment stays valid
 // for the status that attaches it.
-const focusUpdates = step("A's updates of the PNG's focal point to MEDIA-FOCUS-2's fixed runs", { as: 'A', needs: { png }, uses: bodiesRead, changes: [png], cost: { api: 2 } }, async ({ png: { attachment } }) => {
+const focusUpdates = step("A's updates of the PNG's focal point to MEDIA-FOCUS-2's fixed runs", { as: 'A', needs: { png }, uses: afterFirstCreation, changes: [png], cost: { api: 2 } }, async ({ png: { attachment } }) => {
   const runs: FocusRun[] = [];
   for (const focus of FOCUS_RUNS) runs.push({ focus, exchange: await a.put(mediaPath(attachment), { focus: focusParam(focus) }, { malformed: !focusInRange(focus) }) });
   if (runs.some(({ focus, exchange }) => !focusInRange(focus) && createdId(exchange))) await a.put(mediaPath(attachment), { focus: focusParam(PNG_FOCUS) });
@@ -353,7 +353,7 @@ const focusUpdates = step("A's updates of the PNG's focal point to MEDIA-FOCUS-2
  * The read and update of an attachment that does not exist: the invalid v2 upload, once its reads ended, deleted
  * (Mastodon's delete; the ledger's undo, made early); where none was deleted, an id no server gave out.
  */
-const missing = step('an attachment that does not exist, read and updated', { as: 'A', uses: { invalidV2, ...bodiesRead }, cost: { api: v2 ? 3 : 1 } }, async ({ invalidV2 }) => {
+const missing = step('an attachment that does not exist, read and updated', { as: 'A', uses: { invalidV2, ...afterFirstCreation }, cost: { api: v2 ? 3 : 1 } }, async ({ invalidV2 }) => {
   const { upload, reads } = invalidV2.ok ? invalidV2.value : { upload: undefined, reads: [] };
   const ended = reads.length > 0 && reads.at(-1)?.status !== 206;
   const removed = upload && ended ? await a.deleteUpload(upload) : undefined;
@@ -363,13 +363,13 @@ const missing = step('an attachment that does not exist, read and updated', { as
   const path = `/api/v1/media/${id}`;
   // A server may delete in the background: the read waits for the attachment gone within the settle window, and the
   // update is sent once the read has shown it gone. The read is MEDIA-READ-5's, which comes with 3.1.3: the part of
-  // this step that gates on the release (MEDIA-UPDATE-4's update is sent at every release).
+  // this step that gates on the release (MEDIA-UPDATE-4's update is sent at every release, of MISSING_ID before it).
   const read = v2 ? (await settle(() => a.get(path), (answer) => !stillThere(answer, id), deletedAt)).exchange : undefined;
   return made<Missing>({ id, deleted, read, update: await a.put(path, { description: 'conformance probe: no such attachment' }) });
 });
 
 // B's attempt to attach A's attachment (MEDIA-ATTACH-3): what it made is deleted at once.
-const attachByB = step("B's creation of a status with A's attachment", { as: 'B', needs: { foreign }, uses: bodiesRead, changes: [foreign, sensitiveWithoutMedia], cost: { api: 1 } }, async ({ foreign }) =>
+const attachByB = step("B's creation of a status with A's attachment", { as: 'B', needs: { foreign }, uses: afterFirstCreation, changes: [foreign, sensitiveWithoutMedia], cost: { api: 1 } }, async ({ foreign }) =>
   made(await probe(accountB(), attachedByB(foreign.attachment.id))),
 );
 
@@ -377,7 +377,7 @@ const attachByB = step("B's creation of a status with A's attachment", { as: 'B'
 // processing, and to update one attached. Where neither could be had, the PNG's upload says why.
 const attached = step(
   'a sensitive status created with media_ids[] of the PNG and the processed JPEG',
-  { as: 'A', uses: { png, jpegReads, ...bodiesRead }, changes: [png, jpeg, sensitiveWithoutMedia], cost: { api: 3 } },
+  { as: 'A', uses: { png, jpegReads, ...afterFirstCreation }, changes: [png, jpeg, sensitiveWithoutMedia], cost: { api: 3 } },
   async ({ png, jpegReads }): Promise<StepOutcome<Attached>> => {
     const ready = processedOf(jpegReads);
     if (!png.ok && !ready.ok) return notMade(png.cause);
