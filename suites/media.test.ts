@@ -15,8 +15,8 @@
 // The steps never judge: an upload that failed blocks the checks that need its attachment (by MEDIA-UPLOAD-1 or
 // MEDIA-V2-1), and the Attachment schema is observed for RESOURCE-ATTACHMENT-1, which reports it last. Each request is
 // made once, by the step that a check needs; the planner runs the steps side by side where they act on different
-// objects (the uploads, the reads, B's probes), and the updates of the PNG one after another: the checks judge the
-// answers.
+// objects (the uploads, the reads), and those on the PNG (its updates by B and A, then the status that attaches it)
+// one after another: the checks judge the answers.
 import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { MEDIA_FIXTURES, uploadOf, type MediaFixture } from '../fixtures/media/index.ts';
