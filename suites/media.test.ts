@@ -489,8 +489,9 @@ section('Media', () => {
     },
   );
 
-  it('MEDIA-READ-3 a read where processing failed answers 422 with the contract text', { needs: { invalidV2 }, uses: { jpegReads } }, ({ invalidV2: { upload, reads }, jpegReads }) => {
-    ownRead(jpegReads, { upload, reads });
+  it('MEDIA-READ-3 a read where processing failed answers 422 with the contract text', { needs: { invalidV2 }, uses: { jpegReads } }, ({ invalidV2, jpegReads }) => {
+    ownRead(jpegReads, invalidV2);
+    const { upload, reads } = invalidV2;
     if (!createdId(upload)) {
       // A server may judge the file before it answers; then no processing can fail later (the upload row covers it).
       if (upload.status !== 422) block(causeOf('MEDIA-V2-1', `the v2 upload of ${MEDIA_FIXTURES.notAnImage.file} answered ${answerOf(upload)}`, upload));
