@@ -1,40 +1,46 @@
 // The contract's "Media" section: the v1 and v2 uploads, reads while processing continues, updates, the focal
 // point and attaching to a status, with the Errors rows these operations answer. The Uploading bucket allows
-// 30 uploads per 30 minutes, so this file uploads six files once and lets several checks judge each:
+// 30 uploads per 30 minutes, so this file uploads six files once, each in a step of its own, and lets several checks
+// judge each:
 //   image-640x480.png (v1, description and focus): sizes, read and update by its owner and by B, focus property, attached
 //   image-320x240.jpg (v2): answered at once, read until processed, attached
 //   image-640x480.png again (v1): B's attempt to attach it, alone, since a server may take it with the status it undoes
 //   unknown.bin (v1), not-an-image.png (v1, and v2 where it fails in the background)
-// What preparation uploads is an image of ordinary size and format, the PNG MEDIA-UPLOAD-1 judges: a server may refuse
+// What the steps upload is an image of ordinary size and format, the PNG MEDIA-UPLOAD-1 judges: a server may refuse
 // a tiny or odd file (size and format limits are not shown), and such a refusal would block what needed the upload by
 // a clause whose own check passed. The odd files are their own probes'.
-// The first creation (MEDIA-ATTACH-2's control) shows how the server reads bodies; the updates and probes follow it.
-// Once its reads have ended, the v2 upload of not-an-image.png is deleted: its id is the attachment that does not
-// exist, which the missing read and update ask for.
-// The preparation never judges: an upload that failed blocks the checks that need its attachment (by MEDIA-UPLOAD-1
-// or MEDIA-V2-1), and the Attachment schema is observed for RESOURCE-ATTACHMENT-1, which reports it last.
-// Every request is made once, at the start and side by side where the contract's order does not matter (the uploads;
-// the reads; B's probes; the updates of the PNG, one after another): the checks judge the answers.
+// The first creation (MEDIA-ATTACH-2's control) shows how the server reads bodies: every step that sends a form body
+// uses it, to follow it. Once its reads have ended, the v2 upload of not-an-image.png is deleted: its id is the
+// attachment that does not exist, which the missing read and update ask for.
+// The steps never judge: an upload that failed blocks the checks that need its attachment (by MEDIA-UPLOAD-1 or
+// MEDIA-V2-1), and the Attachment schema is observed for RESOURCE-ATTACHMENT-1, which reports it last. Each request is
+// made once, by the step that a check needs; the planner runs the steps side by side where they act on different
+// objects (the uploads, the reads), and those on the PNG (its updates by B and A, then the status that attaches it)
+// one after another: the checks judge the answers.
 import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
-import { beforeAll, describe, it } from 'vitest';
 import { MEDIA_FIXTURES, uploadOf, type MediaFixture } from '../fixtures/media/index.ts';
-import { actors, formNotUnderstood, type Actor } from './support/act/actors.ts';
-import { createdId, type Attachment, type Created, type Status } from './support/act/created.ts';
+import { actors, formNotUnderstood, type Actor, type UploadApi } from './support/act/actors.ts';
+import { createdId, type Attachment, type Status } from './support/act/created.ts';
 import { createdObject, type Exchange } from './support/talk/http.ts';
 import { releaseAtLeast } from './support/talk/config.ts';
 import type { FormParams } from './support/talk/form.ts';
-import { block, controlled, countJudged, need, needs, notJudged, requireThat, since } from './support/judge/preconditions.ts';
-import { answerOf, causeOf, failed, succeeded, type Step } from './support/act/steps.ts';
+import { block, controlled, countJudged, notJudged, requireThat } from './support/judge/preconditions.ts';
+import { answerOf, causeOf, succeeded, type Step } from './support/act/steps.ts';
 import { expectNoMismatch } from './support/judge/run-wide.ts';
 import { now, settle } from './support/act/settle.ts';
 import { check, expectEqual, expectError, expectOk, expectRefusal, fail } from './support/judge/verify.ts';
+import { it, made, notMade, requirement, section, step, type StepOutcome } from './support/run/checks.ts';
 
 const { config, a, b } = actors();
+// The v2 uploads come with 3.1.3, the focal point with 2.3.0.
+const v2 = releaseAtLeast(config.serverVersion, '3.1.3');
+const withFocus = releaseAtLeast(config.serverVersion, '2.3.0');
 // An id no server has given out, far above any snowflake of this century: where the run could delete no attachment
 // of its own, whose id is of the server's own shape (a server may refuse an id of another shape before any lookup).
 const MISSING_ID = '999999999999999999';
 const MEDIA_INVALID = 'Validation failed: File content type is invalid, File is invalid';
+const NEEDS_B = 'needs CONFORMANCE_TOKEN_B';
 // Well past a quick server's processing (the reference server's takes 300 ms), also on a loaded machine: such a
 // server is read twice, not three times, and a run's request count does not move with the load.
 const NEXT_READ_MS = 500;
@@ -49,6 +55,26 @@ const PNG_DESCRIPTION = 'conformance probe: a gradient, 640 by 480';
 const PNG_FOCUS = { x: 0.5, y: -0.25 };
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** B, for the steps of the checks that require CONFORMANCE_TOKEN_B: they are never planned without it. */
+function accountB(): Actor {
+  if (!b) throw new Error('a step acting as B was planned without CONFORMANCE_TOKEN_B');
+  return b;
+}
+
+const mediaPath = (attachment: Attachment) => `/api/v1/media/${attachment.id}`;
+
+/** An upload's attachment, with the answer that made it: the evidence of the checks that judge it. */
+interface Uploaded {
+  attachment: Attachment;
+  exchange: Exchange;
+}
+
+/** An upload by A as a step: an answer 2xx with an id is enough to go on; else the upload's clause blocks what needs it. */
+async function uploaded(fixture: MediaFixture, params: FormParams = {}, api: UploadApi = 'v1'): Promise<StepOutcome<Uploaded>> {
+  const upload = await a.upload(fixture, params, api);
+  return upload.ok ? made({ attachment: upload.value, exchange: upload.exchange }, upload.exchange) : upload;
+}
 
 /**
  * Reads an attachment until its processing ends (any answer but 206, or a 200 without the url of its file, which a
@@ -74,17 +100,50 @@ const withUrl = (read: Exchange) => {
   return typeof url === 'string' && url !== '';
 };
 
+/** The v2 upload of the JPEG and A's reads of it until its processing ended. */
+interface Processing extends Uploaded {
+  reads: Exchange[];
+}
+
 /**
  * The v2 upload once processed, for the checks that need its sizes or attach it: the last read answered 200 with
  * the url of its file. Else the MEDIA-READ clause that did not hold: it never ended, ended otherwise, or had no url.
  */
-function processedStep(upload: Step<Attachment>, reads: readonly Exchange[]): Step<Attachment> {
-  if (!upload.ok) return upload;
+function processedOf(processing: StepOutcome<Processing>): Step<Attachment> {
+  if (!processing.ok) return processing;
+  const { attachment, reads } = processing.value;
   const last = reads.at(-1) as Exchange;
-  if (last.status === 206) return failed(causeOf('MEDIA-READ-1', `processing had not ended after ${reads.length} reads within CONFORMANCE_TIMEOUT_MS`, last), last);
-  if (last.status !== 200) return failed(causeOf('MEDIA-READ-1', `the read after processing answered ${answerOf(last)}`, last), last);
-  if (!withUrl(last)) return failed(causeOf('MEDIA-READ-2', 'a 200 read answered without the url of the file', last), last);
-  return succeeded(upload.value, last);
+  if (last.status === 206) return notMade(causeOf('MEDIA-READ-1', `processing had not ended after ${reads.length} reads within CONFORMANCE_TIMEOUT_MS`, last), last);
+  if (last.status !== 200) return notMade(causeOf('MEDIA-READ-1', `the read after processing answered ${answerOf(last)}`, last), last);
+  if (!withUrl(last)) return notMade(causeOf('MEDIA-READ-2', 'a 200 read answered without the url of the file', last), last);
+  return succeeded(attachment, last);
+}
+
+/** The v2 upload of the invalid file and A's reads of it until its processing ended (none where it made nothing). */
+interface FailedProcessing {
+  upload: Exchange;
+  reads: Exchange[];
+}
+
+/** The attachment that does not exist (one the run deleted, else MISSING_ID), and what its read and update answered. */
+interface Missing {
+  id: string;
+  deleted: boolean;
+  /** From 3.1.3, with the read of an attachment. */
+  read: Exchange | undefined;
+  update: Exchange;
+}
+
+/** A read of the deleted attachment that shows it there: the 422 of its failed processing, or its own body. */
+const stillThere = (read: Exchange, id: string) => read.status === 422 || createdObject(read)?.id === id;
+
+/**
+ * Whether the deleted attachment is gone: a read after its delete that shows it there (the 422 of its failed
+ * processing, or its own body) means that delete, outside the contract, did not delete it, and nothing can be judged.
+ */
+function expectMissing({ id, deleted, read }: Missing): void {
+  if (!deleted || !read) return;
+  if (stillThere(read, id)) block(causeOf(undefined, `DELETE /api/v1/media/:id answered 2xx, and a read of the attachment after it answered ${answerOf(read)}`, read));
 }
 
 interface Size {
@@ -131,6 +190,23 @@ function judgeable(exchange: Exchange, what: string): Exchange {
   return exchange;
 }
 
+/**
+ * The positive control of the refusals of GET /api/v1/media/:id: a read by A of its own v2 upload that answered 2xx
+ * (else the last one). A server without the operation refuses every read; then MEDIA-READ-1 blocks those checks.
+ */
+function ownRead(jpegReads: StepOutcome<Processing>, invalidV2: FailedProcessing): void {
+  const reads = [...(jpegReads.ok ? jpegReads.value.reads : []), ...invalidV2.reads];
+  const read = reads.find((r) => r.status !== undefined && r.status >= 200 && r.status < 300) ?? reads.at(-1);
+  if (!read) block(jpegReads.ok ? { summary: "A's attachments were not read" } : jpegReads.cause);
+  controlled(succeeded(read, read), 'MEDIA-READ-1', "A's read of its own attachment");
+}
+
+/** The positive control of the refusals of the update: A's update of its own attachment (MEDIA-UPDATE-1's) answered 2xx. */
+function updateAccepted(updated: Exchange, operation: string): void {
+  const control = judgeable(updated, "A's update");
+  controlled(succeeded(control, control), 'MEDIA-UPDATE-1', operation);
+}
+
 /** The focus parameter as the contract writes it: "x,y". */
 const focusParam = (focus: { x: number; y: number }) => `${focus.x},${focus.y}`;
 const inFocusRange = (v: number) => v >= -1 && v <= 1;
@@ -148,6 +224,9 @@ const UPDATED_FOCUS = fc.sample(
   { numRuns: 1, seed: config.seed },
 )[0] as { x: number; y: number };
 const UPDATED_DESCRIPTION = 'conformance probe: an updated description';
+// MEDIA-UPDATE-1's update, and the same with a thumbnail that is not an image. The focal point is the part of
+// MEDIA-UPDATE-1 that gates on its release (2.3.0): the update's description is judged at every release.
+const PNG_UPDATE = { description: UPDATED_DESCRIPTION, focus: withFocus ? focusParam(UPDATED_FOCUS) : undefined };
 /**
  * The other runs of the MEDIA-FOCUS-2 property, fixed: a corner of the range and a value beyond it. Three updates of
  * one attachment in all; no shrinking, which would cost more requests.
@@ -157,16 +236,35 @@ const FOCUS_RUNS: { x: number; y: number }[] = [
   { x: 1.5, y: 0 },
 ];
 
+/** One run of the MEDIA-FOCUS-2 property: the focal point sent, and what the update answered. */
+interface FocusRun {
+  focus: { x: number; y: number };
+  exchange: Exchange;
+}
+
 const ATTACHED = { status: 'conformance probe: a status with media', sensitive: true, visibility: 'private' };
 /** MEDIA-ATTACH-2's control: whether sensitive is kept on a status at all. */
 const SENSITIVE = { status: 'conformance probe: a sensitive status without media', sensitive: true, visibility: 'private' };
 /** B's creation with A's attachment, which MEDIA-ATTACH-3 wants refused. */
 const attachedByB = (id: string) => ({ status: 'conformance probe: not my media', media_ids: [id], visibility: 'private' });
 
+/** The status created with A's attachments, and the ids it was created with. */
+interface Attached {
+  creation: Step<Status>;
+  ids: string[];
+}
+
 /** The ids of the attachments a status carries. */
 function mediaIdsOf(status: Record<string, unknown>): unknown[] {
   const media = status.media_attachments;
   return Array.isArray(media) ? media.map((m: unknown) => (isObject(m) ? m.id : m)) : [];
+}
+
+/** The status a creation answered, also when its visibility is not what was asked (that is STATUS-CREATE-4's). */
+function answered(creation: StepOutcome<Status>): Status {
+  const body = creation.exchange ? createdObject(creation.exchange) : undefined;
+  if (!body && !creation.ok) return block(creation.cause);
+  return body as Status;
 }
 
 /**
@@ -175,179 +273,153 @@ function mediaIdsOf(status: Record<string, unknown>): unknown[] {
  */
 async function probe(actor: Actor, params: FormParams, asJson = false): Promise<Exchange> {
   const exchange = await actor.attemptStatus(params, asJson ? { json: params } : {});
-  const made = createdId(exchange);
-  if (made) await actor.delete(`/api/v1/statuses/${made}`);
+  const id = createdId(exchange);
+  if (id) await actor.delete(`/api/v1/statuses/${id}`);
   return exchange;
 }
 
-describe('Media', () => {
-  const v2 = releaseAtLeast(config.serverVersion, '3.1.3');
-  let png: Step<Attachment>;
-  let unknown: Exchange;
-  let invalid: Exchange;
-  // The v2 uploads come with 3.1.3: before it, the checks that read them are skipped before they need them.
-  let jpeg: Step<Attachment> = failed({ summary: 'no v2 upload before release 3.1.3' });
-  let jpegReads: Exchange[] = [];
-  let invalidV2: Exchange | undefined;
-  let invalidV2Reads: Exchange[] = [];
+// The ledger deletes what a step made and reads it gone at the end (cleanup-reads.ts): each upload's cost counts its
+// delete and the read of its file, each creation's its delete and its read. Before its first delete of a kind it also
+// reads one there, counted on the first creation (planned with every other creation) and on the PNG's upload.
 
-  // The answers of B's probes, the read and update of a missing attachment and the updates of the PNG (see the checks).
-  let readByB: Exchange | undefined;
-  let missing: { id: string; deleted: boolean } = { id: MISSING_ID, deleted: false };
-  let readMissing: Exchange | undefined;
-  let updateMissing: Exchange | undefined;
-  let updateByB: Exchange | undefined;
-  let attachByB: Exchange | undefined;
-  // The attachment of A's that B tried to attach, its own.
-  let foreign: Step<Attachment> = failed({ summary: 'needs CONFORMANCE_TOKEN_B' });
-  let sensitiveControl: Created<Status>;
-  let thumbnailUpdate: Exchange | undefined;
-  let updated: Exchange | undefined;
-  const focusUpdates: { focus: { x: number; y: number }; exchange: Exchange }[] = [];
+// MEDIA-ATTACH-2's control, and the file's first creation: it shows how the server reads bodies (actors.ts), so each
+// step that sends a form body uses it. It also stands for how this file sends bodies, which a later creation may
+// settle anew (media_ids[] as form data unread, WIRE-FORM-1): the creations with media_ids[] name it in `changes`,
+// so B's attempt goes as it did before the attached status is created.
+const sensitiveWithoutMedia = step('a sensitive status without media, the first creation', { as: 'A', cost: { api: 4 } }, () => a.createStatus(SENSITIVE));
+const afterFirstCreation = { firstCreation: sensitiveWithoutMedia };
 
-  /**
-   * The positive control of the refusals of GET /api/v1/media/:id: a read by A of its own v2 upload that answered 2xx
-   * (else the last one). A server without the operation refuses every read; then MEDIA-READ-1 blocks those checks.
-   */
-  function ownRead(): void {
-    const reads = [...jpegReads, ...invalidV2Reads];
-    const read = reads.find((r) => r.status !== undefined && r.status >= 200 && r.status < 300) ?? reads.at(-1);
-    if (!read) block(jpeg.ok ? { summary: "A's attachments were not read" } : jpeg.cause);
-    controlled(succeeded(read, read), 'MEDIA-READ-1', "A's read of its own attachment");
-  }
+// Where the release has no v2 upload (3.1.3), MEDIA-UPLOAD-2 and the attached status go on without the JPEG: the part
+// of them that gates on the release, here (the checks of the v2 upload itself are skipped by the catalogue's since).
+// The steps of the v2 uploads then send nothing.
+const NO_V2 = { summary: 'no v2 upload before release 3.1.3' };
+const jpeg = step('image-320x240.jpg uploaded with v2', { as: 'A', cost: v2 ? { api: 2, files: 1 } : {} }, async () => (v2 ? uploaded(MEDIA_FIXTURES.jpeg, {}, 'v2') : notMade(NO_V2)));
 
-  /** Both v2 uploads' reads side by side: the second file processes while the first is read. */
-  async function readV2(uploads: Promise<[Step<Attachment>, Exchange]>): Promise<void> {
-    [jpeg, invalidV2] = await uploads;
-    const invalidId = createdId(invalidV2);
-    [jpegReads, invalidV2Reads] = await Promise.all([jpeg.ok ? readUntilProcessed(a, jpeg.value.id) : [], invalidId ? readUntilProcessed(a, invalidId) : []]);
-  }
+const jpegReads = step('the JPEG read until its processing ended', { as: 'A', needs: { jpeg }, cost: { api: v2 ? 2 : 0 } }, async ({ jpeg }) =>
+  made({ ...jpeg, reads: await readUntilProcessed(a, jpeg.attachment.id) }),
+);
 
-  /**
-   * The read and update of an attachment that does not exist: the invalid v2 upload, once its reads ended, deleted
-   * (Mastodon's delete; the ledger's undo, made early); where none was deleted, an id no server gave out.
-   */
-  async function probeMissing(): Promise<void> {
-    const ended = invalidV2Reads.length > 0 && invalidV2Reads.at(-1)?.status !== 206;
-    const removed = invalidV2 && ended ? await a.deleteUpload(invalidV2) : undefined;
-    const deletedAt = now();
-    const deleted = removed?.status !== undefined && removed.status >= 200 && removed.status < 300;
-    missing = { id: deleted ? (createdId(invalidV2 as Exchange) as string) : MISSING_ID, deleted };
-    const path = `/api/v1/media/${missing.id}`;
-    // A server may delete in the background: the read waits for the attachment gone within the settle window, and
-    // the update is sent once the read has shown it gone.
-    if (v2) readMissing = (await settle(() => a.get(path), (read) => !stillThere(read), deletedAt)).exchange;
-    updateMissing = await a.put(path, { description: 'conformance probe: no such attachment' });
-  }
+// It processes while the JPEG is read. Its delete and the read that shows it gone are the missing attachment's step's.
+const invalidV2 = step('not-an-image.png uploaded with v2, and read until its processing ended', { as: 'A', cost: { api: v2 ? 3 : 0 } }, async () => {
+  if (!v2) return notMade(NO_V2);
+  const upload = await a.sendUpload(MEDIA_FIXTURES.notAnImage, {}, 'v2');
+  const id = createdId(upload);
+  return made({ upload, reads: id ? await readUntilProcessed(a, id) : [] });
+});
 
-  /** A read of the deleted attachment that shows it there: the 422 of its failed processing, or its own body. */
-  const stillThere = (read: Exchange) => read.status === 422 || createdObject(read)?.id === missing.id;
+const png = step('image-640x480.png uploaded with v1, with a description and a focal point', { as: 'A', cost: { api: 2, files: 2 } }, () =>
+  uploaded(MEDIA_FIXTURES.png, { description: PNG_DESCRIPTION, focus: focusParam(PNG_FOCUS) }),
+);
 
-  /**
-   * Whether the deleted attachment is gone: a read after its delete that shows it there (the 422 of its failed
-   * processing, or its own body) means that delete, outside the contract, did not delete it, and nothing can be judged.
-   */
-  function expectMissing(): void {
-    const read = readMissing;
-    if (!missing.deleted || !read) return;
-    if (stillThere(read)) block(causeOf(undefined, `DELETE /api/v1/media/:id answered 2xx, and a read of the attachment after it answered ${answerOf(read)}`, read));
-  }
+const unknown = step('unknown.bin uploaded with v1', { as: 'A', cost: { api: 2, files: 1 } }, async () => made(await a.sendUpload(MEDIA_FIXTURES.unknown)));
 
-  /** What B may not do with A's attachment: read it and update it (an update made anyway is undone at once). */
-  async function probeByB(other: Actor, attachment: Attachment): Promise<void> {
-    const path = `/api/v1/media/${attachment.id}`;
-    [readByB, updateByB] = await Promise.all([v2 ? other.get(path) : undefined, other.put(path, { description: 'conformance probe: not yours' })]);
-    // The owner puts the description back.
-    if (createdId(updateByB)) await a.put(path, { description: attachment.description });
-  }
+// An invalid file the server kept anyway is removed at once (Mastodon's delete), so no other check meets it.
+const invalid = step('not-an-image.png uploaded with v1', { as: 'A', cost: { api: 1 } }, async () => {
+  const upload = await a.sendUpload(MEDIA_FIXTURES.notAnImage);
+  await a.deleteUpload(upload);
+  return made(upload);
+});
 
-  /**
-   * The updates of the PNG, one after another: the refused thumbnail beside MEDIA-UPDATE-1's update and
-   * MEDIA-FOCUS-2's. A focus out of range the server accepted is put right afterwards, so the attachment stays
-   * valid for the checks that attach it.
-   */
-  async function updatePng(attachment: Attachment): Promise<void> {
-    const path = `/api/v1/media/${attachment.id}`;
-    const withFocus = releaseAtLeast(config.serverVersion, '2.3.0');
-    // MEDIA-UPDATE-1's update, and the same with a thumbnail that is not an image: the refusal counts where the
-    // update without it was accepted.
-    const update = { description: UPDATED_DESCRIPTION, focus: withFocus ? focusParam(UPDATED_FOCUS) : undefined };
-    const thumbnail = releaseAtLeast(config.serverVersion, '3.2.0') ? a.put(path, update, { uploads: [uploadOf(MEDIA_FIXTURES.notAnImage, 'thumbnail')] }) : undefined;
-    updated = await a.put(path, update);
-    if (withFocus) {
-      for (const focus of FOCUS_RUNS) focusUpdates.push({ focus, exchange: await a.put(path, { focus: focusParam(focus) }, { malformed: !focusInRange(focus) }) });
-      if (focusUpdates.some(({ focus, exchange }) => !focusInRange(focus) && createdId(exchange))) await a.put(path, { focus: focusParam(PNG_FOCUS) });
-    }
-    thumbnailUpdate = await thumbnail;
-  }
+const foreign = step('image-640x480.png uploaded with v1 once more, for B to try to attach', { as: 'A', cost: { api: 2, files: 1 } }, () => uploaded(MEDIA_FIXTURES.png));
 
-  /** B's attempt to attach an attachment of A's (MEDIA-ATTACH-3): what it made is deleted at once. */
-  async function attachByOther(other: Actor, target: Step<Attachment>): Promise<void> {
-    if (target.ok) attachByB = await probe(other, attachedByB(target.value.id));
-  }
+const readByB = step("B's read of A's PNG", { as: 'B', needs: { png }, cost: { api: 1 } }, async ({ png: { attachment } }) => made(await accountB().get(mediaPath(attachment))));
 
-  beforeAll(async () => {
-    // All six uploads at once, the v2 reads as soon as the v2 uploads answer, and the first creation, which settles
-    // how the server reads bodies; then B's probes and the updates.
-    const reads = v2 ? readV2(Promise.all([a.upload(MEDIA_FIXTURES.jpeg, {}, 'v2'), a.sendUpload(MEDIA_FIXTURES.notAnImage, {}, 'v2')])) : undefined;
-    [png, unknown, invalid, foreign, sensitiveControl] = await Promise.all([
-      a.upload(MEDIA_FIXTURES.png, { description: PNG_DESCRIPTION, focus: focusParam(PNG_FOCUS) }),
-      a.sendUpload(MEDIA_FIXTURES.unknown),
-      a.sendUpload(MEDIA_FIXTURES.notAnImage),
-      b ? a.upload(MEDIA_FIXTURES.png) : foreign,
-      a.createStatus(SENSITIVE),
-    ]);
-    // An invalid file the server kept anyway is removed at once (Mastodon's delete), so no other check meets it.
-    const kept = createdId(invalid);
-    await Promise.all([
-      kept && a.deleteUpload(invalid),
-      reads ? reads.then(probeMissing) : probeMissing(),
-      png.ok && b && probeByB(b, png.value),
-      png.ok && updatePng(png.value),
-      b && attachByOther(b, foreign),
-    ]);
-  });
+// An update made anyway is undone at once: the owner puts the description back.
+const updateByB = step("B's update of A's PNG", { as: 'B', needs: { png }, uses: afterFirstCreation, changes: [png], cost: { api: 1 } }, async ({ png: { attachment } }) => {
+  const exchange = await accountB().put(mediaPath(attachment), { description: 'conformance probe: not yours' });
+  if (createdId(exchange)) await a.put(mediaPath(attachment), { description: attachment.description });
+  return made(exchange);
+});
 
-  it('MEDIA-UPLOAD-1 the v1 upload answers 200 and an Attachment', () => {
+const updated = step("A's update of the PNG's description and focal point", { as: 'A', needs: { png }, uses: afterFirstCreation, changes: [png], cost: { api: 1 } }, async ({ png: { attachment } }) =>
+  made(await a.put(mediaPath(attachment), PNG_UPDATE)),
+);
+
+// A multipart body, sent as it is: it waits for no creation.
+const thumbnailUpdate = step("A's same update of the PNG with a thumbnail that is not an image", { as: 'A', needs: { png }, changes: [png], cost: { api: 1 } }, async ({ png: { attachment } }) =>
+  made(await a.put(mediaPath(attachment), PNG_UPDATE, { uploads: [uploadOf(MEDIA_FIXTURES.notAnImage, 'thumbnail')] })),
+);
+
+// One after another. A focus out of range the server accepted is put right afterwards, so the attachment stays valid
+// for the status that attaches it.
+const focusUpdates = step("A's updates of the PNG's focal point to MEDIA-FOCUS-2's fixed runs", { as: 'A', needs: { png }, uses: afterFirstCreation, changes: [png], cost: { api: 2 } }, async ({ png: { attachment } }) => {
+  const runs: FocusRun[] = [];
+  for (const focus of FOCUS_RUNS) runs.push({ focus, exchange: await a.put(mediaPath(attachment), { focus: focusParam(focus) }, { malformed: !focusInRange(focus) }) });
+  if (runs.some(({ focus, exchange }) => !focusInRange(focus) && createdId(exchange))) await a.put(mediaPath(attachment), { focus: focusParam(PNG_FOCUS) });
+  return made(runs);
+});
+
+/**
+ * The read and update of an attachment that does not exist: the invalid v2 upload, once its reads ended, deleted
+ * (Mastodon's delete; the ledger's undo, made early); where none was deleted, an id no server gave out.
+ */
+const missing = step('an attachment that does not exist, read and updated', { as: 'A', uses: { invalidV2, ...afterFirstCreation }, cost: { api: v2 ? 3 : 1 } }, async ({ invalidV2 }) => {
+  const { upload, reads } = invalidV2.ok ? invalidV2.value : { upload: undefined, reads: [] };
+  const ended = reads.length > 0 && reads.at(-1)?.status !== 206;
+  const removed = upload && ended ? await a.deleteUpload(upload) : undefined;
+  const deletedAt = now();
+  const deleted = removed?.status !== undefined && removed.status >= 200 && removed.status < 300;
+  const id = deleted ? (createdId(upload as Exchange) as string) : MISSING_ID;
+  const path = `/api/v1/media/${id}`;
+  // A server may delete in the background: the read waits for the attachment gone within the settle window, and the
+  // update is sent once the read has shown it gone. The read is MEDIA-READ-5's, which comes with 3.1.3: the part of
+  // this step that gates on the release (MEDIA-UPDATE-4's update is sent at every release, of MISSING_ID before it).
+  const read = v2 ? (await settle(() => a.get(path), (answer) => !stillThere(answer, id), deletedAt)).exchange : undefined;
+  return made<Missing>({ id, deleted, read, update: await a.put(path, { description: 'conformance probe: no such attachment' }) });
+});
+
+// B's attempt to attach A's attachment (MEDIA-ATTACH-3): what it made is deleted at once.
+const attachByB = step("B's creation of a status with A's attachment", { as: 'B', needs: { foreign }, uses: afterFirstCreation, changes: [foreign, sensitiveWithoutMedia], cost: { api: 1 } }, async ({ foreign }) =>
+  made(await probe(accountB(), attachedByB(foreign.attachment.id))),
+);
+
+// After every update of the PNG, and with the JPEG only once processed: Mastodon refuses to attach a file still
+// processing, and to update one attached. Where neither could be had, the PNG's upload says why.
+const attached = step(
+  'a sensitive status created with media_ids[] of the PNG and the processed JPEG',
+  { as: 'A', uses: { png, jpegReads, ...afterFirstCreation }, changes: [png, jpeg, sensitiveWithoutMedia], cost: { api: 3 } },
+  async ({ png, jpegReads }): Promise<StepOutcome<Attached>> => {
+    const ready = processedOf(jpegReads);
+    if (!png.ok && !ready.ok) return notMade(png.cause);
+    const ids = [...(png.ok ? [png.value.attachment.id] : []), ...(ready.ok ? [ready.value.id] : [])];
+    return made({ creation: await a.createStatus({ ...ATTACHED, media_ids: ids }), ids });
+  },
+);
+
+section('Media', () => {
+  it('MEDIA-UPLOAD-1 the v1 upload answers 200 and an Attachment', { uses: { png } }, ({ png }) => {
     expectOk(judgeable(png.exchange as Exchange, 'the v1 upload'), 'Attachment', 200);
   });
 
-  it('MEDIA-UPLOAD-2 meta.original is the real size of the uploaded image, with size "<width>x<height>" and aspect', () => {
+  it('MEDIA-UPLOAD-2 meta.original is the real size of the uploaded image, with size "<width>x<height>" and aspect', { needs: { png }, uses: { jpegReads } }, ({ png, jpegReads }) => {
     const judge = (attachment: Attachment, fixture: MediaFixture, exchange: Exchange) => {
       const original = expectSize(attachment, 'original', exchange);
       expectEqual([original.width, original.height], [fixture.width, fixture.height], `meta.original [width, height] of ${fixture.file}`, exchange);
       expectSize(attachment, 'small', exchange);
     };
-    judge(need(png), MEDIA_FIXTURES.png, png.exchange as Exchange);
+    judge(png.attachment, MEDIA_FIXTURES.png, png.exchange);
     // The JPEG's sizes are known once its processing has finished: on a read that answered 200 with its url.
-    const ready = processedStep(jpeg, jpegReads);
+    const ready = processedOf(jpegReads);
     if (ready.ok) judge(createdObject(ready.exchange) as Attachment, MEDIA_FIXTURES.jpeg, ready.exchange);
   });
 
-  it('MEDIA-UPLOAD-3 meta.small keeps the aspect of meta.original: previews are never cropped', () => {
-    const attachment = need(png);
+  it('MEDIA-UPLOAD-3 meta.small keeps the aspect of meta.original: previews are never cropped', { needs: { png } }, ({ png: { attachment, exchange } }) => {
     const [original, small] = [sizeOf(attachment, 'original'), sizeOf(attachment, 'small')];
-    requireThat(inPixels(original) && inPixels(small), () => causeOf('MEDIA-UPLOAD-2', 'the upload answered no meta.original and meta.small in whole pixels', png.exchange));
+    requireThat(inPixels(original) && inPixels(small), () => causeOf('MEDIA-UPLOAD-2', 'the upload answered no meta.original and meta.small in whole pixels', exchange));
     const [o, s] = [original as Size, small as Size];
     const uncroppedHeight = (s.width * o.height) / o.width;
-    check(
-      Math.abs(s.height - uncroppedHeight) <= PIXEL_TOLERANCE,
-      `meta.small ${s.width}x${Math.round(uncroppedHeight)} (the aspect of ${o.width}x${o.height})`,
-      `meta.small ${s.width}x${s.height}`,
-      png.exchange,
-    );
+    check(Math.abs(s.height - uncroppedHeight) <= PIXEL_TOLERANCE, `meta.small ${s.width}x${Math.round(uncroppedHeight)} (the aspect of ${o.width}x${o.height})`, `meta.small ${s.width}x${s.height}`, exchange);
   });
 
-  it('MEDIA-UPLOAD-4 the description given with the upload is the Attachment description', () => {
-    expectEqual(need(png).description, PNG_DESCRIPTION, 'description', png.exchange);
+  it('MEDIA-UPLOAD-4 the description given with the upload is the Attachment description', { needs: { png } }, ({ png: { attachment, exchange } }) => {
+    expectEqual(attachment.description, PNG_DESCRIPTION, 'description', exchange);
   });
 
-  it('MEDIA-FOCUS-1 the focus given with the upload is meta.focus', (context) => {
-    since(context, config, '2.3.0');
-    expectFocus(focusOf(need(png)), PNG_FOCUS, png.exchange as Exchange);
+  it('MEDIA-FOCUS-1 the focus given with the upload is meta.focus', { needs: { png } }, ({ png: { attachment, exchange } }) => {
+    expectFocus(focusOf(attachment), PNG_FOCUS, exchange);
   });
 
-  it('MEDIA-UPLOAD-5 a file that is not understood becomes an attachment of type unknown with blurhash null', async (context) => {
+  it('MEDIA-UPLOAD-5 a file that is not understood becomes an attachment of type unknown with blurhash null', { needs: { unknown }, uses: { png } }, async ({ unknown, png }, context) => {
     // The contract allows both: "an attachment is created even when the file is not understood", and 422 for an
     // "unsupported ... type". A refusal must then be the Errors row.
     judgeable(unknown, 'the v1 upload of a file that is not understood');
@@ -363,144 +435,136 @@ describe('Media', () => {
     expectEqual(attachment.blurhash, null, 'blurhash', unknown);
   });
 
-  it('MEDIA-UPLOAD-6 a file that claims to be an image and is not answers 422 with the contract text', () => {
+  it('MEDIA-UPLOAD-6 a file that claims to be an image and is not answers 422 with the contract text', { needs: { invalid }, uses: { png } }, ({ invalid, png }) => {
     // The positive control: the same upload of an image that is one (MEDIA-UPLOAD-1's PNG) was accepted.
     const control = judgeable(png.exchange as Exchange, 'the v1 upload');
     controlled(succeeded(control, control), 'MEDIA-UPLOAD-1', 'the v1 upload of an image');
     expectError(judgeable(invalid, 'the v1 upload of an invalid file'), 422, MEDIA_INVALID);
   });
 
-  it('MEDIA-V2-1 the v2 upload answers 202 and an Attachment with url null', (context) => {
-    since(context, config, '3.1.3');
+  it('MEDIA-V2-1 the v2 upload answers 202 and an Attachment with url null', { uses: { jpeg } }, ({ jpeg }) => {
     const exchange = judgeable(jpeg.exchange as Exchange, 'the v2 upload');
     expectEqual(expectOk<Attachment>(exchange, 'Attachment', 202).url, null, 'url', exchange);
   });
 
-  it('MEDIA-V2-2 the v2 upload answer carries the preview_url of the thumbnail it prepared', (context) => {
-    since(context, config, '3.1.3');
-    const { preview_url: preview } = need(jpeg);
-    check(typeof preview === 'string' && preview !== '', 'preview_url: a URL', `preview_url: ${JSON.stringify(preview)}`, jpeg.exchange);
+  it('MEDIA-V2-2 the v2 upload answer carries the preview_url of the thumbnail it prepared', { needs: { jpeg } }, ({ jpeg: { attachment, exchange } }) => {
+    const { preview_url: preview } = attachment;
+    check(typeof preview === 'string' && preview !== '', 'preview_url: a URL', `preview_url: ${JSON.stringify(preview)}`, exchange);
   });
 
-  it('MEDIA-READ-1 reading the v2 upload reaches 200 and the Attachment once processing has finished', (context) => {
-    since(context, config, '3.1.3');
-    const { id } = need(jpeg);
-    const last = jpegReads.at(-1) as Exchange;
-    if (last.status === 206) fail(`processing ends within CONFORMANCE_TIMEOUT_MS (${config.timeoutMs} ms)`, `HTTP 206 after ${jpegReads.length} reads`, last);
-    expectEqual(expectOk<Attachment>(last, 'Attachment', 200).id, id, 'id', last);
+  it('MEDIA-READ-1 reading the v2 upload reaches 200 and the Attachment once processing has finished', { needs: { jpegReads } }, ({ jpegReads: { attachment, reads } }) => {
+    const last = reads.at(-1) as Exchange;
+    if (last.status === 206) fail(`processing ends within CONFORMANCE_TIMEOUT_MS (${config.timeoutMs} ms)`, `HTTP 206 after ${reads.length} reads`, last);
+    expectEqual(expectOk<Attachment>(last, 'Attachment', 200).id, attachment.id, 'id', last);
   });
 
-  it('MEDIA-READ-2 a read before processing has finished answers 206; a 200 read carries the url of the file', async (context) => {
-    since(context, config, '3.1.3');
-    ownRead();
-    // The url of a 200 read is what is judged: reads that never reached 200 left nothing to judge, MEDIA-READ-1's failure.
-    const last = jpegReads.at(-1) as Exchange;
-    if (!jpegReads.some((read) => read.status === 200)) block(causeOf('MEDIA-READ-1', `no read answered 200: ${jpegReads.map((r) => r.status).join(', ')}`, last));
-    const seen = `reads until processed: ${jpegReads.map((r) => r.status).join(', ')}`;
-    await context.annotate(seen, 'observation');
-    // A 206 answer's body is not given by the contract, so it is not judged; the final status is MEDIA-READ-1's.
-    // A 200 without url is a read before processing finished answered 200: this clause's failure.
-    for (const read of jpegReads) {
-      if (read.status === 200) {
-        const { url } = expectOk<Attachment>(read, 'Attachment', 200);
-        check(typeof url === 'string' && url !== '', 'a 200 read: url of the processed file', `url: ${JSON.stringify(url)}`, read);
+  it(
+    'MEDIA-READ-2 a read before processing has finished answers 206; a 200 read carries the url of the file',
+    { needs: { invalidV2 }, uses: { jpegReads } },
+    async ({ invalidV2, jpegReads }, context) => {
+      ownRead(jpegReads, invalidV2);
+      if (!jpegReads.ok) block(jpegReads.cause);
+      const { exchange: upload, reads } = jpegReads.value;
+      // The url of a 200 read is what is judged: reads that never reached 200 left nothing to judge, MEDIA-READ-1's failure.
+      const last = reads.at(-1) as Exchange;
+      if (!reads.some((read) => read.status === 200)) block(causeOf('MEDIA-READ-1', `no read answered 200: ${reads.map((r) => r.status).join(', ')}`, last));
+      const seen = `reads until processed: ${reads.map((r) => r.status).join(', ')}`;
+      await context.annotate(seen, 'observation');
+      // A 206 answer's body is not given by the contract, so it is not judged; the final status is MEDIA-READ-1's.
+      // A 200 without url is a read before processing finished answered 200: this clause's failure.
+      for (const read of reads) {
+        if (read.status === 200) {
+          const { url } = expectOk<Attachment>(read, 'Attachment', 200);
+          check(typeof url === 'string' && url !== '', 'a 200 read: url of the processed file', `url: ${JSON.stringify(url)}`, read);
+        }
       }
-    }
-    // The 206 itself is judged only where a read met an upload still processing (either v2 upload's): where none
-    // did, that case went unseen, and a pass would claim it.
-    const unfinished = [...jpegReads, ...invalidV2Reads].filter((read) => read.status === 206);
-    if (unfinished.length === 0) {
-      const upload = jpeg.exchange as Exchange;
-      if (upload.status !== 202) block(causeOf('MEDIA-V2-1', `the v2 upload processed the file before it answered (${answerOf(upload)}), so no read could find it processing`, upload));
-      notJudged(`no read found an attachment still processing (${seen}): whether such a read answers 206 went unseen`);
-    }
-    countJudged(unfinished.length);
-  });
+      // The 206 itself is judged only where a read met an upload still processing (either v2 upload's): where none
+      // did, that case went unseen, and a pass would claim it.
+      const unfinished = [...reads, ...invalidV2.reads].filter((read) => read.status === 206);
+      if (unfinished.length === 0) {
+        if (upload.status !== 202) block(causeOf('MEDIA-V2-1', `the v2 upload processed the file before it answered (${answerOf(upload)}), so no read could find it processing`, upload));
+        notJudged(`no read found an attachment still processing (${seen}): whether such a read answers 206 went unseen`);
+      }
+      countJudged(unfinished.length);
+    },
+  );
 
-  it('MEDIA-READ-3 a read where processing failed answers 422 with the contract text', (context) => {
-    since(context, config, '3.1.3');
-    ownRead();
-    const upload = invalidV2 as Exchange;
+  it('MEDIA-READ-3 a read where processing failed answers 422 with the contract text', { needs: { invalidV2 }, uses: { jpegReads } }, ({ invalidV2, jpegReads }) => {
+    ownRead(jpegReads, invalidV2);
+    const { upload, reads } = invalidV2;
     if (!createdId(upload)) {
       // A server may judge the file before it answers; then no processing can fail later (the upload row covers it).
       if (upload.status !== 422) block(causeOf('MEDIA-V2-1', `the v2 upload of ${MEDIA_FIXTURES.notAnImage.file} answered ${answerOf(upload)}`, upload));
-      const synchronous = jpeg.ok && jpeg.exchange.status !== 202;
-      block(synchronous ? causeOf('MEDIA-V2-1', `the v2 upload processed the file before it answered (${answerOf(jpeg.exchange as Exchange)}), so no processing could fail later`, jpeg.exchange) : { summary: 'the v2 upload refused the invalid file at once (HTTP 422), so no processing could fail later' });
+      const synchronous = jpegReads.ok && jpegReads.value.exchange.status !== 202 ? jpegReads.value.exchange : undefined;
+      block(synchronous ? causeOf('MEDIA-V2-1', `the v2 upload processed the file before it answered (${answerOf(synchronous)}), so no processing could fail later`, synchronous) : { summary: 'the v2 upload refused the invalid file at once (HTTP 422), so no processing could fail later' });
     }
-    const last = invalidV2Reads.at(-1) as Exchange;
-    if (last.status === 206) block(causeOf('MEDIA-READ-1', `processing had not ended after ${invalidV2Reads.length} reads within CONFORMANCE_TIMEOUT_MS`, last));
+    const last = reads.at(-1) as Exchange;
+    if (last.status === 206) block(causeOf('MEDIA-READ-1', `processing had not ended after ${reads.length} reads within CONFORMANCE_TIMEOUT_MS`, last));
     // A server that answers 200 while processing continues (MEDIA-READ-2) cannot show a failed processing apart from an unfinished one.
-    const early = jpegReads.find((read) => read.status === 200 && !withUrl(read));
+    const early = (jpegReads.ok ? jpegReads.value.reads : []).find((read) => read.status === 200 && !withUrl(read));
     if (last.status === 200 && !withUrl(last) && early) block(causeOf('MEDIA-READ-2', 'reads answer 200 without url before processing has finished', early));
     expectError(last, 422, MEDIA_INVALID);
   });
 
-  it("MEDIA-READ-4 reading another user's attachment answers 404 \"Record not found\"", (context) => {
-    since(context, config, '3.1.3');
-    needs(context, b, 'needs CONFORMANCE_TOKEN_B');
-    need(png);
-    ownRead();
-    expectError(judgeable(readByB as Exchange, "B's read"), 404, 'Record not found');
-  });
+  it(
+    "MEDIA-READ-4 reading another user's attachment answers 404 \"Record not found\"",
+    { requires: [requirement(b, NEEDS_B)], needs: { readByB, invalidV2 }, uses: { jpegReads } },
+    ({ readByB, invalidV2, jpegReads }) => {
+      ownRead(jpegReads, invalidV2);
+      expectError(judgeable(readByB, "B's read"), 404, 'Record not found');
+    },
+  );
 
-  it('MEDIA-READ-5 reading an attachment that does not exist (one the run deleted) answers 404 "Record not found"', (context) => {
-    since(context, config, '3.1.3');
-    ownRead();
-    const exchange = judgeable(readMissing as Exchange, 'the read');
-    expectMissing();
-    expectError(exchange, 404, 'Record not found');
-  });
+  it(
+    'MEDIA-READ-5 reading an attachment that does not exist (one the run deleted) answers 404 "Record not found"',
+    { needs: { missing, invalidV2 }, uses: { jpegReads } },
+    ({ missing, invalidV2, jpegReads }) => {
+      ownRead(jpegReads, invalidV2);
+      const exchange = judgeable(missing.read as Exchange, 'the read');
+      expectMissing(missing);
+      expectError(exchange, 404, 'Record not found');
+    },
+  );
 
-  it("MEDIA-UPDATE-2 updating another user's attachment answers 404 \"Record not found\"", (context) => {
-    needs(context, b, 'needs CONFORMANCE_TOKEN_B');
-    need(png);
+  it("MEDIA-UPDATE-2 updating another user's attachment answers 404 \"Record not found\"", { requires: [requirement(b, NEEDS_B)], needs: { updated, updateByB } }, ({ updated, updateByB }) => {
     // A server without the update refuses everyone: the 404 counts where A's update of its own attachment answered 2xx.
-    const control = judgeable(updated as Exchange, "A's update");
-    controlled(succeeded(control, control), 'MEDIA-UPDATE-1', "A's update of its own attachment");
-    expectError(judgeable(updateByB as Exchange, "B's update"), 404, 'Record not found');
+    updateAccepted(updated, "A's update of its own attachment");
+    expectError(judgeable(updateByB, "B's update"), 404, 'Record not found');
   });
 
-  it('MEDIA-UPDATE-1 an update before attachment changes description and focus', () => {
-    need(png);
-    const exchange = updated as Exchange;
-    const attachment = expectOk<Attachment>(judgeable(exchange, 'the update'), 'Attachment', 200);
-    expectEqual(attachment.description, UPDATED_DESCRIPTION, 'description', exchange);
-    if (releaseAtLeast(config.serverVersion, '2.3.0')) expectFocus(focusOf(attachment), UPDATED_FOCUS, exchange);
+  it('MEDIA-UPDATE-1 an update before attachment changes description and focus', { needs: { updated } }, ({ updated }) => {
+    const attachment = expectOk<Attachment>(judgeable(updated, 'the update'), 'Attachment', 200);
+    expectEqual(attachment.description, UPDATED_DESCRIPTION, 'description', updated);
+    // The focal point only from 2.3.0 (PNG_UPDATE).
+    if (withFocus) expectFocus(focusOf(attachment), UPDATED_FOCUS, updated);
   });
 
-  it('MEDIA-UPDATE-3 an update with a thumbnail that is not an image is refused with 422', (context) => {
-    since(context, config, '3.2.0');
-    need(png);
+  it('MEDIA-UPDATE-3 an update with a thumbnail that is not an image is refused with 422', { needs: { updated, thumbnailUpdate } }, ({ updated, thumbnailUpdate }) => {
     // The positive control: the same update without the thumbnail (MEDIA-UPDATE-1's) was accepted.
-    const control = judgeable(updated as Exchange, "A's update");
-    controlled(succeeded(control, control), 'MEDIA-UPDATE-1', 'the same update without the thumbnail');
+    updateAccepted(updated, 'the same update without the thumbnail');
     // The contract's text names the file ("File ... is invalid"); a server may name the thumbnail instead.
-    expectError(judgeable(thumbnailUpdate as Exchange, 'the update'), 422);
+    expectError(judgeable(thumbnailUpdate, 'the update'), 422);
   });
 
-  it('MEDIA-UPDATE-4 an update of an attachment that does not exist (one the run deleted) answers 404 "Record not found"', () => {
-    need(png);
+  it('MEDIA-UPDATE-4 an update of an attachment that does not exist (one the run deleted) answers 404 "Record not found"', { needs: { updated, missing } }, ({ updated, missing }) => {
     // The positive control: A's update of its own attachment answered 2xx (a server without the update refuses all).
-    const control = judgeable(updated as Exchange, "A's update");
-    controlled(succeeded(control, control), 'MEDIA-UPDATE-1', "A's update of its own attachment");
-    const exchange = judgeable(updateMissing as Exchange, 'the update');
-    expectMissing();
+    updateAccepted(updated, "A's update of its own attachment");
+    const exchange = judgeable(missing.update, 'the update');
+    expectMissing(missing);
     expectError(exchange, 404, 'Record not found');
   });
 
-  it('MEDIA-FOCUS-2 focus values in range round-trip through an update, and no focus value answers 5xx', async (context) => {
-    since(context, config, '2.3.0');
-    need(png);
+  it('MEDIA-FOCUS-2 focus values in range round-trip through an update, and no focus value answers 5xx', { needs: { updated, focusUpdates } }, async ({ updated, focusUpdates }) => {
     // The property needs an update that applies a focal point at all: one that ignores it is MEDIA-UPDATE-1's failure.
-    const update = judgeable(updated as Exchange, 'the update');
+    const update = judgeable(updated, 'the update');
     const applied = createdObject(update);
     if (update.status !== 200 || !applied || !focusIs(focusOf(applied as Attachment), UPDATED_FOCUS)) {
       block(causeOf('MEDIA-UPDATE-1', `the update to focus ${focusParam(UPDATED_FOCUS)} answered ${answerOf(update)}, meta.focus ${JSON.stringify(applied ? focusOf(applied as Attachment) : undefined)}`, update));
     }
     // Each run judges one of the updates made above, each once (MEDIA-UPDATE-1's among them): the runs are those examples.
-    const runs = [{ focus: UPDATED_FOCUS, exchange: updated as Exchange }, ...focusUpdates];
+    const runs: FocusRun[] = [{ focus: UPDATED_FOCUS, exchange: update }, ...focusUpdates];
     const property = fc.asyncProperty(fc.integer({ min: 0, max: runs.length - 1 }), async (run) => {
-      const { focus, exchange } = runs[run] as (typeof runs)[number];
+      const { focus, exchange } = runs[run] as FocusRun;
       check(exchange.status !== undefined && exchange.status < 500, 'an answer below HTTP 500', exchange.error ?? `HTTP ${exchange.status}`, exchange);
       // What a server does with a value out of range is not shown.
       if (focusInRange(focus)) expectFocus(focusOf(expectOk<Attachment>(exchange, 'Attachment', 200)), focus, exchange);
@@ -510,78 +574,63 @@ describe('Media', () => {
     if (details.failed) throw details.errorInstance instanceof Error ? details.errorInstance : new Error(fc.defaultReportMessage(details));
   });
 
-  describe('attached to a status', () => {
-    let attached: Step<Status>;
-    let attachedIds: string[] = [];
-
-    beforeAll(async () => {
-      // The JPEG only once processed: Mastodon refuses to attach a file still processing.
-      const ready = processedStep(jpeg, jpegReads);
-      attachedIds = [png, ready].flatMap((upload) => (upload.ok ? [upload.value.id] : []));
-      attached = png.ok || ready.ok ? await a.createStatus({ ...ATTACHED, media_ids: attachedIds }) : png;
-    });
-
-    /** The status the creation answered, also when its visibility is not what was asked (that is STATUS-CREATE-4's). */
-    function answered(): Status {
-      const body = attached.exchange ? createdObject(attached.exchange) : undefined;
-      if (!body && !attached.ok) return block(attached.cause);
-      return body as Status;
-    }
-
-    it('MEDIA-ATTACH-1 a status created with media_ids[] carries those attachments', async () => {
+  section('attached to a status', () => {
+    it('MEDIA-ATTACH-1 a status created with media_ids[] carries those attachments', { needs: { attached } }, async ({ attached: { creation, ids } }) => {
       // The order of media_attachments is not shown: compare as sets.
-      const carried = mediaIdsOf(answered()).sort();
-      const wanted = [...attachedIds].sort();
+      const carried = mediaIdsOf(answered(creation)).sort();
+      const wanted = [...ids].sort();
       if (JSON.stringify(carried) !== JSON.stringify(wanted) && !formNotUnderstood()) {
-        // Whether media_ids[] was read at all as form data, the same creation as JSON tells (undone at once).
-        const asJson = createdObject(await probe(a, { ...ATTACHED, media_ids: attachedIds }, true));
+        // Whether media_ids[] was read at all as form data, the same creation as JSON tells (undone at once). Made
+        // here, only where the ids went missing: as a step it would cost a creation and its undo on every server.
+        const asJson = createdObject(await probe(a, { ...ATTACHED, media_ids: ids }, true));
         if (asJson && mediaIdsOf(asJson).sort().join() === wanted.join()) {
-          block(causeOf('WIRE-FORM-1', 'media_ids[] sent as form data was not read: the same creation as JSON carried the attachments', attached.exchange));
+          block(causeOf('WIRE-FORM-1', 'media_ids[] sent as form data was not read: the same creation as JSON carried the attachments', creation.exchange));
         }
       }
-      expectEqual(carried, wanted, 'ids of media_attachments', attached.exchange);
+      expectEqual(carried, wanted, 'ids of media_attachments', creation.exchange);
     });
 
-    it('MEDIA-ATTACH-2 a status created with media_ids[] and sensitive is sensitive', async () => {
-      const { sensitive } = answered();
+    it('MEDIA-ATTACH-2 a status created with media_ids[] and sensitive is sensitive', { needs: { attached }, uses: { sensitiveWithoutMedia } }, ({ attached: { creation }, sensitiveWithoutMedia }) => {
+      const { sensitive } = answered(creation);
       if (sensitive !== true) {
         // Whether sensitive is kept on any status, one without media tells: without a spoiler_text, as here, STATUS-CREATE-7's.
-        const control = sensitiveControl;
-        const body = control.exchange ? createdObject(control.exchange) : undefined;
-        if (!body && !control.ok) block(control.cause);
-        if (body?.sensitive !== true) block(causeOf('STATUS-CREATE-7', `a status created with sensitive, without spoiler_text and media, answered sensitive = ${JSON.stringify(body?.sensitive)}`, control.exchange));
+        const control = answered(sensitiveWithoutMedia);
+        if (control.sensitive !== true) block(causeOf('STATUS-CREATE-7', `a status created with sensitive, without spoiler_text and media, answered sensitive = ${JSON.stringify(control.sensitive)}`, sensitiveWithoutMedia.exchange));
       }
-      expectEqual(sensitive, true, 'sensitive', attached.exchange);
+      expectEqual(sensitive, true, 'sensitive', creation.exchange);
     });
 
-    it("MEDIA-ATTACH-3 another user's attachment in media_ids[] is refused", async (context) => {
-      needs(context, b, 'needs CONFORMANCE_TOKEN_B');
-      const { id } = need(foreign);
-      const exchange = attachByB as Exchange;
-      const made = createdObject(exchange);
-      // A status of B's that carries A's attachment fails the clause whatever the control shows.
-      if (made && mediaIdsOf(made).includes(id)) fail("a refusal: the attachment is A's", `B's status ${String(made.id)} was created with it (HTTP ${exchange.status})`, exchange);
-      const sentAsForm = exchange.requestHeaders['content-type'] === 'application/x-www-form-urlencoded';
-      if (made && sentAsForm) {
-        // Made without the attachment: whether media_ids[] was read at all, the same creation as JSON tells (the
-        // control's creation, made after this one, may have shown already which form clause the server breaks).
-        const asJson = await probe(b as Actor, attachedByB(id), true);
-        if (asJson.status !== undefined && asJson.status >= 400 && asJson.status < 500) {
-          block(causeOf(formNotUnderstood()?.clause ?? 'WIRE-FORM-1', 'media_ids[] sent as form data was not read: the same creation as JSON was refused', exchange));
+    it(
+      "MEDIA-ATTACH-3 another user's attachment in media_ids[] is refused",
+      { requires: [requirement(b, NEEDS_B)], needs: { foreign, attachByB }, uses: { attached } },
+      async ({ foreign: { attachment }, attachByB: exchange, attached }) => {
+        const status = createdObject(exchange);
+        // A status of B's that carries A's attachment fails the clause whatever the control shows.
+        if (status && mediaIdsOf(status).includes(attachment.id)) fail("a refusal: the attachment is A's", `B's status ${String(status.id)} was created with it (HTTP ${exchange.status})`, exchange);
+        const sentAsForm = exchange.requestHeaders['content-type'] === 'application/x-www-form-urlencoded';
+        if (status && sentAsForm) {
+          // Made without the attachment: whether media_ids[] was read at all, the same creation as JSON tells (the
+          // control's creation, made after this one, may have shown already which form clause the server breaks).
+          // Made here, only then: as a step it would cost a creation on every server.
+          const asJson = await probe(accountB(), attachedByB(attachment.id), true);
+          if (asJson.status !== undefined && asJson.status >= 400 && asJson.status < 500) {
+            block(causeOf(formNotUnderstood()?.clause ?? 'WIRE-FORM-1', 'media_ids[] sent as form data was not read: the same creation as JSON was refused', exchange));
+          }
         }
-      }
-      // The positive control: the same creation with the caller's own attachments (MEDIA-ATTACH-1's) was accepted.
-      const control = attached.exchange;
-      if (!control && !attached.ok) block(attached.cause);
-      controlled(control && succeeded(control, control), 'MEDIA-ATTACH-1', "A's creation with its own attachments");
-      // Error bodies for failed POST /api/v1/statuses calls are not shown: any refusal will do.
-      expectRefusal(judgeable(exchange, "B's creation"));
-    });
+        // The positive control: the same creation with the caller's own attachments (MEDIA-ATTACH-1's) was accepted.
+        if (!attached.ok) block(attached.cause);
+        const { creation } = attached.value;
+        if (!creation.exchange && !creation.ok) block(creation.cause);
+        controlled(creation.exchange && succeeded(creation.exchange, creation.exchange), 'MEDIA-ATTACH-1', "A's creation with its own attachments");
+        // Error bodies for failed POST /api/v1/statuses calls are not shown: any refusal will do.
+        expectRefusal(judgeable(exchange, "B's creation"));
+      },
+    );
   });
 
   // The run-wide clause this group owns judges every Attachment it met, so it comes last.
-  describe('every answer of the group', () => {
-    it('RESOURCE-ATTACHMENT-1 every Attachment answered has the fields and types of the contract', () => {
+  section('every answer of the group', () => {
+    it('RESOURCE-ATTACHMENT-1 every Attachment answered has the fields and types of the contract', { uses: { png } }, ({ png }) => {
       expectNoMismatch('RESOURCE-ATTACHMENT-1', png.ok ? undefined : png.cause);
     });
   });

@@ -84,6 +84,25 @@ describe('the plan of a section', () => {
     expect(await plan.outcomeOf(favourite)).toEqual({ ok: false, cause: { clause: 'STATUS-CREATE-1', summary: 'status answered HTTP 500' } });
   });
 
+  it('should run a step after the steps it uses, with their outcomes, also of one that failed', async () => {
+    const log: string[] = [];
+    const upload = recorded(log, 'upload', { ms: 10, fails: true });
+    const values: Record<string, unknown>[] = [];
+    const attach: DeclaredStep<string> = {
+      ...recorded(log, 'attach'),
+      uses: { upload },
+      run: async (given) => {
+        values.push(given);
+        return { ok: true, value: 'attached without it' };
+      },
+    };
+    const plan = new Plan();
+    await plan.run([attach]);
+    expect(values).toEqual([{ upload: { ok: false, cause: { clause: 'STATUS-CREATE-1', summary: 'upload answered HTTP 500' } } }]);
+    expect(await plan.outcomeOf(attach)).toEqual({ ok: true, value: 'attached without it' });
+    expect(closure([attach]).map((step) => step.name)).toEqual(['upload', 'attach']);
+  });
+
   it('should reject for the steps that need a step that threw, and for no other', async () => {
     const broken: DeclaredStep<string> = { ...recorded([], 'broken'), run: () => Promise.reject(new Error('a defect of the suite')) };
     const after = recorded([], 'after', { needs: { broken } });

@@ -36,7 +36,7 @@ class StepError extends Error {
   }
 }
 
-/** Every step `steps` need, each once, in the order of declaration. */
+/** Every step `steps` need or use, each once, in the order of declaration. */
 export function closure(steps: readonly DeclaredStep<unknown>[]): DeclaredStep<unknown>[] {
   const seen = new Set<DeclaredStep<unknown>>();
   const visit = (step: DeclaredStep<unknown>): void => {
