@@ -5,7 +5,7 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { basename, join, relative } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
 import { checkLines, checkTitles, describeTitles } from '../judge/check-titles.ts';
-import { type CheckResult, type CheckStatus, clauseOfTitle, groupLine, type GroupResult, type LeftBehind, redactedResults, type RunResults, runVerdict, severityOf, totalsOf } from './results.ts';
+import { type CheckResult, type CheckStatus, clauseOfTitle, groupLine, type GroupResult, type LeftBehind, redactedResults, type RunResults, runVerdict, severityOf, statusCodeOnlyNote, totalsOf } from './results.ts';
 import { configFromEnv } from '../talk/config.ts';
 import { addCounts, emptyCounts } from '../talk/counts.ts';
 import { clearHarParts, mergeHarParts } from '../talk/har.ts';
@@ -125,6 +125,7 @@ export function checkOf(test: TestCase, group: string, file: string, pattern?: R
     ...(notJudged ? { notJudged } : {}),
     ...(status === 'skipped' ? { skipReason: (result.state === 'skipped' && result.note) || (pattern && !pattern.test(fullNameOf(test)) ? NOT_SELECTED : 'skipped') } : {}),
     observations: test.annotations().filter((a) => a.type === 'observation').map((a) => redact(a.message)),
+    ...(status === 'passed' && test.meta().statusCodeOnly ? { statusCodeOnly: test.meta().statusCodeOnly } : {}),
   };
 }
 
@@ -175,7 +176,7 @@ export type Verbosity = 'quiet' | 'normal' | 'verbose';
 
 /** A check's line in a verbose run: its outcome, its title, and why it was not passed or failed where that is said. */
 export function checkLine(check: CheckResult): string {
-  const why = check.skipReason ?? (check.blockedBy ? `blocked by ${check.blockedBy.clause ?? check.blockedBy.summary}` : check.notJudged);
+  const why = check.skipReason ?? (check.blockedBy ? `blocked by ${check.blockedBy.clause ?? check.blockedBy.summary}` : (check.notJudged ?? statusCodeOnlyNote(check)));
   return redact(`  ${check.outcome}: ${check.title}${why ? ` (${why})` : ''}`);
 }
 
