@@ -174,6 +174,9 @@ export interface ReporterOptions {
 
 export type Verbosity = 'quiet' | 'normal' | 'verbose';
 
+/** The terminal's line of the run-wide clauses, which the other reports count in the group of each one's owning check. */
+export const RUN_WIDE_GROUP = 'Run-wide clauses (judged over every group; the reports count each in its owning group)';
+
 /** A check's line in a verbose run: its outcome, its title, and why it was not passed or failed where that is said. */
 export function checkLine(check: CheckResult): string {
   const why = check.skipReason ?? (check.blockedBy ? `blocked by ${check.blockedBy.clause ?? check.blockedBy.summary}` : (check.notJudged ?? statusCodeOnlyNote(check)));
@@ -265,7 +268,10 @@ export default class ConformanceReporter implements Reporter {
       leftovers.push(...(meta.leftovers ?? []));
     }
     // The run-wide clauses (registered checks, resource schemas, error bodies and texts), judged over all groups.
-    this.checks.push(...runWideResults(modules.map((m) => m.meta()), this.checks, this.expectations));
+    const runWide = runWideResults(modules.map((m) => m.meta()), this.checks, this.expectations);
+    this.checks.push(...runWide);
+    // Judged once every group has ended: their line completes the group lines to the run's totals.
+    if (runWide.length > 0) this.print(groupLine({ name: RUN_WIDE_GROUP, file: '', durationMs: 0, ...totalsOf(runWide), errors: [] }));
     // A block whose cause held nowhere is the suite's error: its check is reported not judged, the error beside it.
     const checks = withSuiteErrors([...this.checks].sort((x, y) => x.file.localeCompare(y.file)));
     // Judged over the whole run: an expected failure is unexpectedly passing only when none of its checks failed.

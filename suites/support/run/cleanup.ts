@@ -86,6 +86,23 @@ async function settleAndSweep(cases: Case[], sweepIf: boolean): Promise<void> {
   }
 }
 
+/**
+ * The flags whose status is not known gone: each read once the settle window has passed since the last of their undos,
+ * since an undone boost or favourite may come back through the server's own delivery; one read at a time, as a read
+ * of a status shows all of the reader's flags. Where there are none, nothing waits.
+ */
+async function confirmFlags(flags: Case[]): Promise<void> {
+  if (flags.length === 0) return;
+  await windowPassed(Math.max(...flags.map((c) => c.undoneTime)));
+  const confirmedFrom = nextAt();
+  for (const c of flags) {
+    // Only a read from here on shows that the undo held.
+    c.undoneAt = confirmedFrom;
+    c.after = `once the settle window (${settleWindowMs()} ms) had passed since it`;
+    await readAfter(c);
+  }
+}
+
 /** What the undo answered, for the why. */
 function undoneBy(undo: Exchange): string {
   if (undo.error) return `${call(undo)} got no answer (${undo.error})`;
@@ -184,8 +201,7 @@ export async function undoAll(): Promise<void> {
     // Listed after the grants' own cases: a live token the end of the run revoked and read is said so first.
     cases.push(...ledger.authorizations.filter((auth): auth is Authorization & { unanswered: Exchange } => auth.unanswered !== undefined).map(unseenToken));
     const goneStatuses = new Set(cases.filter((c) => c.subject.kind === 'status' && !whyNotGone(c, new Set())).map((c) => c.subject.id));
-    // A flag whose status is not known gone is read now, one at a time: a read of a status shows all of the reader's flags.
-    for (const c of cases) if (c.target?.goesWith && !goneStatuses.has(c.target.goesWith)) await readAfter(c);
+    await confirmFlags(cases.filter((c) => c.target?.goesWith && !goneStatuses.has(c.target.goesWith)));
     const probeTokens: Promise<Case>[] = [];
     cases.push(...(await readApplications(probeTokens)));
     const probed = await Promise.all(probeTokens);
