@@ -73,7 +73,7 @@ async function settleAndSweep(cases: Case[], sweepIf: boolean): Promise<void> {
   const gone = cases.filter((c) => !c.pending && c.target && !c.target.goesWith && !c.kept && !whyNotGone(c, new Set()));
   const sweeping = () => sweepIf && sawUnsettled() && gone.length > 0;
   if (pending.length === 0 && !sweeping()) return;
-  await windowPassed(Math.max(...[...pending, ...gone].map((c) => c.undoneTime)));
+  await windowPassed(Math.max(...[...pending, ...gone].map((c) => c.undoneTime)), "the cleanup's reads that confirm its undos held");
   for (const c of pending) {
     c.after = `once the settle window (${settleWindowMs()} ms) had passed since it`;
     for (const read of absenceReads(c.target as Target)) if (read.applies?.() ?? true) await sendRead(c, read);
@@ -93,7 +93,7 @@ async function settleAndSweep(cases: Case[], sweepIf: boolean): Promise<void> {
  */
 async function confirmFlags(flags: Case[]): Promise<void> {
   if (flags.length === 0) return;
-  await windowPassed(Math.max(...flags.map((c) => c.undoneTime)));
+  await windowPassed(Math.max(...flags.map((c) => c.undoneTime)), "the cleanup's reads of the flags it undid on statuses that are not gone");
   const confirmedFrom = nextAt();
   for (const c of flags) {
     // Only a read from here on shows that the undo held.
