@@ -144,8 +144,10 @@ function whyNotGone(c: Case, goneStatuses: ReadonlySet<string>): string | undefi
     const after = lastReadSince(read, c.undoneAt);
     if (after?.present) return `still there: ${c.undone}, and ${c.after ?? 'after it'} ${read.shown(after)}`;
   }
+  // A read whose answer is about the object itself (a flag false in its status, a 401 to the token) shows it absent
+  // whether or not one showed it present before; a 404 may be the answer to everything, so it needs that first.
   for (const read of c.unanswered ? [] : reads) {
-    if (!neededBefore(read) || shownPresent(read, c.undoneAt)) continue;
+    if (!neededBefore(read) || shownPresent(read, c.undoneAt) || (!read.witnessed && lastReadSince(read, c.undoneAt))) continue;
     const before = sightingsOf(read.key).filter((s) => s.at < c.undoneAt && s.read).at(-1);
     return `not known to be gone: ${c.undone}, and no read showed it present before (${before ? read.shown(before) : `${read.what} was never read`})`;
   }
@@ -207,9 +209,11 @@ export async function undoAll(): Promise<void> {
     const probed = await Promise.all(probeTokens);
     await settleAndSweep(probed, probed.some((c) => c.pending));
     cases.push(...probed);
+    // A server deletes an application's tokens with it (Mastodon does): a token of an application a read shows gone is gone.
+    const goneApplications = new Set(cases.filter((c) => c.subject.kind === 'application' && !whyNotGone(c, goneStatuses)).map((c) => `application ${c.subject.id}`));
     const listed = new Set<string>();
     for (const c of cases) {
-      const why = whyNotGone(c, goneStatuses);
+      const why = c.subject.kind === 'token' && goneApplications.has(c.subject.owner) ? undefined : whyNotGone(c, goneStatuses);
       const key = keyOf(c.subject.kind, c.subject.id, c.subject.owner);
       if (why === undefined || listed.has(key)) continue;
       listed.add(key);
