@@ -11,7 +11,7 @@ import { selectionPattern, writeUpdatedExpectations } from '../report/expectatio
 import ConformanceReporter, { type Verbosity } from '../report/reporter.ts';
 import type { RunResults } from '../report/results.ts';
 import { addedLatencyMs, variationsOf, type Variation } from '../../../fixtures/reference-server/variations.ts';
-import { announceWait, budgetAtStart, LONGEST_WAIT_MS } from '../talk/pacing.ts';
+import { announceWait, budgetAtStart } from '../talk/pacing.ts';
 import { reportedVersion, versionHint } from './version-hint.ts';
 import { withoutSkipped, type Plan, type Selection } from './selection.ts';
 import { EXIT, expectationsOf, usageError } from './usage.ts';
@@ -96,10 +96,10 @@ export async function runConformance({ root, selection, plan, verbosity, shard, 
     const wholeRun = selection.only.length === 0 && selection.exclude.length === 0 && selection.groups.length === 0 && shard === undefined;
     let resetToWaitFor: number | undefined;
     const reported = await reportedVersion(config.baseUrl, config.userAgent, config.timeoutMs, (headers) => {
-      const start = budgetAtStart(headers);
+      const start = budgetAtStart(headers, { wholeRun, settleMs: config.settleMs });
       if (!start) return;
       if (start.warning) process.stdout.write(`${start.warning}\n`);
-      if (start.warning && wholeRun && start.reading.resetAt - Date.now() <= LONGEST_WAIT_MS) {
+      if (start.waitBeforeStart) {
         resetToWaitFor = start.reading.resetAt;
         return;
       }
