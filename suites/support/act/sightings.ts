@@ -36,8 +36,9 @@ const readsThatShow = new Set<string>();
 const urls = new Map<string, string>();
 /** The file key of each url the ledger fetches: an attachment's id for its url, the url itself for a file an update wrote. */
 const filesByUrl = new Map<string, string>();
-/** The file urls (url, preview_url) each attachment's answers gave, and those an update of it gave anew: files it wrote. */
+/** The file urls (url, preview_url) each attachment's answers gave. */
 const fileUrls = new Map<string, Set<string>>();
+/** Those an update of it gave anew: the files its updates wrote. */
 const writtenFiles = new Map<string, Set<string>>();
 perFile(() => {
   order = 0;
