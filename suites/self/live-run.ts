@@ -50,6 +50,11 @@ function objectsOf(store: Store): Map<string, string> {
   // A boost as the ledger knows it: by the status it boosts, whose reblogged flag it is.
   for (const s of store.statuses.values()) objects.set(s.reblogOfId ? `boost ${s.reblogOfId}` : `status ${s.id}`, JSON.stringify(s));
   for (const m of store.media.values()) objects.set(`attachment ${m.id}`, JSON.stringify(m));
+  // A file an update wrote that the server still serves once its attachment is gone: the attachment is not gone.
+  for (const file of store.keptFiles) {
+    const id = file.split('/')[0] as string;
+    if (!store.media.has(id)) objects.set(`attachment ${id}`, `its file ${file}`);
+  }
   for (const s of store.scheduled.values()) objects.set(`scheduled status ${s.id}`, JSON.stringify(s));
   const flags = { favourite: store.favourites, bookmark: store.bookmarks, pin: store.pins, mute: store.mutes };
   for (const [kind, map] of Object.entries(flags)) {

@@ -6,7 +6,8 @@
 // without the cleanup's media delete, media read and token revocation, every attachment and token it kept as well;
 // against one whose deleted statuses stay readable, those statuses; against one that deletes an application with
 // its token, no application; against one that answers a code's exchange past the timeout, that grant, as possibly live;
-// against one whose undone boosts come back a second later, on statuses it keeps, those boosts.
+// against one whose undone boosts come back a second later, on statuses it keeps, those boosts; against one that keeps
+// the files its updates wrote, the attachments whose files it still serves.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveRun, reported, truth, type Server, type Verdict } from './live-run.ts';
 import { eachCaseInParallel } from './run-cli.ts';
@@ -18,6 +19,7 @@ const READABLE = 'a run against a server whose deleted statuses stay readable';
 const APPS_GO = 'a run against a server that deletes an application with its token';
 const LATE_CODE = 'a run against a server that answers the exchange of a code past the timeout';
 const BOOSTS_RETURN = 'a run against a server whose undone boosts come back after 1 s, and that keeps a status another account boosted';
+const FILES_KEPT = 'a run against a server that keeps the files the updates of an attachment wrote after its delete';
 
 describe('safety on a live instance', () => {
   const verdicts = new Map<string, Verdict>();
@@ -37,6 +39,7 @@ describe('safety on a live instance', () => {
     // STATUS-DELETE-7 keeps the status B boosted and favourited (its check deletes it): B's boost, undone by the ledger
     // at the end, comes back on it a second later.
     [BOOSTS_RETURN]: { faults: ['STATUS-DELETE-7'], variations: ['undone-boosts-return'], groups: ['statuses-interactions'] },
+    [FILES_KEPT]: { variations: ['update-files-kept'], groups: ['media'] },
   };
 
   beforeAll(async () => {
@@ -129,7 +132,15 @@ describe('safety on a live instance', () => {
     for (const entry of boosts) expect(entry.why, entry.id).toMatch(/^still there: POST \/api\/v1\/statuses\/\S+\/unreblog (answered HTTP 200|was sent by its check), and once the settle window \(\d+ ms\) had passed since it GET \S+ showed reblogged true$/);
   });
 
-  for (const name of [PASSING, FAILING, LIMITED, READABLE, APPS_GO, LATE_CODE, BOOSTS_RETURN]) {
+  it(`${FILES_KEPT} should list the attachments whose files an update wrote are still served after their delete`, () => {
+    const verdict = verdicts.get(FILES_KEPT) as Verdict;
+    expect(verdict.leftBehind.some((key) => key.startsWith('attachment ')), 'attachments whose written files the server keeps').toBe(true);
+    expect(reported(verdict)).toEqual(truth(verdict));
+    const attachments = (verdict.run.results?.leftovers ?? []).filter((e) => e.kind === 'attachment');
+    for (const entry of attachments) expect(entry.why, entry.id).toMatch(/^still there: DELETE \/api\/v1\/media\/\S+ answered HTTP 200, and (after it|once the settle window \(\d+ ms\) had passed since it) the file its update wrote, \S+, was served \(HTTP 200\)$/);
+  });
+
+  for (const name of [PASSING, FAILING, LIMITED, READABLE, APPS_GO, LATE_CODE, BOOSTS_RETURN, FILES_KEPT]) {
     it(`${name} should not touch anything the run did not create`, () => {
       expect(verdicts.get(name)?.touched).toEqual([]);
     });
