@@ -41,6 +41,6 @@ describe('checkLine', () => {
 
   it('should say "status code only" beside a pass whose title names an error text the server did not send', () => {
     const line = checkLine(check({ statusCodeOnly: { named: 'Record not found', sent: '{"error": "Not Found"}' } }));
-    expect(line).toBe('  passed: STATUS-READ-3 another user reading a private status gets 404 (status code only (the server sent {"error": "Not Found"}, not "Record not found"; ERRORS-TEXT-1 judges the text))');
+    expect(line).toBe('  passed: STATUS-READ-3 another user reading a private status gets 404 (status code only: the server sent {"error": "Not Found"}, not "Record not found"; ERRORS-TEXT-1 judges the text)');
   });
 });

@@ -330,8 +330,8 @@ export function leftBehindParts(leftovers: readonly LeftBehind[]): { byHand: Lef
   return { byHand, applications, applicationsLine };
 }
 
-/** What every report says beside a pass that judged the status code only: "status code only (the server sent ...)". */
+/** What every report says beside a pass that judged the status code only: "status code only: the server sent ...". */
 export function statusCodeOnlyNote(check: Pick<CheckResult, 'statusCodeOnly'>): string | undefined {
   const only = check.statusCodeOnly;
-  return only && `status code only (the server sent ${only.sent}, not "${only.named}"; ERRORS-TEXT-1 judges the text)`;
+  return only && `status code only: the server sent ${only.sent}, not "${only.named}"; ERRORS-TEXT-1 judges the text`;
 }
