@@ -5,11 +5,12 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { MEDIA_FIXTURES } from '../../fixtures/media/index.ts';
 import type { Fault } from '../../fixtures/reference-server/faults.ts';
 import { startReferenceServer, type ReferenceServer } from '../../fixtures/reference-server/server.ts';
 import type { Store } from '../../fixtures/reference-server/store.ts';
-import type { Variation } from '../../fixtures/reference-server/variations.ts';
+import { backgroundWorkMs, type Variation } from '../../fixtures/reference-server/variations.ts';
 import { runCli, serverEnv, type CliRun } from './run-cli.ts';
 
 /** Sends one request as a client of the instance would; the seeds are made through the API, like anyone's posts. */
@@ -46,8 +47,14 @@ async function seed(server: ReferenceServer): Promise<void> {
 /** The objects a run may create, each as "kind id" (flags as "kind account status"), with its record as JSON. */
 function objectsOf(store: Store): Map<string, string> {
   const objects = new Map<string, string>();
-  for (const s of store.statuses.values()) objects.set(`${s.reblogOfId ? 'boost' : 'status'} ${s.id}`, JSON.stringify(s));
+  // A boost as the ledger knows it: by the status it boosts, whose reblogged flag it is.
+  for (const s of store.statuses.values()) objects.set(s.reblogOfId ? `boost ${s.reblogOfId}` : `status ${s.id}`, JSON.stringify(s));
   for (const m of store.media.values()) objects.set(`attachment ${m.id}`, JSON.stringify(m));
+  // A file an update wrote that the server still serves once its attachment is gone: the attachment is not gone.
+  for (const file of store.keptFiles) {
+    const id = file.split('/')[0] as string;
+    if (!store.media.has(id)) objects.set(`attachment ${id}`, `its file ${file}`);
+  }
   for (const s of store.scheduled.values()) objects.set(`scheduled status ${s.id}`, JSON.stringify(s));
   const flags = { favourite: store.favourites, bookmark: store.bookmarks, pin: store.pins, mute: store.mutes };
   for (const [kind, map] of Object.entries(flags)) {
@@ -109,6 +116,8 @@ export async function liveRun({ faults = [], variations = [], groups = [], twice
     const file = twice ? join(mkdtempSync(join(tmpdir(), 'conformance-twice-')), 'expectations.json') : undefined;
     const baseline = file ? await runCli([...args, '--write-expectations', file], env) : undefined;
     const run = await runCli([...args, ...(file ? ['--expectations', file] : [])], env);
+    // What the server still does in the background after the run's last request (a boost coming back) is its truth too.
+    await sleep(backgroundWorkMs(variations));
     const after = objectsOf(store);
     // A deleted status the server still shows (the STATUS-DELETE-2 fault) is left behind; a boost is known to the
     // ledger by the flag on the status it boosts, which its removal clears.

@@ -5,7 +5,9 @@
 // report's list of objects left behind must be the server's truth: only those applications there; against a server
 // without the cleanup's media delete, media read and token revocation, every attachment and token it kept as well;
 // against one whose deleted statuses stay readable, those statuses; against one that deletes an application with
-// its token, no application; against one that answers a code's exchange past the timeout, that grant, as possibly live.
+// its token, no application; against one that answers a code's exchange past the timeout, that grant, as possibly live;
+// against one whose undone boosts come back a second later, on statuses it keeps, those boosts; against one that keeps
+// the files its updates wrote, the attachments whose files it still serves.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveRun, reported, truth, type Server, type Verdict } from './live-run.ts';
 import { eachCaseInParallel } from './run-cli.ts';
@@ -16,6 +18,8 @@ const LIMITED = 'a run against a server without media delete, media read and tok
 const READABLE = 'a run against a server whose deleted statuses stay readable';
 const APPS_GO = 'a run against a server that deletes an application with its token';
 const LATE_CODE = 'a run against a server that answers the exchange of a code past the timeout';
+const BOOSTS_RETURN = 'a run against a server whose undone boosts come back after 1 s, and that keeps a status another account boosted';
+const FILES_KEPT = 'a run against a server that keeps the files the updates of an attachment wrote after its delete';
 
 describe('safety on a live instance', () => {
   const verdicts = new Map<string, Verdict>();
@@ -32,6 +36,10 @@ describe('safety on a live instance', () => {
     [APPS_GO]: { variations: ['app-deleted-with-token'], groups: ['access', 'client-registration'] },
     // The OAuth group exchanges one code of its own; the server issues the token and answers after the timeout.
     [LATE_CODE]: { variations: ['late-code-exchange'], groups: ['oauth'], timeoutMs: 5000 },
+    // STATUS-DELETE-7 keeps the status B boosted and favourited (its check deletes it): B's boost, undone by the ledger
+    // at the end, comes back on it a second later.
+    [BOOSTS_RETURN]: { faults: ['STATUS-DELETE-7'], variations: ['undone-boost-returns-after-1s'], groups: ['statuses-interactions'] },
+    [FILES_KEPT]: { variations: ['update-files-kept'], groups: ['media'] },
   };
 
   beforeAll(async () => {
@@ -116,7 +124,23 @@ describe('safety on a live instance', () => {
     expect(whys.some((why) => / with its code got no answer \(.+\), so the server may have issued a token the run never saw, and no read shows/.test(why))).toBe(true);
   });
 
-  for (const name of [PASSING, FAILING, LIMITED, READABLE, APPS_GO, LATE_CODE]) {
+  it(`${BOOSTS_RETURN} should list the boost that came back after its undo, read once the settle window had passed`, () => {
+    const verdict = verdicts.get(BOOSTS_RETURN) as Verdict;
+    expect(verdict.leftBehind.some((key) => key.startsWith('boost ')), 'boosts the server brought back').toBe(true);
+    expect(reported(verdict)).toEqual(truth(verdict));
+    const boosts = (verdict.run.results?.leftovers ?? []).filter((e) => e.kind === 'boost');
+    for (const entry of boosts) expect(entry.why, entry.id).toMatch(/^still there: POST \/api\/v1\/statuses\/\S+\/unreblog (answered HTTP 200|was sent by its check), and once the settle window \(\d+ ms\) had passed since it GET \S+ showed reblogged true$/);
+  });
+
+  it(`${FILES_KEPT} should list the attachments whose files an update wrote are still served after their delete`, () => {
+    const verdict = verdicts.get(FILES_KEPT) as Verdict;
+    expect(verdict.leftBehind.some((key) => key.startsWith('attachment ')), 'attachments whose written files the server keeps').toBe(true);
+    expect(reported(verdict)).toEqual(truth(verdict));
+    const attachments = (verdict.run.results?.leftovers ?? []).filter((e) => e.kind === 'attachment');
+    for (const entry of attachments) expect(entry.why, entry.id).toMatch(/^still there: DELETE \/api\/v1\/media\/\S+ answered HTTP 200, and (after it|once the settle window \(\d+ ms\) had passed since it) the file its update wrote, \S+, was served \(HTTP 200\)$/);
+  });
+
+  for (const name of [PASSING, FAILING, LIMITED, READABLE, APPS_GO, LATE_CODE, BOOSTS_RETURN, FILES_KEPT]) {
     it(`${name} should not touch anything the run did not create`, () => {
       expect(verdicts.get(name)?.touched).toEqual([]);
     });

@@ -151,7 +151,8 @@ export class Actor {
     // An Idempotency-Key may answer the JSON attempt with the status the form made: that one stays.
     if (createdId(retry) !== createdId(exchange)) await undoAtOnce(this, dropped, better ? settle : settleRetry);
     if (!better) {
-      for (const o of retryOff) if (off.some((f) => f.param === o.param)) bodies.lostEitherWay.add(o.param);
+      // A JSON attempt that got no answer says nothing of JSON bodies either: the next creation tries again.
+      if (retry.error === undefined) for (const o of retryOff) if (off.some((f) => f.param === o.param)) bodies.lostEitherWay.add(o.param);
       return { ...step, settle, unkept: unkeptOf(exchange, off) };
     }
     bodies.json = true;

@@ -86,7 +86,7 @@ export class Holds {
   async confirm(actor: Actor, statusId: string): Promise<Exchange | undefined> {
     const last = this.held.at(-1);
     if (!last) return undefined;
-    await windowPassed(last.at);
+    await windowPassed(last.at, `the read of status ${statusId} that confirms the undos held`);
     const read = await actor.get(`/api/v1/statuses/${statusId}`);
     const body = createdObject(read);
     if (read.status !== 200 || body?.id !== statusId) return read;

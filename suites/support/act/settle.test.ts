@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Exchange } from '../talk/http.ts';
-import { now, sawUnsettled, settle, useSettleWindow } from './settle.ts';
+import { useAnnouncer } from '../talk/pacing.ts';
+import { now, sawUnsettled, settle, useSettleWindow, windowPassed } from './settle.ts';
 
 const answer = (status: number) => ({ status }) as Exchange;
 
@@ -42,5 +43,22 @@ describe('settle', () => {
     expect(settled).toEqual({ exchange: answer(200), shown: false });
     expect(now() - started).toBeLessThan(1500);
     expect(never.sent()).toBe(3);
+  });
+});
+
+describe('windowPassed', () => {
+  afterEach(() => useAnnouncer(undefined));
+
+  it('should say so in a line when the window leaves more than 2 s to wait, and wait silently otherwise', async () => {
+    const announced: string[] = [];
+    useAnnouncer((line) => announced.push(line));
+    useSettleWindow(3000);
+    // A window that began 2.5 s ago leaves half a second: no line.
+    await windowPassed(now() - 2500, 'a read');
+    expect(announced).toEqual([]);
+    const started = now();
+    await windowPassed(now() - 900, "the cleanup's reads");
+    expect(now() - started).toBeGreaterThanOrEqual(2000);
+    expect(announced).toEqual([expect.stringMatching(/^… waiting 3 s, until \d\d:\d\d:\d\d UTC, for the settle window \(3000 ms\) to pass, before the cleanup's reads$/)]);
   });
 });

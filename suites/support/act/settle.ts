@@ -9,6 +9,7 @@ import type { TestContext } from 'vitest';
 import { DEFAULT_SETTLE_MS } from '../talk/config.ts';
 import { perFile } from '../talk/file-state.ts';
 import type { Exchange } from '../talk/http.ts';
+import { announceWait } from '../talk/pacing.ts';
 
 /** The first pause between two reads of a state not there yet; each pause doubles, up to the end of the window. */
 const FIRST_PAUSE_MS = 400;
@@ -43,9 +44,14 @@ export function noteUnsettled(): void {
 
 const pause = (ms: number) => new Promise<void>((done) => setTimeout(done, Math.max(0, ms)));
 
-/** Waits until the window that began at `since` has passed: a read after it shows whether a state held. */
-export async function windowPassed(since: number): Promise<void> {
-  await pause(since + windowMs - now());
+/**
+ * Waits until the window that began at `since` has passed: a read after it shows whether a state held. A wait long
+ * enough for a person to wonder says so, with `before` what (pacing.ts announceWait).
+ */
+export async function windowPassed(since: number, before: string): Promise<void> {
+  const ms = since + windowMs - now();
+  announceWait(ms, `for the settle window (${windowMs} ms) to pass, before ${before}`);
+  await pause(ms);
 }
 
 export interface Settled {
@@ -68,7 +74,9 @@ export async function settle(read: () => Promise<Exchange>, shows: (exchange: Ex
   for (let wait = FIRST_PAUSE_MS; exchange.status !== undefined && now() < end; wait *= 2) {
     // A pause cut to the window's end is the last: a timer may fire a moment early, which must not add a read.
     const last = wait >= end - now();
-    await pause(Math.min(wait, end - now()));
+    const ms = Math.min(wait, end - now());
+    announceWait(ms, `within the settle window (${windowMs} ms), before reading again a state that is not there yet`);
+    await pause(ms);
     exchange = await read();
     if (shows(exchange)) {
       unsettled = true;

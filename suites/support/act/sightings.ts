@@ -34,13 +34,20 @@ const sightings = new Map<string, Sighting[]>();
 const readsThatShow = new Set<string>();
 /** The url of each attachment an answer carried, and back. */
 const urls = new Map<string, string>();
-const attachmentsByUrl = new Map<string, string>();
+/** The file key of each url the ledger fetches: an attachment's id for its url, the url itself for a file an update wrote. */
+const filesByUrl = new Map<string, string>();
+/** The file urls (url, preview_url) each attachment's answers gave. */
+const fileUrls = new Map<string, Set<string>>();
+/** Those an update of it gave anew: the files its updates wrote. */
+const writtenFiles = new Map<string, Set<string>>();
 perFile(() => {
   order = 0;
   sightings.clear();
   readsThatShow.clear();
   urls.clear();
-  attachmentsByUrl.clear();
+  filesByUrl.clear();
+  fileUrls.clear();
+  writtenFiles.clear();
 });
 
 /** The place the next answer will take: what comes at or after it came later. */
@@ -53,6 +60,9 @@ export const readShows = (kind: string): boolean => readsThatShow.has(kind);
 
 /** The url an answer gave for an attachment's file. */
 export const urlOf = (attachmentId: string): string | undefined => urls.get(attachmentId);
+
+/** The urls of the files that updates of an attachment wrote: an update's answer gave them, and no answer before. */
+export const writtenFilesOf = (attachmentId: string): string[] => [...(writtenFiles.get(attachmentId) ?? [])];
 
 function record(exchange: Exchange, kind: string, id: string, by: string, present: boolean, read: boolean): void {
   const key = keyOf(kind, id, by);
@@ -72,14 +82,40 @@ const objectOf = (value: unknown): Json | undefined => (typeof value === 'object
  */
 function learnUrls(exchange: Exchange, body: Json): void {
   const attachments = [body, ...(Array.isArray(body.media_attachments) ? body.media_attachments : [])].map(objectOf);
+  const update = exchange.method === 'PUT' && /^\/api\/v1\/media\/[^/]+$/.test(exchange.path.split('?')[0] ?? '');
   for (const attachment of attachments) {
-    if (typeof attachment?.id !== 'string' || typeof attachment.url !== 'string' || !('type' in attachment)) continue;
-    // As a fetch of it names it (http.ts: origin, path and query).
-    const url = URL.canParse(attachment.url) ? new URL(attachment.url).href : attachment.url;
+    if (typeof attachment?.id !== 'string' || !('type' in attachment)) continue;
+    const written = update ? learnWrittenFiles(exchange, attachment.id, attachment) : [];
+    if (!update) for (const url of fileUrlsOf(attachment)) setOf(fileUrls, attachment.id).add(url);
+    if (typeof attachment.url !== 'string' || written.includes(canonical(attachment.url))) continue;
+    const url = canonical(attachment.url);
     urls.set(attachment.id, url);
-    attachmentsByUrl.set(url, attachment.id);
+    filesByUrl.set(url, attachment.id);
     record(exchange, 'file', attachment.id, '', true, false);
   }
+}
+
+/** A url as a fetch of it names it (http.ts: origin, path and query). */
+const canonical = (url: string) => (URL.canParse(url) ? new URL(url).href : url);
+const fileUrlsOf = (attachment: Json): string[] => [attachment.url, attachment.preview_url].filter((u): u is string => typeof u === 'string' && u !== '').map(canonical);
+const setOf = (map: Map<string, Set<string>>, key: string): Set<string> => map.get(key) ?? map.set(key, new Set()).get(key) as Set<string>;
+
+/**
+ * The files an update's answer gives that no answer gave before (a new thumbnail, a file rewritten with its
+ * description): files the update wrote, which a server may keep after the attachment's delete. Each is its own file
+ * for the ledger, keyed by its url, and shown present by this answer as an upload's answer shows its url's file.
+ */
+function learnWrittenFiles(exchange: Exchange, attachmentId: string, attachment: Json): string[] {
+  const known = setOf(fileUrls, attachmentId);
+  // Where no answer gave a file of it yet (an upload still processing), the update's are its first, not new ones.
+  const written = known.size === 0 ? [] : fileUrlsOf(attachment).filter((url) => !known.has(url));
+  for (const url of fileUrlsOf(attachment)) known.add(url);
+  for (const url of written) {
+    setOf(writtenFiles, attachmentId).add(url);
+    filesByUrl.set(url, url);
+    record(exchange, 'file', url, '', true, false);
+  }
+  return written;
 }
 
 /** A read of a status by `by`: the status, and each flag it shows for the reader. */
@@ -103,7 +139,7 @@ function see(exchange: Exchange): void {
   const body = objectOf(json.ok ? json.value : undefined);
   const ok = status >= 200 && status < 300;
   if (body && status >= 200 && status < 300) learnUrls(exchange, body);
-  const file = attachmentsByUrl.get(exchange.url);
+  const file = filesByUrl.get(exchange.url);
   // An attachment's file is served, or not: 404 or 410, or 403 (S3 refuses a missing object so). Any other answer (a
   // 429, a 5xx of the file server) shows nothing either way.
   const fileGone = status === 404 || status === 410 || status === 403;

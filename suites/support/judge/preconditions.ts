@@ -40,7 +40,26 @@ declare module 'vitest' {
     judged?: number;
     /** Why a check that met nothing to judge, while nothing failed, is not judged. */
     notJudged?: string;
+    /** The error text its title names, which the server did not send: only the status code was judged (statusCodeOnly). */
+    statusCodeOnly?: StatusCodeOnly;
   }
+}
+
+/** An error text a check's title names and the server did not send: ERRORS-TEXT-1 judges the text, the check its code. */
+export interface StatusCodeOnly {
+  /** The text the contract's Errors row gives, as the title names it. */
+  named: string;
+  /** What the server sent instead: its {"error"} text, or why there was none. */
+  sent: string;
+}
+
+/**
+ * Notes on the running check that the error text its title names was not what the server sent, so that a pass says it
+ * judged the status code only; a check whose title names no such text has nothing to correct.
+ */
+export function judgedStatusCodeOnly(named: string, sent: string): void {
+  const test = TestRunner.getCurrentTest();
+  if (test?.name.includes(`"${named}"`)) test.meta.statusCodeOnly ??= { named, sent };
 }
 
 /** Ends the running check as blocked by `cause`: not a failure of its own clause. */

@@ -38,9 +38,10 @@ type Resource = Exclude<ResourceName, 'Error'>;
  * The cases the contract's types name where servers deviate, each an instance the run should meet: a run that met
  * none says so in its clause's result, rather than passing the clause as if the case had been judged.
  */
-const CASES: ReadonlyArray<{ resource: Resource; words: string; is: (instance: Record<string, unknown>) => boolean }> = [
+const CASES: ReadonlyArray<{ resource: Resource; words: string; is: (instance: Record<string, unknown>, exchange?: Exchange) => boolean }> = [
   { resource: 'Account', words: 'an Account with no status yet (statuses_count 0), whose last_status_at is a datetime all the same', is: (account) => account.statuses_count === 0 },
-  { resource: 'Status', words: 'a Status without text (the DELETE answer of a status with media only), whose text is a string all the same', is: (status) => 'text' in status && !status.text },
+  // Only the delete answers text at all; its text empty, null or left out, the case is met (and judged by the schema).
+  { resource: 'Status', words: 'a Status without text (the DELETE answer of a status with media only), whose text is a string all the same', is: (status, exchange) => exchange?.method === 'DELETE' && !status.text },
 ];
 for (const { resource, words } of CASES) expectCase(RESOURCE_CLAUSE[resource], words);
 
@@ -65,10 +66,11 @@ function innermost(resource: ResourceName, pointer: string): { resource: Resourc
 }
 
 /** Counts the instance and the resources nested in it, each for its own clause. */
-function countInstances(resource: Resource, value: unknown): void {
+function countInstances(resource: Resource, value: unknown, exchange?: Exchange): void {
   if (typeof value !== 'object' || value === null) return;
   judgedOnce(RESOURCE_CLAUSE[resource]);
-  for (const { resource: of, words, is } of CASES) if (of === resource && is(value as Record<string, unknown>)) caseMet(RESOURCE_CLAUSE[resource], words);
+  for (const { resource: of, words, is } of CASES) if (of === resource && is(value as Record<string, unknown>, exchange)) caseMet(RESOURCE_CLAUSE[resource], words);
+  // A nested resource is not the operation's answer: no case of the exchange's operation holds of it.
   for (const [field, nested] of Object.entries(NESTED)) {
     const inner = (value as Record<string, unknown>)[field];
     for (const item of Array.isArray(inner) ? inner : [inner]) countInstances(nested as Exclude<ResourceName, 'Error'>, item);
@@ -77,7 +79,7 @@ function countInstances(resource: Resource, value: unknown): void {
 
 /** Every instance the run reads passes here: its mismatches are kept for the RESOURCE-* clauses. */
 export function observeResource(resource: Exclude<ResourceName, 'Error'>, value: unknown, exchange?: Exchange): void {
-  countInstances(resource, value);
+  countInstances(resource, value, exchange);
   for (const mismatch of schemaMismatches(resource, value)) {
     const at = innermost(resource, mismatch.pointer);
     const clauseId = RESOURCE_CLAUSE[at.resource as Exclude<ResourceName, 'Error'>] ?? RESOURCE_CLAUSE[resource];

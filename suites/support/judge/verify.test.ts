@@ -1,6 +1,6 @@
 // A check's judgement is a function of recorded exchanges: these judge answers as a server would have given them,
 // without one. The title's clause id is the clause a failure names, as in the suites.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, TestRunner } from 'vitest';
 import type { Exchange } from '../talk/http.ts';
 import { ClauseFailure } from './clauses.ts';
 import { expectError, expectOk } from './verify.ts';
@@ -50,5 +50,29 @@ describe('judging recorded exchanges', () => {
 
   it('STATUS-FAV-1 fails an answer that is no JSON object', () => {
     expect(failureOf(() => expectOk(recorded(200, '<html>sign in</html>', { headers: { 'content-type': 'text/html' } }), 'Status'))).toMatchObject({ clause: 'STATUS-FAV-1' });
+  });
+});
+
+describe('an error text the title names', () => {
+  const meta = () => TestRunner.getCurrentTest()?.meta.statusCodeOnly;
+
+  it('STATUS-BOOKMARK-3 answers 404 "Record not found": a pass on another text says it judged the status code only', () => {
+    expectError(recorded(404, { error: 'Not Found' }), 404, 'Record not found');
+    expect(meta()).toEqual({ named: 'Record not found', sent: '{"error": "Not Found"}' });
+  });
+
+  it('STATUS-BOOKMARK-3 answers 404 "Record not found": a pass without an error body says so too', () => {
+    expectError(recorded(404, 'gone', { headers: { 'content-type': 'text/plain' } }), 404, 'Record not found');
+    expect(meta()?.sent).toMatch(/^no \{"error"\} text \(/);
+  });
+
+  it('STATUS-BOOKMARK-3 answers 404 "Record not found": the text the title names, sent, leaves nothing to say', () => {
+    expectError(recorded(404, { error: 'Record not found' }), 404, 'Record not found');
+    expect(meta()).toBeUndefined();
+  });
+
+  it('STATUS-BOOKMARK-3 a title that names no error text has nothing to correct', () => {
+    expectError(recorded(404, { error: 'Not Found' }), 404, 'Record not found');
+    expect(meta()).toBeUndefined();
   });
 });

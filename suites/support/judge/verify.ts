@@ -9,7 +9,7 @@ import { clause, CLAUSE_ID, ClauseFailure, findClause, type Clause } from './cla
 import { curlOf, describeExchange, excerpt, jsonOf, noAnswer, type Exchange } from '../talk/http.ts';
 import { redact } from '../talk/redact.ts';
 import { replayOf } from '../talk/replay.ts';
-import { block, countJudged } from './preconditions.ts';
+import { block, countJudged, judgedStatusCodeOnly } from './preconditions.ts';
 import { causeOf } from '../act/steps.ts';
 import type { Holds } from '../act/moves.ts';
 import { observeResource } from './resources.ts';
@@ -117,11 +117,14 @@ export function observeErrorBody(exchange: Exchange, text?: string): void {
   const found = errorTextOf(exchange);
   if ('reason' in found) {
     observeMismatch('ERRORS-BODY-1', `${exchange.status} ${exchange.headers['content-type'] ?? ''}`, 'a JSON body {"error": string}', `HTTP ${exchange.status}: ${found.reason}`, exchange);
+    if (text !== undefined) judgedStatusCodeOnly(text, `no {"error"} text (${found.reason})`);
     return;
   }
   if (text === undefined) return;
   judgedOnce('ERRORS-TEXT-1');
-  if (found.text !== text) observeMismatch('ERRORS-TEXT-1', `${exchange.status} ${text} ${found.text}`, `HTTP ${exchange.status} {"error": "${text}"}`, `{"error": "${found.text}"}`, exchange);
+  if (found.text === text) return;
+  observeMismatch('ERRORS-TEXT-1', `${exchange.status} ${text} ${found.text}`, `HTTP ${exchange.status} {"error": "${text}"}`, `{"error": "${found.text}"}`, exchange);
+  judgedStatusCodeOnly(text, `{"error": "${found.text}"}`);
 }
 
 /** Any 4xx: where the contract requires a refusal but does not show its code or body. */

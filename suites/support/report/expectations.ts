@@ -251,9 +251,9 @@ function widenedBy(expect: Expect, shown: readonly Allowed[]): Expect {
  * The expectations after a run: the existing entries with their reasons as a person wrote them, the expected failures
  * that are unexpectedly passing widened to ["fail", "pass"] (never flipped: a verdict that moved once may move back);
  * then one entry for each failure or blocked check no entry covers.
- * Entries about checks this run did not judge (other groups, skips) stay. A new entry names the clause when none
- * of the clause's checks passed in the run, else the check's full title, so that it hides no check that passes
- * today; a failure filed under another clause is keyed by its check's title, which hides no other check of that clause.
+ * Entries about checks this run did not judge (other groups, skips) stay. A new entry is keyed by the clause id the
+ * failure names (a blocked check's own), the stable key of the reports and of selection: a check of the clause that
+ * passes today stays passed beside it, and a failure of it tomorrow is held by the entry.
  */
 export function updateExpectations(existing: readonly Expectation[], checks: readonly Reasoned[]): ExpectationsUpdate {
   // Judged on copies: the run's own outcomes stay as its reports give them.
@@ -273,15 +273,11 @@ export function updateExpectations(existing: readonly Expectation[], checks: rea
     widened.push(wide);
     return wide;
   });
-  const keyOf = (c: Reasoned) => {
-    const ownClause = c.status === 'blocked' || (c.failedClause ?? c.clause) === c.clause;
-    return ownClause && !checks.some((o) => o.clause === c.clause && o.status === 'passed') ? c.clause : c.title;
-  };
-  // Clause-wide entries first, as they cover most; a failure before a block, so that a clause's reason is a failure's.
+  // A failure before a block, so that a clause's reason is a failure's.
   const candidates = checks
     .filter(needsEntry)
-    .map((c) => ({ c, check: keyOf(c) }))
-    .sort((x, y) => Number(x.check !== x.c.clause) - Number(y.check !== y.c.clause) || Number(x.c.status === 'blocked') - Number(y.c.status === 'blocked'));
+    .map((c) => ({ c, check: c.failedClause ?? c.clause }))
+    .sort((x, y) => Number(x.c.status === 'blocked') - Number(y.c.status === 'blocked'));
   const added: Expectation[] = [];
   for (const { c, check } of candidates) {
     if ([...kept, ...added].some((e) => covers(e, c))) continue;

@@ -3,7 +3,7 @@
 // and the compatibility matrix of several servers (matrix.ts), clauses as rows and servers as columns.
 import { causeLabel, CLAUSES, type Clause } from '../judge/clauses.ts';
 import { blockedByCause, SUITE_ERRORS_SAID, suiteErrorsOf } from './blocks.ts';
-import { type CheckResult, type ClauseResult, clauseResults, type ClauseTile, groupMark, groupText, leftBehindParts, type RankedCause, redactedResults, REPLAY_SAID, type RunResults, totalsLine } from './results.ts';
+import { type CheckResult, type ClauseResult, clauseResults, type ClauseTile, groupMark, groupText, leftBehindParts, type RankedCause, redactedResults, REPLAY_SAID, type RunResults, statusCodeOnlyNote, totalsLine } from './results.ts';
 import { ROOT_CAUSES_SAID } from './root-causes.ts';
 import { FLIPPING_SAID, flippingChecks, INTERMITTENT_SAID, intermittentChecks, repeatLines, verdictList, verdictsOf } from './stability.ts';
 
@@ -340,7 +340,11 @@ function rootCausesHtml(causes: readonly RankedCause[], firstFailure: ReadonlyMa
 <ol class="root-causes">${items.join('\n')}</ol></section>`;
 }
 /** How many instances a check that ran judged, for its line in the clause table. */
-const judgedNote = (c: CheckResult) => (c.judged === undefined || c.outcome === 'skipped' ? '' : ` <span class="dim" data-judged="${c.judged}">(judged ${c.judged})</span>`);
+const judgedNote = (c: CheckResult) => {
+  if (c.judged === undefined || c.outcome === 'skipped') return '';
+  const codeOnly = statusCodeOnlyNote(c);
+  return ` <span class="dim" data-judged="${c.judged}">(judged ${c.judged}${codeOnly ? `; <span class="status-code-only">${esc(codeOnly)}</span>` : ''})</span>`;
+};
 
 /** What the run created and could not undo, one row per object: kind, id, owner and why. */
 function leftBehindTable(results: RunResults): string {

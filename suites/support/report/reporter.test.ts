@@ -38,4 +38,9 @@ describe('checkLine', () => {
     expect(checkLine(check({ status: 'skipped', outcome: 'skipped', skipReason: 'needs CONFORMANCE_TOKEN_B' }))).toBe('  skipped: STATUS-READ-3 another user reading a private status gets 404 (needs CONFORMANCE_TOKEN_B)');
     expect(checkLine(check({ status: 'blocked', outcome: 'blocked', blockedBy: { clause: 'STATUS-CREATE-1', summary: 's' } }))).toMatch(/ \(blocked by STATUS-CREATE-1\)$/);
   });
+
+  it('should say "status code only" beside a pass whose title names an error text the server did not send', () => {
+    const line = checkLine(check({ statusCodeOnly: { named: 'Record not found', sent: '{"error": "Not Found"}' } }));
+    expect(line).toBe('  passed: STATUS-READ-3 another user reading a private status gets 404 (status code only: the server sent {"error": "Not Found"}, not "Record not found"; ERRORS-TEXT-1 judges the text)');
+  });
 });

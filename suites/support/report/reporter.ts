@@ -5,7 +5,7 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { basename, join, relative } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
 import { checkLines, checkTitles, describeTitles } from '../judge/check-titles.ts';
-import { type CheckResult, type CheckStatus, clauseOfTitle, groupLine, type GroupResult, type LeftBehind, redactedResults, type RunResults, runVerdict, severityOf, totalsLine, totalsOf, withRunTotals } from './results.ts';
+import { type CheckResult, type CheckStatus, clauseOfTitle, groupLine, type GroupResult, type LeftBehind, redactedResults, type RunResults, runVerdict, severityOf, statusCodeOnlyNote, totalsLine, totalsOf, withRunTotals } from './results.ts';
 import { configFromEnv } from '../talk/config.ts';
 import { addCounts, emptyCounts } from '../talk/counts.ts';
 import { clearHarParts, mergeHarParts } from '../talk/har.ts';
@@ -126,6 +126,7 @@ export function checkOf(test: TestCase, group: string, file: string, pattern?: R
     ...(notJudged ? { notJudged } : {}),
     ...(status === 'skipped' ? { skipReason: (result.state === 'skipped' && result.note) || (pattern && !pattern.test(fullNameOf(test)) ? NOT_SELECTED : 'skipped') } : {}),
     observations: test.annotations().filter((a) => a.type === 'observation').map((a) => redact(a.message)),
+    ...(status === 'passed' && test.meta().statusCodeOnly ? { statusCodeOnly: test.meta().statusCodeOnly } : {}),
   };
 }
 
@@ -175,9 +176,12 @@ export interface ReporterOptions {
 
 export type Verbosity = 'quiet' | 'normal' | 'verbose';
 
+/** The terminal's line of the run-wide clauses, which the other reports count in the group of each one's owning check. */
+export const RUN_WIDE_GROUP = 'Run-wide clauses (judged over every group; the reports count each in its owning group)';
+
 /** A check's line in a verbose run: its outcome, its title, and why it was not passed or failed where that is said. */
 export function checkLine(check: CheckResult): string {
-  const why = check.skipReason ?? (check.blockedBy ? `blocked by ${check.blockedBy.clause ?? check.blockedBy.summary}` : check.notJudged);
+  const why = check.skipReason ?? (check.blockedBy ? `blocked by ${check.blockedBy.clause ?? check.blockedBy.summary}` : (check.notJudged ?? statusCodeOnlyNote(check)));
   return redact(`  ${check.outcome}: ${check.title}${why ? ` (${why})` : ''}`);
 }
 
@@ -291,7 +295,10 @@ export default class ConformanceReporter implements Reporter {
       for (const c of this.checks) if (c.skipReason === 'skipped') c.skipReason = stopped;
     }
     // The run-wide clauses (registered checks, resource schemas, error bodies and texts), judged over all groups.
-    this.checks.push(...runWideResults(modules.map((m) => m.meta()), this.checks, this.expectations));
+    const runWide = runWideResults(modules.map((m) => m.meta()), this.checks, this.expectations);
+    this.checks.push(...runWide);
+    // Judged once every group has ended: their line completes the group lines to the run's totals.
+    if (runWide.length > 0) this.print(groupLine({ name: RUN_WIDE_GROUP, file: '', durationMs: 0, ...totalsOf(runWide), errors: [] }));
     // A block whose cause held nowhere is the suite's error: its check is reported not judged, the error beside it.
     const checks = withSuiteErrors([...this.checks].sort((x, y) => x.file.localeCompare(y.file)));
     // Judged over the whole run: an expected failure is unexpectedly passing only when none of its checks failed.

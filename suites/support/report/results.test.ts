@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyCounts } from '../talk/counts.ts';
 import { reportHtml } from './report-html.ts';
-import { clauseResults, groupLine, groupMark, releaseSkips, runVerdict, timingLine, totalsOf, withRunTotals, type CheckResult, type RunResults } from './results.ts';
+import { clauseResults, groupLine, groupMark, redactedResults, releaseSkips, runVerdict, timingLine, totalsOf, withRunTotals, type CheckResult, type RunResults } from './results.ts';
 import { junitXml } from './junit.ts';
 import { rankRootCauses } from './root-causes.ts';
 import { summaryMarkdown } from './summary-md.ts';
@@ -232,5 +232,17 @@ describe('checks not judged in the reports', () => {
     const html = reportHtml(results);
     expect(html).toMatch(/<section id="not-judged"><h2>Not judged: nothing met to judge \(1\)<\/h2>[\s\S]*RESOURCE-SCHEDULED-1 a check: <span class="dim">the run met no ScheduledStatus/);
     expect(html).toContain('data-judged="1"');
+  });
+});
+
+describe('a pass that judged the status code only', () => {
+  it('should say "status code only" beside it in summary.md and report.html, and carry it as data in results.json', () => {
+    const statusCodeOnly = { named: 'Record not found', sent: '{"error": "Not Found"}' };
+    const results = resultsOf([{ ...check('STATUS-READ-3'), judged: 1, statusCodeOnly }, { ...check('STATUS-READ-1'), judged: 1 }]);
+    const note = 'status code only: the server sent {"error": "Not Found"}, not "Record not found"; ERRORS-TEXT-1 judges the text';
+    expect(summaryMarkdown(results)).toContain(`## Passed on the status code only\n\nTheir titles name an error text that the server did not send: they judged the status code only.\n\n- STATUS-READ-3 a check: ${note}\n`);
+    expect(summaryMarkdown(results)).not.toContain('- STATUS-READ-1 a check: status code only');
+    expect(reportHtml(results)).toContain('(judged 1; <span class="status-code-only">status code only: the server sent {&quot;error&quot;: &quot;Not Found&quot;}');
+    expect(JSON.parse(JSON.stringify(redactedResults(results))).checks[0].statusCodeOnly).toEqual(statusCodeOnly);
   });
 });

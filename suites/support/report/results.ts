@@ -3,7 +3,7 @@
 // reports themselves: junit.ts, summary-md.ts, terminal.ts and report-html.ts.
 import { CLAUSE_ID, findClause, type FailureData, type Guard, type Severity } from '../judge/clauses.ts';
 import { type RootCause } from '../act/steps.ts';
-import { RELEASE_SKIP_MARK } from '../judge/preconditions.ts';
+import { RELEASE_SKIP_MARK, type StatusCodeOnly } from '../judge/preconditions.ts';
 import type { Counts, PathCost } from '../talk/counts.ts';
 import { redactData } from '../talk/redact.ts';
 import type { Expectation, JudgedExpectation, Outcome } from './expectations.ts';
@@ -51,6 +51,8 @@ export interface CheckResult {
   /** The entry of the expectations file about this check. */
   expectation?: Expectation;
   observations: string[];
+  /** A pass whose title names an error text the server did not send: only the status code was judged. */
+  statusCodeOnly?: StatusCodeOnly;
   /** A stability run (--repeat N): the check's verdict in each repeat, in order, with the evidence of each that did not pass. */
   repeats?: RepeatVerdict[];
   /** Its verdict differed between the repeats: every field above is of its worst repeat. */
@@ -348,4 +350,10 @@ export function leftBehindParts(leftovers: readonly LeftBehind[]): { byHand: Lef
   ];
   const applicationsLine = `${applications.length} application${applications.length === 1 ? '' : 's'} the run registered: the contract has no operation to delete one, so nothing the run can call removes ${applications.length === 1 ? 'it' : 'them'} (an administrator of the server can); ${states.join(', ')}`;
   return { byHand, applications, applicationsLine };
+}
+
+/** What every report says beside a pass that judged the status code only: "status code only: the server sent ...". */
+export function statusCodeOnlyNote(check: Pick<CheckResult, 'statusCodeOnly'>): string | undefined {
+  const only = check.statusCodeOnly;
+  return only && `status code only: the server sent ${only.sent}, not "${only.named}"; ERRORS-TEXT-1 judges the text`;
 }

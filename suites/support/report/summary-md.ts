@@ -1,6 +1,6 @@
 // summary.md: the run as a CI job summary, root causes first, then every failure, block and skip with its evidence.
 import { findClause } from '../judge/clauses.ts';
-import { byFailedClause, type CheckResult, checksCount, groupLine, type GroupResult, type LeftBehind, leftBehindParts, type RankedCause, releaseLine, REPLAY_SAID, type RunResults, timingLine } from './results.ts';
+import { byFailedClause, type CheckResult, checksCount, groupLine, type GroupResult, type LeftBehind, leftBehindParts, type RankedCause, releaseLine, REPLAY_SAID, type RunResults, statusCodeOnlyNote, timingLine } from './results.ts';
 import { redact } from '../talk/redact.ts';
 import { blockedByCause, SUITE_ERRORS_SAID, suiteErrorsOf } from './blocks.ts';
 import { causeState, ROOT_CAUSES_SAID } from './root-causes.ts';
@@ -92,6 +92,12 @@ export function summaryMarkdown(results: RunResults): string {
   if (unjudged.length > 0) {
     lines.push('## Not judged', '', 'Nothing failed, yet the run met nothing these checks judge: they are not passed (a pass judged at least one instance). They do not fail the run.', '');
     for (const c of unjudged) lines.push(`- ${c.title}: ${c.notJudged ?? 'nothing was judged'}`);
+    lines.push('');
+  }
+  const codeOnly = results.checks.filter((c) => c.statusCodeOnly);
+  if (codeOnly.length > 0) {
+    lines.push('## Passed on the status code only', '', 'Their titles name an error text that the server did not send: they judged the status code only.', '');
+    for (const c of codeOnly) lines.push(`- ${c.title}: ${statusCodeOnlyNote(c)}`);
     lines.push('');
   }
   const skipped = results.checks.filter((c) => c.outcome === 'skipped');

@@ -2,7 +2,7 @@
 // a read shows an object present or absent, by the operation that reads its kind, and an object counts as gone
 // only when a read showed it present earlier in the run and a read after the undo shows it absent.
 import type { Entry, Subject } from '../act/ledger.ts';
-import { FLAGS, keyOf, readShows, sightingsOf, urlOf, type FlagKind, type Sighting } from '../act/sightings.ts';
+import { FLAGS, keyOf, readShows, sightingsOf, urlOf, writtenFilesOf, type FlagKind, type Sighting } from '../act/sightings.ts';
 import { jsonOf, senderOf, type Exchange, type HttpClient } from '../talk/http.ts';
 
 /** The access_token a token operation's answer gave, if it gave one. */
@@ -84,13 +84,29 @@ function fileRead(record: Read, id: string, sender: HttpClient): Read {
     what: 'its url',
     send: async () => {
       if (!urlOf(id) && !processed(record)) await record.send();
-      const url = urlOf(id);
-      if (!url || !URL.canParse(url)) return undefined;
-      const { origin, pathname, search } = new URL(url);
-      return sender.forOrigin(origin).send('GET', `${pathname}${search}`, { accept: '*/*' });
+      return fetchFile(urlOf(id), sender);
     },
     shown: (s) => `its url ${s.exchange.url} ${s.present ? 'was served' : 'was not served'} (HTTP ${s.exchange.status})`,
     applies: () => urlOf(id) !== undefined,
+  };
+}
+
+/** A file fetched without a token, as anyone can; undefined where there is no url to fetch. */
+function fetchFile(url: string | undefined, sender: HttpClient): Promise<Exchange> | undefined {
+  if (!url || !URL.canParse(url)) return undefined;
+  const { origin, pathname, search } = new URL(url);
+  return sender.forOrigin(origin).send('GET', `${pathname}${search}`, { accept: '*/*' });
+}
+
+/** A file an update of the attachment wrote (sightings.ts writtenFilesOf), at its url: its own object for the ledger. */
+function writtenFileRead(url: string, sender: HttpClient): Read {
+  return {
+    kind: 'file',
+    key: keyOf('file', url),
+    witnessed: true,
+    what: `the file its update wrote at ${url}`,
+    send: async () => fetchFile(url, sender),
+    shown: (s) => `the file its update wrote, ${s.exchange.url}, ${s.present ? 'was served' : 'was not served'} (HTTP ${s.exchange.status})`,
   };
 }
 
@@ -147,8 +163,10 @@ export function targetOf(entry: Entry, planned: Exchange): Target | undefined {
     const record = objectRead('attachment', id, sender, path);
     const file = fileRead(record, id, sender);
     record.neededBefore = () => !file.applies?.();
-    // Gone once its url no longer serves the file; by the record's read where no answer gave a url.
-    return { subject: { kind: 'attachment', id, owner }, reads: [record, file], absence: () => [file.applies?.() ? file : record] };
+    const written = writtenFilesOf(id).map((url) => writtenFileRead(url, sender));
+    // Gone once its url no longer serves the file, nor the url of any file its updates wrote; by the record's read
+    // where no answer gave a url.
+    return { subject: { kind: 'attachment', id, owner }, reads: [record, file, ...written], absence: () => [file.applies?.() ? file : record, ...written] };
   }
   const move = planned.method === 'POST' ? /^\/api\/v1\/statuses\/([^/]+)\/(\w+)$/.exec(path) : null;
   const flag = move && Object.entries(FLAGS).find(([, f]) => f.unset === move[2]);

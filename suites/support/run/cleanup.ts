@@ -73,7 +73,7 @@ async function settleAndSweep(cases: Case[], sweepIf: boolean): Promise<void> {
   const gone = cases.filter((c) => !c.pending && c.target && !c.target.goesWith && !c.kept && !whyNotGone(c, new Set()));
   const sweeping = () => sweepIf && sawUnsettled() && gone.length > 0;
   if (pending.length === 0 && !sweeping()) return;
-  await windowPassed(Math.max(...[...pending, ...gone].map((c) => c.undoneTime)));
+  await windowPassed(Math.max(...[...pending, ...gone].map((c) => c.undoneTime)), "the cleanup's reads that confirm its undos held");
   for (const c of pending) {
     c.after = `once the settle window (${settleWindowMs()} ms) had passed since it`;
     for (const read of absenceReads(c.target as Target)) if (read.applies?.() ?? true) await sendRead(c, read);
@@ -83,6 +83,23 @@ async function settleAndSweep(cases: Case[], sweepIf: boolean): Promise<void> {
   for (const c of gone) {
     c.after = `once the settle window (${settleWindowMs()} ms) had passed since it`;
     for (const read of absenceReads(c.target as Target)) if (read.applies?.() ?? true) await sendRead(c, read);
+  }
+}
+
+/**
+ * The flags whose status is not known gone: each read once the settle window has passed since the last of their undos,
+ * since an undone boost or favourite may come back through the server's own delivery; one read at a time, as a read
+ * of a status shows all of the reader's flags. Where there are none, nothing waits.
+ */
+async function confirmFlags(flags: Case[]): Promise<void> {
+  if (flags.length === 0) return;
+  await windowPassed(Math.max(...flags.map((c) => c.undoneTime)), "the cleanup's reads of the flags it undid on statuses that are not gone");
+  const confirmedFrom = nextAt();
+  for (const c of flags) {
+    // Only a read from here on shows that the undo held.
+    c.undoneAt = confirmedFrom;
+    c.after = `once the settle window (${settleWindowMs()} ms) had passed since it`;
+    await readAfter(c);
   }
 }
 
@@ -127,8 +144,10 @@ function whyNotGone(c: Case, goneStatuses: ReadonlySet<string>): string | undefi
     const after = lastReadSince(read, c.undoneAt);
     if (after?.present) return `still there: ${c.undone}, and ${c.after ?? 'after it'} ${read.shown(after)}`;
   }
+  // A read whose answer is about the object itself (a flag false in its status, a 401 to the token) shows it absent
+  // whether or not one showed it present before; a 404 may be the answer to everything, so it needs that first.
   for (const read of c.unanswered ? [] : reads) {
-    if (!neededBefore(read) || shownPresent(read, c.undoneAt)) continue;
+    if (!neededBefore(read) || shownPresent(read, c.undoneAt) || (!read.witnessed && lastReadSince(read, c.undoneAt))) continue;
     const before = sightingsOf(read.key).filter((s) => s.at < c.undoneAt && s.read).at(-1);
     return `not known to be gone: ${c.undone}, and no read showed it present before (${before ? read.shown(before) : `${read.what} was never read`})`;
   }
@@ -184,16 +203,17 @@ export async function undoAll(): Promise<void> {
     // Listed after the grants' own cases: a live token the end of the run revoked and read is said so first.
     cases.push(...ledger.authorizations.filter((auth): auth is Authorization & { unanswered: Exchange } => auth.unanswered !== undefined).map(unseenToken));
     const goneStatuses = new Set(cases.filter((c) => c.subject.kind === 'status' && !whyNotGone(c, new Set())).map((c) => c.subject.id));
-    // A flag whose status is not known gone is read now, one at a time: a read of a status shows all of the reader's flags.
-    for (const c of cases) if (c.target?.goesWith && !goneStatuses.has(c.target.goesWith)) await readAfter(c);
+    await confirmFlags(cases.filter((c) => c.target?.goesWith && !goneStatuses.has(c.target.goesWith)));
     const probeTokens: Promise<Case>[] = [];
     cases.push(...(await readApplications(probeTokens)));
     const probed = await Promise.all(probeTokens);
     await settleAndSweep(probed, probed.some((c) => c.pending));
     cases.push(...probed);
+    // A server deletes an application's tokens with it (Mastodon does): a token of an application a read shows gone is gone.
+    const goneApplications = new Set(cases.filter((c) => c.subject.kind === 'application' && !whyNotGone(c, goneStatuses)).map((c) => `application ${c.subject.id}`));
     const listed = new Set<string>();
     for (const c of cases) {
-      const why = whyNotGone(c, goneStatuses);
+      const why = c.subject.kind === 'token' && goneApplications.has(c.subject.owner) ? undefined : whyNotGone(c, goneStatuses);
       const key = keyOf(c.subject.kind, c.subject.id, c.subject.owner);
       if (why === undefined || listed.has(key)) continue;
       listed.add(key);

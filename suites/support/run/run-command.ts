@@ -11,7 +11,7 @@ import { selectionPattern, writeUpdatedExpectations } from '../report/expectatio
 import ConformanceReporter, { type Verbosity } from '../report/reporter.ts';
 import type { RunResults } from '../report/results.ts';
 import { addedLatencyMs, variationsOf, type Variation } from '../../../fixtures/reference-server/variations.ts';
-import { announceWait, budgetAtStart, LONGEST_WAIT_MS } from '../talk/pacing.ts';
+import { announceWait, budgetAtStart } from '../talk/pacing.ts';
 import { planLine, planOfRun } from './run-plan.ts';
 import { reportedVersion, versionHint } from './version-hint.ts';
 import { planOf, selectionOf, withoutSkipped, type Plan, type Selection } from './selection.ts';
@@ -98,10 +98,10 @@ function previousOf(file: string): RunResults {
 async function readBudget(config: Config, wholeRun: boolean, runCalls?: number): Promise<string | undefined> {
   let resetToWaitFor: number | undefined;
   const reported = await reportedVersion(config.baseUrl, config.userAgent, config.timeoutMs, (headers) => {
-    const start = budgetAtStart(headers, runCalls);
+    const start = budgetAtStart(headers, { wholeRun, settleMs: config.settleMs, ...(runCalls === undefined ? {} : { runCalls }) });
     if (!start) return;
     if (start.warning) process.stdout.write(`${start.warning}\n`);
-    if (start.warning && wholeRun && start.reading.resetAt - Date.now() <= LONGEST_WAIT_MS) {
+    if (start.waitBeforeStart) {
       resetToWaitFor = start.reading.resetAt;
       return;
     }

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../../fixtures/reference-server/server.ts';
 import { HttpClient } from './http.ts';
-import { budgetKeysOf, resetTimeOf, unpaced, useAnnouncer, usePacingClock } from './pacing.ts';
+import { budgetAtStart, budgetKeysOf, resetTimeOf, unpaced, useAnnouncer, usePacingClock } from './pacing.ts';
 
 const MINUTE = 60_000;
 const MISSING_ID = '999999999999999999';
@@ -72,5 +72,27 @@ describe('pacing', () => {
     expect(budgetKeysOf('anonymous', 'POST', '/api/v1/accounts')).toEqual(['Account access of anonymous', 'IP access', 'App sign-up']);
     expect(budgetKeysOf('B', 'POST', '/api/v2/media?x=1')).toEqual(['Account access of B', 'IP access', 'Uploading of B']);
     expect(budgetKeysOf('A', 'POST', '/oauth/token')).toEqual([]);
+  });
+});
+
+describe('the start line of a run the budget left cannot carry', () => {
+  const headers = (limit: number, remaining: number, resetInMs: number) => ({
+    'x-ratelimit-limit': String(limit),
+    'x-ratelimit-remaining': String(remaining),
+    'x-ratelimit-reset': new Date(Date.now() + resetInMs).toISOString(),
+    date: new Date().toUTCString(),
+  });
+
+  it('should say nothing where a period carries the run', () => {
+    expect(budgetAtStart(headers(300, 300, MINUTE), { wholeRun: true, settleMs: 3000 })?.warning).toBeUndefined();
+  });
+
+  it('should name every wait it foresees: the reset before the start (or once the calls left are spent), each further period, the settle window', () => {
+    const whole = budgetAtStart(headers(300, 40, MINUTE), { wholeRun: true, settleMs: 3000 });
+    expect(whole?.waitBeforeStart).toBe(true);
+    expect(whole?.warning).toMatch(/so the run waits for the reset \(\d+ s from now\) before it starts, where a run in the last 30 minutes spent them, for the reset of the Deletion and Uploading buckets \(30 per 30 minutes each\), for the settle window \(3000 ms\) where a group confirms its undos held, and says so each time it does\.$/);
+    const part = budgetAtStart(headers(100, 40, MINUTE), { wholeRun: false, settleMs: 1000 });
+    expect(part?.waitBeforeStart).toBe(false);
+    expect(part?.warning).toMatch(/so the run waits for the reset \(\d+ s from now\) once the 40 calls left are spent, again each time a period is spent, where a run in the last 30 minutes spent them, for the reset of the Deletion and Uploading buckets \(30 per 30 minutes each\), and says so each time it does\.$/);
   });
 });

@@ -181,11 +181,21 @@ interface Reading {
   resetAt: number;
 }
 
+/** What the command is about to run (run-command.ts). */
+export interface StartPlan {
+  /** The whole suite: where the budget left cannot carry it, it waits for a reset that comes soon enough before it starts. */
+  wholeRun: boolean;
+  /** The settle window (CONFORMANCE_SETTLE_MS): groups wait for it to confirm undos, each wait over 2 s a line of its own. */
+  settleMs: number;
+  /** The IP access calls of the run's plan (run/run-plan.ts), where every group it runs is planned. */
+  runCalls?: number;
+}
+
 /**
  * What the headers of the command's first call (GET /api/v1/instance) say of the budget: the reading for every file to
- * start from, and where the run cannot fit in what is left, a line that says so and what to expect.
+ * start from, and where the run cannot fit in what is left, a line that says so and names every wait it foresees.
  */
-export function budgetAtStart(headers: Record<string, string>, runCalls = RUN_ACCESS_CALLS): { reading: Reading; warning?: string } | undefined {
+export function budgetAtStart(headers: Record<string, string>, plan: StartPlan): { reading: Reading; warning?: string; waitBeforeStart?: boolean } | undefined {
   const limit = countOf(headers['x-ratelimit-limit']);
   const remaining = countOf(headers['x-ratelimit-remaining']);
   const reset = resetTimeOf(headers['x-ratelimit-reset']);
@@ -194,12 +204,21 @@ export function budgetAtStart(headers: Record<string, string>, runCalls = RUN_AC
   const resetAt = Date.now() + reset - (Number.isNaN(serverNow) ? Date.now() : serverNow) + CLOCK_SLACK_MS;
   const reading = { remaining, limit, resetAt };
   // What is left against what a run spends, both whole: a fresh period (the version hint's own call aside) fits a run.
+  const runCalls = plan.runCalls ?? RUN_ACCESS_CALLS;
   if (remaining >= runCalls) return { reading };
-  const waits = limit < runCalls ? 'at least once, and again each time a period is spent' : 'once';
+  const untilReset = `${duration(Math.max(0, resetAt - Date.now()))} from now`;
+  const waitBeforeStart = plan.wholeRun && resetAt - Date.now() <= LONGEST_WAIT_MS;
+  const waits = [
+    waitBeforeStart ? `for the reset (${untilReset}) before it starts` : `for the reset (${untilReset}) once the ${remaining} calls left are spent`,
+    ...(limit < runCalls ? ['again each time a period is spent'] : []),
+    // A short access bucket is most often a run's before this one, which spent the narrow buckets too; no header shows them before a call of theirs.
+    `where a run in the last ${LIMITS.Deletion.periodMs / MINUTE} minutes spent them, for the reset of the Deletion and Uploading buckets (${LIMITS.Deletion.limit} per ${LIMITS.Deletion.periodMs / MINUTE} minutes each)`,
+    ...(plan.settleMs > ANNOUNCED_WAIT_MS ? [`for the settle window (${plan.settleMs} ms) where a group confirms its undos held`] : []),
+  ];
   const warning =
     `Rate limit: the server reports ${remaining} of ${limit} requests left until ${clockTime(resetAt)} UTC (X-RateLimit headers of GET /api/v1/instance); ` +
-    `this run's plan makes ${runCalls} calls it counts, so the run waits for the reset (${duration(Math.max(0, resetAt - Date.now()))} from now) ${waits}, and says so when it does.`;
-  return { reading, warning };
+    `${plan.runCalls === undefined ? `a full run makes about ${RUN_ACCESS_CALLS}` : `this run's plan makes ${runCalls}`} calls it counts, so the run waits ${waits.join(', ')}, and says so each time it does.`;
+  return { reading, warning, waitBeforeStart };
 }
 
 /** Starts the file's estimate of the IP access bucket from the command's reading, while that period lasts. */

@@ -1,0 +1,49 @@
+// How a file settles the body format of its creations: only answers decide it. A JSON attempt that got no answer
+// (a server slow to answer it) says nothing of how the server reads JSON, so the next creation tries JSON again.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Config } from '../talk/config.ts';
+import { Actor } from './actors.ts';
+
+/** A server that ignores visibility in form bodies, reads it in JSON ones, and answers its first JSON creation never. */
+let server: Server;
+let baseUrl = '';
+const jsonCreations: string[] = [];
+let nextId = 1;
+
+const bodyOf = (req: IncomingMessage) => new Promise<string>((done) => {
+  let body = '';
+  req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+  req.on('end', () => done(body));
+});
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    void bodyOf(req).then((body) => {
+      const json = req.headers['content-type'] === 'application/json';
+      if (req.method === 'POST' && json && jsonCreations.push(body) === 1) return; // no answer: the timeout runs out
+      const visibility = json ? (JSON.parse(body) as { visibility?: string }).visibility : 'public';
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(req.method === 'POST' ? { id: String(nextId++), visibility, created_at: new Date().toISOString() } : {}));
+    });
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+describe('the body format of a file', () => {
+  it('should try JSON again after a JSON attempt that got no answer, and talk JSON once an answer shows the form was not understood', async () => {
+    const a = new Actor('A', { baseUrl, timeoutMs: 500, userAgent: 'conformance-test' } as Config, 'token-of-a');
+    const first = await a.createStatus({ status: 'probe', visibility: 'unlisted' });
+    expect(first.ok, 'the form answer stands where the JSON attempt got no answer').toBe(false);
+    const second = await a.createStatus({ status: 'probe', visibility: 'unlisted' });
+    expect(jsonCreations).toHaveLength(2);
+    expect(second.ok && second.value.visibility).toBe('unlisted');
+  });
+});
