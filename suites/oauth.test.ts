@@ -33,6 +33,27 @@ const verifyWith = (token: string) => anon.get('/api/v1/apps/verify_credentials'
 const accountWith = (token: string) => anon.get('/api/v1/accounts/verify_credentials', { token, outsideContract: true });
 /** An authorization code that GET /oauth/authorize never created. */
 const MADE_UP_CODE = 'conformance-code-never-issued';
+/** A call of an operation with a token: where it answers 2xx, evidence that the token works. */
+type TokenCall = (token: string) => Promise<Exchange>;
+/** A token no server issued: an operation that answers it tells nothing of whether a token works. */
+const MADE_UP_TOKEN = 'conformance-token-never-issued';
+const answered = (exchange: Exchange) => exchange.status !== undefined && exchange.status >= 200 && exchange.status < 300;
+
+/**
+ * The answer that shows a revoked token still working, by an operation that refuses a made-up token in this run:
+ * `use`, the answer of `call` to it, where `call` refuses one; else the answer to it of the first of `others` that
+ * refuses one and answers it. Undefined where no operation tells: each answers a made-up token too, or refuses the
+ * revoked one where nothing showed it answer that token before.
+ */
+async function stillAccepted(token: string, call: TokenCall, use: Exchange, others: readonly TokenCall[]): Promise<Exchange | undefined> {
+  const tries: [TokenCall, Exchange | undefined][] = [[call, use], ...others.map((other): [TokenCall, undefined] => [other, undefined])];
+  for (const [operation, answer] of tries) {
+    if (answered(await operation(MADE_UP_TOKEN))) continue;
+    const again = answer ?? (await operation(token));
+    if (answered(again)) return again;
+  }
+  return undefined;
+}
 const revokeWith = (app: Application, token: string) => anon.post('/oauth/revoke', { client_id: app.client_id, client_secret: app.client_secret, token });
 
 /**
@@ -160,6 +181,8 @@ const authorizeForm = step('GET /oauth/authorize', { as: 'anonymous', needs: { r
 interface Revocation {
   revoke: Exchange;
   use: Exchange;
+  /** Where `use` answered: the answer of an operation that refused a made-up token, the only evidence that the token still works. */
+  evidence?: Exchange;
 }
 
 /**
@@ -177,18 +200,23 @@ const revocation = step(
     const run = userToken?.run ?? (await requestToken(anon, callbackApp, { grant_type: 'client_credentials', redirect_uri: CALLBACK, scope: 'read' }));
     if (!run.step.ok) return run.step;
     const token = run.step.value;
-    let call = userToken ? accountWith : verifyWith;
+    const following: TokenCall[] = accountId.ok ? [(t) => anon.get(followingOf(accountId.value), { token: t })] : [];
+    const calls: TokenCall[] = [...(userToken ? [accountWith] : []), verifyWith, ...following];
+    let [call] = calls as [TokenCall];
     let before = userToken?.use ?? (await verifyWith(token));
-    if (before.status !== 200 && accountId.ok) {
-      const following = (t: string) => anon.get(followingOf(accountId.value), { token: t });
-      const read = await following(token);
-      if (read.status === 200) [before, call] = [read, following];
+    const [readFollowing] = following;
+    if (before.status !== 200 && readFollowing) {
+      const read = await readFollowing(token);
+      if (read.status === 200) [before, call] = [read, readFollowing];
     }
     if (before.status !== 200) return notMade(causeOf('APPS-VERIFY-1', `verify_credentials answered ${answerOf(before)} to the application token before its revocation, and following did not answer it either`, before));
     const revoke = await revokeWith(callbackApp, token);
     // A revocation that was not answered 200 is left to the ledger, which revokes again and reads the token.
     if (revoke.status === 200) run.settle();
-    return made({ revoke, use: await call(token) });
+    const use = await call(token);
+    // Where it still answers, the answer is evidence only if the operation refuses a token the server never issued.
+    const evidence = answered(use) ? await stillAccepted(token, call, use, calls.filter((other) => other !== call)) : undefined;
+    return made({ revoke, use, ...(evidence ? { evidence } : {}) });
   },
 );
 
@@ -319,8 +347,12 @@ section('OAuth', () => {
     check(redirect || form, 'HTTP 200 with an HTML form, or a redirect to sign in', `HTTP ${exchange.status ?? exchange.error}`, exchange);
   });
 
-  it('OAUTH-REVOKE-1 a revoked token is refused with 401 "The access token is invalid"', { needs: { revocation } }, ({ revocation: { revoke, use } }) => {
+  it('OAUTH-REVOKE-1 a revoked token is refused with 401 "The access token is invalid"', { needs: { revocation } }, ({ revocation: { revoke, use, evidence } }) => {
     expectJson(revoke, 200);
+    if (answered(use)) {
+      if (!evidence) notJudged(`${use.method} ${use.path.split('?')[0]} answered the revoked token, and answers a token the server never issued too; no other operation refused that one and answered the revoked token`);
+      fail(`a refusal: HTTP 401 {"error": "${TOKEN_INVALID}"}`, statusLine(evidence), evidence);
+    }
     const refused = use.status !== undefined && use.status >= 400 && use.status < 500;
     check(refused, `a refusal: HTTP 401 {"error": "${TOKEN_INVALID}"}`, statusLine(use), use);
     // Which code an invalid Authorization header answers is the Errors row's (ERRORS-TOKEN-2).

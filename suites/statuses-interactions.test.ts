@@ -383,6 +383,13 @@ interface Deletes {
 }
 
 /**
+ * What B did to the status that stands: its boost, its favourite or both. A favourite by B that did not take (a server
+ * may answer a status its caller boosted as that boost, the status inside without the caller's flags) blocks nothing
+ * where the boost stands: STATUS-FAV-1 judges A's favourite, not B's, so it cannot name the cause.
+ */
+const actedOn = ({ boostStands, favourited }: Pick<Deletes, 'boostStands' | 'favourited'>): Step<string> => (boostStands.ok ? boostStands : favourited.ok ? favourited : boostStands);
+
+/**
  * A deletes `subject`, which B boosted and favourited, beside `hidden`, on which no one else acted: the plain delete is
  * the control that tells a status kept because others acted on it from deletes that keep every status (STATUS-DELETE-2,
  * -4). Both deletes and reads are the ledger's (counted with the statuses), made here in its place; B's favourite,
@@ -408,7 +415,8 @@ const deletes = step(
       boostStands = await boostExists(other, subject, boosting, boostOf(boosting, subject), 'STATUS-REBLOG-1');
     }
     const favourited = await took(other, subject, await when(subject, () => moves.move(other, id, 'favourite', 'unfavourite')), 'favourited', true, 'STATUS-FAV-1', "B's favourite");
-    if (!boostStands.ok || !favourited.ok) return made({ boostStands, favourited });
+    // Either act of B's makes a status others acted on: one that did not take leaves the other to be judged.
+    if (!actedOn({ boostStands, favourited }).ok) return made({ boostStands, favourited });
     // A's read that confirmed the undos held already showed whether A reads its status; else one read here.
     const readBefore = held.read ?? (await a.get(`/api/v1/statuses/${id}`));
     const [acted, plain] = await Promise.all([deleteAndRead(subject, id), hidden.ok ? deleteAndRead(hidden, hidden.value.id) : undefined]);
@@ -650,13 +658,14 @@ section('States and transitions', () => {
 
   section('a move repeated', () => {
     it('STATUS-REPEAT-1 a reblog or pin repeated while its flag is set answers without a server error (5xx)', { needs: repeating }, (rows) => {
-      // Each move that could be repeated is judged; one that could not blocks the check after the others were.
+      // Each move that could be repeated is judged on its own answer, every server error listed; one that could not be
+      // repeated blocks the check after the others were judged.
       const made = Object.values(rows).flatMap((row) => row.repeated ?? []);
-      for (const step of made) {
-        if (!step.ok) continue;
-        const exchange = step.value;
-        check(exchange.status !== undefined && exchange.status < 500, `an answer below HTTP 500 to ${exchange.method} ${exchange.path} (what it answers is not shown)`, statusLine(exchange), exchange);
-      }
+      const answers = made.flatMap((step) => (step.ok ? [step.value] : []));
+      checkEach(
+        answers.map((exchange) => ({ holds: exchange.status !== undefined && exchange.status < 500, exchange })),
+        `an answer below HTTP 500 to ${answers.map((exchange) => `${exchange.method} ${exchange.path}`).join(' and ')} (what it answers is not shown)`,
+      );
       const unmade = made.find((step) => !step.ok);
       if (unmade) need(unmade);
     });
@@ -665,12 +674,11 @@ section('States and transitions', () => {
   // A's deletes come after every other step (deletes, above): B boosted and favourited `subject`, no one else acted on `hidden`.
   section('delete of a status others acted on', () => {
     it(
-      'STATUS-DELETE-7 deleting a status that B boosted and favourited: DELETE answers it, a later read gives 404, a second DELETE 404 "Record not found"',
+      'STATUS-DELETE-7 deleting a status that B boosted or favourited (both, where both took): DELETE answers it, a later read gives 404, a second DELETE 404 "Record not found"',
       { requires: [requirement(b, NEEDS_B)], needs: { subject, hidden, deletes } },
       ({ subject, hidden, deletes: { boostStands, favourited, readBefore, deletion, readAfter, plain, secondDeletion } }) => {
         need(subject);
-        need(boostStands);
-        need(favourited);
+        need(actedOn({ boostStands, favourited }));
         // The positive control of the 404s: A's read of the status answered it before the delete.
         const before = readBefore as Exchange;
         if (before.status !== 200) block(causeOf('STATUS-READ-1', `A's read of its own public status before the delete answered ${answerOf(before)}`, before));
