@@ -32,6 +32,27 @@ const verifyWith = (token: string) => anon.get('/api/v1/apps/verify_credentials'
 const accountWith = (token: string) => anon.get('/api/v1/accounts/verify_credentials', { token, outsideContract: true });
 /** An authorization code that GET /oauth/authorize never created. */
 const MADE_UP_CODE = 'conformance-code-never-issued';
+/** A call of an operation with a token: where it answers 2xx, evidence that the token works. */
+type TokenCall = (token: string) => Promise<Exchange>;
+/** A token no server issued: an operation that answers it tells nothing of whether a token works. */
+const MADE_UP_TOKEN = 'conformance-token-never-issued';
+const answered = (exchange: Exchange) => exchange.status !== undefined && exchange.status >= 200 && exchange.status < 300;
+
+/**
+ * The answer that shows a revoked token still working, by an operation that refuses a made-up token in this run:
+ * `use`, the answer of `call` to it, where `call` refuses one; else the answer to it of the first of `others` that
+ * refuses one and answers it. Undefined where no operation tells: each answers a made-up token too, or refuses the
+ * revoked one where nothing showed it answer that token before.
+ */
+async function stillAccepted(token: string, call: TokenCall, use: Exchange, others: readonly TokenCall[]): Promise<Exchange | undefined> {
+  const tries: [TokenCall, Exchange | undefined][] = [[call, use], ...others.map((other): [TokenCall, undefined] => [other, undefined])];
+  for (const [operation, answer] of tries) {
+    if (answered(await operation(MADE_UP_TOKEN))) continue;
+    const again = answer ?? (await operation(token));
+    if (answered(again)) return again;
+  }
+  return undefined;
+}
 const revokeWith = (app: Application, token: string) => anon.post('/oauth/revoke', { client_id: app.client_id, client_secret: app.client_secret, token });
 
 /**
@@ -292,23 +313,31 @@ describe('OAuth', () => {
     // A token of the callback application that works before its revocation, so that the refusal after it is the
     // revocation's doing: the password grant's user token, which OAUTH-PASSWORD-1 used, else an application token,
     // used here first. The call that answered it before is made again after: verify_credentials, else the following of A.
+    // Where it still answers, the answer is evidence only if the operation refuses a token the server never issued.
     const revokedApp = need(callbackApp);
     const userToken = passwordGrant?.use?.status === 200 ? passwordGrant : undefined;
     const run = userToken?.run ?? (await requestToken(anon, revokedApp, { grant_type: 'client_credentials', redirect_uri: CALLBACK, scope: 'read' }));
     const token = need(run.step);
-    let call = userToken ? accountWith : verifyWith;
-    let before = userToken?.use ?? (await verifyWith(token));
     const id = accountId.ok ? accountId.value : undefined;
-    if (before.status !== 200 && id) {
-      const following = (t: string) => anon.get(followingOf(id), { token: t });
-      const read = await following(token);
-      if (read.status === 200) [before, call] = [read, following];
+    const following: TokenCall[] = id ? [(t) => anon.get(followingOf(id), { token: t })] : [];
+    const calls: TokenCall[] = [...(userToken ? [accountWith] : []), verifyWith, ...following];
+    let [call] = calls as [TokenCall];
+    let before = userToken?.use ?? (await verifyWith(token));
+    const [readFollowing] = following;
+    if (before.status !== 200 && readFollowing) {
+      const read = await readFollowing(token);
+      if (read.status === 200) [before, call] = [read, readFollowing];
     }
     if (before.status !== 200) block(causeOf('APPS-VERIFY-1', `verify_credentials answered ${answerOf(before)} to the application token before its revocation, and following did not answer it either`, before));
     const revoke = await revokeWith(revokedApp, token);
     expectJson(revoke, 200);
     run.settle();
     const use = await call(token);
+    if (answered(use)) {
+      const evidence = await stillAccepted(token, call, use, calls.filter((other) => other !== call));
+      if (!evidence) notJudged(`${use.method} ${use.path.split('?')[0]} answered the revoked token, and answers a token the server never issued too; no other operation refused that one and answered the revoked token`);
+      fail(`a refusal: HTTP 401 {"error": "${TOKEN_INVALID}"}`, statusLine(evidence), evidence);
+    }
     const refused = use.status !== undefined && use.status >= 400 && use.status < 500;
     check(refused, `a refusal: HTTP 401 {"error": "${TOKEN_INVALID}"}`, statusLine(use), use);
     // Which code an invalid Authorization header answers is the Errors row's (ERRORS-TOKEN-2).

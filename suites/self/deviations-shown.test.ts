@@ -4,17 +4,30 @@
 //   stopped at the pin's.
 // - lists-tokenless-refused: the accounts lists refuse tokenless reads, and favourited_by of a deleted status answers
 //   200 []; STATUS-DELETE-6, whose reads carry A's token, was blocked by its positive control, read without one.
+// - a server whose following answers any token, even one it never issued, and whose verify_credentials refuses
+//   application tokens (no password grant): OAUTH-REVOKE-1 once took following's answer to the revoked token as
+//   evidence that it still worked. Nothing else in the run tells, so the check is not judged, and fails nothing.
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { faultClause, PROFILES } from '../../fixtures/reference-server/faults.ts';
+import { faultClause, PROFILES, type Fault } from '../../fixtures/reference-server/faults.ts';
+import type { Variation } from '../../fixtures/reference-server/variations.ts';
 import type { CheckResult, RunResults } from '../support/report/results.ts';
 import { faultEnv } from './fault-runs.ts';
 import { inParallel, runCli, type CliRun } from './run-cli.ts';
 
+/** A run of one group against a server with these faults and variations. */
+interface Case {
+  group: string;
+  faults: readonly Fault[];
+  variations?: readonly Variation[];
+}
+
+const profile = (name: string, group: string): Case => ({ group, ...(PROFILES[name] as (typeof PROFILES)[string]) });
 const CASES = {
-  'repeats-both-500': { group: 'statuses-interactions' },
-  'lists-tokenless-refused': { group: 'statuses' },
-} as const;
+  'repeats-both-500': profile('repeats-both-500', 'statuses-interactions'),
+  'lists-tokenless-refused': profile('lists-tokenless-refused', 'statuses'),
+  'made-up-tokens-read-relations': { group: 'oauth', faults: ['OAUTH-PASSWORD-1', 'APPS-VERIFY-1'], variations: ['made-up-tokens-read-relations'] },
+} satisfies Record<string, Case>;
 type Name = keyof typeof CASES;
 
 const runs = new Map<Name, CliRun>();
@@ -22,8 +35,8 @@ const runs = new Map<Name, CliRun>();
 beforeAll(async () => {
   const names = Object.keys(CASES) as Name[];
   const done = await inParallel(names, names.length, (name) => {
-    const { faults, variations } = PROFILES[name] as (typeof PROFILES)[string];
-    return runCli(['--group', CASES[name].group], { GITHUB_ACTIONS: '', GITHUB_STEP_SUMMARY: '', ...faultEnv(faults, variations), CONFORMANCE_TIMEOUT_MS: '10000' });
+    const { group, faults, variations }: Case = CASES[name];
+    return runCli(['--group', group], { GITHUB_ACTIONS: '', GITHUB_STEP_SUMMARY: '', ...faultEnv(faults, variations), CONFORMANCE_TIMEOUT_MS: '10000' });
   });
   names.forEach((name, i) => runs.set(name, done[i] as CliRun));
 }, 180_000);
@@ -47,7 +60,7 @@ function verdictsOf(name: Name): { failed: string[]; hidden: string[] } {
     hidden: checks.filter((c) => c.status === 'blocked' || c.status === 'not-judged' || c.suiteError).map((c) => c.title),
   };
 }
-const profileClauses = (name: Name) => [...new Set((PROFILES[name] as (typeof PROFILES)[string]).faults.map(faultClause))].sort();
+const profileClauses = (name: Name) => [...new Set(CASES[name].faults.map(faultClause))].sort();
 
 describe('deviations a check meets are each shown', () => {
   it('repeats-both-500: STATUS-REPEAT-1 shows both repeats that answered 500 in its one failure, both judged', () => {
@@ -60,5 +73,12 @@ describe('deviations a check meets are each shown', () => {
   it('lists-tokenless-refused: both deviations reported, STATUS-DELETE-6 judged on its own credentials and failing', () => {
     expect(verdictsOf('lists-tokenless-refused')).toEqual({ failed: profileClauses('lists-tokenless-refused'), hidden: [] });
     expect(checkOf(resultsOf('lists-tokenless-refused'), 'STATUS-DELETE-6').message).toMatch(/actual: {3}HTTP 200 \[\]/);
+  });
+
+  it('made-up-tokens-read-relations: OAUTH-REVOKE-1 takes no answer of an operation that answers any token as evidence', () => {
+    const revoke = checkOf(resultsOf('made-up-tokens-read-relations'), 'OAUTH-REVOKE-1');
+    expect(revoke).toMatchObject({ status: 'not-judged' });
+    expect(revoke.notJudged).toMatch(/^GET \/api\/v1\/accounts\/\d+\/following answered the revoked token, and answers a token the server never issued too/);
+    expect(verdictsOf('made-up-tokens-read-relations').failed).toEqual(['OAUTH-PASSWORD-1']);
   });
 });
