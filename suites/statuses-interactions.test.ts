@@ -35,7 +35,7 @@ import { block, controlled, need, needHeld } from './support/judge/preconditions
 import { answerOf, causeOf, failed, succeeded, type Step } from './support/act/steps.ts';
 import { expectNoMismatch } from './support/judge/run-wide.ts';
 import { now, observeLate, settle } from './support/act/settle.ts';
-import { check, expectEqual, expectHeld, expectError, expectList, expectOk, expectRefusal, statusLine } from './support/judge/verify.ts';
+import { check, checkEach, expectEqual, expectHeld, expectError, expectList, expectOk, expectRefusal } from './support/judge/verify.ts';
 import { it, made, notMade, requirement, section, step, type DeclaredStep, type StepOutcome } from './support/run/checks.ts';
 
 const { config, a, b } = actors();

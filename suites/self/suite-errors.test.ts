@@ -130,3 +130,26 @@ describe('a strict server that spends a code it refused for its redirect_uri', (
     expect(strict.code).toBe(0);
   });
 });
+
+describe('a server that answers a boosted status as the boost, the status inside without the caller\'s flags', () => {
+  // Issue 41, a small C server: B's favourite of the status B boosted never shows, and STATUS-DELETE-7 was blocked by
+  // STATUS-FAV-1, which passed (STATUS-FAV-1 judges A's favourite): an error of the suite on every run.
+  const profile = PROFILES['boost-answers-unflagged'] as (typeof PROFILES)[string];
+  let run: CliRun;
+
+  beforeAll(async () => {
+    run = await runCli(['--group', 'statuses-interactions'], { ...NOT_GITHUB, ...faultEnv(profile.faults, profile.variations), CONFORMANCE_TIMEOUT_MS: '10000' });
+  }, 120_000);
+
+  afterAll(() => {
+    if (run) rmSync(run.reportDir, { recursive: true, force: true });
+  });
+
+  it('should judge STATUS-DELETE-7 on the boost that stands, fail only the boost\'s clause, with no error of the suite', () => {
+    const r = results(run);
+    expect(suiteErrors(r)).toEqual([]);
+    expect(r.checks.find((c) => c.clause === 'STATUS-DELETE-7')).toMatchObject({ status: 'passed' });
+    const failed = new Set(r.checks.filter((c) => c.status === 'failed').map((c) => c.failedClause ?? c.clause));
+    expect([...failed]).toEqual(profile.faults.map(faultClause));
+  });
+});

@@ -46,13 +46,14 @@ describe('registered checks', () => {
 });
 
 describe('the observer of every response', () => {
-  // A server on port 0 that leaves X-RateLimit-Reset off one path.
+  // A server on port 0 that leaves X-RateLimit-Reset off the read of status 2, and off every attachment's path.
   let server: Server;
   let client: HttpClient;
 
   beforeAll(async () => {
     server = createServer((req, res) => {
-      const headers = req.url === '/api/v1/without-reset' ? { ...good, 'x-ratelimit-reset': undefined } : good;
+      const withoutReset = req.url?.startsWith('/api/v1/statuses/2') || req.url?.startsWith('/api/v1/media/');
+      const headers = withoutReset ? { ...good, 'x-ratelimit-reset': undefined } : good;
       for (const [name, value] of Object.entries(headers)) if (value !== undefined) res.setHeader(name, value);
       res.setHeader('content-type', 'application/json');
       res.end('{}');
@@ -65,23 +66,25 @@ describe('the observer of every response', () => {
 
   it('should judge every /api/* response and keep each violation once, with the first exchange that showed it', async () => {
     await client.send('GET', '/api/v1/statuses/1');
-    await client.send('GET', '/api/v1/without-reset');
-    await client.send('GET', '/api/v1/without-reset?again=1');
+    await client.send('GET', '/api/v1/statuses/2');
+    await client.send('GET', '/api/v1/statuses/2?again=1');
     // Not /api/*: not judged.
     await client.send('GET', '/oauth/authorize');
+    // The ledger's undo through Mastodon's path, which the contract does not show: never evidence.
+    await client.send('DELETE', '/api/v1/media/3');
     const { judged, mismatches } = runWideSnapshot();
     expect(judged['LIMITS-HEADERS-1']).toBe(3);
     const found = Object.values(mismatches['LIMITS-HEADERS-1'] ?? {});
     expect(found).toHaveLength(1);
     expect(found[0]?.actual).toBe('no x-ratelimit-reset');
-    expect(found[0]?.exchange).toContain('GET /api/v1/without-reset');
+    expect(found[0]?.exchange).toContain('GET /api/v1/statuses/2');
     expect(found[0]?.exchange).not.toContain('again');
     expect(mismatches['LIMITS-HEADERS-2']).toBeUndefined();
   });
 
   it('should count for the rules of header values only the responses that carry those headers', () => {
-    // The test above: three /api/* responses with Limit and Remaining, one of them without Reset.
+    // The test above: three /api/* responses of the contract's operations with Limit and Remaining, two of them without Reset.
     const { judged } = runWideSnapshot();
-    expect([judged['LIMITS-HEADERS-2'], judged['LIMITS-HEADERS-3'], judged['LIMITS-HEADERS-4']]).toEqual([3, 3, 2]);
+    expect([judged['LIMITS-HEADERS-2'], judged['LIMITS-HEADERS-3'], judged['LIMITS-HEADERS-4']]).toEqual([3, 3, 1]);
   });
 });

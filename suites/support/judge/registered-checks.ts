@@ -4,6 +4,7 @@
 // each clause once for the whole run. The owning checks (Limits, WIRE-JSON-1 in Statuses) judge their own file's
 // exchanges with the same functions (expectNoMismatch), which proves each against its reference-server fault.
 import { clause } from './clauses.ts';
+import { operationOf, shownByContract } from './contract-operations.ts';
 import { countRefusal } from '../talk/counts.ts';
 import { excerpt, onExchange, type Exchange } from '../talk/http.ts';
 import { countOf, isUnpaced, resetTimeOf } from '../talk/pacing.ts';
@@ -39,15 +40,6 @@ function register(id: string, sentence: string, expected: string, check: Registe
   if (REGISTRY.has(id)) throw new Error(`${id} has a registered check already`);
   REGISTRY.set(id, { expected, check, ...options });
   runWideClause(id, `${sentence}: every response of the run`, options.explainedBy);
-}
-
-/** A path segment that is an id: it has a digit (snowflakes, ULIDs, flake ids) or is long; v1, v2 are not. */
-const isIdSegment = (segment: string) => !/^v\d+$/.test(segment) && (/\d/.test(segment) || segment.length >= 20);
-
-/** The operation of an exchange, as the contract names it: method and path, ids as :id, without the query. */
-export function operationOf(exchange: Exchange): string {
-  const path = (exchange.path.split('?')[0] ?? '').split('/').map((segment) => (isIdSegment(segment) ? ':id' : segment)).join('/');
-  return `${exchange.method} ${path}`;
 }
 
 const HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
@@ -138,9 +130,10 @@ function observe(exchange: Exchange): void {
   // Every response passes here, so refusals are counted here too: pacing should have prevented each one.
   const refused = exchange.status === 429 && !isUnpaced();
   if (api && refused) countRefusal();
-  // The suite's own calls outside the contract (cleanup, confirmation reads, hints) are not the server's to answer for,
-  // and a 429 that pacing was to prevent is the budget's answer, never evidence against a clause.
-  if (exchange.outsideContract || refused) return;
+  // The suite's own calls outside the contract (cleanup, confirmation reads, hints), and any call of an operation the
+  // contract does not show (an undo through Mastodon's paths), are not the server's to answer for; a 429 that pacing
+  // was to prevent is the budget's answer. None is evidence against a clause.
+  if (exchange.outsideContract || refused || !shownByContract(exchange)) return;
   for (const [id, { judges, carries }] of REGISTRY) if ((api || judges === 'every answer') && (carries?.(exchange) ?? true)) judgedOnce(id);
   // One violation per clause is enough to show it (the first is kept), or one per operation where the clause says so.
   for (const [id, { expected, actual }] of violationsOf(exchange)) {

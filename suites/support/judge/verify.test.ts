@@ -3,7 +3,7 @@
 import { describe, expect, it, TestRunner } from 'vitest';
 import type { Exchange } from '../talk/http.ts';
 import { ClauseFailure } from './clauses.ts';
-import { expectError, expectOk } from './verify.ts';
+import { checkEach, expectError, expectOk } from './verify.ts';
 
 /** An answer as the HTTP layer records it. */
 function recorded(status: number | undefined, body: unknown, extra: Partial<Exchange> = {}): Exchange {
@@ -50,6 +50,26 @@ describe('judging recorded exchanges', () => {
 
   it('STATUS-FAV-1 fails an answer that is no JSON object', () => {
     expect(failureOf(() => expectOk(recorded(200, '<html>sign in</html>', { headers: { 'content-type': 'text/html' } }), 'Status'))).toMatchObject({ clause: 'STATUS-FAV-1' });
+  });
+
+  describe('every instance judged on its own answer', () => {
+    const repeat = (path: string, status: number) => recorded(status, status === 500 ? 'Internal server error' : { id: '1' }, { path, url: `http://127.0.0.1:1${path}` });
+    const belowServerError = (exchange: Exchange) => ({ holds: (exchange.status ?? 500) < 500, exchange });
+
+    it('STATUS-REPEAT-1 shows each repeat that answered a server error, counted, the first with its exchange', (context) => {
+      const failure = failureOf(() => checkEach([repeat('/api/v1/statuses/1/pin', 500), repeat('/api/v1/statuses/2/reblog', 500)].map(belowServerError), 'an answer below HTTP 500'));
+      expect(failure).toMatchObject({ clause: 'STATUS-REPEAT-1', expected: 'an answer below HTTP 500' });
+      expect(failure?.actual).toMatch(/^2 of 2 broke it:\n {2}1\. POST \/api\/v1\/statuses\/1\/pin \(as A\): HTTP 500 .*\n {2}2\. POST \/api\/v1\/statuses\/2\/reblog \(as A\): HTTP 500 /);
+      expect(failure?.exchange).toContain('/api/v1/statuses/1/pin');
+      expect(context.task.meta.judged).toBe(2);
+    });
+
+    it('STATUS-REPEAT-1 fails one broken instance as a single answer, and passes where every one holds', () => {
+      const failure = failureOf(() => checkEach([repeat('/api/v1/statuses/1/pin', 200), repeat('/api/v1/statuses/2/reblog', 500)].map(belowServerError), 'an answer below HTTP 500'));
+      expect(failure?.actual).toMatch(/^HTTP 500 /);
+      expect(failure?.exchange).toContain('/api/v1/statuses/2/reblog');
+      expect(failureOf(() => checkEach([repeat('/api/v1/statuses/1/pin', 200)].map(belowServerError), 'an answer below HTTP 500'))).toBeUndefined();
+    });
   });
 });
 

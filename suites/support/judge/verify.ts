@@ -42,6 +42,31 @@ export function check(condition: boolean, expected: string, actual: string, exch
   countJudged();
 }
 
+/** One instance a check judges: whether it holds, and the exchange that showed it. */
+export interface Instance {
+  holds: boolean;
+  exchange: Exchange;
+}
+
+/**
+ * Judges every instance, and fails once with each instance that broke the clause listed by its request and answer,
+ * the first with its exchange: one deviation never hides another of the same check, and each counts as judged. An
+ * instance without an answer (or refused by the rate limit) is evidence of nothing: where no other broke the clause,
+ * it blocks the check (fail).
+ */
+export function checkEach(instances: readonly Instance[], expected: string): void {
+  const broken = instances.filter((instance) => !instance.holds);
+  const evidence = broken.filter(({ exchange }) => !exchange.unanswered && !exchange.rateLimited);
+  const [unanswered] = broken;
+  if (evidence.length === 0 && unanswered) fail(expected, statusLine(unanswered.exchange), unanswered.exchange);
+  countJudged(instances.length - broken.length + evidence.length);
+  const [first] = evidence;
+  if (!first) return;
+  if (evidence.length === 1) fail(expected, statusLine(first.exchange), first.exchange);
+  const listed = evidence.map(({ exchange }, i) => `  ${i + 1}. ${exchange.method} ${exchange.path} (as ${exchange.actor}): ${statusLine(exchange)}`);
+  fail(expected, `${evidence.length} of ${instances.length} broke it:\n${listed.join('\n')}\n  the first one:`, first.exchange);
+}
+
 const show = (value: unknown) => excerpt(JSON.stringify(value) ?? 'undefined', 200);
 
 /** Compares one field with what the contract requires of it. */
