@@ -146,11 +146,14 @@ function expectListedUntilUndone(listed: Exchange, afterUndo: Exchange, accountI
   check(!after.includes(accountId), `after the undo ${list} no longer lists account ${accountId}`, `${list} ${JSON.stringify(after)}`, afterUndo);
 }
 
-/** Both moves of a pair by a caller who cannot see the status: the move (undone at once if it takes), then the undo. */
-async function pairOn(actor: Actor, status: Step<Status>, action: string, undo: string): Promise<Step<[Exchange, Exchange]>> {
+/**
+ * The moves of a pair by a caller who cannot see the status: the move (undone at once if it takes), then the undo
+ * where `undoAsked`.
+ */
+async function pairOn(actor: Actor, status: Step<Status>, action: string, undo: string, undoAsked: boolean): Promise<Step<Exchange[]>> {
   if (!status.ok) return failed(status.cause, status.exchange);
   const made = await probe(actor, status.value.id, action, undo);
-  return succeeded([made, await actor.post(on(status.value.id, undo))], made);
+  return succeeded(undoAsked ? [made, await actor.post(on(status.value.id, undo))] : [made], made);
 }
 
 describe('States and transitions', () => {
@@ -487,36 +490,39 @@ describe('States and transitions', () => {
   });
 
   describe('a status the caller cannot see', () => {
-    // B's pair of moves on A's private status, by row; each pair runs beside the other chains.
-    const pairs = new Map<string, Step<[Exchange, Exchange]>>();
+    // B's pair of moves on A's private status, by row; each pair runs beside the other chains. The unreblog and the
+    // unbookmark of a status B never boosted or bookmarked are refused by their own rows ("no boost", "not
+    // bookmarked": 404, STATUS-REBLOG-5's and STATUS-BOOKMARK-3's) whatever the visibility, so they could not show a
+    // missing guard: they are not asked (the two requests pay for STATUS-VIS-8's cells in the run's budget).
+    const pairs = new Map<string, Step<Exchange[]>>();
     const rows = [
-      { action: 'favourite', undo: 'unfavourite' },
-      { action: 'reblog', undo: 'unreblog' },
-      { action: 'bookmark', undo: 'unbookmark', release: BOOKMARKS },
-      { action: 'mute', undo: 'unmute', release: MUTES },
-      { action: 'pin', undo: 'unpin', release: PINS },
+      { action: 'favourite', undo: 'unfavourite', undoAsked: true },
+      { action: 'reblog', undo: 'unreblog', undoAsked: false },
+      { action: 'bookmark', undo: 'unbookmark', undoAsked: false, release: BOOKMARKS },
+      { action: 'mute', undo: 'unmute', undoAsked: true, release: MUTES },
+      { action: 'pin', undo: 'unpin', undoAsked: true, release: PINS },
     ];
-    for (const { action, undo, release } of rows) {
+    for (const { action, undo, undoAsked, release } of rows) {
       chains.push(async () => {
-        if (b && (!release || releaseAtLeast(config.serverVersion, release))) pairs.set(action, await pairOn(b, hidden, action, undo));
+        if (b && (!release || releaseAtLeast(config.serverVersion, release))) pairs.set(action, await pairOn(b, hidden, action, undo, undoAsked));
       });
     }
     /** The pair of a row whose check runs: B is configured and the release has the operation. */
-    const pairOf = (action: string) => need(pairs.get(action) as Step<[Exchange, Exchange]>);
+    const pairOf = (action: string) => need(pairs.get(action) as Step<Exchange[]>);
 
-    /** Every move of the pair answers 404 "Record not found". */
+    /** Every move of the pair that was asked answers 404 "Record not found". */
     function expectHidden(action: string): void {
       for (const exchange of pairOf(action)) expectError(exchange, 404, 'Record not found');
     }
 
     /**
-     * A 404 for the status B cannot see counts only where the move and its undo answered 2xx for a status the caller
-     * sees (A's own, or the one B boosted); else the row's first clause blocks the check.
+     * A 404 for the status B cannot see counts only where the move (and the undo, where `undo` is asked) answered 2xx
+     * for a status the caller sees (A's own, or the one B boosted); else the row's first clause blocks the check.
      */
-    function controlledBy(action: string, undo: string, rowClause: string): void {
+    function controlledBy(action: string, undo: string | undefined, rowClause: string): void {
       controlled(visible.get(action), rowClause, `the ${action} of a status the caller sees`);
       // The undo is made only after its move took: a move that answered 2xx without taking still shows the row exists.
-      const undone = visible.get(undo);
+      const undone = undo ? visible.get(undo) : undefined;
       if (undone?.ok) controlled(undone, rowClause, `the ${undo} of a status the caller sees`);
     }
 
@@ -526,16 +532,16 @@ describe('States and transitions', () => {
       expectHidden('favourite');
     });
 
-    it('STATUS-REBLOG-6 reblog and unreblog of a status the caller cannot see answer 404 "Record not found"', (context) => {
+    it('STATUS-REBLOG-6 reblog of a status the caller cannot see answers 404 "Record not found"', (context) => {
       needs(context, b, NEEDS_B);
-      controlledBy('reblog', 'unreblog', 'STATUS-REBLOG-1');
+      controlledBy('reblog', undefined, 'STATUS-REBLOG-1');
       expectHidden('reblog');
     });
 
-    it('STATUS-BOOKMARK-4 bookmark and unbookmark of a status the caller cannot see answer 404 "Record not found"', (context) => {
+    it('STATUS-BOOKMARK-4 bookmark of a status the caller cannot see answers 404 "Record not found"', (context) => {
       since(context, config, BOOKMARKS);
       needs(context, b, NEEDS_B);
-      controlledBy('bookmark', 'unbookmark', 'STATUS-BOOKMARK-1');
+      controlledBy('bookmark', undefined, 'STATUS-BOOKMARK-1');
       expectHidden('bookmark');
     });
 
@@ -550,7 +556,8 @@ describe('States and transitions', () => {
       since(context, config, PINS);
       needs(context, b, NEEDS_B);
       controlledBy('pin', 'unpin', 'STATUS-PIN-1');
-      const [pin, unpin] = pairOf('pin');
+      // The pin row asks its undo too.
+      const [pin, unpin] = pairOf('pin') as [Exchange, Exchange];
       // Two rows apply to this pin: not visible (404 "Record not found") and not owned (422 with the Errors text).
       if (pin.status === 422) expectError(pin, 422, "Validation failed: Someone else's toot cannot be pinned");
       else expectError(pin, 404, 'Record not found');

@@ -23,6 +23,7 @@ import { answerOf, causeOf, failed, succeeded, type Step } from './support/act/s
 import { expectNoMismatch, hasMismatch } from './support/judge/run-wide.ts';
 import { noteLate, now, observeLate, settle } from './support/act/settle.ts';
 import { check, expectEqual, expectError, expectJson, expectList, expectOk, fail, observeErrorBody, statusLine as statusLineOf } from './support/judge/verify.ts';
+import { expectEveryCell } from './support/judge/access-cells.ts';
 
 const { config, a, b, anon } = actors();
 const DIRECT_TEXT = 'conformance probe: a direct status that mentions nobody #conformance';
@@ -48,19 +49,45 @@ function getOnce(actor: Actor, path: string): Promise<Exchange> {
   if (!exchange) gets.set(key, (exchange = actor.get(path)));
   return exchange;
 }
+type AccountsList = 'reblogged_by' | 'favourited_by';
 const readOf = (actor: Actor, status: Status) => getOnce(actor, `/api/v1/statuses/${status.id}`);
 const contextOf = (actor: Actor, status: Status) => getOnce(actor, `/api/v1/statuses/${status.id}/context`);
-const accountsOf = (status: Status, acted: 'reblogged_by' | 'favourited_by') => getOnce(publicReader, `/api/v1/statuses/${status.id}/${acted}`);
+const listOf = (actor: Actor, status: Status, acted: AccountsList) => getOnce(actor, `/api/v1/statuses/${status.id}/${acted}`);
+const accountsOf = (status: Status, acted: AccountsList) => listOf(publicReader, status, acted);
 // A token is optional on this public operation; A sends one so that whitelist mode does not matter here.
 const cardOf = (status: Status) => getOnce(a, `/api/v1/statuses/${status.id}/card`);
+
+/** A cell of STATUS-VIS-8: an accounts list of a status that hides it from the caller who asks. */
+interface HiddenList {
+  caller: Actor;
+  hidden: 'private' | 'direct';
+  list: AccountsList;
+}
+
+/**
+ * The cells of STATUS-VIS-8, two requests of the run's budget: each list once, asked once by another user and once
+ * without a token, about the private status once and the direct one once (B reads who boosted the private status,
+ * no token who favourited the direct one). A list that keeps no visibility guard, for any caller or visibility,
+ * shows it in its cell. In whitelist mode, where a tokenless read is refused whatever it reads, B asks both.
+ */
+function hiddenLists(): HiddenList[] {
+  const tokenless = config.whitelistMode ? b : anon;
+  const cells: (HiddenList | undefined)[] = [
+    b && { caller: b, hidden: 'private', list: 'reblogged_by' },
+    tokenless && { caller: tokenless, hidden: 'direct', list: 'favourited_by' },
+  ];
+  return cells.filter((cell): cell is HiddenList => cell !== undefined);
+}
 
 /**
  * Every GET the checks below judge, sent at once: the context of each status to each viewer; the reads of each
  * status to B and without a token, and to its owner where a check judges that (the private and the direct one);
- * the accounts that acted on the public status and its card. Which check judges what stays with the check: a read
+ * the accounts that acted on the public status and its card, and on the hidden ones (STATUS-VIS-8's cells). Which
+ * check judges what stays with the check: a read
  * left out here is only sent later, by the check, one after another.
  */
 function readsJudged(statuses: { top?: Status; reply?: Status; hidden?: Status; direct?: Status }): Promise<Exchange>[] {
+  const hiddenOne = (cell: HiddenList) => (cell.hidden === 'private' ? statuses.hidden : statuses.direct);
   const all = Object.values(statuses).filter((s): s is Status => s !== undefined);
   const viewers = [a, b, config.whitelistMode ? undefined : anon].filter((v): v is Actor => v !== undefined);
   const readers = [b, tokenlessReads ? anon : undefined].filter((v): v is Actor => v !== undefined);
@@ -70,6 +97,10 @@ function readsJudged(statuses: { top?: Status; reply?: Status; hidden?: Status; 
     ...readers.flatMap((reader) => all.map((status) => readOf(reader, status))),
     ...[hidden, direct].flatMap((status) => (status ? [readOf(a, status)] : [])),
     ...(top ? [accountsOf(top, 'reblogged_by'), accountsOf(top, 'favourited_by'), cardOf(top)] : []),
+    ...hiddenLists().flatMap((cell) => {
+      const status = hiddenOne(cell);
+      return status ? [listOf(cell.caller, status, cell.list)] : [];
+    }),
     ...(top && config.whitelistMode ? [readOf(anon, top)] : []),
   ];
 }
@@ -122,6 +153,20 @@ async function expectOwnerTokenTaken(hidden: PreparedStatus): Promise<void> {
   const [read, thread] = await Promise.all([readOf(a, made.value), contextOf(a, made.value)]);
   if (read.status === 200 || thread.status === 200) return;
   block(causeOf('AUTH-BEARER-1', `neither the read nor the context of A's private status answered A (${answerOf(read)}, ${answerOf(thread)}): A's token is not taken on reads`, read));
+}
+
+/**
+ * The status is hidden from the caller, as its visibility says: where the caller's read and context both answered it
+ * (the context alone where a tokenless read is not asked), what shows it is the visibility of the status itself, the
+ * clause of that read's check, not a list's own guard.
+ */
+async function expectHiddenFrom(caller: Actor, status: Status, visibility: 'private' | 'direct'): Promise<void> {
+  const readAsked = caller !== anon || tokenlessReads;
+  const shown = await Promise.all([contextOf(caller, status), ...(readAsked ? [readOf(caller, status)] : [])]);
+  if (!shown.every((exchange) => exchange.status === 200)) return;
+  const clause = visibility === 'direct' ? 'STATUS-VIS-7' : !readAsked ? 'STATUS-VIS-5' : caller === anon ? 'STATUS-READ-4' : 'STATUS-READ-3';
+  const exchange = shown.at(-1) as Exchange;
+  block(causeOf(clause, `the ${visibility} status answered ${caller === anon ? 'a caller without a token' : caller.name} its ${readAsked ? 'read and context' : 'context'}`, exchange));
 }
 
 /** A reply made when what it replies to was made, however it came back; otherwise it fails with the same cause. */
@@ -384,6 +429,23 @@ describe('Statuses', () => {
         if (viewer !== anon || releaseAtLeast(config.serverVersion, TOKENLESS_READS)) expectError(await readOf(viewer, status), 404, 'Record not found');
         expectError(await contextOf(viewer, status), 404, 'Record not found');
       }
+    });
+
+    it('STATUS-VIS-8 reblogged_by and favourited_by of a private or direct status answer 404 "Record not found" to another user and without a token', async (context) => {
+      const cells = hiddenLists();
+      needs(context, cells.length, 'needs CONFORMANCE_TOKEN_B, or an instance not in whitelist mode');
+      const statuses = { private: madeWith(hidden, ['visibility']), direct: madeWith(direct, ['visibility']) };
+      // The positive controls: each list answered 2xx for the public status.
+      for (const [list, clause] of [['reblogged_by', 'STATUS-REBLOGGEDBY-1'], ['favourited_by', 'STATUS-FAVOURITEDBY-1']] as const) {
+        const control = await accountsOf(need(top), list);
+        controlled(succeeded(control, control), clause, `${list} of the public status`);
+      }
+      const asked = await Promise.all(cells.map(async ({ caller, hidden: visibility, list }) => {
+        const status = statuses[visibility];
+        await expectHiddenFrom(caller, status, visibility);
+        return { caller: caller === anon ? 'no token' : caller.name, status: visibility, operation: list, exchange: await listOf(caller, status, list) };
+      }));
+      expectEveryCell(asked, 404, 'Record not found');
     });
   });
 
