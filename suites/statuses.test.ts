@@ -65,10 +65,11 @@ interface HiddenList {
 }
 
 /**
- * The cells of STATUS-VIS-8, two requests of the run's budget: each list once, asked once by another user and once
- * without a token, about the private status once and the direct one once (B reads who boosted the private status,
- * no token who favourited the direct one). A list that keeps no visibility guard, for any caller or visibility,
- * shows it in its cell. In whitelist mode, where a tokenless read is refused whatever it reads, B asks both.
+ * The cells of STATUS-VIS-8, each a request of the run's budget and its control another: each list once, asked once
+ * by another user and once without a token, about the private status once and the direct one once (B reads who
+ * boosted the private status, no token who favourited the direct one). A list that keeps no visibility guard, for any
+ * caller or visibility, shows it in its cell. In whitelist mode, where a tokenless read is refused whatever it reads,
+ * B asks both.
  */
 function hiddenLists(): HiddenList[] {
   const tokenless = config.whitelistMode ? b : anon;
@@ -82,9 +83,9 @@ function hiddenLists(): HiddenList[] {
 /**
  * Every GET the checks below judge, sent at once: the context of each status to each viewer; the reads of each
  * status to B and without a token, and to its owner where a check judges that (the private and the direct one);
- * the accounts that acted on the public status and its card, and on the hidden ones (STATUS-VIS-8's cells). Which
- * check judges what stays with the check: a read
- * left out here is only sent later, by the check, one after another.
+ * the accounts that acted on the public status and its card; STATUS-VIS-8's cells, and each cell's list of the
+ * public status to the same caller, its control. Which check judges what stays with the check: a read left out here
+ * is only sent later, by the check, one after another.
  */
 function readsJudged(statuses: { top?: Status; reply?: Status; hidden?: Status; direct?: Status }): Promise<Exchange>[] {
   const hiddenOne = (cell: HiddenList) => (cell.hidden === 'private' ? statuses.hidden : statuses.direct);
@@ -99,7 +100,7 @@ function readsJudged(statuses: { top?: Status; reply?: Status; hidden?: Status; 
     ...(top ? [accountsOf(top, 'reblogged_by'), accountsOf(top, 'favourited_by'), cardOf(top)] : []),
     ...hiddenLists().flatMap((cell) => {
       const status = hiddenOne(cell);
-      return status ? [listOf(cell.caller, status, cell.list)] : [];
+      return status && top ? [listOf(cell.caller, status, cell.list), listOf(cell.caller, top, cell.list)] : [];
     }),
     ...(top && config.whitelistMode ? [readOf(anon, top)] : []),
   ];
@@ -435,15 +436,15 @@ describe('Statuses', () => {
       const cells = hiddenLists();
       needs(context, cells.length, 'needs CONFORMANCE_TOKEN_B, or an instance not in whitelist mode');
       const statuses = { private: madeWith(hidden, ['visibility']), direct: madeWith(direct, ['visibility']) };
-      // The positive controls: each list answered 2xx for the public status.
-      for (const [list, clause] of [['reblogged_by', 'STATUS-REBLOGGEDBY-1'], ['favourited_by', 'STATUS-FAVOURITEDBY-1']] as const) {
-        const control = await accountsOf(need(top), list);
-        controlled(succeeded(control, control), clause, `${list} of the public status`);
-      }
+      const open = need(top);
       const asked = await Promise.all(cells.map(async ({ caller, hidden: visibility, list }) => {
+        const who = caller === anon ? 'no token' : caller.name;
+        // The positive control, with the cell's own credentials: the same list of the public status answered 2xx.
+        const control = await listOf(caller, open, list);
+        controlled(succeeded(control, control), list === 'reblogged_by' ? 'STATUS-REBLOGGEDBY-1' : 'STATUS-FAVOURITEDBY-1', `${list} of the public status (${who})`);
         const status = statuses[visibility];
         await expectHiddenFrom(caller, status, visibility);
-        return { caller: caller === anon ? 'no token' : caller.name, status: visibility, operation: list, exchange: await listOf(caller, status, list) };
+        return { caller: who, status: visibility, operation: list, exchange: await listOf(caller, status, list) };
       }));
       expectEveryCell(asked, 404, 'Record not found');
     });
