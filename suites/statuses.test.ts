@@ -10,7 +10,8 @@
 // status made without the visibility or reply it asked for still serves every check that does not need that one:
 // the refusal and owner checks need the visibility, the context checks the reply. The delete checks need only the
 // direct status made: its visibility keeps a probe from followers on a live instance, and it is deleted anyway.
-// A refusal (404) counts only where A's own read, context or delete of a status answered 2xx (`controlled`).
+// A refusal (404) counts only where A's own read, context or delete of a status answered 2xx (`controlled`); the
+// accounts lists of the hidden statuses (STATUS-VIS-8's two cells) where the same caller's list of the public one did.
 // It also sends every read the checks judge, all at once, so that the group waits for few answers in a row.
 import { beforeAll, describe, it } from 'vitest';
 import { actors, formNotUnderstood, type Actor } from './support/act/actors.ts';
