@@ -160,11 +160,19 @@ function expectListedUntilUndone(listed: Exchange, afterUndo: Exchange, accountI
   check(!after.includes(accountId), `after the undo ${list} no longer lists account ${accountId}`, `${list} ${JSON.stringify(after)}`, afterUndo);
 }
 
-/** Both moves of a pair by a caller who cannot see the status: the move (undone at once if it takes), then the undo. */
-async function pairOn(moves: Moves, actor: Actor, status: Step<Status>, action: string, undo: string): Promise<Step<[Exchange, Exchange]>> {
+/** Which moves of a pair a caller who cannot see the status is asked: the move, its undo, or both. */
+type Asked = 'move' | 'undo' | 'both';
+
+/**
+ * The moves of a pair by a caller who cannot see the status, as `asked`: the move (undone at once if it takes), its
+ * undo, or both, the move first.
+ */
+async function pairOn(moves: Moves, actor: Actor, status: Step<Status>, action: string, undo: string, asked: Asked): Promise<Step<Exchange[]>> {
   if (!status.ok) return failed(status.cause, status.exchange);
-  const made = await moves.probe(actor, status.value.id, action, undo);
-  return succeeded([made, await actor.post(on(status.value.id, undo))], made);
+  const made = asked === 'undo' ? undefined : await moves.probe(actor, status.value.id, action, undo);
+  const undone = asked === 'move' ? undefined : await actor.post(on(status.value.id, undo));
+  const exchanges = [made, undone].filter((exchange): exchange is Exchange => exchange !== undefined);
+  return succeeded(exchanges, exchanges[0] as Exchange);
 }
 
 /** An undo of A's that answered its flag cleared must keep it so: STATUS-BOOKMARK-2, STATUS-MUTE-3. */
@@ -179,14 +187,14 @@ const unflagged = (hidden: Created<Status>) => madeStep(hidden);
  * A 404 for the status B cannot see counts only where the move and its undo answered 2xx for a status the caller
  * sees (A's own, or the one B boosted); else the row's first clause blocks the check.
  */
-function controlledBy(made: Step<Exchange>, undone: Step<Exchange>, action: string, undo: string, rowClause: string): void {
+function controlledBy(made: Step<Exchange>, undone: Step<Exchange> | undefined, action: string, undo: string, rowClause: string): void {
   controlled(made, rowClause, `the ${action} of a status the caller sees`);
   // The undo is made only after its move took: a move that answered 2xx without taking still shows the row exists.
-  if (undone.ok) controlled(undone, rowClause, `the ${undo} of a status the caller sees`);
+  if (undone?.ok) controlled(undone, rowClause, `the ${undo} of a status the caller sees`);
 }
 
-/** Every move of B's pair on the status it cannot see answers 404 "Record not found". */
-function expectHidden(pair: Step<[Exchange, Exchange]>): void {
+/** Every move of B's on the status it cannot see that was asked answers 404 "Record not found". */
+function expectHidden(pair: Step<Exchange[]>): void {
   for (const exchange of need(pair)) expectError(exchange, 404, 'Record not found');
 }
 
@@ -288,18 +296,22 @@ const unfavouriteAgain = undoNeverSet('unfavourite');
 const unbookmarkAgain = undoNeverSet('unbookmark');
 const unmuteAgain = undoNeverSet('unmute');
 
-/** B's pair of moves on A's private status, which B cannot see. */
-const hiddenPair = (action: string, undo: string) =>
-  step(`B's ${action} and ${undo} of A's private status`, { as: 'B', needs: { hidden, moves }, cost: { api: 2 } }, async ({ hidden, moves }) =>
-    made(await pairOn(moves, accountB(), hidden, action, undo)),
+/** B's moves on A's private status, which B cannot see: the move, its undo, or both, as `asked`. */
+const hiddenPair = (action: string, undo: string, asked: Asked) =>
+  step(`B's ${asked === 'both' ? `${action} and ${undo}` : asked === 'move' ? action : undo} of A's private status`, { as: 'B', needs: { hidden, moves }, cost: { api: asked === 'both' ? 2 : 1 } }, async ({ hidden, moves }) =>
+    made(await pairOn(moves, accountB(), hidden, action, undo, asked)),
   );
 
+// A move or undo that its own row refuses whatever the visibility could not show a missing guard, so it is not asked
+// (the three requests pay for STATUS-VIS-8's cells in the run's budget): the unreblog and the unbookmark of a status B
+// never boosted or bookmarked ("no boost", "not bookmarked": 404, STATUS-REBLOG-5's and STATUS-BOOKMARK-3's), and the
+// pin of a status not B's own (the 422 of STATUS-PIN-2's row).
 const hiddenPairs = {
-  favourite: hiddenPair('favourite', 'unfavourite'),
-  reblog: hiddenPair('reblog', 'unreblog'),
-  bookmark: hiddenPair('bookmark', 'unbookmark'),
-  mute: hiddenPair('mute', 'unmute'),
-  pin: hiddenPair('pin', 'unpin'),
+  favourite: hiddenPair('favourite', 'unfavourite', 'both'),
+  reblog: hiddenPair('reblog', 'unreblog', 'move'),
+  bookmark: hiddenPair('bookmark', 'unbookmark', 'move'),
+  mute: hiddenPair('mute', 'unmute', 'both'),
+  pin: hiddenPair('pin', 'unpin', 'undo'),
 };
 
 /** The steps whose moves on A's public status leave a state that the read of A's undos and B's boosts meet. */
@@ -616,19 +628,19 @@ section('States and transitions', () => {
     );
 
     it(
-      'STATUS-REBLOG-6 reblog and unreblog of a status the caller cannot see answer 404 "Record not found"',
+      'STATUS-REBLOG-6 reblog of a status the caller cannot see answers 404 "Record not found"',
       { requires: [requirement(b, NEEDS_B)], needs: { reblogs, pair: hiddenPairs.reblog } },
-      ({ reblogs: { boost, unreblog }, pair }) => {
-        controlledBy(boost, unreblog, 'reblog', 'unreblog', 'STATUS-REBLOG-1');
+      ({ reblogs: { boost }, pair }) => {
+        controlledBy(boost, undefined, 'reblog', 'unreblog', 'STATUS-REBLOG-1');
         expectHidden(pair);
       },
     );
 
     it(
-      'STATUS-BOOKMARK-4 bookmark and unbookmark of a status the caller cannot see answer 404 "Record not found"',
+      'STATUS-BOOKMARK-4 bookmark of a status the caller cannot see answers 404 "Record not found"',
       { requires: [requirement(b, NEEDS_B)], needs: { bookmarks, pair: hiddenPairs.bookmark } },
-      ({ bookmarks: { bookmark, unbookmark }, pair }) => {
-        controlledBy(bookmark, unbookmark, 'bookmark', 'unbookmark', 'STATUS-BOOKMARK-1');
+      ({ bookmarks: { bookmark }, pair }) => {
+        controlledBy(bookmark, undefined, 'bookmark', 'unbookmark', 'STATUS-BOOKMARK-1');
         expectHidden(pair);
       },
     );
@@ -643,15 +655,11 @@ section('States and transitions', () => {
     );
 
     it(
-      'STATUS-PIN-7 pin and unpin of a status the caller cannot see answer 404 "Record not found" (pin: or 422, not owned)',
+      'STATUS-PIN-7 unpin of a status the caller cannot see answers 404 "Record not found"',
       { requires: [requirement(b, NEEDS_B)], needs: { pins, pair: hiddenPairs.pin } },
       ({ pins: { pin: control, unpin: undone }, pair }) => {
         controlledBy(control, undone, 'pin', 'unpin', 'STATUS-PIN-1');
-        const [pin, unpin] = need(pair);
-        // Two rows apply to this pin: not visible (404 "Record not found") and not owned (422 with the Errors text).
-        if (pin.status === 422) expectError(pin, 422, "Validation failed: Someone else's toot cannot be pinned");
-        else expectError(pin, 404, 'Record not found');
-        expectError(unpin, 404, 'Record not found');
+        expectHidden(pair);
       },
     );
   });

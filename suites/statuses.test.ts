@@ -25,6 +25,7 @@ import { expectNoMismatch, hasMismatch } from './support/judge/run-wide.ts';
 import { noteLate, now, observeLate, settle } from './support/act/settle.ts';
 import { check, expectEqual, expectError, expectJson, expectList, expectOk, fail, observeErrorBody, statusLine as statusLineOf } from './support/judge/verify.ts';
 import { it, made, notMade, requirement, section, step } from './support/run/checks.ts';
+import { expectEveryCell } from './support/judge/access-cells.ts';
 
 const { config, a, b, anon } = actors();
 const DIRECT_TEXT = 'conformance probe: a direct status that mentions nobody #conformance';
@@ -245,6 +246,68 @@ const acted = step('the accounts that reblogged and favourited the public status
 // A token is optional on this public operation; A sends one so that whitelist mode does not matter here.
 const cardRead = step('the card of the public status', { as: 'A', needs: { top }, cost: { api: 1 } }, ({ top }) => readAll(a, madeOf(top).map((status) => `${pathOf(status)}/card`)));
 
+/** A cell of STATUS-VIS-8: an accounts list of a status that hides it from the caller who asks. */
+interface HiddenList {
+  caller: Actor;
+  hidden: 'private' | 'direct';
+  list: AccountsList;
+}
+
+/**
+ * The cells of STATUS-VIS-8, each a request of the run's budget and its control another: each list once, asked once
+ * by another user and once without a token, about the private status once and the direct one once (B reads who
+ * boosted the private status, no token who favourited the direct one). A list that keeps no visibility guard, for any
+ * caller or visibility, shows it in its cell. In whitelist mode, where a tokenless read is refused whatever it reads,
+ * B asks both.
+ */
+const HIDDEN_LISTS: HiddenList[] = [
+  ...(b ? [{ caller: b, hidden: 'private', list: 'reblogged_by' } as const] : []),
+  ...((config.whitelistMode ? b : anon) ? [{ caller: (config.whitelistMode ? b : anon) as Actor, hidden: 'direct', list: 'favourited_by' } as const] : []),
+];
+
+/** A cell's answer, and its control: the same caller's same list of the public status. */
+interface CellRead extends HiddenList {
+  answer: Exchange;
+  control: Exchange;
+}
+
+/** A hidden status made with the visibility asked for: a cell of one that came back with another is not asked. */
+const asAsked = (created: PreparedStatus) => (created.unkept.some((u) => u.param === 'visibility') ? [] : madeOf(created));
+
+// Each cell's list, and its control, but where the caller is the public reader: `acted` read that list already.
+const hiddenListReads = step(
+  "the accounts lists of A's private and direct statuses to another user and without a token, and each caller's of the public status",
+  { as: 'B', needs: { top, hidden, direct, acted }, cost: { api: HIDDEN_LISTS.length + HIDDEN_LISTS.filter((cell) => cell.caller !== publicReader).length } },
+  async ({ top, hidden, direct, acted }) => {
+    const statuses = { private: asAsked(hidden), direct: asAsked(direct) };
+    const cells = HIDDEN_LISTS.flatMap((cell) => madeOf(top).flatMap((open) => statuses[cell.hidden].map((status) => ({ cell, open, status }))));
+    const reads = await Promise.all(
+      cells.map(async ({ cell, open, status }): Promise<CellRead> => {
+        const [answer, control] = await Promise.all([
+          cell.caller.get(`${pathOf(status)}/${cell.list}`),
+          cell.caller === publicReader ? accountsOf(acted, open, cell.list) : cell.caller.get(`${pathOf(open)}/${cell.list}`),
+        ]);
+        return { ...cell, answer, control };
+      }),
+    );
+    return made(reads);
+  },
+);
+
+/**
+ * The status is hidden from the caller, as its visibility says: where the caller's read and context both answered it
+ * (the context alone where a tokenless read is not asked), what shows it is the visibility of the status itself, the
+ * clause of that read's check, not a list's own guard.
+ */
+function expectHiddenFrom(answers: Answers, tokenlessCaller: boolean, status: Status, visibility: 'private' | 'direct'): void {
+  const readAsked = !tokenlessCaller || tokenlessReads;
+  const shown = [contextOf(answers, status), ...(readAsked ? [readOf(answers, status)] : [])];
+  if (!shown.every((exchange) => exchange.status === 200)) return;
+  const clause = visibility === 'direct' ? 'STATUS-VIS-7' : !readAsked ? 'STATUS-VIS-5' : tokenlessCaller ? 'STATUS-READ-4' : 'STATUS-READ-3';
+  const exchange = shown.at(-1) as Exchange;
+  block(causeOf(clause, `the ${visibility} status answered ${tokenlessCaller ? 'a caller without a token' : 'B'} its ${readAsked ? 'read and context' : 'context'}`, exchange));
+}
+
 /**
  * The positive controls of the accounts lists that A reads of the deleted status (STATUS-DELETE-6), made as its own
  * requests go: the tokenless reads of the public status where they answered 2xx (the public operation exists for every
@@ -264,7 +327,7 @@ const listControls = step("the public status's accounts lists as A's own request
 });
 
 /** Every read the checks judge: the deletions wait for them all, so that no read meets a status deleted. */
-const READS = { byOwner, byB, tokenless, acted, cardRead, listControls };
+const READS = { byOwner, byB, tokenless, acted, cardRead, listControls, hiddenListReads };
 
 // Planned only for STATUS-DELETE-3, which requires B.
 const foreignDeletion = step("B's DELETE of A's public status", { as: 'B', needs: { top }, uses: READS, changes: [top], cost: { api: 1 } }, async ({ top }) =>
@@ -540,6 +603,24 @@ section('Statuses', () => {
           if (viewer !== tokenless || releaseAtLeast(config.serverVersion, TOKENLESS_READS)) expectError(readOf(viewer, status), 404, 'Record not found');
           expectError(contextOf(viewer, status), 404, 'Record not found');
         }
+      },
+    );
+
+    it(
+      'STATUS-VIS-8 reblogged_by and favourited_by of a private or direct status answer 404 "Record not found" to another user and without a token',
+      { requires: [requirement(HIDDEN_LISTS.length, 'needs CONFORMANCE_TOKEN_B, or an instance not in whitelist mode')], needs: { top, hidden, direct, byB, tokenless, hiddenListReads } },
+      ({ top, hidden, direct, byB, tokenless, hiddenListReads }) => {
+        // STATUS-VIS-8's cells need the visibility asked for: a status that came back with another one blocks the check.
+        const statuses = { private: madeWith(hidden, ['visibility']), direct: madeWith(direct, ['visibility']) };
+        need(top);
+        const asked = hiddenListReads.map(({ caller, hidden: visibility, list, answer, control }) => {
+          const who = caller === anon ? 'no token' : caller.name;
+          // The positive control, with the cell's own credentials: the same list of the public status answered 2xx.
+          controlled(succeeded(control, control), list === 'reblogged_by' ? 'STATUS-REBLOGGEDBY-1' : 'STATUS-FAVOURITEDBY-1', `${list} of the public status (${who})`);
+          expectHiddenFrom(caller === anon ? tokenless : byB, caller === anon, statuses[visibility], visibility);
+          return { caller: who, status: visibility, operation: list, exchange: answer };
+        });
+        expectEveryCell(asked, 404, 'Record not found');
       },
     );
   });

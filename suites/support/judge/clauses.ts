@@ -171,6 +171,7 @@ export const CLAUSES: readonly Clause[] = [
     ['STATUS-VIS-5', 'The context of a private status answers 404 "Record not found" to another user and without a token', { guards: 'visibility' }],
     ['STATUS-VIS-6', 'A direct status is visible to its owner: read and context answer it'],
     ['STATUS-VIS-7', 'A direct status is not visible to another user or without a token: read and context answer 404 "Record not found"', { guards: 'visibility' }],
+    ['STATUS-VIS-8', 'GET /api/v1/statuses/:id/reblogged_by and /favourited_by (public) of a status that is private or not visible to the caller answer 404 "Record not found"', { guards: 'visibility' }],
     ['STATUS-CARD-1', 'GET /api/v1/statuses/:id/card (public) answers a Card, until its removal in 3.0.0'],
     ['STATUS-CARD-2', 'GET /api/v1/statuses/:id/card is removed in 3.0.0: it answers 404', { since: '3.0.0' }],
     ['STATUS-IDEMPOTENCY-1', 'Idempotency-Key prevents duplicate submissions: the same key twice gives the same status'],
