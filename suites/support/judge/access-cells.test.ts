@@ -1,38 +1,15 @@
 // The access matrix's judgement over recorded answers: every cell judged, one failure with the table of them all.
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../talk/http.ts';
-import { ClauseFailure } from './clauses.ts';
+import { failureOf, recorded } from './recorded.ts';
 import { expectEveryCell, tableOf, type AccessCell } from './access-cells.ts';
 
 const NOT_FOUND = { error: 'Record not found' };
 
 /** A list of a status as the HTTP layer records its answer. */
 function cell(caller: string, status: string, operation: string, answered: number | undefined, body: unknown, extra: Partial<Exchange> = {}): AccessCell {
-  const path = `/api/v1/statuses/7/${operation}`;
-  const exchange: Exchange = {
-    method: 'GET',
-    url: `http://127.0.0.1:1${path}`,
-    path,
-    actor: caller === 'no token' ? 'anonymous' : caller,
-    requestHeaders: {},
-    headers: { 'content-type': 'application/json' },
-    text: JSON.stringify(body),
-    truncated: false,
-    ms: 3,
-    ...(answered === undefined ? {} : { status: answered }),
-    ...extra,
-  };
+  const exchange = recorded({ method: 'GET', path: `/api/v1/statuses/7/${operation}`, actor: caller === 'no token' ? 'anonymous' : caller }, answered, body, extra);
   return { caller, status, operation, exchange };
-}
-
-function failureOf(judge: () => void): ClauseFailure['data'] | undefined {
-  try {
-    judge();
-  } catch (error) {
-    if (error instanceof ClauseFailure) return error.data;
-    throw error;
-  }
-  return undefined;
 }
 
 describe('the cells of an access matrix', () => {

@@ -2,58 +2,34 @@
 // without one. The title's clause id is the clause a failure names, as in the suites.
 import { describe, expect, it, TestRunner } from 'vitest';
 import type { Exchange } from '../talk/http.ts';
-import { ClauseFailure } from './clauses.ts';
+import { failureOf, recorded } from './recorded.ts';
 import { checkEach, expectError, expectOk } from './verify.ts';
 
-/** An answer as the HTTP layer records it. */
-function recorded(status: number | undefined, body: unknown, extra: Partial<Exchange> = {}): Exchange {
-  return {
-    method: 'POST',
-    url: 'http://127.0.0.1:1/api/v1/statuses/1/unbookmark',
-    path: '/api/v1/statuses/1/unbookmark',
-    actor: 'A',
-    requestHeaders: {},
-    headers: { 'content-type': 'application/json' },
-    text: typeof body === 'string' ? body : JSON.stringify(body),
-    truncated: false,
-    ms: 3,
-    ...(status === undefined ? {} : { status }),
-    ...extra,
-  };
-}
-
-function failureOf(judge: () => void): ClauseFailure['data'] | undefined {
-  try {
-    judge();
-  } catch (error) {
-    if (error instanceof ClauseFailure) return error.data;
-    throw error;
-  }
-  return undefined;
-}
+/** An answer to A's unbookmark as the HTTP layer records it. */
+const answer = (status: number | undefined, body: unknown, extra: Partial<Exchange> = {}) => recorded({ method: 'POST', path: '/api/v1/statuses/1/unbookmark' }, status, body, extra);
 
 describe('judging recorded exchanges', () => {
   it('STATUS-BOOKMARK-3 passes a recorded 404 "Record not found"', () => {
-    expect(failureOf(() => expectError(recorded(404, { error: 'Record not found' }), 404, 'Record not found'))).toBeUndefined();
+    expect(failureOf(() => expectError(answer(404, { error: 'Record not found' }), 404, 'Record not found'))).toBeUndefined();
   });
 
   it('STATUS-BOOKMARK-3 fails a recorded 200, naming the clause, the expected answer and the one given', () => {
-    const failure = failureOf(() => expectError(recorded(200, { id: '1', bookmarked: false }), 404, 'Record not found'));
+    const failure = failureOf(() => expectError(answer(200, { id: '1', bookmarked: false }), 404, 'Record not found'));
     expect(failure).toMatchObject({ clause: 'STATUS-BOOKMARK-3', expected: 'HTTP 404 {"error": "Record not found"}' });
     expect(failure?.actual).toMatch(/^HTTP 200 /);
   });
 
   it('STATUS-FAV-1 reads a recorded Status answer as the Status it is', () => {
-    const status = expectOk<{ id: string; favourited: boolean }>(recorded(200, { id: '7', favourited: true }), 'Status');
+    const status = expectOk<{ id: string; favourited: boolean }>(answer(200, { id: '7', favourited: true }), 'Status');
     expect(status).toMatchObject({ id: '7', favourited: true });
   });
 
   it('STATUS-FAV-1 fails an answer that is no JSON object', () => {
-    expect(failureOf(() => expectOk(recorded(200, '<html>sign in</html>', { headers: { 'content-type': 'text/html' } }), 'Status'))).toMatchObject({ clause: 'STATUS-FAV-1' });
+    expect(failureOf(() => expectOk(answer(200, '<html>sign in</html>', { headers: { 'content-type': 'text/html' } }), 'Status'))).toMatchObject({ clause: 'STATUS-FAV-1' });
   });
 
   describe('every instance judged on its own answer', () => {
-    const repeat = (path: string, status: number) => recorded(status, status === 500 ? 'Internal server error' : { id: '1' }, { path, url: `http://127.0.0.1:1${path}` });
+    const repeat = (path: string, status: number) => answer(status, status === 500 ? 'Internal server error' : { id: '1' }, { path, url: `http://127.0.0.1:1${path}` });
     const belowServerError = (exchange: Exchange) => ({ holds: (exchange.status ?? 500) < 500, exchange });
 
     it('STATUS-REPEAT-1 shows each repeat that answered a server error, counted, the first with its exchange', (context) => {
@@ -77,22 +53,22 @@ describe('an error text the title names', () => {
   const meta = () => TestRunner.getCurrentTest()?.meta.statusCodeOnly;
 
   it('STATUS-BOOKMARK-3 answers 404 "Record not found": a pass on another text says it judged the status code only', () => {
-    expectError(recorded(404, { error: 'Not Found' }), 404, 'Record not found');
+    expectError(answer(404, { error: 'Not Found' }), 404, 'Record not found');
     expect(meta()).toEqual({ named: 'Record not found', sent: '{"error": "Not Found"}' });
   });
 
   it('STATUS-BOOKMARK-3 answers 404 "Record not found": a pass without an error body says so too', () => {
-    expectError(recorded(404, 'gone', { headers: { 'content-type': 'text/plain' } }), 404, 'Record not found');
+    expectError(answer(404, 'gone', { headers: { 'content-type': 'text/plain' } }), 404, 'Record not found');
     expect(meta()?.sent).toMatch(/^no \{"error"\} text \(/);
   });
 
   it('STATUS-BOOKMARK-3 answers 404 "Record not found": the text the title names, sent, leaves nothing to say', () => {
-    expectError(recorded(404, { error: 'Record not found' }), 404, 'Record not found');
+    expectError(answer(404, { error: 'Record not found' }), 404, 'Record not found');
     expect(meta()).toBeUndefined();
   });
 
   it('STATUS-BOOKMARK-3 a title that names no error text has nothing to correct', () => {
-    expectError(recorded(404, { error: 'Not Found' }), 404, 'Record not found');
+    expectError(answer(404, { error: 'Not Found' }), 404, 'Record not found');
     expect(meta()).toBeUndefined();
   });
 });
