@@ -158,7 +158,9 @@ export async function runConformance({ root, selection, plan, verbosity, shard, 
   let runCalls: number | undefined;
   if (!config.embedded) {
     // What this run's checks cost, before its first request: the IP access bucket must carry its /api calls and streams.
-    const runPlan = await planOfRun(root, plan.run, config, (name) => !testNamePattern || testNamePattern.test(name));
+    // The files whose checks the selection takes (plan.run is empty for a whole run: vitest then runs every file).
+    const files = [...new Set(plan.checks.map((check) => check.file))];
+    const runPlan = await planOfRun(root, files, config, (name) => !testNamePattern || testNamePattern.test(name));
     if (verbosity !== 'quiet') process.stdout.write(`Plan: ${planLine(runPlan)}\n`);
     runCalls = runPlan.unplanned.length === 0 ? runPlan.total.api + runPlan.total.streams : undefined;
     const reported = await readBudget(config, wholeRun, runCalls);
