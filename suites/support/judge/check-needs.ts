@@ -79,13 +79,27 @@ function statedNeeds(code: string, constants: ReadonlyMap<string, string>): stri
 export function checkNeeds(source: string): CheckNeeds[] {
   const constants = new Map([...source.matchAll(STRING_CONSTANT)].map((m) => [m[1] as string, m[3] as string]));
   const helpers = new Map([...source.matchAll(HELPER), ...source.matchAll(MODULE_CONSTANT)].map((m) => [(m[1] ?? m[2]) as string, source.slice(m.index, statementEnd(source, m.index))]));
+  /** The helpers and constants a piece of code names, read once per helper: every check of a file reaches the same few. */
+  const namedBy = new Map<string, string[]>();
+  const namesIn = (code: string) => [...new Set([...codeOnly(code).matchAll(NAMED)].map(([, name]) => name as string).filter((name) => helpers.has(name)))];
+  const namedByHelper = (name: string) => namedBy.get(name) ?? namedBy.set(name, namesIn(helpers.get(name) as string)).get(name) ?? [];
   /** The code of `body` and of every helper and constant it names, each once. */
-  const reached = (body: string, seen: Set<string>): string =>
-    [body, ...[...codeOnly(body).matchAll(NAMED)].flatMap(([, name]) => (helpers.has(name as string) && !seen.has(name as string) ? [reached(helpers.get(name as string) as string, seen.add(name as string))] : []))].join('\n');
+  const reached = (body: string): string => {
+    const seen = new Set<string>();
+    const visit = (names: readonly string[]): void => {
+      for (const name of names) {
+        if (seen.has(name)) continue;
+        seen.add(name);
+        visit(namedByHelper(name));
+      }
+    };
+    visit(namesIn(body));
+    return [body, ...[...seen].map((name) => helpers.get(name) as string)].join('\n');
+  };
   return checkTitles(source).map(({ line, at, text }) => {
     const body = source.slice(at, statementEnd(source, at));
     const since = text === undefined ? undefined : findClause(CLAUSE_ID.exec(text)?.[0] ?? '')?.since;
-    const needs = [...(since ? [`release >= ${since}`] : []), ...statedNeeds(reached(body, new Set()), constants)];
+    const needs = [...(since ? [`release >= ${since}`] : []), ...statedNeeds(reached(body), constants)];
     return { line, ...(text === undefined ? {} : { text }), needs: [...new Set(needs)] };
   });
 }

@@ -12,7 +12,6 @@ import ConformanceReporter, { type Verbosity } from '../report/reporter.ts';
 import type { RunResults } from '../report/results.ts';
 import { addedLatencyMs, variationsOf, type Variation } from '../../../fixtures/reference-server/variations.ts';
 import { announceWait, budgetAtStart } from '../talk/pacing.ts';
-import { planLine, planOfRun } from './run-plan.ts';
 import { reportedVersion, versionHint } from './version-hint.ts';
 import { planOf, selectionOf, withoutSkipped, type Plan, type Selection } from './selection.ts';
 import { EXIT, expectationsOf, usageError } from './usage.ts';
@@ -160,6 +159,8 @@ export async function runConformance({ root, selection, plan, verbosity, shard, 
     // What this run's checks cost, before its first request: the IP access bucket must carry its /api calls and streams.
     // The files whose checks the selection takes (plan.run is empty for a whole run: vitest then runs every file).
     const files = [...new Set(plan.checks.map((check) => check.file))];
+    // Loaded here only: it loads the suite files and the support layer into this process, which an embedded run spares.
+    const { planLine, planOfRun } = await import('./run-plan.ts');
     const runPlan = await planOfRun(root, files, config, (name) => !testNamePattern || testNamePattern.test(name));
     if (verbosity !== 'quiet') process.stdout.write(`Plan: ${planLine(runPlan)}\n`);
     runCalls = runPlan.unplanned.length === 0 ? runPlan.total.api + runPlan.total.streams : undefined;
