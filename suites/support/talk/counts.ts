@@ -1,7 +1,7 @@
 // The request counter of one worker: total, per account, per rate-limit bucket, and the writes the
 // contract's budgets care about. Each suite file hands its counts to the reporter, which adds them up.
 import { perFile } from './file-state.ts';
-import { budgetKeysOf, bucketsOf, pacingWaitedMs } from './pacing.ts';
+import { budgetKeysOf, bucketsOf, pacingWaits, wallMs, type WaitSpan } from './pacing.ts';
 
 export interface Counts {
   total: number;
@@ -24,8 +24,10 @@ export interface Counts {
   streamConnections: number;
   /** Calls refused (429) outside the check that exhausts a bucket on purpose: pacing should prevent every one. */
   refusals: number;
-  /** Time pacing waited for a reset instead of being refused. */
+  /** Time pacing waited for a reset instead of being refused: wall time, calls that waited side by side counted once. */
   pacedMs: number;
+  /** The spans pacing waited, which pacedMs covers: the files' spans are merged, not added. */
+  pacedSpans?: WaitSpan[];
   /** The slowest answer of the run: how long it took and to what (a slow server is waited for, and this says how slow). */
   slowest?: { ms: number; request: string };
   /** Requests that got no (complete) answer within CONFORMANCE_TIMEOUT_MS. */
@@ -146,7 +148,8 @@ export function countStreamConnection(): void {
 }
 
 export function countsSnapshot(): Counts {
-  return { ...structuredClone(counts), pacedMs: pacingWaitedMs() };
+  const pacedSpans = pacingWaits();
+  return { ...structuredClone(counts), pacedMs: wallMs(pacedSpans), pacedSpans };
 }
 
 export function addCounts(into: Counts, from: Counts): Counts {
@@ -161,7 +164,9 @@ export function addCounts(into: Counts, from: Counts): Counts {
   into.uploads += from.uploads;
   into.streamConnections += from.streamConnections;
   into.refusals += from.refusals;
-  into.pacedMs += from.pacedMs;
+  // Groups wait side by side for the same reset: the run waited the wall time their spans cover, not their sum.
+  into.pacedSpans = [...(into.pacedSpans ?? []), ...(from.pacedSpans ?? [])];
+  into.pacedMs = wallMs(into.pacedSpans);
   into.timeouts += from.timeouts ?? 0;
   into.resent += from.resent ?? 0;
   into.connectionsClosed ||= from.connectionsClosed ?? false;

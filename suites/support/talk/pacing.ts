@@ -97,7 +97,8 @@ export const LONGEST_WAIT_MS = 31 * MINUTE;
 // The server's Date header has whole seconds: wait that much past the reset so the new period has begun.
 const CLOCK_SLACK_MS = 1000;
 const estimates = new Map<string, Estimate>();
-let waitedMs = 0;
+/** The waits of this file's calls for a reset, as spans of time: calls that waited side by side waited once. */
+let waited: WaitSpan[] = [];
 /**
  * Whether the server counts calls outside /api (/oauth, /auth, files) in its access buckets too, as some do (a
  * popular Go server counts every path in one bucket of 300 per 5 minutes): it showed so by rate-limit headers on
@@ -163,7 +164,7 @@ function forgetEstimate(key: string): void {
 
 perFile(() => {
   estimates.clear();
-  waitedMs = 0;
+  waited = [];
   countsEveryPath = false;
   seedFromStart();
 });
@@ -292,7 +293,7 @@ export async function paceBefore(actor: string, method: string, path: string): P
   });
   const wait = Math.max(0, ...spent.map((key) => (estimateOf(key) as Estimate).resetAt - clock.now()));
   if (wait > 0 && wait <= LONGEST_WAIT_MS) {
-    waitedMs += wait;
+    waited.push([clock.now(), clock.now() + wait]);
     const left = spent.map((key) => `${key}: ${(estimateOf(key) as Estimate).remaining} left`).join(', ');
     announceWait(wait, `for the reset of the server's rate limit (${left}) before ${method} ${path.split('?')[0]} (as ${actor})`);
     await clock.sleep(wait);
@@ -343,7 +344,21 @@ export function refusalWaitMs(headers: Record<string, string>): number | undefin
   return wait === undefined || wait > LONGEST_WAIT_MS ? undefined : Math.max(0, wait);
 }
 
-/** How long pacing waited for resets in this suite file: a run within its budget never waits. */
-export function pacingWaitedMs(): number {
-  return waitedMs;
+/** A span of time from its start to its end, in ms. */
+export type WaitSpan = [from: number, to: number];
+
+/** The spans pacing waited for resets in this suite file: a run within its budget never waits. */
+export function pacingWaits(): WaitSpan[] {
+  return waited.map(([from, to]) => [from, to]);
+}
+
+/** The wall time the spans cover: spans that overlap count once. */
+export function wallMs(spans: readonly WaitSpan[]): number {
+  let total = 0;
+  let end = -Infinity;
+  for (const [from, to] of [...spans].sort((x, y) => x[0] - y[0])) {
+    if (to > end) total += to - Math.max(from, end);
+    end = Math.max(end, to);
+  }
+  return total;
 }
