@@ -260,9 +260,10 @@ interface HiddenList {
  * caller or visibility, shows it in its cell. In whitelist mode, where a tokenless read is refused whatever it reads,
  * B asks both.
  */
+const tokenlessCaller = config.whitelistMode ? b : anon;
 const HIDDEN_LISTS: HiddenList[] = [
   ...(b ? [{ caller: b, hidden: 'private', list: 'reblogged_by' } as const] : []),
-  ...((config.whitelistMode ? b : anon) ? [{ caller: (config.whitelistMode ? b : anon) as Actor, hidden: 'direct', list: 'favourited_by' } as const] : []),
+  ...(tokenlessCaller ? [{ caller: tokenlessCaller, hidden: 'direct', list: 'favourited_by' } as const] : []),
 ];
 
 /** A cell's answer, and its control: the same caller's same list of the public status. */
@@ -274,7 +275,8 @@ interface CellRead extends HiddenList {
 /** A hidden status made with the visibility asked for: a cell of one that came back with another is not asked. */
 const asAsked = (created: PreparedStatus) => (created.unkept.some((u) => u.param === 'visibility') ? [] : madeOf(created));
 
-// Each cell's list, and its control, but where the caller is the public reader: `acted` read that list already.
+// Each cell's list, and its control, but where the caller is the public reader: `acted` read that list already. B
+// asks its cell, and no token the other.
 const hiddenListReads = step(
   "the accounts lists of A's private and direct statuses to another user and without a token, and each caller's of the public status",
   { as: 'B', needs: { top, hidden, direct, acted }, cost: { api: HIDDEN_LISTS.length + HIDDEN_LISTS.filter((cell) => cell.caller !== publicReader).length } },

@@ -29,7 +29,13 @@ const add = (x: PathCost, y: PathCost): PathCost => ({ api: x.api + y.api, oauth
 
 /** The sections of each suite file loaded so far: a module is loaded once, so it declares once. */
 const loaded = new Map<string, Promise<DeclaredSection[]>>();
-const sectionsOf = (url: string) => loaded.get(url) ?? loaded.set(url, declaredSections(() => import(url))).get(url) ?? [];
+function sectionsOf(url: string): Promise<DeclaredSection[]> {
+  const known = loaded.get(url);
+  if (known) return known;
+  const sections = declaredSections(() => import(url));
+  loaded.set(url, sections);
+  return sections;
+}
 
 /** The plan of the suite files `files` (relative to `root`) for `config`: `selected` keeps a check by its full name, as vitest's testNamePattern does. */
 export async function planOfRun(root: string, files: readonly string[], config: Config, selected: (fullName: string) => boolean = () => true): Promise<RunPlan> {
