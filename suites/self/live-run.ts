@@ -82,6 +82,8 @@ export interface Verdict {
   leaked: string[];
   /** The variations the server asked about in the runs; one asked only where it changes an answer shows that it did. */
   variationsAsked: Variation[];
+  /** The requests the server received during `run` (the last run), on every path: what a proxy in front of it counts. */
+  received: number;
 }
 
 export interface Server {
@@ -115,7 +117,9 @@ export async function liveRun({ faults = [], variations = [], groups = [], twice
     const args = [...groups.flatMap((group) => ['--group', group]), ...options];
     const file = twice ? join(mkdtempSync(join(tmpdir(), 'conformance-twice-')), 'expectations.json') : undefined;
     const baseline = file ? await runCli([...args, '--write-expectations', file], env) : undefined;
+    const receivedBefore = server.requestsReceived();
     const run = await runCli([...args, ...(file ? ['--expectations', file] : [])], env);
+    const received = server.requestsReceived() - receivedBefore;
     // What the server still does in the background after the run's last request (a boost coming back) is its truth too.
     await sleep(backgroundWorkMs(variations));
     const after = objectsOf(store);
@@ -145,7 +149,7 @@ export async function liveRun({ faults = [], variations = [], groups = [], twice
     ];
     const outputs = [baseline, run].flatMap((r) => (r ? Object.entries({ stdout: r.stdout, stderr: r.stderr, ...r.reports }) : []));
     const leaked = outputs.flatMap(([name, text]) => secrets.filter(([, value]) => text.includes(value)).map(([secret]) => `${secret} in ${name}`));
-    return { run, baseline, expectations: file && existsSync(file) ? readFileSync(file, 'utf8') : undefined, leftBehind, applications, registered, tokensKept, touched, leaked, variationsAsked: server.context.variations.consulted() };
+    return { run, baseline, expectations: file && existsSync(file) ? readFileSync(file, 'utf8') : undefined, leftBehind, applications, registered, tokensKept, touched, leaked, variationsAsked: server.context.variations.consulted(), received };
   } finally {
     await server.close();
   }

@@ -52,6 +52,12 @@ describe('safety on a live instance', () => {
     for (const [name, v] of verdicts) console.log(`${name}: ${v.run.results?.leftovers.length ?? '?'} objects listed as left behind, ${truth(v).length} in truth`);
   });
 
+  it(`${PASSING} should count the requests the server received, on every path, its preflight and stream connections included`, () => {
+    const { run, received } = verdicts.get(PASSING) as Verdict;
+    const counts = run.results?.counts;
+    expect(counts && counts.total + counts.streamConnections, `the run's count (${JSON.stringify(counts?.perPath)})`).toBe(received);
+  });
+
   for (const name of [PASSING, FAILING]) {
     it(`${name} should end as its checks say (exit 0 when all pass, 1 when some fail)`, () => {
       const { run } = verdicts.get(name) as Verdict;

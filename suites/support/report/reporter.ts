@@ -7,7 +7,7 @@ import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason 
 import { checkLines, checkTitles, describeTitles } from '../judge/check-titles.ts';
 import { type CheckResult, type CheckStatus, clauseOfTitle, groupLine, type GroupResult, type LeftBehind, redactedResults, type RunResults, runVerdict, severityOf, statusCodeOnlyNote, totalsLine, totalsOf, withRunTotals } from './results.ts';
 import { configFromEnv } from '../talk/config.ts';
-import { addCounts, emptyCounts } from '../talk/counts.ts';
+import { addCounts, emptyCounts, type Counts } from '../talk/counts.ts';
 import { clearHarParts, mergeHarParts } from '../talk/har.ts';
 import { judgeCheck, judgeRun, type Expectation } from './expectations.ts';
 import { redact } from '../talk/redact.ts';
@@ -172,6 +172,8 @@ export interface ReporterOptions {
   previous?: RunResults;
   /** --max-failures (-x: 1): vitest stops the run after this many failed checks. */
   maxFailures?: number;
+  /** The command's own requests since the last run ended (its preflight, its budget reads), counted with the run's. */
+  ownRequests?: () => Counts;
 }
 
 export type Verbosity = 'quiet' | 'normal' | 'verbose';
@@ -197,6 +199,7 @@ export default class ConformanceReporter implements Reporter {
   private readonly repeats: number;
   private readonly previous?: RunResults;
   private readonly maxFailures?: number;
+  private readonly ownRequests?: () => Counts;
   /** The results of the repeats that have ended. */
   private readonly ended: RunResults[] = [];
   private reportsWritten = false;
@@ -209,6 +212,7 @@ export default class ConformanceReporter implements Reporter {
     this.repeats = options.repeats ?? 1;
     this.previous = options.previous;
     this.maxFailures = options.maxFailures;
+    this.ownRequests = options.ownRequests;
     // A stability run's counter counts the checks of every repeat.
     if (options.progressOf !== undefined && this.verbosity !== 'quiet') this.progress = new ProgressLine(options.progressOf * this.repeats, (text) => process.stdout.write(text));
   }
@@ -289,6 +293,7 @@ export default class ConformanceReporter implements Reporter {
       if (meta.counts) addCounts(counts, meta.counts);
       leftovers.push(...(meta.leftovers ?? []));
     }
+    if (this.ownRequests) addCounts(counts, this.ownRequests());
     // A run stopped at --max-failures: vitest skipped the checks it did not start, which say so.
     if (reason === 'interrupted' && this.maxFailures) {
       const stopped = `not run: the run stopped after ${this.maxFailures} failed check${this.maxFailures === 1 ? '' : 's'} (--max-failures, -x)`;

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { config as loadDotenv } from 'dotenv';
 import { ConfigError, configFromEnv, PACKAGE, SETTINGS, type Config } from '../talk/config.ts';
-import { preflight } from './preflight.ts';
+import { preflight, type Sent } from './preflight.ts';
 import type { Verbosity } from '../report/reporter.ts';
 import { listing, planOf, selectionMistake, selectionOf, withoutSkipped } from './selection.ts';
 import { EXIT, expectationsOf, usageError } from './usage.ts';
@@ -169,13 +169,15 @@ async function main(): Promise<number> {
   // Our mistakes stop the run before any check, and before the run's own modules load (seconds on a busy machine): an
   // address where nothing listens or nothing answers, a token refused, tokens of one account.
   let preflightRoundTripMs = 0;
+  let preflightSent: Sent[] = [];
   if (!config.embedded) {
     const checked = await preflight(config, (line) => void process.stderr.write(`${line}\n`));
     if (!checked.ok) usageError(checked.problem);
     preflightRoundTripMs = checked.roundTripMs;
+    preflightSent = checked.sent;
   }
   const { runConformance } = await import('./run-command.ts');
-  return runConformance({ root: ROOT, selection, plan, verbosity, config, preflightRoundTripMs, stability, ...(shard === undefined ? {} : { shard }) });
+  return runConformance({ root: ROOT, selection, plan, verbosity, config, preflightRoundTripMs, preflightSent, stability, ...(shard === undefined ? {} : { shard }) });
 }
 
 main().then(

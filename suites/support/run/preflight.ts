@@ -35,7 +35,14 @@ export interface PreflightSettings {
   userAgent: string;
 }
 
-export type Preflight = { ok: true; roundTripMs: number } | { ok: false; problem: string };
+/** A request the preflight sent, as the run counts it: the server counts it as one of the run's. */
+export interface Sent {
+  actor: 'anonymous' | 'A' | 'B';
+  method: string;
+  path: string;
+}
+
+export type Preflight = { ok: true; roundTripMs: number; sent: Sent[] } | { ok: false; problem: string };
 
 /** Why a request got no (complete) answer: its time ran out, the server closed the connection, or another error (its code). */
 type Failure = { kind: 'timeout' | 'closed' | 'other'; code: string };
@@ -130,6 +137,11 @@ export async function preflight(settings: PreflightSettings, announce: (line: st
   if (idA !== undefined && idA === idB) {
     return { ok: false, problem: `CONFORMANCE_TOKEN_A and CONFORMANCE_TOKEN_B belong to the same account (id ${idA} at ${baseUrl}): B must be another user's token` };
   }
+  const sent: Sent[] = [
+    { actor: 'anonymous', method: 'HEAD', path: '/' },
+    ...(tokenA ? [{ actor: 'A', method: 'GET', path: CREDENTIALS } as const] : []),
+    ...(tokenB ? [{ actor: 'B', method: 'GET', path: CREDENTIALS } as const] : []),
+  ];
   // HEAD / sizes the run by its round trip; where it got no answer, the first request that did.
-  return { ok: true, roundTripMs: (root.status !== undefined ? root : (answers.find((answer) => answer.status !== undefined) ?? root)).ms };
+  return { ok: true, sent, roundTripMs: (root.status !== undefined ? root : (answers.find((answer) => answer.status !== undefined) ?? root)).ms };
 }

@@ -5,6 +5,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startVitest } from 'vitest/node';
 import type { Config } from '../talk/config.ts';
+import { drained, emptyCounts, tally, type Counts } from '../talk/counts.ts';
 import { conformanceProject, GroupOrder, transformCache } from './conformance-project.ts';
 import { prepareRun } from './global-setup.ts';
 import { selectionPattern, writeUpdatedExpectations } from '../report/expectations.ts';
@@ -12,9 +13,10 @@ import ConformanceReporter, { type Verbosity } from '../report/reporter.ts';
 import type { RunResults } from '../report/results.ts';
 import { addedLatencyMs, variationsOf, type Variation } from '../../../fixtures/reference-server/variations.ts';
 import { announceWait, budgetAtStart } from '../talk/pacing.ts';
-import { reportedVersion, versionHint } from './version-hint.ts';
+import { INSTANCE, reportedVersion, versionHint } from './version-hint.ts';
 import { planOf, selectionOf, withoutSkipped, type Plan, type Selection } from './selection.ts';
 import { EXIT, expectationsOf, usageError } from './usage.ts';
+import type { Sent } from './preflight.ts';
 import { gateAdvice } from '../report/advice.ts';
 import { MatrixUsageError, readResults } from '../report/matrix.ts';
 import { stabilityPlan } from './stability-plan.ts';
@@ -94,8 +96,9 @@ function previousOf(file: string): RunResults {
  * in it (`runCalls`, the IP access calls of the run's plan, where every group is planned) waits for the reset first.
  * Returns the version the server reports.
  */
-async function readBudget(config: Config, wholeRun: boolean, runCalls?: number): Promise<string | undefined> {
+async function readBudget(config: Config, wholeRun: boolean, ownRequests: Counts, runCalls?: number): Promise<string | undefined> {
   let resetToWaitFor: number | undefined;
+  tally(ownRequests, 'anonymous', 'GET', INSTANCE);
   const reported = await reportedVersion(config.baseUrl, config.userAgent, config.timeoutMs, (headers) => {
     const start = budgetAtStart(headers, { wholeRun, settleMs: config.settleMs, ...(runCalls === undefined ? {} : { runCalls }) });
     if (!start) return;
@@ -127,12 +130,18 @@ export interface Command {
   shard?: string;
   config: Config;
   preflightRoundTripMs: number;
+  /** The preflight's requests: the server counts them among the run's. */
+  preflightSent?: readonly Sent[];
   /** --repeat: the times the selection runs; --max-failures (-x: 1): the failures that stop the run; --previous: the results before. */
   stability: { repeat: number; maxFailures?: number; previousFile?: string };
 }
 
 /** Runs the selected checks and returns the exit code: the verdict, or 2 for a configuration the run cannot take. */
-export async function runConformance({ root, selection, plan, verbosity, shard, config, preflightRoundTripMs, stability }: Command): Promise<number> {
+export async function runConformance({ root, selection, plan, verbosity, shard, config, preflightRoundTripMs, preflightSent = [], stability }: Command): Promise<number> {
+  // The command's own requests (the preflight's, each budget read's), counted with the next run's groups: a server, or
+  // a proxy in front of it, counts them as the run's.
+  const ownRequests = emptyCounts();
+  for (const { actor, method, path } of preflightSent) tally(ownRequests, actor, method, path);
   // A stability run's plan, before its first request.
   if (stability.repeat > 1) process.stdout.write(`${stabilityPlan(stability.repeat, plan.checks.length, planOf(root, selectionOf({})).checks.length, config.seed)}\n`);
   // The embedded server answers in-process, as late as its variations make it.
@@ -164,7 +173,7 @@ export async function runConformance({ root, selection, plan, verbosity, shard, 
     const runPlan = await planOfRun(root, files, config, (name) => !testNamePattern || testNamePattern.test(name));
     if (verbosity !== 'quiet') process.stdout.write(`Plan: ${planLine(runPlan)}\n`);
     runCalls = runPlan.unplanned.length === 0 ? runPlan.total.api + runPlan.total.streams : undefined;
-    const reported = await readBudget(config, wholeRun, runCalls);
+    const reported = await readBudget(config, wholeRun, ownRequests, runCalls);
     if (reported && verbosity !== 'quiet') process.stdout.write(`${versionHint(reported, config.serverVersion, Boolean(process.env.CONFORMANCE_SERVER_VERSION?.trim()))}
 `);
   }
@@ -186,12 +195,13 @@ export async function runConformance({ root, selection, plan, verbosity, shard, 
     repeats: stability.repeat,
     ...(previous ? { previous } : {}),
     ...(stability.maxFailures ? { maxFailures: stability.maxFailures } : {}),
+    ownRequests: () => drained(ownRequests),
   });
   // Each repeat is a run of its own, on objects of its own, with the same seed and settings; the reporter reports
   // them as one once the last ends, or once a run stopped at --max-failures.
   for (let repeat = 0; repeat < stability.repeat && !reporter.published; repeat++) {
     // What the repeats before spent: the next starts its pacing from the server's word, not from the first reading.
-    if (repeat > 0 && !config.embedded) await readBudget(config, wholeRun, runCalls);
+    if (repeat > 0 && !config.embedded) await readBudget(config, wholeRun, ownRequests, runCalls);
     await runGroups(plan.run, reporter, { root, workers, testNamePattern, shard, ...(stability.maxFailures ? { maxFailures: stability.maxFailures } : {}) });
   }
   if (!existsSync(resultsFile)) return EXIT.failed;

@@ -8,6 +8,9 @@ import { undici } from '../talk/undici.ts';
 const MAX_BODY_BYTES = 256 * 1024;
 const MAX_SHOWN_CHARS = 120;
 
+/** The server's description, whose rate-limit headers also tell the budget left before a run. */
+export const INSTANCE = '/api/v1/instance';
+
 /** The version GET /api/v1/instance reports, or undefined: no such endpoint, no JSON, no answer in time. */
 export async function reportedVersion(
   baseUrl: string,
@@ -16,7 +19,7 @@ export async function reportedVersion(
   onHeaders: (headers: Record<string, string>) => void = () => undefined,
 ): Promise<string | undefined> {
   try {
-    const response = await (await undici()).request(`${baseUrl}/api/v1/instance`, {
+    const response = await (await undici()).request(`${baseUrl}${INSTANCE}`, {
       headers: { accept: 'application/json', 'user-agent': userAgent },
       signal: AbortSignal.timeout(timeoutMs),
       headersTimeout: timeoutMs,

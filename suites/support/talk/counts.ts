@@ -87,6 +87,11 @@ export const pathKind = (path: string): string => /^\/(api|oauth|auth)(\/|\?|$)/
 /** A request of this file leaves (its answer is counted by requestEnded): the idle time before it is measured. */
 export function countRequest(actor: string, method: string, path: string): void {
   if (inFlight++ === 0 && idleSince !== undefined) counts.longestIdleMs = Math.max(counts.longestIdleMs, Math.round(performance.now() - idleSince));
+  tally(counts, actor, method, path);
+}
+
+/** Adds one request to `counts` as servers count it: in all, per account, per kind of path and per bucket. */
+export function tally(counts: Counts, actor: string, method: string, path: string): void {
   counts.total += 1;
   counts.perAccount[actor] = (counts.perAccount[actor] ?? 0) + 1;
   const kind = pathKind(path);
@@ -150,6 +155,13 @@ export function countStreamConnection(): void {
 export function countsSnapshot(): Counts {
   const pacedSpans = pacingWaits();
   return { ...structuredClone(counts), pacedMs: wallMs(pacedSpans), pacedSpans };
+}
+
+/** What `counts` holds, which it then holds no more: counts handed on once. */
+export function drained(counts: Counts): Counts {
+  const held = structuredClone(counts);
+  Object.assign(counts, emptyCounts());
+  return held;
 }
 
 export function addCounts(into: Counts, from: Counts): Counts {
