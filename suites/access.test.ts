@@ -302,7 +302,7 @@ interface ApplicationMoves {
   following?: Exchange;
 }
 
-/** The refused moves of the Media table, and their controls by the writer, which holds write:media. */
+/** The refused moves of the Media table, and their controls by the token lacking write:statuses, which holds write:media. */
 interface MediaMoves {
   upload: Step<Attachment>;
   refused: Exchange[];
@@ -321,7 +321,7 @@ async function whyOwnerCannotRead(owner: Actor, path: string, read: Exchange): P
   return causeOf(thread.status === 200 ? 'STATUS-READ-2' : 'AUTH-BEARER-1', summary, read);
 }
 
-/** The statuses the checks act on, posted at once by the token lacking write:favourites, which may do everything else. */
+/** The statuses the checks act on, posted at once by the token holding read and write:statuses only. */
 const postStatuses = (writer: Actor) =>
   Promise.all([
     writer.createStatus({ status: 'conformance probe: a public status to act on', visibility: 'public' }),
@@ -522,15 +522,15 @@ const mediaMoves = step(
   { as: 'A', needs: { others }, cost: { api: 7, files: 2 } },
   async ({ others: { lacking } }): Promise<StepOutcome<MediaMoves | undefined>> => {
     const actor = actorOf(lacking.get('write:media'));
-    const writer = actorOf(lacking.get(holderScope('write:media')));
-    if (!actor || !writer) return made(undefined);
+    const holder = actorOf(lacking.get(holderScope('write:media')));
+    if (!actor || !holder) return made(undefined);
     // One upload each: v2 is "equal to v1 in all other aspects", and the run's Uploading budget is small. Both send
     // the image of ordinary size MEDIA-UPLOAD-1 judges: a refusal of the file itself is no refusal for a scope.
     const [upload, refusedUpload] = await Promise.all([
-      writer.upload(MEDIA_FIXTURES.png, { description: MEDIA_DESCRIPTION }),
+      holder.upload(MEDIA_FIXTURES.png, { description: MEDIA_DESCRIPTION }),
       attempt(actor.sendUpload(MEDIA_FIXTURES.png, { description: 'conformance probe: uploaded without write:media' }), {
         what: 'an attachment',
-        run: (answer) => writer.delete(`/api/v1/media/${createdId(answer)}`),
+        run: (answer) => holder.delete(`/api/v1/media/${createdId(answer)}`),
       }),
     ]);
     if (!upload.ok) return made({ upload, refused: [refusedUpload] });
@@ -541,12 +541,12 @@ const mediaMoves = step(
       readable ? actor.get(path) : undefined,
       attempt(actor.put(path, { description: 'conformance probe: changed without write:media' }), {
         what: 'a description change',
-        run: () => writer.put(path, { description: MEDIA_DESCRIPTION }),
+        run: () => holder.put(path, { description: MEDIA_DESCRIPTION }),
       }),
     ]);
-    const attachmentRead = readable ? await writer.get(path) : undefined;
+    const attachmentRead = readable ? await holder.get(path) : undefined;
     // The control of the update, after the read: a token holding write:media changes the description.
-    const update = await writer.put(path, { description: MEDIA_CHANGED });
+    const update = await holder.put(path, { description: MEDIA_CHANGED });
     return made({ upload, refused: [refusedUpload, ...(refusedRead ? [refusedRead] : []), refusedUpdate], ...(attachmentRead ? { attachmentRead } : {}), update });
   },
 );
