@@ -523,7 +523,8 @@ section('Statuses', () => {
   });
 
   it('STATUS-CONTEXT-2 context lists the thread below the status in descendants', { needs: { reply, hidden, byOwner } }, ({ reply, hidden, byOwner }) => {
-    const [status, below] = [madeWith(reply, ['in_reply_to_id']), madeWith(hidden, ['in_reply_to_id'])];
+    // The reply's own in_reply_to_id is STATUS-CONTEXT-1's: below it, only the private reply's is needed.
+    const [status, below] = [madeWith(reply, []), madeWith(hidden, ['in_reply_to_id'])];
     expectOwnerTokenTaken(hidden, byOwner);
     const exchange = contextOf(byOwner, status);
     const context = expectOk<{ descendants?: Status[] }>(exchange, 'Context');
