@@ -219,8 +219,11 @@ const invalidToken = step('a creation with an invalid token', { as: 'anonymous',
 const THREAD = { top, reply, hidden, direct };
 const contextsOf = (statuses: readonly Status[]) => statuses.map((status) => `${pathOf(status)}/context`);
 
-const byOwner = step("A's reads: the context of each status, and its private and direct statuses", { as: 'A', needs: THREAD, cost: { api: 6 } }, ({ top, reply, hidden, direct }) =>
-  readAll(a, [...contextsOf(madeOf(top, reply, hidden, direct)), ...madeOf(hidden, direct).map(pathOf)]),
+// The context of the reply, in the middle of the thread, shows the thread above it and below it: the public status
+// in its ancestors (STATUS-CONTEXT-1), the private reply in its descendants (STATUS-CONTEXT-2). A's context of the
+// public status would show nothing more.
+const byOwner = step("A's reads: the context of each status but the public one, and its private and direct statuses", { as: 'A', needs: { reply, hidden, direct }, cost: { api: 5 } }, ({ reply, hidden, direct }) =>
+  readAll(a, [...contextsOf(madeOf(reply, hidden, direct)), ...madeOf(hidden, direct).map(pathOf)]),
 );
 
 // The deletions wait for every read, so this step is planned without B too: then it reads nothing.
@@ -519,13 +522,14 @@ section('Statuses', () => {
     check(Array.isArray(ids) && ids.includes(above.id), `ancestors include ${above.id}`, `ancestors ${JSON.stringify(ids)}`, exchange);
   });
 
-  it('STATUS-CONTEXT-2 context lists the thread below the status in descendants', { needs: { top, reply, hidden, byOwner } }, ({ top, reply, hidden, byOwner }) => {
-    const [status, below, belowThat] = [madeWith(top, []), madeWith(reply, ['in_reply_to_id']), madeWith(hidden, ['in_reply_to_id'])];
+  it('STATUS-CONTEXT-2 context lists the thread below the status in descendants', { needs: { reply, hidden, byOwner } }, ({ reply, hidden, byOwner }) => {
+    // The reply's own in_reply_to_id is STATUS-CONTEXT-1's: below it, only the private reply's is needed.
+    const [status, below] = [madeWith(reply, []), madeWith(hidden, ['in_reply_to_id'])];
     expectOwnerTokenTaken(hidden, byOwner);
     const exchange = contextOf(byOwner, status);
     const context = expectOk<{ descendants?: Status[] }>(exchange, 'Context');
     const ids = Array.isArray(context.descendants) ? context.descendants.map((s) => s.id) : context.descendants;
-    check(Array.isArray(ids) && ids.includes(below.id) && ids.includes(belowThat.id), `descendants include ${below.id} and ${belowThat.id}`, `descendants ${JSON.stringify(ids)}`, exchange);
+    check(Array.isArray(ids) && ids.includes(below.id), `descendants include ${below.id}`, `descendants ${JSON.stringify(ids)}`, exchange);
   });
 
   it('STATUS-REBLOGGEDBY-1 reblogged_by answers an array of Account', { needs: { top, acted } }, ({ top, acted }) => {
