@@ -4,6 +4,7 @@
 // a verdict never moves with the run's own order. Steps on different objects run side by side.
 import type { StepOutcome } from '../act/steps.ts';
 import type { PathCost } from '../talk/counts.ts';
+import { withinFlow } from '../talk/pacing.ts';
 
 /** A step's requests when all goes well, by the kind of path servers count them on. */
 export type Cost = Partial<PathCost>;
@@ -102,7 +103,8 @@ export class Plan {
       for (const [name, used] of Object.entries(step.uses)) values[name] = await (this.#outcomes.get(used) as Promise<StepOutcome<unknown>>);
       await Promise.all(before);
       try {
-        return await step.run(values);
+        // A step is a flow: it starts only when the rate-limit budget covers all of it, and never waits inside.
+        return await withinFlow(`the step "${step.name}"`, step.as, step.cost, () => step.run(values));
       } catch (error) {
         throw new StepError(step, error);
       }

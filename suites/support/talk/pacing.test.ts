@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../../fixtures/reference-server/server.ts';
 import { HttpClient } from './http.ts';
-import { budgetAtStart, budgetKeysOf, resetTimeOf, unpaced, useAnnouncer, usePacingClock } from './pacing.ts';
+import { budgetAtStart, budgetKeysOf, paceAfter, paceBefore, reserveOf, resetTimeOf, unpaced, useAnnouncer, usePacingClock, withinFlow } from './pacing.ts';
 
 const MINUTE = 60_000;
 const MISSING_ID = '999999999999999999';
@@ -94,5 +94,59 @@ describe('the start line of a run the budget left cannot carry', () => {
     const part = budgetAtStart(headers(100, 40, MINUTE), { wholeRun: false, settleMs: 1000 });
     expect(part?.waitBeforeStart).toBe(false);
     expect(part?.warning).toMatch(/so the run waits for the reset \(\d+ s from now\) once the 40 calls left are spent, again each time a period is spent, where a run in the last 30 minutes spent them, for the reset of the Deletion and Uploading buckets \(30 per 30 minutes each\), and says so each time it does\.$/);
+  });
+});
+
+describe('a flow (a step of the plan)', () => {
+  const START = Date.parse('2026-01-01T00:00:00Z');
+  let now: number;
+  let slept: number[];
+  let announced: string[];
+  /** The answer of another call, which says how much of the access buckets (300 each) is left until a minute from now. */
+  const answered = (remaining: number) =>
+    paceAfter('A', 'GET', '/api/v1/statuses/1', {
+      'x-ratelimit-limit': '300',
+      'x-ratelimit-remaining': String(remaining),
+      'x-ratelimit-reset': new Date(now + MINUTE).toISOString(),
+      date: new Date(now).toUTCString(),
+    });
+  const call = () => paceBefore('A', 'GET', '/api/v1/statuses/1');
+
+  beforeEach(() => {
+    now = START;
+    slept = [];
+    announced = [];
+    useAnnouncer((line) => announced.push(line));
+    usePacingClock({ now: () => now, sleep: async (ms) => void (slept.push(ms), (now += ms)) });
+  });
+
+  afterEach(() => {
+    usePacingClock(undefined);
+    useAnnouncer(undefined);
+  });
+
+  it('should wait for the reset before its first call where the budget left cannot cover all of it', async () => {
+    answered(reserveOf('IP access') + 5);
+    const waitsBefore = slept.length;
+    await withinFlow('the step "a sign-in"', 'A', { api: 3 }, async () => {
+      expect(slept.length, 'waited before the flow').toBe(waitsBefore + 1);
+      for (let i = 0; i < 3; i++) await call();
+    });
+    expect(slept).toHaveLength(1);
+    expect(announced[0]).toMatch(/before the step "a sign-in", which makes about 7 calls: a flow starts only when the budget covers all of it$/);
+  });
+
+  it('should never wait between two calls of a flow, even where other calls spend the bucket meanwhile', async () => {
+    answered(reserveOf('IP access') + 20);
+    await withinFlow('the step "an upload and its reads"', 'A', { api: 5 }, async () => {
+      await call();
+      // Another group spent the bucket down to its reserve: outside a flow, the next call would wait.
+      answered(reserveOf('IP access'));
+      for (let i = 0; i < 4; i++) await call();
+    });
+    expect(slept).toEqual([]);
+    // Outside a flow, pacing waits as ever.
+    await call();
+    expect(slept).toHaveLength(1);
   });
 });

@@ -282,14 +282,84 @@ export function isUnpaced(): boolean {
   return exhausting.getStore() === true;
 }
 
+/** The IP access calls a flow holds in hand: its own calls spend them, without a wait, until none is left. */
+interface Flow {
+  left: number;
+}
+const flows = new AsyncLocalStorage<Flow>();
+
+/**
+ * Calls the budget must have left besides a flow's planned cost before it starts: what the plan cannot know (the
+ * pages of a server's web sign-in, a redirect, a read sent once more). Only asked for, not held: flows start side by side.
+ */
+export const FLOW_MARGIN = 4;
+
+/** What a flow costs by path, as a step declares it (run/plan.ts). */
+export interface FlowCost {
+  api?: number;
+  oauth?: number;
+  files?: number;
+  streams?: number;
+}
+
+/**
+ * Runs a multi-step flow (a step of the plan: a web sign-in, an upload and its processing reads, a move and its read)
+ * only once the IP access bucket covers all of it: where the estimate cannot carry its calls and FLOW_MARGIN, it waits
+ * for the reset before the flow's first call, never between two of its calls (a sign-in's session may not outlive a
+ * wait). Its planned calls are taken from the estimate at once; the flow's own calls then spend them without a wait,
+ * and what it did not spend is given back when it ends. A flow larger than the bucket itself is paced call by call, as before.
+ */
+export async function withinFlow<T>(what: string, actor: string, cost: FlowCost, run: () => Promise<T>): Promise<T> {
+  if (isUnpaced() || flows.getStore()) return run();
+  // Where only /api calls are counted, a sign-in's pages and redirects are not: the margin is for every-path servers.
+  const margin = everyPathCounted() ? FLOW_MARGIN : 0;
+  const calls = (cost.api ?? 0) + (everyPathCounted() ? (cost.oauth ?? 0) + (cost.files ?? 0) : 0);
+  const streams = cost.streams ?? 0;
+  const needed = calls + streams + margin;
+  // The reserve of single calls is for calls in flight that the estimate has not taken yet: a flow takes its calls
+  // from the shared estimate before it starts, so it needs only the bucket itself to cover it.
+  const short = [SHARED_KEY, ...keysOf(actor, ['Account access'])].filter((key) => {
+    const known = estimateOf(key);
+    return known !== undefined && known.resetAt > clock.now() && known.remaining < needed;
+  });
+  const wait = Math.max(0, ...short.map((key) => (estimateOf(key) as Estimate).resetAt - clock.now()));
+  if (wait > 0 && wait <= LONGEST_WAIT_MS && needed <= LIMITS['IP access'].limit) {
+    waited.push([clock.now(), clock.now() + wait]);
+    const left = short.map((key) => `${key}: ${(estimateOf(key) as Estimate).remaining} left`).join(', ');
+    announceWait(wait, `for the reset of the server's rate limit (${left}) before ${what}, which makes about ${needed} calls: a flow starts only when the budget covers all of it`);
+    await clock.sleep(wait);
+    for (const key of short) if ((estimateOf(key)?.resetAt ?? 0) <= clock.now()) forgetEstimate(key);
+  }
+  const take = (n: number) => {
+    const estimate = estimateOf(SHARED_KEY);
+    if (estimate) setEstimate(SHARED_KEY, { ...estimate, remaining: estimate.remaining - n });
+  };
+  // The flow holds its planned calls (the margin was only asked to be there); stream connections, never paced call
+  // by call, it spends here for good.
+  take(calls + streams);
+  const flow: Flow = { left: calls };
+  try {
+    return await flows.run(flow, run);
+  } finally {
+    take(-flow.left);
+  }
+}
+
 /** Waits for the reset when a bucket this call spends is nearly spent, then counts the call against it. */
 export async function paceBefore(actor: string, method: string, path: string): Promise<void> {
   if (isUnpaced()) return;
   const buckets = pacedBucketsOf(method, path);
-  const keys = keysOf(actor, buckets);
+  // A call of a flow spends the IP access calls the flow holds, while it holds any, and waits for neither access
+  // bucket (the flow started only once both covered it): no wait inside a flow. The narrow buckets pace it as ever.
+  const flow = flows.getStore();
+  const held = flow !== undefined && flow.left > 0 && buckets.includes('IP access');
+  if (held) flow.left -= 1;
+  const counted = buckets.filter((bucket) => !(held && bucket === 'IP access'));
+  const keys = keysOf(actor, counted);
   const spent = keys.filter((key, i) => {
+    const bucket = counted[i] as Bucket;
     const estimate = estimateOf(key);
-    return estimate !== undefined && estimate.remaining <= reserveOf(buckets[i] as Bucket) && estimate.resetAt > clock.now();
+    return !(held && bucket === 'Account access') && estimate !== undefined && estimate.remaining <= reserveOf(bucket) && estimate.resetAt > clock.now();
   });
   const wait = Math.max(0, ...spent.map((key) => (estimateOf(key) as Estimate).resetAt - clock.now()));
   if (wait > 0 && wait <= LONGEST_WAIT_MS) {
