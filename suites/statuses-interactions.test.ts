@@ -7,9 +7,9 @@
 // B, who cannot see A's private status `hidden`, shows the 404s. B's boosts come once A's moves on `subject` are all
 // made and their undos confirmed: a status another account boosted may be answered as that boost (as some servers
 // do), so no move of A's meets B's boost, whatever the timing of the steps; A's own boost comes between the two (a
-// boost by the author is no such boost, and A makes no move on `subject` after it but the delete). The moves the table gives no "already"
-// case (reblog, bookmark, pin): a boost and a pin are each repeated once, while their flag is set (the repeats the
-// issue asked for; a bookmark's would cost a request more). Once every other step has ended, A deletes `subject`,
+// boost by the author is no such boost, and A makes no move on `subject` after it but the delete). The moves the
+// table gives no "already" case (reblog, bookmark, pin): a boost and a pin are each repeated once, while their flag
+// is set (the repeats the issue asked for; a bookmark's would cost a request more). Once every other step has ended, A deletes `subject`,
 // which B boosted and favourited. A's undos of a flag it never set (unfavourite, unbookmark, unmute of a status not
 // favourited, bookmarked or muted) act on `hidden`, which A never sets one on: they need a status without the flag,
 // not an undo that worked before them.
@@ -354,8 +354,10 @@ const ownBoost = step(
  */
 const reblogs = step(
   "B's boosts of A's public status, their unreblogs, a pin of a boost, and reblogged_by",
-  // The visibility parameter's boosts and refusals are made only in a release that has it, and the pin only where pins exist.
-  { as: b ? 'B' : 'A', needs: { subject, moves }, changes: [...flagMoves, held, ownBoost], cost: { api: (visibilityParameter ? (b ? 9 : 11) : 6) + (pinsExist ? 1 : 0) } },
+  // The visibility parameter's boosts and refusals are made only in a release that has it, and the pin only where pins
+  // exist. Where B is not configured, no delete follows the boost left standing (STATUS-DELETE-7 needs B): the ledger's
+  // unreblog of it is this row's.
+  { as: b ? 'B' : 'A', needs: { subject, moves }, changes: [...flagMoves, held, ownBoost], cost: { api: (visibilityParameter ? (b ? 9 : 12) : 6) + (pinsExist ? 1 : 0) } },
   async ({ subject, moves }) => {
     const refused: Step<Exchange>[] = [];
     const boostsByVisibility: { visibility: string; made: Step<Exchange> }[] = [];
