@@ -9,8 +9,8 @@
 // do), so no move of A's meets B's boost, whatever the timing of the steps; A's own boost comes between the two (a
 // boost by the author is no such boost, and A makes no move on `subject` after it but the delete). The moves the
 // table gives no "already" case (reblog, bookmark, pin): a boost and a pin are each repeated once, while their flag
-// is set (the repeats the issue asked for; a bookmark's would cost a request more). Once every other step has ended, A deletes `subject`,
-// which B boosted and favourited. A's undos of a flag it never set (unfavourite, unbookmark, unmute of a status not
+// is set (the repeats the issue asked for; a bookmark's would cost a request more). Once every other step has
+// ended, A deletes `subject`, which B boosted and favourited. A's undos of a flag it never set (unfavourite, unbookmark, unmute of a status not
 // favourited, bookmarked or muted) act on `hidden`, which A never sets one on: they need a status without the flag,
 // not an undo that worked before them.
 // Each row is a step that makes its moves once, in the order of the table, and its checks judge the answers. The
