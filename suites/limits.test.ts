@@ -114,9 +114,9 @@ interface Readings {
   first: Reading;
   /** A's two uploads (v1 both), the calls whose count going down every check of a bucket relies on. */
   uploads: [Reading, Reading];
-  /** B's upload between them (v2), when B is configured: the v2 reading of LIMITS-UPLOAD-1 where it is; else A's own. */
+  /** B's upload between A's two (v2), when B is configured. */
   uploadsOfB: Reading[];
-  /** The v2 upload: B's between A's, or A's after them where B is not configured. */
+  /** LIMITS-UPLOAD-1's v2 upload: B's between A's two, or A's after them where B is not configured. */
   v2: Reading;
   /** A deletion, an unreblog and a deletion of one account. */
   triple: [deletion: Reading, unreblog: Reading, deletion: Reading];
