@@ -1,13 +1,16 @@
 // The contract's "States and transitions" table for statuses, row by row: favourite, reblog, bookmark, mute
 // and pin, each with its "already" and error cases, and the accounts lists that follow favourites and boosts.
 // A acts on its own public status `subject` (B boosts it, when configured: the boosts' unreblogs spend the
-// Deletion bucket, and A's is the one the other groups spend most; B also tries to pin it, not being its owner);
+// Deletion bucket, and A's is the one the other groups spend most; B also tries to pin it, not being its owner; A's
+// own unlisted boost of it, which stands to the delete, spares B the unreblog that one booster needs between its
+// unlisted and private boosts);
 // B, who cannot see A's private status `hidden`, shows the 404s. B's boosts come once A's moves on `subject` are all
 // made and their undos confirmed: a status another account boosted may be answered as that boost (as some servers
-// do), so no move of A's meets B's boost, whatever the timing of the steps. The moves the table gives no "already"
-// case (reblog, bookmark, pin): a boost and a pin are each repeated once, while their flag is set (the repeats the
-// issue asked for; a bookmark's would cost a request more). Once every other step has ended, A deletes `subject`,
-// which B boosted and favourited. A's undos of a flag it never set (unfavourite, unbookmark, unmute of a status not
+// do), so no move of A's meets B's boost, whatever the timing of the steps; A's own boost comes between the two (a
+// boost by the author is no such boost, and A makes no move on `subject` after it but the delete). The moves the
+// table gives no "already" case (reblog, bookmark, pin): a boost and a pin are each repeated once, while their flag
+// is set (the repeats the issue asked for; a bookmark's would cost a request more). Once every other step has
+// ended, A deletes `subject`, which B boosted and favourited. A's undos of a flag it never set (unfavourite, unbookmark, unmute of a status not
 // favourited, bookmarked or muted) act on `hidden`, which A never sets one on: they need a status without the flag,
 // not an undo that worked before them.
 // Each row is a step that makes its moves once, in the order of the table, and its checks judge the answers. The
@@ -326,15 +329,35 @@ const held = step(
 
 const booster = b ?? a;
 
+/** Where B boosts and the release has the visibility parameter, A boosts its own status too: the unlisted boost. */
+const boostsOwn = Boolean(b) && visibilityParameter;
+
+/**
+ * A's unlisted boost of its own public status, where B boosts it (STATUS-REBLOG-2's unlisted cell): made by another
+ * account than B's boosts, it needs no unreblog to make room for B's private one, and it stands for the delete, with
+ * which it goes (the ledger sends nothing for it). It comes once A's other moves on the status are made and their
+ * undos confirmed, and before B's boosts: a status another account than its author boosted may be answered as that
+ * boost, its author's moves included, and a boost of the author's own is no such boost.
+ */
+const ownBoost = step(
+  "A's unlisted boost of its own public status",
+  { as: 'A', needs: { subject, moves }, changes: [...flagMoves, held], cost: { api: boostsOwn ? 1 : 0 } },
+  async ({ subject, moves }): Promise<StepOutcome<{ visibility: string; made: Step<Exchange> } | undefined>> =>
+    made(boostsOwn ? { visibility: 'unlisted', made: await when(subject, (s) => moves.move(a, s.id, 'reblog', 'unreblog', { visibility: 'unlisted' })) } : undefined),
+);
+
 /**
  * B's boosts of A's public status (A's where B is not configured): the refused visibilities, the public boost, a pin
- * of it, reblogged_by before and after its unreblog, the unreblog again, then one boost per visibility; the last, the
- * private one, stands for the delete, with which it goes (the ledger sends nothing for this row).
+ * of it, reblogged_by before and after its unreblog, the unreblog again, then the private boost (after an unlisted one
+ * undone, where A is the booster: A's own boost above is the unlisted one where B boosts), which stands for the
+ * delete, with which it goes (the ledger sends nothing for this row).
  */
 const reblogs = step(
   "B's boosts of A's public status, their unreblogs, a pin of a boost, and reblogged_by",
-  // The visibility parameter's boosts and refusals are made only in a release that has it, and the pin only where pins exist.
-  { as: b ? 'B' : 'A', needs: { subject, moves }, changes: [...flagMoves, held], cost: { api: (visibilityParameter ? 11 : 6) + (pinsExist ? 1 : 0) } },
+  // The visibility parameter's boosts and refusals are made only in a release that has it, and the pin only where pins
+  // exist. Where B is not configured, no delete follows the boost left standing (STATUS-DELETE-7 needs B): the ledger's
+  // unreblog of it is this row's.
+  { as: b ? 'B' : 'A', needs: { subject, moves }, changes: [...flagMoves, held, ownBoost], cost: { api: (visibilityParameter ? (b ? 9 : 12) : 6) + (pinsExist ? 1 : 0) } },
   async ({ subject, moves }) => {
     const refused: Step<Exchange>[] = [];
     const boostsByVisibility: { visibility: string; made: Step<Exchange> }[] = [];
@@ -363,12 +386,15 @@ const reblogs = step(
       when(unreblogged, (id) => booster.post(on(id, 'unreblog'))),
     ]);
     if (visibilityParameter) {
-      // One boost per visibility: the unlisted one is undone to make room for the private one.
-      const unlisted = await when(unreblogged, (id) => moves.move(booster, id, 'reblog', 'unreblog', { visibility: 'unlisted' }));
-      boostsByVisibility.push({ visibility: 'unlisted', made: unlisted });
-      const unlistedExists = await boostExists(booster, subject, unlisted, boostOf(unlisted, subject, 'STATUS-REBLOG-2'), 'STATUS-REBLOG-2');
-      const undone = await when(unlistedExists, (id) => moves.undoMove(booster, id, 'unreblog'));
-      const room = await took(booster, subject, undone, 'reblogged', false, 'STATUS-REBLOG-4', 'unreblog of the unlisted boost');
+      let room = unreblogged;
+      if (!b) {
+        // One boost per visibility: A, the only booster, undoes its unlisted boost to make room for the private one.
+        const unlisted = await when(unreblogged, (id) => moves.move(booster, id, 'reblog', 'unreblog', { visibility: 'unlisted' }));
+        boostsByVisibility.push({ visibility: 'unlisted', made: unlisted });
+        const unlistedExists = await boostExists(booster, subject, unlisted, boostOf(unlisted, subject, 'STATUS-REBLOG-2'), 'STATUS-REBLOG-2');
+        const undone = await when(unlistedExists, (id) => moves.undoMove(booster, id, 'unreblog'));
+        room = await took(booster, subject, undone, 'reblogged', false, 'STATUS-REBLOG-4', 'unreblog of the unlisted boost');
+      }
       const privately = await when(room, (id) => moves.move(booster, id, 'reblog', 'unreblog', { visibility: 'private' }));
       boostsByVisibility.push({ visibility: 'private', made: privately });
       // The private boost stands to the end: it is repeated as it was made, and stays for the delete of its original.
@@ -413,7 +439,7 @@ const deletes = step(
     as: 'A',
     needs: { subject, hidden, moves, held, reblogs },
     // It comes last: after every step on either status.
-    changes: [subject, hidden, ...flagMoves, pinHidden, unfavouriteAgain, unbookmarkAgain, unmuteAgain, ...Object.values(hiddenPairs), held, reblogs],
+    changes: [subject, hidden, ...flagMoves, pinHidden, unfavouriteAgain, unbookmarkAgain, unmuteAgain, ...Object.values(hiddenPairs), held, ownBoost, reblogs],
     cost: { api: visibilityParameter ? 2 : 3 },
   },
   async ({ subject, hidden, moves, held, reblogs: { standingBoost } }): Promise<StepOutcome<Deletes>> => {
@@ -433,8 +459,9 @@ const deletes = step(
     const readBefore = held.read ?? (await a.get(`/api/v1/statuses/${id}`));
     const [acted, plain] = await Promise.all([deleteAndRead(subject, id), hidden.ok ? deleteAndRead(hidden, hidden.value.id) : undefined]);
     if (acted.readAfter?.status !== 404) return made({ boostStands, favourited, readBefore, ...acted, plain });
-    // B's boost and favourite went with the status.
+    // B's boost and favourite went with the status, and A's own boost.
     moves.settleGone(other, id);
+    moves.settleGone(a, id);
     return made({ boostStands, favourited, readBefore, ...acted, plain, secondDeletion: await a.delete(`/api/v1/statuses/${id}`) });
   },
 );
@@ -491,9 +518,9 @@ section('States and transitions', () => {
 
     it(
       'STATUS-REBLOG-2 the reblog visibility parameter (public, unlisted, private) is the visibility of the boost',
-      { needs: { subject, reblogs } },
-      ({ subject, reblogs: { boostsByVisibility } }) => {
-        for (const { visibility, made } of boostsByVisibility) {
+      { needs: { subject, reblogs, ownBoost } },
+      ({ subject, reblogs: { boostsByVisibility }, ownBoost }) => {
+        for (const { visibility, made } of [...boostsByVisibility, ...(ownBoost ? [ownBoost] : [])]) {
           // Whether the public boost is a boost at all is STATUS-REBLOG-1's to judge; the others' answers are this clause's.
           if (visibility === 'public') need(boostOf(made, subject));
           const exchange = need(made);

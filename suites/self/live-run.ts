@@ -47,8 +47,9 @@ async function seed(server: ReferenceServer): Promise<void> {
 /** The objects a run may create, each as "kind id" (flags as "kind account status"), with its record as JSON. */
 function objectsOf(store: Store): Map<string, string> {
   const objects = new Map<string, string>();
-  // A boost as the ledger knows it: by the status it boosts, whose reblogged flag it is.
-  for (const s of store.statuses.values()) objects.set(s.reblogOfId ? `boost ${s.reblogOfId}` : `status ${s.id}`, JSON.stringify(s));
+  // A boost as the ledger knows it: by the status it boosts, whose reblogged flag it is; one per booster (truth() drops
+  // the booster, which the ledger's reports do not name: two accounts' boosts of one status are two entries there).
+  for (const s of store.statuses.values()) objects.set(s.reblogOfId ? `boost ${s.reblogOfId} by ${s.accountId}` : `status ${s.id}`, JSON.stringify(s));
   for (const m of store.media.values()) objects.set(`attachment ${m.id}`, JSON.stringify(m));
   // A file an update wrote that the server still serves once its attachment is gone: the attachment is not gone.
   for (const file of store.keptFiles) {
@@ -167,6 +168,6 @@ export function reported(verdict: Verdict): string[] {
 
 /** The server's truth in the same terms: what the run left, its applications, and a "token" per token still accepted. */
 export function truth(verdict: Verdict): string[] {
-  return [...verdict.leftBehind, ...verdict.applications.map((id) => `application ${id}`), ...Array.from({ length: verdict.tokensKept }, () => 'token')].sort();
+  return [...verdict.leftBehind.map((key) => key.replace(/^(boost \S+) by \S+$/, '$1')), ...verdict.applications.map((id) => `application ${id}`), ...Array.from({ length: verdict.tokensKept }, () => 'token')].sort();
 }
 
