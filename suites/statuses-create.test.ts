@@ -469,7 +469,7 @@ section('POST /api/v1/statuses parameters', () => {
       expectRefusal(withoutExpiry);
     });
 
-    // Its own attachment first: an upload that failed blocks it before the poll's control.
+    // Its attachment first: an upload that failed blocks it before the poll's control.
     it('STATUS-POLL-6 a poll together with media_ids is refused (any 4xx)', { needs: { pollWithMedia, poll } }, ({ pollWithMedia, poll: { pollStatus } }) => {
       acceptedWithout(pollStatus, 'STATUS-POLL-1', 'the poll without media_ids');
       expectRefusal(pollWithMedia);
