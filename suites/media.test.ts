@@ -1,10 +1,11 @@
 // The contract's "Media" section: the v1 and v2 uploads, reads while processing continues, updates, the focal
 // point and attaching to a status, with the Errors rows these operations answer. The Uploading bucket allows
-// 30 uploads per 30 minutes, so this file uploads six files once, each in a step of its own, and lets several checks
+// 30 uploads per 30 minutes, so this file uploads five files once, each in a step of its own, and lets several checks
 // judge each:
-//   image-640x480.png (v1, description and focus): sizes, read and update by its owner and by B, focus property, attached
+//   image-640x480.png (v1, description and focus): sizes, read and update by its owner and by B, focus property, B's
+//     attempt to attach it, attached (an image of A's own instead, uploaded only where B's attempt made a status, since
+//     a server may take the PNG with the status that attempt's undo deletes)
 //   image-320x240.jpg (v2): answered at once, read until processed, attached
-//   image-640x480.png again (v1): B's attempt to attach it, alone, since a server may take it with the status it undoes
 //   unknown.bin (v1), not-an-image.png (v1, and v2 where it fails in the background)
 // What the steps upload is an image of ordinary size and format, the PNG MEDIA-UPLOAD-1 judges: a server may refuse
 // a tiny or odd file (size and format limits are not shown), and such a refusal would block what needed the upload by
@@ -320,8 +321,6 @@ const invalid = step('not-an-image.png uploaded with v1', { as: 'A', cost: { api
   return made(upload);
 });
 
-const foreign = step('image-640x480.png uploaded with v1 once more, for B to try to attach', { as: 'A', cost: { api: 2, files: 1 } }, () => uploaded(MEDIA_FIXTURES.png));
-
 const readByB = step("B's read of A's PNG", { as: 'B', needs: { png }, cost: { api: 1 } }, async ({ png: { attachment } }) => made(await accountB().get(mediaPath(attachment))));
 
 // An update made anyway is undone at once: the owner puts the description back.
@@ -368,20 +367,32 @@ const missing = step('an attachment that does not exist, read and updated', { as
   return made<Missing>({ id, deleted, read, update: await a.put(path, { description: 'conformance probe: no such attachment' }) });
 });
 
-// B's attempt to attach A's attachment (MEDIA-ATTACH-3): what it made is deleted at once.
-const attachByB = step("B's creation of a status with A's attachment", { as: 'B', needs: { foreign }, uses: afterFirstCreation, changes: [foreign, sensitiveWithoutMedia], cost: { api: 1 } }, async ({ foreign }) =>
-  made(await probe(accountB(), attachedByB(foreign.attachment.id))),
+// B's attempt to attach A's PNG (MEDIA-ATTACH-3), after A's updates of it and before A attaches it: a server that
+// refuses it leaves the PNG as it was; what one made anyway is deleted at once, and may have taken the PNG with it (a
+// deleted status may take its media), so A's status then attaches an image of its own. Without CONFORMANCE_TOKEN_B
+// it sends nothing (only A's status waits for it then).
+const attachByB = step(
+  "B's creation of a status with A's PNG",
+  { as: 'B', needs: { png }, uses: afterFirstCreation, changes: [png, sensitiveWithoutMedia], cost: { api: b ? 1 : 0 } },
+  async ({ png }) => (b ? made(await probe(b, attachedByB(png.attachment.id))) : notMade({ summary: NEEDS_B })),
 );
 
-// After every update of the PNG, and with the JPEG only once processed: Mastodon refuses to attach a file still
-// processing, and to update one attached. Where neither could be had, the PNG's upload says why.
+// After every update of the PNG and B's attempt to attach it, and with the JPEG only once processed: Mastodon refuses
+// to attach a file still processing, and to update one attached. Where neither could be had, the PNG's upload says why.
 const attached = step(
   'a sensitive status created with media_ids[] of the PNG and the processed JPEG',
-  { as: 'A', uses: { png, jpegReads, ...afterFirstCreation }, changes: [png, jpeg, sensitiveWithoutMedia], cost: { api: 3 } },
-  async ({ png, jpegReads }): Promise<StepOutcome<Attached>> => {
+  { as: 'A', uses: { png, jpegReads, attachByB, ...afterFirstCreation }, changes: [png, jpeg, sensitiveWithoutMedia], cost: { api: 3 } },
+  async ({ png, jpegReads, attachByB }): Promise<StepOutcome<Attached>> => {
     const ready = processedOf(jpegReads);
     if (!png.ok && !ready.ok) return notMade(png.cause);
-    const ids = [...(png.ok ? [png.value.attachment.id] : []), ...(ready.ok ? [ready.value.id] : [])];
+    let image = png.ok ? png.value.attachment : undefined;
+    if (image && attachByB.ok && createdId(attachByB.value)) {
+      // Made only where B's status with the PNG was made: as a step it would cost an upload on every server.
+      const own = await a.upload(MEDIA_FIXTURES.png);
+      if (!own.ok && !ready.ok) return notMade(own.cause, own.exchange);
+      image = own.ok ? own.value : undefined;
+    }
+    const ids = [...(image ? [image.id] : []), ...(ready.ok ? [ready.value.id] : [])];
     return made({ creation: await a.createStatus({ ...ATTACHED, media_ids: ids }), ids });
   },
 );
@@ -602,8 +613,8 @@ section('Media', () => {
 
     it(
       "MEDIA-ATTACH-3 another user's attachment in media_ids[] is refused",
-      { requires: [requirement(b, NEEDS_B)], needs: { foreign, attachByB }, uses: { attached } },
-      async ({ foreign: { attachment }, attachByB: exchange, attached }) => {
+      { requires: [requirement(b, NEEDS_B)], needs: { png, attachByB }, uses: { attached } },
+      async ({ png: { attachment }, attachByB: exchange, attached }) => {
         const status = createdObject(exchange);
         // A status of B's that carries A's attachment fails the clause whatever the control shows.
         if (status && mediaIdsOf(status).includes(attachment.id)) fail("a refusal: the attachment is A's", `B's status ${String(status.id)} was created with it (HTTP ${exchange.status})`, exchange);
