@@ -1,6 +1,11 @@
 // The contract's "Client registration" section: POST /api/v1/apps and GET /api/v1/apps/verify_credentials.
 // The preparation never judges: a registration or token that failed blocks the checks that need it. Every other
 // group registers the plainest form (one redirect URI); several are exercised here only (APPS-REDIRECTS-1).
+// Its 14 requests are its floor with these checks (issue 39): two applications (the plain one the registration,
+// verify_credentials and APPS-REDIRECTS-1's control judge, and the one with two redirect URIs, which would make a
+// server that mishandles several fail the plain checks too), three tokens (the plain one, and one per redirect URI
+// of the other), each granted, revoked and read refused, the two calls of verify_credentials, and the ledger's one
+// read of an application.
 import { actors } from './support/act/actors.ts';
 import { OOB, registerApp, requestToken, type Application } from './support/act/applications.ts';
 import { causeOf } from './support/act/steps.ts';

@@ -2,6 +2,12 @@
 // the token operation's rules, the grants, and revocation. The preparation never judges: an application, token
 // or authorization code that could not be had blocks the checks that need it, with its cause. Each step waits only
 // for the steps it names, so the group waits for few answers in a row.
+// Its 29 requests are its floor with these checks (issue 39): five tokens, each different evidence (the plain
+// client_credentials token, the one asked without a scope, the password grant's, and one per approval's code, which
+// must be spent: the ledger's own exchange at the end costs the same), each granted, revoked and read refused; two
+// applications (the revocation's own, whose redirect URI is the callback); two approvals of a form and a page each;
+// five refusal probes; the password token's first use and the following read of the token without a scope; and the
+// ledger's one read of an application.
 import type { TestContext } from 'vitest';
 import { accountIdOf, actors } from './support/act/actors.ts';
 import { createdId } from './support/act/created.ts';
