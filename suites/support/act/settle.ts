@@ -11,8 +11,13 @@ import { perFile } from '../talk/file-state.ts';
 import type { Exchange } from '../talk/http.ts';
 import { announceWait } from '../talk/pacing.ts';
 
-/** The first pause between two reads of a state not there yet; each pause doubles, up to the end of the window. */
+/**
+ * The pause before reading again a state not there yet. A state still not there then is read once more, at the end of
+ * the window, and no more: a server that applies a move late costs at most SETTLE_REREADS reads per state the run waits
+ * for, however long it lags (docs/performance.md, "What a deviation costs").
+ */
 const FIRST_PAUSE_MS = 400;
+export const SETTLE_REREADS = 2;
 
 let windowMs = DEFAULT_SETTLE_MS;
 /** Whether the server showed, in this file, a state that came late or turned back: the ledger then sweeps (cleanup.ts). */
@@ -64,15 +69,18 @@ export interface Settled {
 
 /**
  * Reads until an answer shows the state, within the settle window that began at `since` (the move's answer):
- * `first` (an answer already read) or one read at once, then again after pauses that double, while the state is not
- * there. An answer that is no answer (a timeout) ends it: there is nothing to wait for.
+ * `first` (an answer already read) or one read at once, then while the state is not there, again after FIRST_PAUSE_MS
+ * and at the end of the window (SETTLE_REREADS in all). An answer that is no answer (a timeout) ends it: there is
+ * nothing to wait for.
  */
 export async function settle(read: () => Promise<Exchange>, shows: (exchange: Exchange) => boolean, since: number, first?: Exchange): Promise<Settled> {
   let exchange = first ?? (await read());
   if (shows(exchange)) return { exchange, shown: true };
   const end = since + windowMs;
-  for (let wait = FIRST_PAUSE_MS; exchange.status !== undefined && now() < end; wait *= 2) {
-    // A pause cut to the window's end is the last: a timer may fire a moment early, which must not add a read.
+  for (let reread = 1; reread <= SETTLE_REREADS && exchange.status !== undefined && now() < end; reread++) {
+    // The last read waits for the window's end; a pause cut to it is the last too: a timer may fire a moment early,
+    // which must not add a read.
+    const wait = reread === SETTLE_REREADS ? end - now() : FIRST_PAUSE_MS;
     const last = wait >= end - now();
     const ms = Math.min(wait, end - now());
     announceWait(ms, `within the settle window (${windowMs} ms), before reading again a state that is not there yet`);

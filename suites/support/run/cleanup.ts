@@ -64,25 +64,18 @@ const stillShown = (c: Case): boolean => (c.target ? absenceReads(c.target) : []
 /**
  * A server may delete in the background. The cases a read after the undo still showed (or, once one did, that were
  * not read at once) are read again once the settle window has passed since their undo; what came late marks the file
- * unsettled. Then, where the file is unsettled (a state came late or turned back) and `sweepIf` holds, everything
- * called gone at once is read again after the window too: what came back is still there. A server that showed every
- * state at once is not swept: the reads would double the ledger's share of a run's budget.
+ * unsettled. What a read showed gone is not read again: a deletion or a revocation is not brought back by the server's
+ * own delivery, as an undone boost is (confirmFlags reads those), and a sweep of everything called gone cost a read per
+ * object on exactly the servers that deviate. A deviation thus costs the ledger at most one read per object it still saw.
  */
-async function settleAndSweep(cases: Case[], sweepIf: boolean): Promise<void> {
+async function settlePending(cases: Case[]): Promise<void> {
   const pending = cases.filter((c) => c.pending);
-  const gone = cases.filter((c) => !c.pending && c.target && !c.target.goesWith && !c.kept && !whyNotGone(c, new Set()));
-  const sweeping = () => sweepIf && sawUnsettled() && gone.length > 0;
-  if (pending.length === 0 && !sweeping()) return;
-  await windowPassed(Math.max(...[...pending, ...gone].map((c) => c.undoneTime)), "the cleanup's reads that confirm its undos held");
+  if (pending.length === 0) return;
+  await windowPassed(Math.max(...pending.map((c) => c.undoneTime)), "the cleanup's reads that confirm its undos held");
   for (const c of pending) {
     c.after = `once the settle window (${settleWindowMs()} ms) had passed since it`;
     for (const read of absenceReads(c.target as Target)) if (read.applies?.() ?? true) await sendRead(c, read);
     if (!stillShown(c)) noteUnsettled();
-  }
-  if (!sweeping()) return;
-  for (const c of gone) {
-    c.after = `once the settle window (${settleWindowMs()} ms) had passed since it`;
-    for (const read of absenceReads(c.target as Target)) if (read.applies?.() ?? true) await sendRead(c, read);
   }
 }
 
@@ -113,7 +106,7 @@ function undoneBy(undo: Exchange): string {
 
 /**
  * Undoes one entry: reads first what no read showed present yet, then undoes, then reads (but a flag that may go with
- * its status); `deferred`: the read after the undo waits for the settle window (settleAndSweep).
+ * its status); `deferred`: the read after the undo waits for the settle window (settlePending).
  */
 async function undoOne(entry: Entry, deferred: boolean): Promise<Case> {
   const planned = await plannedCall(entry.undo);
@@ -195,10 +188,9 @@ export async function undoAll(): Promise<void> {
       deferred ||= cases.at(-1)?.pending === true;
     }
     // Before the revocations: the reads of a status go with its owner's token.
-    await settleAndSweep(cases, true);
+    await settlePending(cases);
     const revoked = await Promise.all([...tokens.map((token) => guarded(token)), ...ledger.authorizations.filter((auth) => !auth.exchanged).map(spend)]);
-    // A revoked token that answers is not swept unless one came late: revocation is not delivered in the background.
-    await settleAndSweep(revoked, revoked.some((c) => c.pending));
+    await settlePending(revoked);
     cases.push(...revoked);
     // Listed after the grants' own cases: a live token the end of the run revoked and read is said so first.
     cases.push(...ledger.authorizations.filter((auth): auth is Authorization & { unanswered: Exchange } => auth.unanswered !== undefined).map(unseenToken));
@@ -207,7 +199,7 @@ export async function undoAll(): Promise<void> {
     const probeTokens: Promise<Case>[] = [];
     cases.push(...(await readApplications(probeTokens)));
     const probed = await Promise.all(probeTokens);
-    await settleAndSweep(probed, probed.some((c) => c.pending));
+    await settlePending(probed);
     cases.push(...probed);
     // A server deletes an application's tokens with it (Mastodon does): a token of an application a read shows gone is gone.
     const goneApplications = new Set(cases.filter((c) => c.subject.kind === 'application' && !whyNotGone(c, goneStatuses)).map((c) => `application ${c.subject.id}`));
