@@ -142,8 +142,6 @@ export async function runConformance({ root, selection, plan, verbosity, shard, 
   // a proxy in front of it, counts them as the run's.
   const ownRequests = emptyCounts();
   for (const { actor, method, path } of preflightSent) tally(ownRequests, actor, method, path);
-  // A stability run's plan, before its first request.
-  if (stability.repeat > 1) process.stdout.write(`${stabilityPlan(stability.repeat, plan.checks.length, planOf(root, selectionOf({})).checks.length, config.seed)}\n`);
   // The embedded server answers in-process, as late as its variations make it.
   const roundTripMs = config.embedded ? addedLatencyMs(embeddedVariations()) : preflightRoundTripMs;
   // A whole run that cannot fit in what is left of the period waits for its reset before it starts: every group then
@@ -164,7 +162,7 @@ export async function runConformance({ root, selection, plan, verbosity, shard, 
   const source = selectionPattern(selection, expectations);
   const testNamePattern = source ? new RegExp(source) : undefined;
   let runCalls: number | undefined;
-  if (!config.embedded) {
+  if (!config.embedded || stability.repeat > 1) {
     // What this run's checks cost, before its first request: the IP access bucket must carry its /api calls and streams.
     // The files whose checks the selection takes (plan.run is empty for a whole run: vitest then runs every file).
     const files = [...new Set(plan.checks.map((check) => check.file))];
@@ -173,6 +171,10 @@ export async function runConformance({ root, selection, plan, verbosity, shard, 
     const runPlan = await planOfRun(root, files, config, (name) => !testNamePattern || testNamePattern.test(name));
     if (verbosity !== 'quiet') process.stdout.write(`Plan: ${planLine(runPlan)}\n`);
     runCalls = runPlan.unplanned.length === 0 ? runPlan.total.api + runPlan.total.streams : undefined;
+  }
+  // A stability run's plan, before its first request: each repeat's IP access calls are the run plan's.
+  if (stability.repeat > 1) process.stdout.write(`${stabilityPlan(stability.repeat, plan.checks.length, planOf(root, selectionOf({})).checks.length, config.seed, runCalls)}\n`);
+  if (!config.embedded) {
     const reported = await readBudget(config, wholeRun, ownRequests, runCalls);
     if (reported && verbosity !== 'quiet') process.stdout.write(`${versionHint(reported, config.serverVersion, Boolean(process.env.CONFORMANCE_SERVER_VERSION?.trim()))}
 `);
