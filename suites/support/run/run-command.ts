@@ -197,7 +197,10 @@ export async function runConformance({ root, selection, plan, verbosity, shard, 
     repeats: stability.repeat,
     ...(previous ? { previous } : {}),
     ...(stability.maxFailures ? { maxFailures: stability.maxFailures } : {}),
-    ownRequests: () => drained(ownRequests),
+    ownRequests: () => {
+      const own = drained(ownRequests);
+      return { ...own, commandRequests: own.total };
+    },
   });
   // Each repeat is a run of its own, on objects of its own, with the same seed and settings; the reporter reports
   // them as one once the last ends, or once a run stopped at --max-failures.

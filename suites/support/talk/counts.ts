@@ -10,6 +10,8 @@ export interface Counts {
   perBucket: Record<string, number>;
   /** Per kind of path, as a server that counts them in one bucket would: /api, /oauth, /auth, and files (the rest). */
   perPath: Record<string, number>;
+  /** Of `total`, the requests the command sent itself before the groups (its preflight, its budget reads): no HAR records them. */
+  commandRequests: number;
   /** The longest time the file had no request of its own in flight between its first request and its last. */
   longestIdleMs: number;
   /**
@@ -43,6 +45,7 @@ export const emptyCounts = (): Counts => ({
   perAccount: {},
   perBucket: {},
   perPath: {},
+  commandRequests: 0,
   longestIdleMs: 0,
   statusCreations: 0,
   scheduledStatuses: 0,
@@ -166,6 +169,7 @@ export function drained(counts: Counts): Counts {
 
 export function addCounts(into: Counts, from: Counts): Counts {
   into.total += from.total;
+  into.commandRequests += from.commandRequests ?? 0;
   for (const [k, v] of Object.entries(from.perAccount)) into.perAccount[k] = (into.perAccount[k] ?? 0) + v;
   for (const [k, v] of Object.entries(from.perBucket)) into.perBucket[k] = (into.perBucket[k] ?? 0) + v;
   for (const [k, v] of Object.entries(from.perPath ?? {})) into.perPath[k] = (into.perPath[k] ?? 0) + v;
