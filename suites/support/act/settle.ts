@@ -20,7 +20,7 @@ const FIRST_PAUSE_MS = 400;
 export const SETTLE_REREADS = 2;
 
 let windowMs = DEFAULT_SETTLE_MS;
-/** Whether the server showed, in this file, a state that came late or turned back: the ledger then sweeps (cleanup.ts). */
+/** Whether the server showed, in this file, a state that came late or turned back: the ledger's later reads then wait for the window (cleanup.ts). */
 let unsettled = false;
 /** What came late, by the clause whose check judges it: an observation of that check. */
 const lateStates = new Map<string, string>();

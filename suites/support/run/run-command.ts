@@ -162,7 +162,8 @@ export async function runConformance({ root, selection, plan, verbosity, shard, 
   const source = selectionPattern(selection, expectations);
   const testNamePattern = source ? new RegExp(source) : undefined;
   let runCalls: number | undefined;
-  if (!config.embedded || stability.repeat > 1) {
+  // The embedded server's accounts are made when it starts, after this: its runs are planned from the full run's figures.
+  if (!config.embedded) {
     // What this run's checks cost, before its first request: the IP access bucket must carry its /api calls and streams.
     // The files whose checks the selection takes (plan.run is empty for a whole run: vitest then runs every file).
     const files = [...new Set(plan.checks.map((check) => check.file))];
@@ -172,7 +173,8 @@ export async function runConformance({ root, selection, plan, verbosity, shard, 
     if (verbosity !== 'quiet') process.stdout.write(`Plan: ${planLine(runPlan)}\n`);
     runCalls = runPlan.unplanned.length === 0 ? runPlan.total.api + runPlan.total.streams : undefined;
   }
-  // A stability run's plan, before its first request: each repeat's IP access calls are the run plan's.
+  // A stability run's plan, before its first request: against a configured server, each repeat's IP access calls are
+  // the run plan's.
   if (stability.repeat > 1) process.stdout.write(`${stabilityPlan(stability.repeat, plan.checks.length, planOf(root, selectionOf({})).checks.length, config.seed, runCalls)}\n`);
   if (!config.embedded) {
     const reported = await readBudget(config, wholeRun, ownRequests, runCalls);

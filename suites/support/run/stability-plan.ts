@@ -1,8 +1,8 @@
 // The plan of a stability run (--repeat N), printed before its first request: how many times the selection runs,
-// what the repeats spend of the contract's buckets, and every wait for a reset that this foresees. The IP access calls
-// of one repeat are the run plan's (run-plan.ts: the declared costs of the selected checks' steps); the deletions and
-// uploads, which steps do not declare by account, are a full run's (docs/performance.md), in the share of the full
-// run's checks that the selection takes.
+// what the repeats spend of the contract's buckets, and every wait for a reset that this foresees. Against a configured
+// server the IP access calls of one repeat are the run plan's (run-plan.ts: the declared costs of the selected checks'
+// steps); the rest, and everything of the embedded server (whose accounts exist only once it starts), is a full run's
+// spend (docs/performance.md) in the share of the full run's checks that the selection takes.
 import { LIMITS, RUN_ACCESS_CALLS, type Bucket } from '../talk/pacing.ts';
 
 /** What a full run spends of each bucket that repeats can exhaust (Deletion and Uploading: of the account that spends most). */
