@@ -187,15 +187,16 @@ export async function undoAll(): Promise<void> {
       else cases.push(await guarded(entry, deferred));
       deferred ||= cases.at(-1)?.pending === true;
     }
-    // Before the revocations: the reads of a status go with its owner's token.
+    // Before the revocations: the reads of a status, and of the flags on one the server kept, go with its owner's
+    // token, which may be one the run obtained (a revoked token reads nothing).
     await settlePending(cases);
+    const goneStatuses = new Set(cases.filter((c) => c.subject.kind === 'status' && !whyNotGone(c, new Set())).map((c) => c.subject.id));
+    await confirmFlags(cases.filter((c) => c.target?.goesWith && !goneStatuses.has(c.target.goesWith)));
     const revoked = await Promise.all([...tokens.map((token) => guarded(token)), ...ledger.authorizations.filter((auth) => !auth.exchanged).map(spend)]);
     await settlePending(revoked);
     cases.push(...revoked);
     // Listed after the grants' own cases: a live token the end of the run revoked and read is said so first.
     cases.push(...ledger.authorizations.filter((auth): auth is Authorization & { unanswered: Exchange } => auth.unanswered !== undefined).map(unseenToken));
-    const goneStatuses = new Set(cases.filter((c) => c.subject.kind === 'status' && !whyNotGone(c, new Set())).map((c) => c.subject.id));
-    await confirmFlags(cases.filter((c) => c.target?.goesWith && !goneStatuses.has(c.target.goesWith)));
     const probeTokens: Promise<Case>[] = [];
     cases.push(...(await readApplications(probeTokens)));
     const probed = await Promise.all(probeTokens);
