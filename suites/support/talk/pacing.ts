@@ -292,15 +292,10 @@ const flows = new AsyncLocalStorage<Flow>();
  * Calls the budget must have left besides a flow's planned cost before it starts: what the plan cannot know (the
  * pages of a server's web sign-in, a redirect, a read sent once more). Only asked for, not held: flows start side by side.
  */
-export const FLOW_MARGIN = 4;
+const FLOW_MARGIN = 4;
 
-/** What a flow costs by path, as a step declares it (run/plan.ts). */
-export interface FlowCost {
-  api?: number;
-  oauth?: number;
-  files?: number;
-  streams?: number;
-}
+/** What a flow costs by path: a step's declared cost (counts.ts PathCost, which cannot be imported here: counts.ts imports pacing). */
+type FlowCost = Partial<Record<'api' | 'oauth' | 'files' | 'streams', number>>;
 
 /**
  * Runs a multi-step flow (a step of the plan: a web sign-in, an upload and its processing reads, a move and its read)
