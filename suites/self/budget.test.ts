@@ -12,12 +12,12 @@ const RUN_TIMEOUT_MS = 300_000;
 const budgetOf = (bucket: Bucket) => LIMITS[bucket].limit - reserveOf(bucket);
 
 /** The most requests a full run may make in all, on every path (issue 39 aims at 250; the floor without objects shared across groups is near 300). */
-const MOST_REQUESTS = 300;
+const MOST_REQUESTS = 299;
 /**
  * The most deletions and unreblogs of one account a full run may make: two runs in a row fit the contract's Deletion
- * bucket (30 per 30 minutes) at 15. A's are 16 (docs/performance.md, "Where the floor is"): the run may not grow.
+ * bucket (30 per 30 minutes) at 15 (slow-servers.test.ts runs two against `serve`).
  */
-const MOST_DELETIONS = 16;
+const MOST_DELETIONS = 15;
 /** The most uploads of one account a full run may make: two runs in a row fit the Uploading bucket at 15. */
 const MOST_UPLOADS = 12;
 

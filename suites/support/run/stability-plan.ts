@@ -6,7 +6,7 @@
 import { LIMITS, RUN_ACCESS_CALLS, type Bucket } from '../talk/pacing.ts';
 
 /** What a full run spends of each bucket that repeats can exhaust (Deletion and Uploading: of the account that spends most). */
-export const FULL_RUN_SPEND: Readonly<Partial<Record<Bucket, number>>> = { 'IP access': RUN_ACCESS_CALLS, Deletion: 16, Uploading: 9 };
+export const FULL_RUN_SPEND: Readonly<Partial<Record<Bucket, number>>> = { 'IP access': RUN_ACCESS_CALLS, Deletion: 15, Uploading: 9 };
 
 export interface PlannedWaits {
   bucket: Bucket;
