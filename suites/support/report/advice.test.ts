@@ -1,37 +1,12 @@
 // The gate's advice: each way a gate can break says what to do next.
 import { describe, expect, it } from 'vitest';
-import { emptyCounts } from '../talk/counts.ts';
 import { gateAdvice } from './advice.ts';
-import { type CheckResult, type CheckStatus, type RunResults, totalsOf } from './results.ts';
+import type { CheckResult, RunResults } from './results.ts';
+import { sampleCheck, sampleResults } from './sample-results.ts';
 
-const check = (clause: string, status: CheckStatus, more: Partial<CheckResult> = {}): CheckResult => ({
-  clause,
-  title: `${clause} a check`,
-  group: 'States and transitions',
-  file: 'suites/statuses-interactions.test.ts',
-  status,
-  outcome: status,
-  severity: 'MUST',
-  durationMs: 1,
-  observations: [],
-  ...more,
-});
-
-const results = (checks: CheckResult[], repeats?: number): RunResults => ({
-  verdict: 'FAIL',
-  server: { baseUrl: 'http://127.0.0.1:4010', embedded: false, version: '4.2.0', faults: [] },
-  startedAt: new Date(0).toISOString(),
-  durationMs: 1000,
-  totals: totalsOf(checks),
-  rootCauses: [],
-  groups: [],
-  checks,
-  expectations: { allowUnexpectedPass: false, entries: [] },
-  counts: emptyCounts(),
-  leftovers: [],
-  errors: [],
-  ...(repeats ? { repeats } : {}),
-});
+const check = sampleCheck;
+// The advice reads the verdict of the checks alone: the sample's verdict is FAIL whatever they are.
+const results = (checks: CheckResult[], repeats?: number): RunResults => sampleResults(checks, { verdict: 'FAIL', ...(repeats ? { repeats } : {}) });
 
 describe('gateAdvice', () => {
   it('should name a check that failed though no entry expects it as possibly intermittent, with the stability run that learns it', () => {

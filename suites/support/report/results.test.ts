@@ -6,38 +6,16 @@ import { reportHtml } from './report-html.ts';
 import { clauseResults, groupLine, groupMark, redactedResults, releaseSkips, runVerdict, timingLine, totalsOf, withRunTotals, type CheckResult, type RunResults } from './results.ts';
 import { junitXml } from './junit.ts';
 import { rankRootCauses } from './root-causes.ts';
+import { sampleCheck, sampleResults } from './sample-results.ts';
 import { summaryMarkdown } from './summary-md.ts';
 import { terminalSummary } from './terminal.ts';
 import { unheldBlocks, withSuiteErrors } from './blocks.ts';
 
-const check = (clause: string, skipReason?: string): CheckResult => ({
-  clause,
-  title: `${clause} a check`,
-  group: 'Statuses',
-  file: 'suites/statuses.test.ts',
-  status: skipReason ? 'skipped' : 'passed',
-  outcome: skipReason ? 'skipped' : 'passed',
-  severity: 'MUST',
-  durationMs: 1,
-  ...(skipReason ? { skipReason } : {}),
-  observations: [],
-});
+const check = (clause: string, skipReason?: string): CheckResult =>
+  sampleCheck(clause, skipReason ? 'skipped' : 'passed', { group: 'Statuses', file: 'suites/statuses.test.ts', ...(skipReason ? { skipReason } : {}) });
 
 function resultsOf(checks: CheckResult[]): RunResults {
-  return {
-    verdict: 'PASS',
-    server: { baseUrl: 'https://social.example', embedded: false, version: '2.9.0', faults: [] },
-    startedAt: new Date(0).toISOString(),
-    durationMs: 1000,
-    totals: totalsOf(checks),
-    rootCauses: rankRootCauses(checks),
-    groups: [],
-    checks,
-    expectations: { allowUnexpectedPass: false, entries: [] },
-    counts: emptyCounts(),
-    leftovers: [],
-    errors: [],
-  };
+  return sampleResults(checks, { verdict: 'PASS', server: { baseUrl: 'https://social.example', embedded: false, version: '2.9.0', faults: [] }, rootCauses: rankRootCauses(checks) });
 }
 
 describe('the release in the summaries', () => {

@@ -4,6 +4,7 @@ import { emptyCounts } from '../talk/counts.ts';
 import type { Expectation } from './expectations.ts';
 import { reportHtml } from './report-html.ts';
 import { type CheckResult, type CheckStatus, type RunResults, totalsOf } from './results.ts';
+import { sampleCheck, sampleResults } from './sample-results.ts';
 import { flipping, HISTORY_KEPT, mergeRepeats, withHistory } from './stability.ts';
 import { summaryMarkdown } from './summary-md.ts';
 import { terminalSummary } from './terminal.ts';
@@ -11,36 +12,12 @@ import { terminalSummary } from './terminal.ts';
 const FILE = 'suites/statuses-interactions.test.ts';
 
 function check(clause: string, status: CheckStatus): CheckResult {
-  return {
-    clause,
-    title: `${clause} a check`,
-    group: 'States and transitions',
-    file: FILE,
-    status,
-    outcome: status,
-    severity: 'MUST',
-    durationMs: 1,
-    ...(status === 'failed' ? { failure: { clause, expected: 'HTTP 404', actual: 'HTTP 200' }, message: `${clause} failed` } : {}),
-    observations: [],
-  };
+  return sampleCheck(clause, status, { file: FILE, ...(status === 'failed' ? { failure: { clause, expected: 'HTTP 404', actual: 'HTTP 200' }, message: `${clause} failed` } : {}) });
 }
 
 function run(checks: CheckResult[], requests = 50): RunResults {
   const counts = { ...emptyCounts(), total: requests };
-  return {
-    verdict: checks.some((c) => c.status === 'failed') ? 'FAIL' : 'PASS',
-    server: { baseUrl: 'http://127.0.0.1:4010', embedded: false, version: '4.2.0', faults: [] },
-    startedAt: new Date(0).toISOString(),
-    durationMs: 1000,
-    totals: totalsOf(checks),
-    rootCauses: [],
-    groups: [{ name: 'States and transitions', file: FILE, durationMs: 900, ...totalsOf(checks), counts, errors: [] }],
-    checks,
-    expectations: { allowUnexpectedPass: false, entries: [] },
-    counts,
-    leftovers: [],
-    errors: [],
-  };
+  return sampleResults(checks, { groups: [{ name: 'States and transitions', file: FILE, durationMs: 900, ...totalsOf(checks), counts, errors: [] }], counts });
 }
 
 const repeats = [
