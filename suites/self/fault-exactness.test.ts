@@ -6,7 +6,8 @@
 // other check passing or blocked naming one of them, and the checks it names as once hidden judged, not blocked.
 // Which files a fault can change is measured, not guessed: a first run of each suite file against a plain server
 // records which faults the server was asked about; a file whose requests never ask about a fault runs exactly as it
-// does without it, so each fault run takes only the files that reach its line, whole. All runs share one vitest
+// does without it, so each fault run takes only the files that reach its line, whole (a profile: its faults' files,
+// every file where it also switches a variation on). All runs share one vitest
 // process (suite-runner.ts), one project and one embedded server per run.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { faultClause, FAULTS, PROFILES, type Fault } from '../../fixtures/reference-server/faults.ts';
@@ -41,7 +42,9 @@ describe('fault exactness', () => {
     faults = (Object.keys(FAULTS) as Fault[]).filter((f) => !NARROWED || reaching(f).length > 0);
     unreached = faults.filter((f) => !FAULT_SETTINGS[f] && reaching(f).length === 0);
     singles = faults.filter((f) => !unreached.includes(f)).map((f) => ({ name: f, files: filesOf(f), env: faultEnv([f]) }));
-    const profiles = Object.entries(PROFILES).map(([name, profile]) => ({ name: profileName(name), files: SUITE_FILES, env: faultEnv(profile.faults, profile.variations) }));
+    // A profile takes the files its faults reach or judge, as a single fault does; a variation may change any file.
+    const profileFiles = ({ faults, variations = [] }: (typeof PROFILES)[string]) => (variations.length > 0 ? SUITE_FILES : SUITE_FILES.filter((file) => faults.some((f) => filesOf(f).includes(file))));
+    const profiles = Object.entries(PROFILES).map(([name, profile]) => ({ name: profileName(name), files: profileFiles(profile), env: faultEnv(profile.faults, profile.variations) }));
     runs = await runSuites([...singles, ...profiles], RUNNER_TIMEOUT_MS);
     const fileRuns = [...singles, ...profiles].reduce((n, r) => n + r.files.length, 0);
     console.log(`${singles.length} single faults and ${profiles.length} profiles: ${fileRuns} file runs in ${(runs.ms / 1000).toFixed(1)} s`);
