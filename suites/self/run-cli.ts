@@ -8,6 +8,8 @@ import { join, resolve } from 'node:path';
 import type { ReferenceServer } from '../../fixtures/reference-server/server.ts';
 import type { RunResults } from '../support/report/results.ts';
 import type { SuiteOutcome, SuiteRun } from './suite-runner.ts';
+import type { FailureData } from '../support/judge/clauses.ts';
+import { suiteErrorsOf } from '../support/report/blocks.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -169,4 +171,25 @@ export async function eachCaseInParallel<C, R>(cases: Readonly<Record<string, C>
   const names = Object.keys(cases);
   const results = await inParallel(names, limit, (name) => task(cases[name] as C));
   names.forEach((name, i) => into.set(name, results[i] as R));
+}
+
+/** What two runs in a row must not show: different verdicts, errors of the suite, a 429 as evidence, a wait not announced. */
+export function problemsOfRunsInARow(runs: readonly CliRun[]): string[] {
+  const problems: string[] = [];
+  const [first, second] = runs.map(verdictsOf) as [Record<string, string>, Record<string, string>];
+  if (Object.keys(first).length === 0) problems.push('the first run reported no check');
+  for (const check of new Set([...Object.keys(first), ...Object.keys(second)])) {
+    if (first[check] !== second[check]) problems.push(`${check}: ${first[check]} in the first run, ${second[check]} in the second`);
+  }
+  runs.forEach((run, i) => {
+    const results = run.results;
+    if (!results) return void problems.push(`run ${i + 1} wrote no results (exit ${run.code}): ${(run.stdout + run.stderr).slice(-1500)}`);
+    for (const error of [...results.errors, ...results.groups.flatMap((g) => g.errors), ...suiteErrorsOf(results)]) problems.push(`run ${i + 1}: error of the suite: ${error.split('\n')[0]}`);
+    // Read from the failure's data: the message's text also holds timings ("after 429 ms").
+    const onA429 = (failure: FailureData | undefined) => failure !== undefined && (/^HTTP 429\b/.test(failure.actual) || /^\s*response: 429 /m.test(failure.exchange ?? ''));
+    for (const c of results.checks.filter((c) => c.status === 'failed' && onA429(c.failure))) problems.push(`run ${i + 1}: ${c.title} failed on a 429`);
+    const waits = (run.stdout + run.stderr).split('\n').filter((line) => line.startsWith('… waiting')).length;
+    if (results.counts.pacedMs > 2000 && waits === 0) problems.push(`run ${i + 1} waited ${results.counts.pacedMs} ms for resets and announced no wait`);
+  });
+  return problems;
 }

@@ -1,37 +1,14 @@
 // Slow, budgeted and half-broken servers give the same verdicts run after run (issue 28, items 3 to 5). Each server
 // gets two runs of the command in a row, as a CI gate makes them: the verdicts must be the same, without an error
 // of the suite, without a 429 taken for evidence, and with everything the runs made undone or listed as left
-// behind. Against `serve` with the contract's buckets (their period shortened), the second run waits for the reset
-// and says so.
+// behind. Two full runs against `serve` with the contract's buckets are serve-twice.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fault } from '../../fixtures/reference-server/faults.ts';
 import { startReferenceServer, type ReferenceServer } from '../../fixtures/reference-server/server.ts';
 import type { Store } from '../../fixtures/reference-server/store.ts';
 import type { Variation } from '../../fixtures/reference-server/variations.ts';
-import { eachCaseInParallel, ROOT, runCli, serverEnv, startStandaloneServer, verdictsOf, type CliRun } from './run-cli.ts';
-import { suiteErrorsOf } from '../support/report/blocks.ts';
-import type { FailureData } from '../support/judge/clauses.ts';
+import { eachCaseInParallel, problemsOfRunsInARow, runCli, serverEnv, type CliRun } from './run-cli.ts';
 
-/** What two runs in a row must not show: different verdicts, errors of the suite, a 429 as evidence, a wait not announced. */
-function problemsOf(runs: readonly CliRun[]): string[] {
-  const problems: string[] = [];
-  const [first, second] = runs.map(verdictsOf) as [Record<string, string>, Record<string, string>];
-  if (Object.keys(first).length === 0) problems.push('the first run reported no check');
-  for (const check of new Set([...Object.keys(first), ...Object.keys(second)])) {
-    if (first[check] !== second[check]) problems.push(`${check}: ${first[check]} in the first run, ${second[check]} in the second`);
-  }
-  runs.forEach((run, i) => {
-    const results = run.results;
-    if (!results) return void problems.push(`run ${i + 1} wrote no results (exit ${run.code}): ${(run.stdout + run.stderr).slice(-1500)}`);
-    for (const error of [...results.errors, ...results.groups.flatMap((g) => g.errors), ...suiteErrorsOf(results)]) problems.push(`run ${i + 1}: error of the suite: ${error.split('\n')[0]}`);
-    // Read from the failure's data: the message's text also holds timings ("after 429 ms").
-    const onA429 = (failure: FailureData | undefined) => failure !== undefined && (/^HTTP 429\b/.test(failure.actual) || /^\s*response: 429 /m.test(failure.exchange ?? ''));
-    for (const c of results.checks.filter((c) => c.status === 'failed' && onA429(c.failure))) problems.push(`run ${i + 1}: ${c.title} failed on a 429`);
-    const waits = (run.stdout + run.stderr).split('\n').filter((line) => line.startsWith('… waiting')).length;
-    if (results.counts.pacedMs > 2000 && waits === 0) problems.push(`run ${i + 1} waited ${results.counts.pacedMs} ms for resets and announced no wait`);
-  });
-  return problems;
-}
 
 /** What the runs made that the server still holds, by kind: statuses and boosts, attachments, flags. */
 function heldBy(store: Store): Record<string, number> {
@@ -108,7 +85,7 @@ describe('slow, budgeted and half-broken servers, two runs in a row', () => {
   for (const name of Object.keys(CASES)) {
     it(`${name}: the same verdicts, no error of the suite, no 429 as evidence, every wait announced`, () => {
       const { runs } = outcomes.get(name) as Outcome;
-      expect(problemsOf(runs)).toEqual([]);
+      expect(problemsOfRunsInARow(runs)).toEqual([]);
     });
 
     it(`${name}: everything the runs made is undone or listed as left behind`, () => {
@@ -139,34 +116,5 @@ describe('slow, budgeted and half-broken servers, two runs in a row', () => {
   it(`${ONE_BUCKET}: gets no refusal, pacing by the headers of every path`, () => {
     const { runs } = outcomes.get(ONE_BUCKET) as Outcome;
     expect(runs.map((r) => r.results?.counts.refusals)).toEqual([0, 0]);
-  });
-});
-
-describe("two full runs in a row against one `serve` with the contract's buckets (a shorter access period)", () => {
-  let runs: CliRun[] = [];
-  let stop = () => {};
-
-  beforeAll(async () => {
-    // The narrow buckets keep the contract's 30 minutes: a run makes at most 15 deletions and unreblogs and 15 uploads
-    // per account (budget.test.ts), so the second run fits what the first left of them. The access buckets' period is
-    // a minute, so that the second run waits seconds, not minutes, for the reset of what the first spent of them.
-    const server = await startStandaloneServer(process.execPath, [`${ROOT}/suites/support/run/bin.mjs`, 'serve', '--access-period-ms', '60000']);
-    stop = server.stop;
-    runs = [await runCli([], server.lines, 240_000), await runCli([], server.lines, 240_000)];
-  }, 400_000);
-
-  afterAll(() => stop());
-
-  it('should give the same verdicts, and announce every wait', () => {
-    expect(problemsOf(runs)).toEqual([]);
-    // The second run starts with the buckets the first spent: it says so at the start, and waits for their reset.
-    expect(runs[1]?.stdout).toMatch(/^Rate limit: the server reports \d+ of 300 requests left/m);
-    expect(`${runs[1]?.stdout}${runs[1]?.stderr}`).toMatch(/^… waiting .+ for the reset of the server's rate limit before the run starts/m);
-  });
-
-  it('should not wait for the Deletion or the Uploading bucket in the second run', () => {
-    const waits = `${runs[1]?.stdout}${runs[1]?.stderr}`.split('\n').filter((line) => line.startsWith('… waiting'));
-    expect(waits.filter((line) => /Deletion|Uploading/.test(line))).toEqual([]);
-    expect(runs.map((run) => run.results?.counts.refusals)).toEqual([0, 0]);
   });
 });

@@ -1,0 +1,34 @@
+// Two full runs in a row against one `serve` with the contract's buckets, as a CI gate that runs on every push makes
+// them (issue 39): the same verdicts, every wait announced, and the second run fits what the first left of the Deletion
+// and Uploading buckets. Its own file, so that its wait for the access buckets' reset overlaps our other tests.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { problemsOfRunsInARow, ROOT, runCli, startStandaloneServer, type CliRun } from './run-cli.ts';
+
+describe("two full runs in a row against one `serve` with the contract's buckets (a shorter access period)", () => {
+  let runs: CliRun[] = [];
+  let stop = () => {};
+
+  beforeAll(async () => {
+    // The narrow buckets keep the contract's 30 minutes: a run makes at most 15 deletions and unreblogs and 15 uploads
+    // per account (budget.test.ts), so the second run fits what the first left of them. The access buckets' period is
+    // a minute, so that the second run waits seconds, not minutes, for the reset of what the first spent of them.
+    const server = await startStandaloneServer(process.execPath, [`${ROOT}/suites/support/run/bin.mjs`, 'serve', '--access-period-ms', '60000']);
+    stop = server.stop;
+    runs = [await runCli([], server.lines, 240_000), await runCli([], server.lines, 240_000)];
+  }, 400_000);
+
+  afterAll(() => stop());
+
+  it('should give the same verdicts, and announce every wait', () => {
+    expect(problemsOfRunsInARow(runs)).toEqual([]);
+    // The second run starts with the buckets the first spent: it says so at the start, and waits for their reset.
+    expect(runs[1]?.stdout).toMatch(/^Rate limit: the server reports \d+ of 300 requests left/m);
+    expect(`${runs[1]?.stdout}${runs[1]?.stderr}`).toMatch(/^… waiting .+ for the reset of the server's rate limit before the run starts/m);
+  });
+
+  it('should not wait for the Deletion or the Uploading bucket in the second run', () => {
+    const waits = `${runs[1]?.stdout}${runs[1]?.stderr}`.split('\n').filter((line) => line.startsWith('… waiting'));
+    expect(waits.filter((line) => /Deletion|Uploading/.test(line))).toEqual([]);
+    expect(runs.map((run) => run.results?.counts.refusals)).toEqual([0, 0]);
+  });
+});
