@@ -8,6 +8,7 @@
 import type { TestContext } from 'vitest';
 import { actors, type Actor } from './support/act/actors.ts';
 import type { Exchange } from './support/talk/http.ts';
+import { holdBuckets } from './support/talk/bucket-turns.ts';
 import { LIMITS, resetTimeOf, unpaced } from './support/talk/pacing.ts';
 import { causeOf, type RootCause, type StepOutcome } from './support/act/steps.ts';
 import { block, needs } from './support/judge/preconditions.ts';
@@ -133,14 +134,17 @@ const readings = step('the buckets read: a call of A, uploads of A, B and A taki
   const upload = async (actor: Actor, path: string) => readingOf(await actor.post(path, undefined, PROBE));
   // A's two uploads are v1 (one endpoint, one bucket, whatever the server does with v2): B's v2 upload between them
   // is LIMITS-UPLOAD-1's v2 reading; without B, A's own v2 upload comes after them.
-  const a1 = await upload(a, '/api/v1/media');
-  const uploadsOfB = b ? [await upload(b, '/api/v2/media')] : [];
-  const uploads: Readings['uploads'] = [a1, await upload(a, '/api/v1/media')];
-  const v2 = uploadsOfB[0] ?? (await upload(a, '/api/v2/media'));
+  // The turns hold their bucket: no upload or deletion of another group falls between them (bucket-turns.ts).
+  const { uploads, uploadsOfB, v2 } = await holdBuckets(['Uploading'], async () => {
+    const a1 = await upload(a, '/api/v1/media');
+    const uploadsOfB = b ? [await upload(b, '/api/v2/media')] : [];
+    const uploads: Readings['uploads'] = [a1, await upload(a, '/api/v1/media')];
+    return { uploads, uploadsOfB, v2: uploadsOfB[0] ?? (await upload(a, '/api/v2/media')) };
+  });
   // B's Deletion bucket when B is configured: the other groups spend A's nearly to the end of its budget.
   const deleter = b ?? a;
   const deletion = async () => readingOf(await deleter.delete(`/api/v1/statuses/${MISSING_ID}`));
-  const triple: Readings['triple'] = [await deletion(), readingOf(await deleter.post(`/api/v1/statuses/${MISSING_ID}/unreblog`)), await deletion()];
+  const triple = await holdBuckets(['Deletion'], async (): Promise<Readings['triple']> => [await deletion(), readingOf(await deleter.post(`/api/v1/statuses/${MISSING_ID}/unreblog`)), await deletion()]);
   return made({ first, uploads, uploadsOfB, v2, triple });
 });
 

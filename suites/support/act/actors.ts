@@ -8,6 +8,7 @@ import type { Config } from '../talk/config.ts';
 import { perFile } from '../talk/file-state.ts';
 import type { FormParams } from '../talk/form.ts';
 import { createdObject, HttpClient, mayHaveActed, senderOf, type Exchange, type RequestOptions } from '../talk/http.ts';
+import { shareBucketTurns } from '../talk/bucket-turns.ts';
 import { limitInFlight } from '../talk/in-flight.ts';
 import { shareRunReading } from '../talk/pacing.ts';
 import { registerSecret } from '../talk/redact.ts';
@@ -247,6 +248,7 @@ export function actors(): { config: Config; a: Actor; b?: Actor; anon: Actor } {
   const config = configOfFile();
   limitInFlight(config.maxInFlight, config.inFlight);
   shareRunReading(config.rateReading);
+  shareBucketTurns(config.bucketTurns);
   registerSecret(config.tokenA, 'CONFORMANCE_TOKEN_A');
   registerSecret(config.tokenB, 'CONFORMANCE_TOKEN_B');
   registerSecret(config.passwordA, 'CONFORMANCE_PASSWORD_A');

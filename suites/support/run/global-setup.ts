@@ -7,6 +7,7 @@ import { isFault } from '../../../fixtures/reference-server/faults.ts';
 import { startReferenceServer } from '../../../fixtures/reference-server/server.ts';
 import { variationsOf } from '../../../fixtures/reference-server/variations.ts';
 import { configFromEnv, type Config } from '../talk/config.ts';
+import { bucketTurnsMemory } from '../talk/bucket-turns.ts';
 import { inFlightCount } from '../talk/in-flight.ts';
 import { runReading } from '../talk/pacing.ts';
 
@@ -22,7 +23,7 @@ declare module 'vitest' {
 export async function prepareRun(
   env: Record<string, string | undefined>,
 ): Promise<{ config: Config; close?: () => Promise<void>; consultedFaults?: () => string[] }> {
-  const config: Config = { ...configFromEnv(env), inFlight: inFlightCount(), rateReading: runReading() };
+  const config: Config = { ...configFromEnv(env), inFlight: inFlightCount(), rateReading: runReading(), bucketTurns: bucketTurnsMemory() };
   if (!config.embedded) return { config };
   const unknown = config.faults.filter((f) => !isFault(f));
   if (unknown.length) throw new Error(`unknown reference-server fault ${unknown.join(', ')}`);

@@ -82,6 +82,8 @@ export interface Config {
   inFlight?: SharedArrayBuffer;
   /** The estimate of the IP access bucket that every worker of the run shares; made by prepareRun (pacing.ts). */
   rateReading?: SharedArrayBuffer;
+  /** The turns on the narrow buckets that every worker of the run shares; made by prepareRun (bucket-turns.ts). */
+  bucketTurns?: SharedArrayBuffer;
   /** The User-Agent header of every request, stream and WebSocket handshake. */
   userAgent: string;
   reportDir: string;

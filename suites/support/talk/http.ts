@@ -11,7 +11,8 @@ import { dispatcherFor, failedOnReusedConnection, isConnectionLost } from './con
 import { countAnswer, countRequest, countResent, countTiming, requestEnded } from './counts.ts';
 import { inFlight } from './in-flight.ts';
 import { formPairs, multipart, urlEncoded, type FormParams, type Upload } from './form.ts';
-import { announceWait, isUnpaced, paceAfter, paceBefore, refusalWaitMs } from './pacing.ts';
+import { announceWait, bucketsOf, isUnpaced, paceAfter, paceBefore, refusalWaitMs } from './pacing.ts';
+import { inTurn } from './bucket-turns.ts';
 import { obtainedSecretsIn, redact } from './redact.ts';
 import { undici } from './undici.ts';
 
@@ -244,7 +245,8 @@ export class HttpClient {
     // Loaded before the request's deadline starts: loading is the suite's own time, not the server's.
     await undici();
     let timedOut = false;
-    const sent = await inFlight(async () => {
+    // A call of a bucket another step reads by turns waits for the turns to end (bucket-turns.ts).
+    const sent = await inTurn(bucketsOf(method, path), () => inFlight(async () => {
       // The circuit breaker may have opened while this request waited for its turn: then it is not sent either.
       const notSent = notSentReason(url);
       if (notSent) {
@@ -264,7 +266,7 @@ export class HttpClient {
       if (noAnswer && isConnectionLost(failure)) exchange.connectionLost = true;
       if (noAnswer && (timedOut || exchange.connectionLost)) exchange.unanswered = true;
       return true;
-    });
+    }));
     if (!sent) return;
     countTiming(`${method} ${path}`, exchange.error === undefined ? exchange.ms : undefined, timedOut);
     if (timedOut) exchange.timedOut = true;
