@@ -298,7 +298,7 @@ interface TableMoves {
 interface ApplicationMoves {
   token: Step<string>;
   post?: Exchange;
-  followedAccount?: Step<string>;
+  followedAccount?: StepOutcome<string>;
   following?: Exchange;
 }
 
@@ -664,7 +664,7 @@ section('Authentication', () => {
       const post = made as Exchange;
       check(!succeeded(post), 'a refusal (HTTP 4xx): an application token acts for no user', answerLine(post), post);
       // The controls: a user token posts (where this group has tokens, its own statuses), and the same application token is valid.
-      need(followedAccount as Step<string>);
+      need(followedAccount as StepOutcome<string>);
       const following = read as Exchange;
       if (following.status !== 200) block(causeOf('RELATIONS-APPTOKEN-1', `following answered ${answered(following)} to the same application token`, following));
       check(isRefusal(post), 'a refusal (HTTP 4xx): an application token acts for no user', answerLine(post), post);

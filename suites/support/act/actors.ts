@@ -14,7 +14,7 @@ import { shareRunReading } from '../talk/pacing.ts';
 import { registerSecret } from '../talk/redact.ts';
 import { createdId, createdStep, offOf, statusStep, unkeptOf, type Attachment, type PreparedStatus } from './created.ts';
 import { remember, rememberUnanswered, type LedgerEntry } from './ledger.ts';
-import { causeOf, failed, succeeded, type Step } from './steps.ts';
+import { causeOf, failed, succeeded, type Step, type StepOutcome } from './steps.ts';
 import { useSettleWindow } from './settle.ts';
 
 /** v1 answers when the attachment is ready; v2 (since 3.1.3) answers at once and processes in the background. */
@@ -264,7 +264,9 @@ export function actors(): { config: Config; a: Actor; b?: Actor; anon: Actor } {
 }
 
 /** The id of the account a user token belongs to (Mastodon's verify_credentials; else from a status it posts). */
-export async function accountIdOf(actor: Actor): Promise<Step<string>> {
+export async function accountIdOf(actor: Actor): Promise<StepOutcome<string>> {
+  // Known before the groups (the embedded server's, the preflight's read with A's token): not asked again.
+  if (actor.name === 'A' && actor.config.accountIdA) return { ok: true, value: actor.config.accountIdA };
   // A hint outside the contract (Mastodon's path): the registered checks do not judge it.
   const exchange = await actor.get('/api/v1/accounts/verify_credentials', { outsideContract: true });
   const id = exchange.status === 200 ? createdId(exchange) : undefined;

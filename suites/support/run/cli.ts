@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { config as loadDotenv } from 'dotenv';
-import { ConfigError, configFromEnv, PACKAGE, SETTINGS, type Config } from '../talk/config.ts';
+import { ConfigError, configFromEnv, PACKAGE, PREFLIGHT_ACCOUNT_A, SETTINGS, type Config } from '../talk/config.ts';
 import { preflight, type Sent } from './preflight.ts';
 import type { Verbosity } from '../report/reporter.ts';
 import { listing, planOf, selectionMistake, selectionOf, withoutSkipped } from './selection.ts';
@@ -170,14 +170,20 @@ async function main(): Promise<number> {
   // address where nothing listens or nothing answers, a token refused, tokens of one account.
   let preflightRoundTripMs = 0;
   let preflightSent: Sent[] = [];
+  // Only this run's preflight names A's account id: not a value left in the environment.
+  delete process.env[PREFLIGHT_ACCOUNT_A];
   if (!config.embedded) {
     const checked = await preflight(config, (line) => void process.stderr.write(`${line}\n`));
     if (!checked.ok) usageError(checked.problem);
     preflightRoundTripMs = checked.roundTripMs;
     preflightSent = checked.sent;
+    // A's account id, read by the preflight with A's token: the groups take it from there rather than ask again
+    // (prepareRun hands it to them; the run's plan counts no request for it).
+    if (checked.accountIdA) process.env[PREFLIGHT_ACCOUNT_A] = checked.accountIdA;
   }
+  const known: Config = process.env[PREFLIGHT_ACCOUNT_A] ? { ...config, accountIdA: process.env[PREFLIGHT_ACCOUNT_A] } : config;
   const { runConformance } = await import('./run-command.ts');
-  return runConformance({ root: ROOT, selection, plan, verbosity, config, preflightRoundTripMs, preflightSent, stability, ...(shard === undefined ? {} : { shard }) });
+  return runConformance({ root: ROOT, selection, plan, verbosity, config: known, preflightRoundTripMs, preflightSent, stability, ...(shard === undefined ? {} : { shard }) });
 }
 
 main().then(

@@ -6,7 +6,7 @@ import type { TestProject } from 'vitest/node';
 import { isFault } from '../../../fixtures/reference-server/faults.ts';
 import { startReferenceServer } from '../../../fixtures/reference-server/server.ts';
 import { variationsOf } from '../../../fixtures/reference-server/variations.ts';
-import { configFromEnv, type Config } from '../talk/config.ts';
+import { configFromEnv, PREFLIGHT_ACCOUNT_A, type Config } from '../talk/config.ts';
 import { bucketTurnsMemory } from '../talk/bucket-turns.ts';
 import { inFlightCount } from '../talk/in-flight.ts';
 import { runReading } from '../talk/pacing.ts';
@@ -23,7 +23,8 @@ declare module 'vitest' {
 export async function prepareRun(
   env: Record<string, string | undefined>,
 ): Promise<{ config: Config; close?: () => Promise<void>; consultedFaults?: () => string[] }> {
-  const config: Config = { ...configFromEnv(env), inFlight: inFlightCount(), rateReading: runReading(), bucketTurns: bucketTurnsMemory() };
+  const accountIdA = env[PREFLIGHT_ACCOUNT_A];
+  const config: Config = { ...configFromEnv(env), inFlight: inFlightCount(), rateReading: runReading(), bucketTurns: bucketTurnsMemory(), ...(accountIdA ? { accountIdA } : {}) };
   if (!config.embedded) return { config };
   const unknown = config.faults.filter((f) => !isFault(f));
   if (unknown.length) throw new Error(`unknown reference-server fault ${unknown.join(', ')}`);
@@ -46,6 +47,7 @@ export async function prepareRun(
     usernameB: server.users.b.account.username,
     passwordB: server.users.b.password,
     listId: server.listId,
+    accountIdA: server.users.a.account.id,
   };
   return { config: resolved, close: () => server.close(), consultedFaults: () => server.context.faults.consulted() };
 }

@@ -42,7 +42,7 @@ export interface Sent {
   path: string;
 }
 
-export type Preflight = { ok: true; roundTripMs: number; sent: Sent[] } | { ok: false; problem: string };
+export type Preflight = { ok: true; roundTripMs: number; sent: Sent[]; accountIdA?: string } | { ok: false; problem: string };
 
 /** Why a request got no (complete) answer: its time ran out, the server closed the connection, or another error (its code). */
 type Failure = { kind: 'timeout' | 'closed' | 'other'; code: string };
@@ -143,5 +143,5 @@ export async function preflight(settings: PreflightSettings, announce: (line: st
     ...(tokenB ? [{ actor: 'B', method: 'GET', path: CREDENTIALS } as const] : []),
   ];
   // HEAD / sizes the run by its round trip; where it got no answer, the first request that did.
-  return { ok: true, sent, roundTripMs: (root.status !== undefined ? root : (answers.find((answer) => answer.status !== undefined) ?? root)).ms };
+  return { ok: true, sent, roundTripMs: (root.status !== undefined ? root : (answers.find((answer) => answer.status !== undefined) ?? root)).ms, ...(idA ? { accountIdA: idA } : {}) };
 }

@@ -90,6 +90,11 @@ export interface Config {
   /** The HAR file the run records every exchange in (--record). */
   recordFile?: string;
   listId?: string;
+  /**
+   * A's account id where the run knows it before its first group: the embedded server's, or the id the command's
+   * preflight read with A's token (CONFORMANCE_PREFLIGHT_ACCOUNT_A, which the command sets): no group asks again.
+   */
+  accountIdA?: string;
   expectationsFile?: string;
   /** Where the run writes its expectations: the ratchet's baseline. */
   writeExpectationsFile?: string;
@@ -140,6 +145,9 @@ function wholeNumberOf(env: Env, name: string, fallback: number, [min, max]: [nu
 }
 
 /** Reads and validates the configuration; throws ConfigError with one clear sentence. */
+/** Where the command hands the workers A's account id that its preflight read (cli.ts, prepareRun): not a setting. */
+export const PREFLIGHT_ACCOUNT_A = 'CONFORMANCE_PREFLIGHT_ACCOUNT_A';
+
 export function configFromEnv(env: Env): Config {
   const baseUrl = urlOf(env, 'CONFORMANCE_BASE_URL');
   const embedded = baseUrl === undefined;
