@@ -51,6 +51,14 @@ describe('the preflight of a configured server', () => {
     expect(refusedB).toEqual({ ok: false, problem: `CONFORMANCE_TOKEN_B was refused by ${url}: GET /api/v1/accounts/verify_credentials answered HTTP 403 $CONFORMANCE_TOKEN_B is suspended` });
   });
 
+  it('should take any 4xx but 429 to a token read for a refusal, and a 404 only where the other token was answered', async () => {
+    const url = await accountsServer({ 'token-of-a': ACCOUNT_A, 'token-of-b': { status: 422, body: { error: 'no such token' } }, 'missing-b': { status: 404, body: { error: 'Not found' } }, 'busy-b': { status: 429, body: { error: 'Too many requests' } } });
+    expect(await preflight(settings(url), () => undefined)).toEqual({ ok: false, problem: `CONFORMANCE_TOKEN_B was refused by ${url}: GET /api/v1/accounts/verify_credentials answered HTTP 422 no such token` });
+    expect(await preflight(settings(url, { tokenB: 'missing-b' }), () => undefined)).toEqual({ ok: false, problem: `CONFORMANCE_TOKEN_B was refused by ${url}: GET /api/v1/accounts/verify_credentials answered HTTP 404 Not found` });
+    // The rate limit's answer is the budget's, never evidence against the token.
+    expect(await preflight(settings(url, { tokenB: 'busy-b' }), () => undefined)).toMatchObject({ ok: true });
+  });
+
   it('should stop tokens A and B of one account, and leave a server without verify_credentials or accounts to the run', async () => {
     const same = await accountsServer({ 'token-of-a': ACCOUNT_A, 'token-of-b': ACCOUNT_A });
     expect(await preflight(settings(same), () => undefined)).toEqual({

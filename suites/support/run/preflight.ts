@@ -103,9 +103,24 @@ function accountIdOf(answer: Answer | undefined): string | undefined {
   }
 }
 
+/** Answers that may say the path is not there, not that the token is refused: a server without verify_credentials. */
+const NO_SUCH_PATH = new Set([404, 405, 410]);
+
+/**
+ * Whether a token read's answer refuses its token: any 4xx but 429 (the rate limit's answer: the budget's, never
+ * evidence), since servers refuse a made-up token with 401, 403, 422 or 400. A 404, 405 or 410 may only say that the
+ * server has no verify_credentials (outside the contract): it refuses the token only where another token's read of
+ * the same path was answered 2xx.
+ */
+function refused(answer: Answer, tokenReads: readonly (Answer | undefined)[]): boolean {
+  const { status } = answer;
+  if (status === undefined || status < 400 || status >= 500 || status === 429) return false;
+  return !NO_SUCH_PATH.has(status) || tokenReads.some((other) => other?.status !== undefined && other.status >= 200 && other.status < 300);
+}
+
 /**
  * Asks the server its first requests and says what stops the run before any check: nothing listens, no answer at all
- * within the timeout, a token refused (401, 403), or tokens A and B of one account. `announce` gets one line where no
+ * within the timeout, a token refused (any 4xx but 429: refused()), or tokens A and B of one account. `announce` gets one line where no
  * answer came within WAIT_NOTICE_MS. A server that answers anything else (an error page, garbage, a 404 for the
  * Mastodon path) gets its run: what it answers is for the checks to judge.
  */
@@ -129,7 +144,7 @@ export async function preflight(settings: PreflightSettings, announce: (line: st
     return { ok: false, problem: `no answer from ${baseUrl}${how} to HEAD / and GET ${CREDENTIALS}` };
   }
   for (const [answer, setting] of [[a, 'CONFORMANCE_TOKEN_A'], [b, 'CONFORMANCE_TOKEN_B']] as const) {
-    if (answer?.status === 401 || answer?.status === 403) {
+    if (answer && refused(answer, [a, b])) {
       return { ok: false, problem: redact(`${setting} was refused by ${baseUrl}: GET ${CREDENTIALS} answered HTTP ${answer.status} ${errorText(answer.body)}`) };
     }
   }
