@@ -10,6 +10,8 @@ import { Actor } from './actors.ts';
 let server: Server;
 let baseUrl = '';
 const jsonCreations: string[] = [];
+/** The body format and Idempotency-Key of every creation, in order. */
+const creations: { type: string | undefined; key: string | undefined }[] = [];
 let nextId = 1;
 
 const bodyOf = (req: IncomingMessage) => new Promise<string>((done) => {
@@ -22,6 +24,7 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     void bodyOf(req).then((body) => {
       const json = req.headers['content-type'] === 'application/json';
+      if (req.method === 'POST') creations.push({ type: req.headers['content-type'], key: req.headers['idempotency-key'] as string | undefined });
       if (req.method === 'POST' && json && jsonCreations.push(body) === 1) return; // no answer: the timeout runs out
       const visibility = json ? (JSON.parse(body) as { visibility?: string }).visibility : 'public';
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -45,5 +48,16 @@ describe('the body format of a file', () => {
     const second = await a.createStatus({ status: 'probe', visibility: 'unlisted' });
     expect(jsonCreations).toHaveLength(2);
     expect(second.ok && second.value.visibility).toBe('unlisted');
+  });
+
+  it('should send a creation again in its own body format, with the headers given in place of its own, once the file talks JSON', async () => {
+    const a = new Actor('A', { baseUrl, timeoutMs: 500, userAgent: 'conformance-test' } as Config, 'token-of-a');
+    // A creation that went as a form before the file learnt to talk JSON (the first test's second creation taught it).
+    const form = await a.post('/api/v1/statuses', { status: 'probe', visibility: 'unlisted' }, { headers: { 'idempotency-key': 'first-key' } });
+    expect((await a.postStatus({ status: 'probe' })).requestHeaders['content-type']).toBe('application/json');
+    creations.length = 0;
+    const again = await a.submitAgain(form, { 'Idempotency-Key': 'another-key' });
+    expect(creations).toEqual([{ type: 'application/x-www-form-urlencoded', key: 'another-key' }]);
+    expect(again.exchange.requestBody).toBe(form.requestBody);
   });
 });

@@ -29,15 +29,25 @@ export function keyed(options?: RequestOptions): RequestOptions {
   return given ? { ...options } : { ...options, headers: { ...options?.headers, 'idempotency-key': randomUUID() } };
 }
 
-/** The same request once more, as the suite's own call: a creation sent again with its Idempotency-Key. */
-function resent(exchange: Exchange): Promise<Exchange> {
+/** Headers the client sets itself on every request, or that follow from the body. */
+const CLIENT_HEADERS = new Set(['accept', 'user-agent', 'authorization', 'content-type']);
+
+/**
+ * The same request once more by its sender, in the same body format (a form stays a form, JSON stays JSON: a server
+ * may read one and not the other), with `headers` in place of those of the same names (in any case).
+ */
+function sentAgain(exchange: Exchange, headers: Record<string, string> = {}, options: RequestOptions = {}): Promise<Exchange> {
   const sender = senderOf(exchange) as HttpClient;
-  const path = exchange.path;
-  const headers = Object.fromEntries(Object.entries(exchange.requestHeaders).filter(([name]) => !['accept', 'user-agent', 'authorization', 'content-type'].includes(name)));
+  const replaced = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
+  const kept = Object.entries(exchange.requestHeaders).filter(([name]) => !CLIENT_HEADERS.has(name.toLowerCase()) && !replaced.has(name.toLowerCase()));
   const body = exchange.requestBody ?? '';
   const json = exchange.requestHeaders['content-type'] === 'application/json';
-  return sender.send(exchange.method, path, { headers, outsideContract: true, ...(json ? { json: JSON.parse(body) as unknown } : { formEntries: [...new URLSearchParams(body)] }) });
+  const sent = json ? { json: JSON.parse(body) as unknown } : { formEntries: [...new URLSearchParams(body)] };
+  return sender.send(exchange.method, exchange.path, { ...options, headers: { ...Object.fromEntries(kept), ...headers }, ...sent });
 }
+
+/** The same request once more, as the suite's own call: a creation sent again with its Idempotency-Key. */
+const resent = (exchange: Exchange): Promise<Exchange> => sentAgain(exchange, {}, { outsideContract: true });
 
 /** The parameters whose names carry brackets in a form body (poll[options][], media_ids[]): WIRE-FORM-1's. */
 const BRACKETED = new Set(['poll', 'media_ids']);
@@ -119,6 +129,16 @@ export class Actor {
    */
   postStatus(params: FormParams, options?: RequestOptions): Promise<Exchange> {
     return bodies.json ? this.http.send('POST', '/api/v1/statuses', { json: params, ...keyed(options) }) : this.post('/api/v1/statuses', params, keyed(options));
+  }
+
+  /**
+   * A creation sent again as it went, with `headers` in place of its own (another Idempotency-Key): its body format
+   * too, whatever this file has learnt since, so that what the answer shows is of the same request. What it makes
+   * goes on the ledger; `settle` takes it off (it gave the status of the first).
+   */
+  async submitAgain(creation: Exchange, headers: Record<string, string>): Promise<{ exchange: Exchange; settle: () => void }> {
+    const exchange = await sentAgain(creation, headers);
+    return { exchange, settle: rememberStatus(this, exchange) };
   }
 
   /** A creation the check judges, refusal included: what the server makes anyway goes on the ledger. */

@@ -2,6 +2,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PREFLIGHT_TIMEOUT_MS } from '../talk/config.ts';
 import { preflight, WAIT_NOTICE_MS, type PreflightSettings } from './preflight.ts';
 
 const servers: Server[] = [];
@@ -80,6 +81,17 @@ describe('the preflight of a configured server', () => {
     expect(checked).toEqual({ ok: false, problem: `no answer from ${url} within 1.5 s (CONFORMANCE_TIMEOUT_MS) to HEAD / and GET /api/v1/accounts/verify_credentials` });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(new RegExp(`^1\\d{3} … waiting for ${url} \\(HEAD / and GET /api/v1/accounts/verify_credentials\\), up to 1.5 s`));
+  });
+
+  it("should wait for the first answers within its own bound where the run's timeout is longer, and let a slow server be run", async () => {
+    const slow = await listen(
+      createHttpServer((req, res) => {
+        setTimeout(() => res.writeHead(req.method === 'HEAD' ? 200 : 404).end(), WAIT_NOTICE_MS + 300);
+      }) as unknown as Server,
+    );
+    const lines: string[] = [];
+    expect(await preflight(settings(slow, { timeoutMs: 60_000 }), (line) => lines.push(line))).toMatchObject({ ok: true });
+    expect(lines).toEqual([`… waiting for ${slow} (HEAD / and GET /api/v1/accounts/verify_credentials), up to ${PREFLIGHT_TIMEOUT_MS / 1000} s (the first requests' own bound)`]);
   });
 
   it('should stop a server that closes every connection, and one where nothing listens', async () => {

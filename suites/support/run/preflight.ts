@@ -6,6 +6,7 @@
 // later to learn A's account id. Those two requests are spent before the command reads the rate-limit budget
 // (version-hint.ts), so the reading counts them.
 import { redact, registerSecret } from '../talk/redact.ts';
+import { PREFLIGHT_TIMEOUT_MS } from '../talk/config.ts';
 import { excerpt } from '../talk/http.ts';
 import { undici } from '../talk/undici.ts';
 
@@ -61,10 +62,15 @@ function failureOf(error: unknown): Failure {
   return { kind: TIMED_OUT.has(code) || TIMED_OUT.has(e.name ?? '') ? 'timeout' : CLOSED.has(code) ? 'closed' : 'other', code };
 }
 
+/** The preflight's own bound: CONFORMANCE_TIMEOUT_MS, or PREFLIGHT_TIMEOUT_MS where that is shorter, and which of them it is. */
+function boundOf(settings: PreflightSettings): { timeoutMs: number; said: string } {
+  return settings.timeoutMs <= PREFLIGHT_TIMEOUT_MS ? { timeoutMs: settings.timeoutMs, said: 'CONFORMANCE_TIMEOUT_MS' } : { timeoutMs: PREFLIGHT_TIMEOUT_MS, said: "the first requests' own bound" };
+}
+
 async function ask(url: string, settings: PreflightSettings, method: 'HEAD' | 'GET', token?: string): Promise<Answer> {
   const started = performance.now();
   const answer: Answer = { body: '', ms: 0 };
-  const { timeoutMs } = settings;
+  const { timeoutMs } = boundOf(settings);
   try {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': settings.userAgent, ...(token ? { authorization: `Bearer ${token}` } : {}) };
     const response = await (await undici()).request(url, { method, headers, signal: AbortSignal.timeout(timeoutMs), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
@@ -125,11 +131,13 @@ function refused(answer: Answer, tokenReads: readonly (Answer | undefined)[]): b
  * Mastodon path) gets its run: what it answers is for the checks to judge.
  */
 export async function preflight(settings: PreflightSettings, announce: (line: string) => void): Promise<Preflight> {
-  const { baseUrl, tokenA, tokenB, timeoutMs } = settings;
+  const { baseUrl, tokenA, tokenB } = settings;
+  // A server that answers nothing is told within a short bound, however long the run's requests may take.
+  const { timeoutMs, said } = boundOf(settings);
   // A server's refusal may quote the token it refused: the line names the setting instead.
   registerSecret(tokenA, 'CONFORMANCE_TOKEN_A');
   registerSecret(tokenB, 'CONFORMANCE_TOKEN_B');
-  const notice = setTimeout(() => announce(`… waiting for ${baseUrl} (HEAD / and GET ${CREDENTIALS}), up to ${timeoutMs / 1000} s (CONFORMANCE_TIMEOUT_MS)`), WAIT_NOTICE_MS);
+  const notice = setTimeout(() => announce(`… waiting for ${baseUrl} (HEAD / and GET ${CREDENTIALS}), up to ${timeoutMs / 1000} s (${said})`), WAIT_NOTICE_MS);
   const [root, a, b] = await Promise.all([
     ask(`${baseUrl}/`, settings, 'HEAD'),
     tokenA ? ask(`${baseUrl}${CREDENTIALS}`, settings, 'GET', tokenA) : undefined,
@@ -140,7 +148,7 @@ export async function preflight(settings: PreflightSettings, announce: (line: st
   if (unreachable) return { ok: false, problem: `cannot reach CONFORMANCE_BASE_URL ${baseUrl}: ${unreachable}` };
   if (answers.every((answer) => answer.status === undefined && answer.failure?.kind !== 'other')) {
     const closed = answers.find((answer) => answer.failure?.kind === 'closed')?.failure;
-    const how = closed ? `: the server closed every connection before answering (${closed.code})` : ` within ${timeoutMs / 1000} s (CONFORMANCE_TIMEOUT_MS)`;
+    const how = closed ? `: the server closed every connection before answering (${closed.code})` : ` within ${timeoutMs / 1000} s (${said})`;
     return { ok: false, problem: `no answer from ${baseUrl}${how} to HEAD / and GET ${CREDENTIALS}` };
   }
   for (const [answer, setting] of [[a, 'CONFORMANCE_TOKEN_A'], [b, 'CONFORMANCE_TOKEN_B']] as const) {

@@ -26,7 +26,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'CONFORMANCE_WHITELIST_MODE', flag: '--whitelist-mode', kind: 'boolean', description: 'the instance runs in whitelist mode (tokenless status reads answer 401)' },
   { env: 'CONFORMANCE_DESTRUCTIVE', flag: '--destructive', kind: 'boolean', description: 'allow checks that exhaust rate-limit buckets (the embedded default run sets it)' },
   { env: 'CONFORMANCE_USER_AGENT', flag: '--user-agent', kind: 'text', description: 'User-Agent header of every request and stream (default social-api-conformance/<version>); some servers refuse requests without one' },
-  { env: 'CONFORMANCE_TIMEOUT_MS', flag: '--timeout-ms', kind: 'integer', description: 'longest wait for one response or stream event, in milliseconds (default 10000)' },
+  { env: 'CONFORMANCE_TIMEOUT_MS', flag: '--timeout-ms', kind: 'integer', description: 'longest wait for one response, in milliseconds (default 30000: what browsers and client libraries tolerate, so that a slow answer is not read as none); a server that answers nothing at all is told at once by the first requests of the command, within 10 s at most, and a stream waits for an event at most 10 s (or this, where shorter)' },
   { env: 'CONFORMANCE_SETTLE_MS', flag: '--settle-ms', kind: 'integer', description: 'settle window, in milliseconds (default 3000; 1000 on the embedded reference server without variations): how long a read that judges the state a move or a deletion left waits for that state to show, and after which the state must still hold' },
   { env: 'CONFORMANCE_MAX_IN_FLIGHT', flag: '--max-in-flight', kind: 'integer', description: `most requests in flight against the server at once, across every group of the run (default ${DEFAULT_MAX_IN_FLIGHT}, what a server with 4 workers keeps up with; 1 to 64)` },
   { env: 'CONFORMANCE_SEED', flag: '--seed', kind: 'integer', description: `seed of the inputs fast-check generates (a redraft text, a focal point; default ${DEFAULT_SEED}): the same seed gives the same inputs, so that two runs against one server give the same verdicts; another seed explores other inputs` },
@@ -43,7 +43,14 @@ export const SETTINGS: readonly Setting[] = [
 export const NEWEST_RELEASE = '3.2.0';
 /** The first release of this API: the Versioning table counts Mastodon's releases, and a server cannot implement 0.x. */
 export const FIRST_RELEASE = '1.0.0';
-export const DEFAULT_TIMEOUT_MS = 10_000;
+/** What clients tolerate: a slow answer (a busy server takes more than 10 s at times) is not read as none. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** The longest wait of the command's first requests: a server that answers nothing is told at once, however long the timeout. */
+export const PREFLIGHT_TIMEOUT_MS = 10_000;
+/** The longest wait for a stream's event: a stream keeps its own bounded window, whatever the requests' timeout. */
+export const STREAM_WINDOW_MS = 10_000;
+/** How long a stream waits for an event from its cause: its own window, or the timeout where that is shorter. */
+export const streamWindowMs = (config: Pick<Config, 'timeoutMs'>): number => Math.min(config.timeoutMs, STREAM_WINDOW_MS);
 /** How long a state a move or a deletion left may take to show, and must hold for: a server may apply them in the background. */
 export const DEFAULT_SETTLE_MS = 3_000;
 /**

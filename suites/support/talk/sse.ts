@@ -2,7 +2,7 @@
 // body parsed by eventsource-parser into the events of an EventStream (streams.ts).
 import { createParser } from 'eventsource-parser';
 import { notSentReason, recordAnswer, recordSilence } from './breaker.ts';
-import type { Config } from './config.ts';
+import { streamWindowMs, type Config } from './config.ts';
 import { dispatcherFor, failedOnReusedConnection } from './connections.ts';
 import { countStreamConnection } from './counts.ts';
 import { excerpt } from './http.ts';
@@ -38,15 +38,15 @@ async function connectSse(config: Config, spec: StreamRequest, carrier: 'header'
   const exchange = openingExchange(config, path, spec.actor, headers);
   const label = `GET ${SSE_PATHS[spec.stream]} (${spec.actor})`;
   const notSent = notSentReason(exchange.url);
-  if (notSent) return unsentStream('server-sent events', label, exchange, config.timeoutMs, notSent);
+  if (notSent) return unsentStream('server-sent events', label, exchange, streamWindowMs(config), notSent);
   const { request } = await undici();
   const controller = new AbortController();
-  const stream = new EventStream('server-sent events', label, exchange, config.timeoutMs, () => controller.abort());
+  const stream = new EventStream('server-sent events', label, exchange, streamWindowMs(config), () => controller.abort());
   countStreamConnection();
   const started = performance.now();
   try {
     // No body timeout: a stream is quiet between events, and every wait has its own deadline.
-    const open = async () => request(exchange.url, { method: 'GET', headers, signal: controller.signal, headersTimeout: config.timeoutMs, bodyTimeout: 0, dispatcher: await dispatcherFor(exchange.url) });
+    const open = async () => request(exchange.url, { method: 'GET', headers, signal: controller.signal, headersTimeout: streamWindowMs(config), bodyTimeout: 0, dispatcher: await dispatcherFor(exchange.url) });
     const response = await open().catch((error: unknown) => {
       // A reused connection the server had closed: opened once more on a new one, as browsers do (connections.ts).
       if (!failedOnReusedConnection(error)) throw error;
@@ -62,7 +62,7 @@ async function connectSse(config: Config, spec: StreamRequest, carrier: 'header'
     }
     const body = response.body;
     if (response.statusCode !== 200) {
-      const refusal = await readRefusal(body, config.timeoutMs);
+      const refusal = await readRefusal(body, streamWindowMs(config));
       stream.end(`HTTP ${response.statusCode} ${excerpt(refusal, 200) || '(empty body)'}`);
       return stream;
     }

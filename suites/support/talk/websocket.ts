@@ -1,6 +1,7 @@
 // WebSocket streams: one path, the stream named in its query with the token in access_token, each message an event
 // of an EventStream (streams.ts) as Mastodon-compatible servers frame it.
 import { notSentReason, recordAnswer, recordSilence } from './breaker.ts';
+import { streamWindowMs } from './config.ts';
 import { countStreamConnection } from './counts.ts';
 import { excerpt } from './http.ts';
 import { describeError, EventStream, isSilence, MAX_EVENT_CHARS, openingExchange, queryOf, readRefusal, unsentStream, type Opener, type StreamEvent } from './streams.ts';
@@ -34,15 +35,15 @@ export const openWebSocket: Opener = async (config, spec) => {
   });
   const label = `WebSocket stream=${spec.stream} (${spec.actor})`;
   const notSent = notSentReason(exchange.url);
-  if (notSent) return unsentStream('WebSocket', label, exchange, config.timeoutMs, notSent);
+  if (notSent) return unsentStream('WebSocket', label, exchange, streamWindowMs(config), notSent);
   // ws, as undici, is loaded when the first socket opens.
   const { default: WebSocketClient } = await import('ws');
   const socket = new WebSocketClient(`${config.streamingUrl.replace(/^http/, 'ws')}${path}`, {
-    handshakeTimeout: config.timeoutMs,
+    handshakeTimeout: streamWindowMs(config),
     maxPayload: MAX_EVENT_CHARS,
     headers: { 'user-agent': config.userAgent },
   });
-  const stream = new EventStream('WebSocket', label, exchange, config.timeoutMs, () => socket.terminate());
+  const stream = new EventStream('WebSocket', label, exchange, streamWindowMs(config), () => socket.terminate());
   countStreamConnection();
   const started = performance.now();
   socket.on('message', (data, isBinary) => {
@@ -65,7 +66,7 @@ export const openWebSocket: Opener = async (config, spec) => {
       for (const [name, value] of Object.entries(response.headers)) {
         if (value !== undefined) exchange.headers[name] = Array.isArray(value) ? value.join(', ') : value;
       }
-      void readRefusal(response, config.timeoutMs).then((refusal) => {
+      void readRefusal(response, streamWindowMs(config)).then((refusal) => {
         stream.end(`HTTP ${response.statusCode} ${excerpt(refusal, 200) || '(empty body)'}`);
         socket.terminate();
         resolve();
