@@ -42,8 +42,9 @@ const BLOCKING_FAULT = 'STATUS-CREATE-4';
 let ranked: CliRun;
 const LONE_FAULT = 'STATUS-DELETE-3';
 /**
- * A run whose token of A is one character ("x"): too short to be known to redact(), it is masked where it stands
- * (Bearer [redacted]). The fault fails a deletion of a status the run created: its replay creates one first.
+ * A run whose token of A is one character ("x"): too short to be replaced wherever it appears, it is written by its
+ * variable where it stands (Bearer $CONFORMANCE_TOKEN_A). The fault fails a deletion of a status the run created: its
+ * replay creates one first.
  */
 let shortToken: CliRun;
 let shortTokenServer: ReferenceServer;
@@ -333,7 +334,7 @@ describe('report.html with a one-character token', () => {
         expect(await button.innerText()).toBe('Copied');
       }
       const replay = await page.locator(`details.failure[data-clause="${LONE_FAULT}"] .reproduce code`).allTextContents();
-      expect(replay).toEqual([expect.stringMatching(/^STATUS_1=\$\(curl -sS -X POST .*'\/api\/v1\/statuses' .*Bearer \[redacted\].* \| grep -o /), expect.stringMatching(/^curl -sS -i -X DELETE "\$CONFORMANCE_BASE_URL""\/api\/v1\/statuses\/\$STATUS_1" .*Bearer \$CONFORMANCE_TOKEN_B/)]);
+      expect(replay).toEqual([expect.stringMatching(/^STATUS_1=\$\(curl -sS -X POST .*'\/api\/v1\/statuses' .*Bearer \$CONFORMANCE_TOKEN_A.* \| grep -o /), expect.stringMatching(/^curl -sS -i -X DELETE "\$CONFORMANCE_BASE_URL""\/api\/v1\/statuses\/\$STATUS_1" .*Bearer \$CONFORMANCE_TOKEN_B/)]);
     }));
 });
 

@@ -114,7 +114,7 @@ describe('the web sign-in', () => {
     expect(seen).toHaveLength(sent);
     const { anon } = { anon: anonymousAt((server as ReferenceServer).url, (server as ReferenceServer).users.a.password) };
     const granted = await authorizationCode(anon, app, 'read');
-    const described = seen.map(describeExchange).join('\n');
+    const described = seen.map((exchange) => describeExchange(exchange)).join('\n');
     expect(described).toMatch(/cookie: _reference_session=\$SESSION_COOKIE/);
     expect(described).toMatch(/user%5Bpassword%5D=\$CONFORMANCE_PASSWORD_A/);
     for (const secret of [password, (server as ReferenceServer).users.a.password, granted.code as string]) expect(described).not.toContain(secret);
@@ -190,7 +190,7 @@ describe('the web sign-in', () => {
     // Sent as a browser sends it: the hidden field, the login and password in their fields, the unnamed button not at all.
     expect(posted).toEqual(['client_id=id&user=alice&pass=a-password-of-alice']);
     expect(seen.map((e) => `${e.method} ${e.path.split('?')[0]}`)).toEqual(['GET /oauth/authorize', 'POST /cgi-bin/login']);
-    const described = seen.map(describeExchange).join('\n');
+    const described = seen.map((exchange) => describeExchange(exchange)).join('\n');
     for (const secret of ['a-password-of-alice', SMALL_CODE]) expect(described).not.toContain(secret);
   });
 

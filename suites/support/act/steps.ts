@@ -1,8 +1,9 @@
 // Steps of preparation and their root causes. A step that acts on the server (creates a status, registers an
 // application, signs in) ends as a value or as the cause that a check needing it is blocked by: the cause names the
 // clause whose operation did not do what the step needs, or nothing when the cause is outside the contract.
-import { curlOf, describeExchange, type Exchange } from '../talk/http.ts';
+import { describeExchange, type Exchange } from '../talk/http.ts';
 import { redact } from '../talk/redact.ts';
+import { reproductionOf } from '../talk/replay.ts';
 
 /** Why a check cannot be judged: it travels as data from the check to every report. */
 export interface RootCause {
@@ -12,7 +13,10 @@ export interface RootCause {
   summary: string;
   /** The redacted exchange that showed it, with its curl line. */
   exchange?: string;
-  /** The curl command of that exchange alone, for the ranking of root causes (secrets are environment variable names). */
+  /**
+   * The curl lines that reproduce that exchange, one per line, for the ranking of root causes: its replay where it names
+   * objects the run created, else its curl line (secrets are environment variable names).
+   */
   reproduce?: string;
 }
 
@@ -50,7 +54,8 @@ export function causeOf(clause: string | undefined, summary: string, exchange?: 
   const unanswered = (exchange?.status === undefined && exchange?.error !== undefined) || exchange?.rateLimited === true;
   const cause = unanswered ? undefined : grantRefused ? exchange.grantedBy : broadRefused ? 'ACCESS-BROAD-1' : clause;
   const said = grantRefused ? `${summary}: the token the run obtained by that grant was refused` : broadRefused ? `${summary}: the token's broad scopes were refused` : summary;
-  return { ...(cause ? { clause: cause } : {}), summary: redact(said), ...(exchange ? { exchange: describeExchange(exchange), reproduce: redact(curlOf(exchange)) } : {}) };
+  const reproduce = exchange && reproductionOf(exchange);
+  return { ...(cause ? { clause: cause } : {}), summary: redact(said), ...(exchange && reproduce ? { exchange: describeExchange(exchange, reproduce), reproduce: redact(reproduce) } : {}) };
 }
 
 /** How an answer failed a precondition, in a few words: "HTTP 404", "no answer: ...". */

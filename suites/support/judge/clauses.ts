@@ -324,7 +324,7 @@ export interface FailureData {
   actual: string;
   /** The redacted exchange that showed it, with its curl line. */
   exchange?: string;
-  /** The curl command that reproduces it (secrets are environment variable names). */
+  /** The curl lines that reproduce it, one per line: the replay's, else the request's alone (secrets are environment variable names). */
   reproduce?: string;
   /** Where the failing request names objects the run created: their creations, then the request (talk/replay.ts). */
   replay?: ReplayStep[];

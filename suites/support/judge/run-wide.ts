@@ -7,9 +7,10 @@
 import { clause, ClauseFailure } from './clauses.ts';
 import { type RootCause } from '../act/steps.ts';
 import { perFile } from '../talk/file-state.ts';
-import { curlOf, describeExchange, type Exchange } from '../talk/http.ts';
+import { describeExchange, type Exchange } from '../talk/http.ts';
 import { block, countJudged, notJudged } from './preconditions.ts';
 import { redact } from '../talk/redact.ts';
+import { reproductionOf } from '../talk/replay.ts';
 
 export interface Mismatch {
   expected: string;
@@ -55,6 +56,12 @@ export function caseMet(clauseId: string, words: string): void {
   met.add(words);
 }
 
+/** The exchange as a failure shows it, and the curl lines that reproduce it (replay.ts): made while its file's objects are known. */
+function reproduced(exchange: Exchange): { exchange: string; reproduce: string } {
+  const reproduce = reproductionOf(exchange);
+  return { exchange: describeExchange(exchange, reproduce), reproduce: redact(reproduce) };
+}
+
 /** A mismatch of a run-wide clause; `key` tells distinct mismatches apart, and only the first of each is kept. */
 export function observeMismatch(clauseId: string, key: string, expected: string, actual: string, exchange?: Exchange): void {
   let ofClause = mismatches.get(clauseId);
@@ -63,7 +70,7 @@ export function observeMismatch(clauseId: string, key: string, expected: string,
   ofClause.set(key, {
     expected: redact(expected),
     actual: redact(actual),
-    ...(exchange ? { exchange: describeExchange(exchange), reproduce: redact(curlOf(exchange)) } : {}),
+    ...(exchange ? reproduced(exchange) : {}),
   });
 }
 

@@ -33,7 +33,9 @@ export function fail(expected: string, actual: string, exchange?: Exchange, clau
   if (exchange?.rateLimited) block(causeOf(undefined, `${exchange.method} ${exchange.path.split('?')[0]} was refused by the server's rate limit (HTTP 429), also after waiting for the reset`, exchange));
   if (exchange?.unanswered) block(causeOf(undefined, `${exchange.method} ${exchange.path.split('?')[0]} got ${noAnswer(exchange.error ?? 'none')}`, exchange));
   const failed = clauseId ? clause(clauseId) : currentClause();
-  throw new ClauseFailure(failed, redact(expected), redact(actual), exchange ? describeExchange(exchange) : '', exchange ? redact(curlOf(exchange)) : undefined, exchange ? replayOf(exchange) : []);
+  const replay = exchange ? replayOf(exchange) : [];
+  const reproduce = exchange && (replay.length ? replay.map((step) => step.curl).join('\n') : curlOf(exchange));
+  throw new ClauseFailure(failed, redact(expected), redact(actual), exchange ? describeExchange(exchange, reproduce) : '', reproduce && redact(reproduce), replay);
 }
 
 /** Plain condition with the running clause's failure format. */

@@ -332,7 +332,7 @@ function rootCausesHtml(causes: readonly RankedCause[], firstFailure: ReadonlyMa
     const outcome = r.outcome ? ` <span class="badge ${cssClass(r.outcome)}">${esc(LABEL[r.outcome])}</span>` : ownBlocked ? ` <span class="badge r-blocked">${esc(ownBlocked)}</span>` : '';
     const guarded = r.guards ? ` <span class="badge guard">${esc(r.guards)}</span>` : '';
     const evidence = r.clause ? `<div class="evidence">${esc(r.evidence)}</div>` : '';
-    const curl = reproduceHtml(r.reproduce ? [r.reproduce] : []);
+    const curl = reproduceHtml(r.reproduce ? r.reproduce.split('\n') : []);
     return `<li data-cause="${esc(r.label)}" data-blocks="${r.blocks}"${r.guards ? ` data-guards="${esc(r.guards)}"` : ''}>${name}${outcome}${guarded}: <span class="blocks-count">blocks ${r.blocks} check${r.blocks === 1 ? '' : 's'}</span>${evidence}${curl}</li>`;
   });
   return `<section id="root-causes"><h2>Root causes (${causes.length})</h2>

@@ -128,6 +128,16 @@ describe('the invariant of blocks', () => {
 });
 
 describe('root causes', () => {
+  it("should print a root cause's replay whole under its line, in the terminal and in summary.md, and a lone curl line as it is", () => {
+    const replay = [`STATUS_1=$(curl -sS -X POST "$CONFORMANCE_BASE_URL"'/api/v1/statuses' | grep -o '"id"')`, `curl -sS -i -X DELETE "$CONFORMANCE_BASE_URL""/api/v1/statuses/$STATUS_1"`];
+    const checks = [{ ...failedAs('STATUS-DELETE-3'), reproduce: replay.join('\n') }, failedAs('STATUS-READ-1')];
+    const results = { ...resultsOf(checks), verdict: 'FAIL' as const };
+    const terminal = terminalSummary(results);
+    expect(terminal).toContain(`replay, to paste into sh with the CONFORMANCE_* variables set (the first lines create what the request names):\n     ${replay[0]}\n     ${replay[1]}\n`);
+    expect(terminal).toContain(`\n     curl -sS -i -X GET "$CONFORMANCE_BASE_URL"'/STATUS-READ-1'\n`);
+    expect(summaryMarkdown(results)).toContain(`   \`\`\`\n   ${replay[0]}\n   ${replay[1]}\n   \`\`\``);
+  });
+
   const checks = [
     failedAs('STATUS-POLL-1'),
     failedAs('STATUS-CREATE-4'),

@@ -45,7 +45,7 @@ export interface CheckResult {
    * so the suite, not the server, went wrong there. Reported, to be reported to us; it decides no verdict.
    */
   suiteError?: string;
-  /** The curl command of the failure message, ready to paste (secrets are environment variable names). */
+  /** The curl lines of the failure message, one per line, ready to paste: its replay, or its curl line (secrets are environment variable names). */
   reproduce?: string;
   skipReason?: string;
   /** The entry of the expectations file about this check. */
@@ -132,7 +132,10 @@ export interface RankedCause {
   blocks: number;
   /** One line: what showed it (the failure's expected and actual, or the first block's summary). */
   evidence: string;
-  /** The curl line that shows it (secrets are environment variable names). */
+  /**
+   * The curl lines that show it, one per line (secrets are environment variable names): a replay that creates first
+   * what the request names (talk/replay.ts), else its curl line.
+   */
   reproduce?: string;
   /** What the clause guards (the catalogue's `guards`): such a cause is ranked first, whatever it blocks. */
   guards?: Guard;

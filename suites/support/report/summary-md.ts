@@ -29,7 +29,9 @@ function rootCausesSection(causes: readonly RankedCause[]): string[] {
   causes.forEach((r, i) => {
     const state = causeState(r);
     lines.push(`${i + 1}. **${r.label.replace(/</g, '&lt;')}**${state ? ` (${state})` : ''}, blocks ${checksCount(r.blocks)}${r.clause ? `: ${r.evidence.replace(/</g, '&lt;')}` : ''}`);
-    if (r.reproduce) lines.push('', `   \`${r.reproduce.replace(/`/g, "'")}\``);
+    // A replay is several lines (replay.ts): fenced, as the failures' replays are.
+    if (r.reproduce?.includes('\n')) lines.push('', `   ${REPLAY_SAID}`, '', ...fence(r.reproduce).split('\n').map((line) => `   ${line}`));
+    else if (r.reproduce) lines.push('', `   \`${r.reproduce.replace(/`/g, "'")}\``);
   });
   return [...lines, ''];
 }

@@ -35,7 +35,9 @@ export function terminalSummary(results: RunResults): string {
   if (causes.length > 0) lines.push(ROOT_CAUSES_HEADING);
   causes.slice(0, ROOT_CAUSES_SHOWN).forEach((r, i) => {
     lines.push(`  ${i + 1}. ${rootCauseLine(r)}`);
-    if (r.reproduce) lines.push(`     ${r.reproduce}`);
+    // A replay (more than one line) creates first what the request names: the run deleted its own objects.
+    if (r.reproduce?.includes('\n')) lines.push(`     replay, to paste into sh with the CONFORMANCE_* variables set (the first lines create what the request names):`);
+    if (r.reproduce) lines.push(...r.reproduce.split('\n').map((line) => `     ${line}`));
   });
   if (causes.length > ROOT_CAUSES_SHOWN) lines.push(`  ... and ${causes.length - ROOT_CAUSES_SHOWN} more in summary.md`);
   const list = (heading: string, checks: readonly CheckResult[]) => {

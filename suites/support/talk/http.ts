@@ -349,10 +349,11 @@ export function excerpt(text: string, max = EXCERPT_CHARS): string {
 const SHOWN_RESPONSE_HEADERS = ['content-type', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'location'];
 
 /**
- * The exchange as a failure message shows it: request, response and a curl line, all redacted, and below the line
- * how to get each value it names that the run obtained itself.
+ * The exchange as a failure message shows it: request, response and the curl lines that reproduce it (its curl line,
+ * or a replay that creates first what it names: replay.ts), all redacted, and below them how to get each value they
+ * name that the run obtained itself.
  */
-export function describeExchange(exchange: Exchange): string {
+export function describeExchange(exchange: Exchange, reproduce = curlOf(exchange)): string {
   const lines = [`  request:  ${exchange.method} ${exchange.path}  (as ${exchange.actor})`];
   for (const [name, value] of Object.entries(exchange.requestHeaders)) lines.push(`            ${name}: ${value}`);
   if (exchange.requestBody) lines.push(`            body: ${excerpt(exchange.requestBody)}`);
@@ -364,7 +365,7 @@ export function describeExchange(exchange: Exchange): string {
     for (const name of SHOWN_RESPONSE_HEADERS) if (exchange.headers[name]) lines.push(`            ${name}: ${exchange.headers[name]}`);
     lines.push(`            body: ${excerpt(exchange.text) || '(empty)'}`);
   }
-  lines.push(`  reproduce: ${curlOf(exchange)}`);
+  lines.push(`  reproduce: ${reproduce.split('\n').join('\n             ')}`);
   const sent = [exchange.path, ...Object.values(exchange.requestHeaders), exchange.requestBody ?? ''].join('\n');
   for (const note of obtainedSecretsIn(sent)) lines.push(`  where:     ${note}`);
   return redact(lines.join('\n'));

@@ -30,6 +30,14 @@ describe('redaction', () => {
     expect(cookieVariable('__')).toBe('SESSION_COOKIE');
   });
 
+  it('should replace a short secret by the name of its variable where a credential stands, and leave the same letters alone elsewhere', () => {
+    registerSecret('k3y', 'CONFORMANCE_TOKEN_B');
+    expect(redact('Authorization: Bearer k3y')).toBe('Authorization: Bearer $CONFORMANCE_TOKEN_B');
+    expect(redact('{"access_token":"k3y"} ?access_token=k3y&x=1')).toBe('{"access_token":"$CONFORMANCE_TOKEN_B"} ?access_token=$CONFORMANCE_TOKEN_B&x=1');
+    expect(redact('a k3y of the keyboard')).toBe('a k3y of the keyboard');
+    expect(redact('Bearer k3yz')).toBe('Bearer [redacted]');
+  });
+
   it('should mask unknown credentials by their position', () => {
     expect(redact('Authorization: Bearer zzzzzzzzzzzz')).toBe('Authorization: Bearer [redacted]');
     expect(redact('{"access_token":"x1","client_secret":"y2","name":"n"}')).toBe('{"access_token":"[redacted]","client_secret":"[redacted]","name":"n"}');

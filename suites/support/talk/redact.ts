@@ -1,7 +1,9 @@
 // Secrets never reach a message, a log line or a report. Known values (configured tokens and passwords,
 // client secrets and tokens the run obtains) are replaced by the name of the variable that holds them, so a
 // redacted request still reads like a command to paste; anything that looks like a credential but is not
-// known is masked by its position (Bearer header, access_token/client_secret/password/code fields).
+// known is masked by its position (Bearer header, access_token/client_secret/password/code fields). A known value
+// too short to replace wherever it appears (it would redact ordinary words) is replaced by its name where a
+// credential stands, so that a replay pasted with the variables set still sends it.
 
 /** A value's variable, and for a value the run obtained itself, what it is and how a person gets one. */
 interface Known {
@@ -10,6 +12,13 @@ interface Known {
 }
 
 const known = new Map<string, Known>();
+/** Values shorter than LONG_ENOUGH (and their encodings), by the name of their variable: replaced only where a credential stands. */
+const short = new Map<string, string>();
+/** Real tokens and secrets are at least this long; a shorter value could be an ordinary word. */
+const LONG_ENOUGH = 6;
+
+/** A value as it stands in text, and as a form body or a query encodes it (a password with a space or an @ in it). */
+const spellingsOf = (value: string): string[] => [value, new URLSearchParams({ v: value }).toString().slice(2), encodeURIComponent(value)];
 
 /**
  * Remembers a secret value under a name such as CONFORMANCE_TOKEN_A or CLIENT_SECRET. A value the run obtained
@@ -17,12 +26,13 @@ const known = new Map<string, Known>();
  * shown next to a curl line that names it.
  */
 export function registerSecret(value: string | undefined, name: string, obtained?: string): void {
-  // Very short values would redact ordinary words; real tokens and secrets are long.
-  if (!value || value.length < 6) return;
+  if (!value) return;
+  if (value.length < LONG_ENOUGH) {
+    for (const spelling of spellingsOf(value)) short.set(spelling, name);
+    return;
+  }
   const entry = { name, ...(obtained ? { obtained } : {}) };
-  known.set(value, entry);
-  // As it travels in a form body or a query (a password with a space or an @ in it), it is encoded.
-  for (const encoded of [new URLSearchParams({ v: value }).toString().slice(2), encodeURIComponent(value)]) known.set(encoded, entry);
+  for (const spelling of spellingsOf(value)) known.set(spelling, entry);
 }
 
 /** A cookie's value as a variable name: what it is and which cookie (SESSION_COOKIE_MASTODON_SESSION). */
@@ -44,11 +54,12 @@ export function obtainedSecretsIn(raw: string): string[] {
 }
 
 const FIELD_NAMES = 'access_token|refresh_token|client_secret|password|code|token';
-const PATTERNS: [RegExp, string][] = [
-  [/(Bearer\s+)(?!\$)[^\s"',]+/gi, '$1[redacted]'],
-  [/(Basic\s+)(?!\$)[A-Za-z0-9+/=]+/gi, '$1[redacted]'],
-  [new RegExp(`("(?:${FIELD_NAMES})"\\s*:\\s*")(?!\\$)[^"]*(")`, 'g'), '$1[redacted]$2'],
-  [new RegExp(`((?:^|[?&\\s])(?:${FIELD_NAMES})=)(?!\\$)[^&\\s"']+`, 'g'), '$1[redacted]'],
+/** Where a credential stands: what comes before it, the credential, what follows it. */
+const PATTERNS: RegExp[] = [
+  /(Bearer\s+)(?!\$)([^\s"',]+)()/gi,
+  /(Basic\s+)(?!\$)([A-Za-z0-9+/=]+)()/gi,
+  new RegExp(`("(?:${FIELD_NAMES})"\\s*:\\s*")(?!\\$)([^"]*)(")`, 'g'),
+  new RegExp(`((?:^|[?&\\s])(?:${FIELD_NAMES})=)(?!\\$)([^&\\s"']+)()`, 'g'),
 ];
 
 export function redact(text: string): string {
@@ -57,7 +68,9 @@ export function redact(text: string): string {
   for (const [value, { name }] of [...known].sort((x, y) => y[0].length - x[0].length)) {
     out = out.split(value).join(`$${name}`);
   }
-  for (const [pattern, replacement] of PATTERNS) out = out.replace(pattern, replacement);
+  // Where a credential stands: a short known value by its name, anything else masked.
+  const masked = (_match: string, before: string, value: string, after: string) => `${before}${short.has(value) ? `$${short.get(value)}` : '[redacted]'}${after}`;
+  for (const pattern of PATTERNS) out = out.replace(pattern, masked);
   return out;
 }
 

@@ -5,9 +5,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEDIA_FIXTURES, uploadOf } from '../../../fixtures/media/index.ts';
 import { startReferenceServer, type ReferenceServer } from '../../../fixtures/reference-server/server.ts';
-import { createdObject, HttpClient } from './http.ts';
+import { createdObject, describeExchange, HttpClient } from './http.ts';
 import { registerSecret } from './redact.ts';
-import { kindOf, replayOf, type ReplayStep } from './replay.ts';
+import { kindOf, replayOf, reproductionOf, type ReplayStep } from './replay.ts';
 
 let server: ReferenceServer;
 let a: HttpClient;
@@ -25,8 +25,8 @@ afterAll(() => server.close());
 const idOf = (body: Record<string, unknown> | undefined) => String(body?.id);
 
 /** Runs the steps as one sh script, with the variables a reader would have set. */
-async function pasted(steps: readonly ReplayStep[]): Promise<string> {
-  const env = { PATH: process.env.PATH ?? '', CONFORMANCE_BASE_URL: server.url, CONFORMANCE_TOKEN_A: server.users.a.token, CONFORMANCE_TOKEN_B: server.users.b.token };
+async function pasted(steps: readonly ReplayStep[], variables: Record<string, string> = {}): Promise<string> {
+  const env = { PATH: process.env.PATH ?? '', CONFORMANCE_BASE_URL: server.url, CONFORMANCE_TOKEN_A: server.users.a.token, CONFORMANCE_TOKEN_B: server.users.b.token, ...variables };
   const { stdout } = await promisify(execFile)('sh', ['-c', `set -e\n${steps.map((s) => s.curl).join('\n')}`], { env });
   return stdout;
 }
@@ -55,6 +55,30 @@ describe('replay', () => {
     expect(shown).toMatch(/^HTTP\/1\.1 200 /);
     expect(shown).toContain('"type":"image"');
     expect(shown).not.toContain(`"id":"${status}"`);
+  });
+
+  it("should give the replay as a failure's reproduce lines, a short token written by its variable, so that pasted it works", async () => {
+    // A token of B's too short to be replaced wherever it appears: where a credential stands, its variable's name.
+    const shortToken = 'b5tok';
+    server.context.store.issueToken(server.context.store.tokens.get(server.users.b.token)?.appId ?? '', server.users.b.account.id, ['read', 'write'], shortToken);
+    registerSecret(shortToken, 'SHORT_TOKEN_B');
+    const status = idOf(createdObject(await a.send('POST', '/api/v1/statuses', { form: { status: 'replayed with a short token' } })));
+    await a.send('DELETE', `/api/v1/statuses/${status}`);
+    const failing = await new HttpClient(server.url, 'B', shortToken, 5000).send('GET', `/api/v1/statuses/${status}`);
+    const reproduce = reproductionOf(failing);
+    const lines = reproduce.split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain('"authorization: Bearer $SHORT_TOKEN_B"');
+    expect(describeExchange(failing, reproduce)).toContain(`  reproduce: ${lines[0]}\n             ${lines[1]}`);
+    // The status the replay made reads 200 with B's short token: the token went as it is, and the status is there.
+    const shown = await pasted(lines.map((curl) => ({ curl })), { SHORT_TOKEN_B: shortToken });
+    expect(shown).toMatch(/^HTTP\/1\.1 200 /);
+    expect(shown).toContain('replayed with a short token');
+  });
+
+  it('should reproduce a request that names nothing the run created by its curl line alone', async () => {
+    const exchange = await a.send('GET', '/api/v1/accounts/verify_credentials');
+    expect(reproductionOf(exchange).split('\n')).toHaveLength(1);
   });
 
   it('should need no steps for a request that names nothing the run created', async () => {

@@ -68,3 +68,12 @@ export function replayOf(failing: Exchange): ReplayStep[] {
   createNamed(failing);
   return steps.length ? [...steps, { curl: curlOf(failing, { ids: variables }) }] : [];
 }
+
+/**
+ * The curl lines that reproduce a failing request, one per line: its replay where it names objects the run created
+ * (pasted after the run, its own curl line would meet them deleted), else its curl line alone.
+ */
+export function reproductionOf(failing: Exchange): string {
+  const replay = replayOf(failing);
+  return replay.length ? replay.map((step) => step.curl).join('\n') : curlOf(failing);
+}
