@@ -176,20 +176,22 @@ describe('blocked checks', () => {
 });
 
 describe('root causes first', () => {
+  // The deletion names a status the run created, and deleted since, and the reply names its parent: the curl lines of
+  // each are the replay that creates first what the request names.
   it('should rank the failed clauses in results.json, ownership first, then by the checks they block, with evidence and curl line', () => {
     const r = results(ranked);
     const blocked = r.checks.filter((c) => c.status === 'blocked').length;
     expect(blocked).toBeGreaterThan(3);
     expect(r.rootCauses).toEqual([
-      { clause: LONE_FAULT, label: LONE_FAULT, outcome: 'failed', blocks: 0, guards: 'ownership', evidence: expect.any(String), reproduce: expect.stringMatching(/^curl -sS -i -X DELETE /) },
-      { clause: BLOCKING_FAULT, label: BLOCKING_FAULT, outcome: 'failed', blocks: blocked, evidence: expect.stringMatching(/^expected visibility .*; actual visibility .*"public"/), reproduce: expect.stringMatching(/^curl .*'\/api\/v1\/statuses'/) },
+      { clause: LONE_FAULT, label: LONE_FAULT, outcome: 'failed', blocks: 0, guards: 'ownership', evidence: expect.any(String), reproduce: expect.stringMatching(/^STATUS_1=\$\(curl -sS -X POST .*\ncurl -sS -i -X DELETE .*\/api\/v1\/statuses\/\$STATUS_1"/) },
+      { clause: BLOCKING_FAULT, label: BLOCKING_FAULT, outcome: 'failed', blocks: blocked, evidence: expect.stringMatching(/^expected visibility .*; actual visibility .*"public"/), reproduce: expect.stringMatching(/^STATUS_1=\$\(curl .*\ncurl -sS -i -X POST .*'\/api\/v1\/statuses' .*in_reply_to_id=\$STATUS_1/) },
     ]);
   });
 
   it('should open the terminal summary, summary.md and report.html with them in the same order: ownership first, then the cause that blocks most', () => {
     const blocked = results(ranked).totals.blocked;
     const summary = ranked.stdout.slice(ranked.stdout.indexOf('\nConformance: FAIL'));
-    expect(summary).toMatch(new RegExp(`^Root causes, access control, visibility and ownership first, then the one that blocks most checks:\n  1\\. ${LONE_FAULT} \\(failed, ownership\\), blocks 0 checks: .*\n     curl .*\n  2\\. ${BLOCKING_FAULT} \\(failed\\), blocks ${blocked} checks: expected .*\n     curl .*\nFailures by clause:`, 'm'));
+    expect(summary).toMatch(new RegExp(`^Root causes, access control, visibility and ownership first, then the one that blocks most checks:\n  1\\. ${LONE_FAULT} \\(failed, ownership\\), blocks 0 checks: .*\n     replay, to paste into sh .*:\n     STATUS_1=\\$\\(curl .*\n     curl -sS -i -X DELETE .*\n  2\\. ${BLOCKING_FAULT} \\(failed\\), blocks ${blocked} checks: expected .*\n     replay, to paste into sh .*:\n     STATUS_1=\\$\\(curl .*\n     curl -sS -i -X POST .*\nFailures by clause:`, 'm'));
     const md = ranked.reports['summary.md'] ?? '';
     expect(md.indexOf(`1. **${LONE_FAULT}** (failed, ownership), blocks 0 checks`)).toBeGreaterThan(md.indexOf('## Root causes'));
     expect(md.indexOf(`2. **${BLOCKING_FAULT}** (failed), blocks ${blocked} checks`)).toBeLessThan(md.indexOf('## Failures by clause'));
