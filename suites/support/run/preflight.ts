@@ -126,9 +126,9 @@ function refused(answer: Answer, tokenReads: readonly (Answer | undefined)[]): b
 
 /**
  * Asks the server its first requests and says what stops the run before any check: nothing listens, no answer at all
- * within the timeout, a token refused (any 4xx but 429: refused()), or tokens A and B of one account. `announce` gets one line where no
- * answer came within WAIT_NOTICE_MS. A server that answers anything else (an error page, garbage, a 404 for the
- * Mastodon path) gets its run: what it answers is for the checks to judge.
+ * within its own bound (boundOf), a token refused (any 4xx but 429: refused()), or tokens A and B of one account.
+ * `announce` gets one line where no answer came within WAIT_NOTICE_MS. A server that answers anything else (an error
+ * page, garbage, a 404 for the Mastodon path to every token) gets its run: what it answers is for the checks to judge.
  */
 export async function preflight(settings: PreflightSettings, announce: (line: string) => void): Promise<Preflight> {
   const { baseUrl, tokenA, tokenB } = settings;
