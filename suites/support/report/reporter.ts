@@ -3,7 +3,7 @@
 // writes passes through redact().
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
+import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
 import { checkLines, checkTitles, describeTitles } from '../judge/check-titles.ts';
 import { type CheckResult, type CheckStatus, clauseOfTitle, groupLine, type GroupResult, type LeftBehind, redactedResults, type RunResults, runVerdict, severityOf, statusCodeOnlyNote, totalsLine, totalsOf, withRunTotals } from './results.ts';
 import { configFromEnv } from '../talk/config.ts';
@@ -170,7 +170,7 @@ export interface ReporterOptions {
   repeats?: number;
   /** The previous run's results (--previous): each check's history goes on from them. */
   previous?: RunResults;
-  /** --max-failures (-x: 1): vitest stops the run after this many failed checks. */
+  /** --max-failures (-x: 1): the checks stop the run after this many failed (judge/run-stop.ts); it ends a stability run's repeats. */
   maxFailures?: number;
   /** The command's own requests since the last run ended (its preflight, its budget reads), counted with the run's. */
   ownRequests?: () => Counts;
@@ -202,6 +202,8 @@ export default class ConformanceReporter implements Reporter {
   private readonly ownRequests?: () => Counts;
   /** The results of the repeats that have ended. */
   private readonly ended: RunResults[] = [];
+  /** The failed checks of the groups, in every repeat so far: what the checks counted (judge/run-stop.ts) must be here. */
+  private failedChecks = 0;
   private reportsWritten = false;
 
   constructor(options: ReporterOptions = {}) {
@@ -220,6 +222,11 @@ export default class ConformanceReporter implements Reporter {
   /** Whether the reports are written: the last repeat ended, or a run stopped at --max-failures, which ends the repeats too. */
   get published(): boolean {
     return this.reportsWritten;
+  }
+
+  /** The failed checks the groups reported, in every repeat so far (the run-wide clauses' apart, which no check counts). */
+  get failuresReported(): number {
+    return this.failedChecks;
   }
 
   /** A line of the run's course (a group's, a check's): not in a quiet run, above the progress counter where there is one. */
@@ -278,7 +285,7 @@ export default class ConformanceReporter implements Reporter {
     this.print(`${groupLine(group)} (${(group.durationMs / 1000).toFixed(1)} s)`);
   }
 
-  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
     const config = configFromEnv(process.env);
     for (const path of this.unselected) {
       const { group, checks } = unselectedGroup(path);
@@ -294,11 +301,9 @@ export default class ConformanceReporter implements Reporter {
       leftovers.push(...(meta.leftovers ?? []));
     }
     if (this.ownRequests) addCounts(counts, this.ownRequests());
-    // A run stopped at --max-failures: vitest skipped the checks it did not start, which say so.
-    if (reason === 'interrupted' && this.maxFailures) {
-      const stopped = `not run: the run stopped after ${this.maxFailures} failed check${this.maxFailures === 1 ? '' : 's'} (--max-failures, -x)`;
-      for (const c of this.checks) if (c.skipReason === 'skipped') c.skipReason = stopped;
-    }
+    this.failedChecks += this.checks.filter((c) => c.status === 'failed').length;
+    // Met at --max-failures: the checks not yet judged then skipped themselves, saying so, and the repeats end here.
+    const stopped = this.maxFailures !== undefined && this.failedChecks >= this.maxFailures;
     // The run-wide clauses (registered checks, resource schemas, error bodies and texts), judged over all groups.
     const runWide = runWideResults(modules.map((m) => m.meta()), this.checks, this.expectations);
     this.checks.push(...runWide);
@@ -330,7 +335,7 @@ export default class ConformanceReporter implements Reporter {
       errors: unhandledErrors.map(errorText),
     };
     this.ended.push({ verdict: runVerdict(unverdicted), ...unverdicted });
-    if (this.ended.length < this.repeats && reason !== 'interrupted') {
+    if (this.ended.length < this.repeats && !stopped) {
       const repeat = this.ended.at(-1) as RunResults;
       this.print(`Repeat ${this.ended.length} of ${this.repeats}: ${repeat.verdict}: ${totalsLine(repeat.totals)}; ${repeat.counts.total} requests`);
       return;
