@@ -5,7 +5,7 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { basename, join, relative } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
 import { checkLines, checkTitles, describeTitles } from '../judge/check-titles.ts';
-import { type CheckResult, type CheckStatus, clauseOfTitle, groupLine, type GroupResult, type LeftBehind, redactedResults, type RunResults, runVerdict, severityOf, statusCodeOnlyNote, totalsLine, totalsOf, withRunTotals } from './results.ts';
+import { type CheckResult, type CheckStatus, checksCount, clauseOfTitle, type GroupResult, type LeftBehind, redactedResults, type RunResults, runVerdict, severityOf, statusCodeOnlyNote, totalsLine, totalsOf, withRunTotals } from './results.ts';
 import { configFromEnv } from '../talk/config.ts';
 import { addCounts, emptyCounts, type Counts } from '../talk/counts.ts';
 import { clearHarParts, mergeHarParts } from '../talk/har.ts';
@@ -18,7 +18,7 @@ import '../judge/registered-checks.ts';
 // The resource cases each resource clause's result reports as met or not (resources.ts expectCase).
 import '../judge/resources.ts';
 import { runWideResults } from './run-wide-results.ts';
-import { githubAnnotations, quietSummary, terminalSummary } from './terminal.ts';
+import { githubAnnotations, groupLines, quietSummary, seconds, terminalSummary } from './terminal.ts';
 import { ProgressLine } from './progress.ts';
 import { junitXml } from './junit.ts';
 import { NOT_SELECTED, withSuiteErrors } from './blocks.ts';
@@ -178,9 +178,6 @@ export interface ReporterOptions {
 
 export type Verbosity = 'quiet' | 'normal' | 'verbose';
 
-/** The terminal's line of the run-wide clauses, which the other reports count in the group of each one's owning check. */
-export const RUN_WIDE_GROUP = 'Run-wide clauses (judged over every group; the reports count each in its owning group)';
-
 /** A check's line in a verbose run: its outcome, its title, and why it was not passed or failed where that is said. */
 export function checkLine(check: CheckResult): string {
   const why = check.skipReason ?? (check.blockedBy ? `blocked by ${check.blockedBy.clause ?? check.blockedBy.summary}` : (check.notJudged ?? statusCodeOnlyNote(check)));
@@ -264,8 +261,6 @@ export default class ConformanceReporter implements Reporter {
     const name = groupName(module);
     const lines = checkLines(module.moduleId);
     const checks = [...module.children.allTests()].map((t) => checkOf(t, name, file, this.testNamePattern, lines));
-    // Judged within the group for its progress line; onTestRunEnd judges again over the whole run.
-    judgeRun(checks, this.expectations);
     // A preparation that threw is a defect of the suite, not of the server: it fails the run as an error outside checks.
     const errors = [...module.errors(), ...[...module.children.allSuites()].flatMap((suite) => suite.errors())].map(errorText);
     // A section declared in the one shape (run/checks.ts) planned its cost before its first request.
@@ -282,7 +277,8 @@ export default class ConformanceReporter implements Reporter {
     this.groups.push(group);
     this.checks.push(...checks);
     this.progress?.groupEnded(name);
-    this.print(`${groupLine(group)} (${(group.durationMs / 1000).toFixed(1)} s)`);
+    // No verdict yet: the group's line, with the run-wide results it owns, comes once the whole run is judged (groupLines).
+    this.print(`${name}: ended (${checksCount(checks.length)}, ${seconds(group.durationMs)})`);
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
@@ -291,7 +287,6 @@ export default class ConformanceReporter implements Reporter {
       const { group, checks } = unselectedGroup(path);
       this.groups.push(group);
       this.checks.push(...checks);
-      this.print(`${groupLine(group)} (not run)`);
     }
     const counts = emptyCounts();
     const leftovers: LeftBehind[] = [];
@@ -307,8 +302,6 @@ export default class ConformanceReporter implements Reporter {
     // The run-wide clauses (registered checks, resource schemas, error bodies and texts), judged over all groups.
     const runWide = runWideResults(modules.map((m) => m.meta()), this.checks, this.expectations);
     this.checks.push(...runWide);
-    // Judged once every group has ended: their line completes the group lines to the run's totals.
-    if (runWide.length > 0) this.print(groupLine({ name: RUN_WIDE_GROUP, file: '', durationMs: 0, ...totalsOf(runWide), errors: [] }));
     // A block whose cause held nowhere is the suite's error: its check is reported not judged, the error beside it.
     const checks = withSuiteErrors([...this.checks].sort((x, y) => x.file.localeCompare(y.file)));
     // Judged over the whole run: an expected failure is unexpectedly passing only when none of its checks failed.
@@ -358,7 +351,7 @@ export default class ConformanceReporter implements Reporter {
     for (const check of results.checks.filter((c) => c.outcome === 'failed' || c.outcome === 'warning')) {
       process.stdout.write(`\n${check.outcome === 'failed' ? '✗' : '⚠ warning:'} ${check.title}\n${check.message}\n`);
     }
-    process.stdout.write(`\n${terminalSummary(results)}\nReports: ${config.reportDir}/ (report.html, results.json, junit.xml, summary.md)\n`);
+    process.stdout.write(`\n${groupLines(results).join('\n')}\n\n${terminalSummary(results)}\nReports: ${config.reportDir}/ (report.html, results.json, junit.xml, summary.md)\n`);
     if (config.recordFile) process.stdout.write(`Recording: ${config.recordFile} (HAR 1.2, every exchange of the run, redacted)\n`);
   }
 }
