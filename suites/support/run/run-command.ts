@@ -5,7 +5,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startVitest } from 'vitest/node';
 import type { Config } from '../talk/config.ts';
-import { drained, emptyCounts, tally, type Counts } from '../talk/counts.ts';
+import { addCounts, drained, emptyCounts, tally, type Counts } from '../talk/counts.ts';
 import { conformanceProject, GroupOrder, transformCache } from './conformance-project.ts';
 import { prepareRun } from './global-setup.ts';
 import { selectionPattern, writeUpdatedExpectations } from '../report/expectations.ts';
@@ -113,7 +113,10 @@ async function readBudget(config: Config, wholeRun: boolean, ownRequests: Counts
   if (resetToWaitFor !== undefined) {
     const ms = Math.max(0, resetToWaitFor - Date.now());
     announceWait(ms, "for the reset of the server's rate limit before the run starts (the IP access bucket cannot carry a whole run)");
+    const from = Date.now();
     await new Promise((done) => setTimeout(done, ms));
+    // A wait of the run's pacing as the groups' are: "waited N s" and pacedMs count it.
+    addCounts(ownRequests, { ...emptyCounts(), pacedSpans: [[from, Date.now()]] });
   }
   return reported;
 }
