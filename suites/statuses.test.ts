@@ -20,7 +20,7 @@ import { createdObject, type Exchange } from './support/talk/http.ts';
 import { madeStep, type PreparedStatus, type Status } from './support/act/created.ts';
 import { releaseAtLeast } from './support/talk/config.ts';
 import type { FormParams } from './support/talk/form.ts';
-import { before, block, controlled, countJudged, madeWith, need } from './support/judge/preconditions.ts';
+import { block, controlled, countJudged, madeWith, need } from './support/judge/preconditions.ts';
 import { answerOf, causeOf, failed, succeeded, type Step, type StepOutcome } from './support/act/steps.ts';
 import { expectNoMismatch, hasMismatch } from './support/judge/run-wide.ts';
 import { noteLate, now, observeLate, settle } from './support/act/settle.ts';
@@ -642,18 +642,16 @@ section('Statuses', () => {
     );
   });
 
-  // The catalogue gives the release a clause came with, not the one that removed its operation: those checks skip
-  // themselves (on such a release STATUS-CARD-2 needs the same read).
+  // The catalogue gives the release a clause came with, not the one that removed its operation: those checks name it
+  // (on such a release STATUS-CARD-2 needs the same read).
   section('card', () => {
-    it('STATUS-CARD-1 GET .../card answers a Card (before its removal in 3.0.0)', { needs: { top, cardRead } }, ({ top, cardRead }, context) => {
-      before(context, config, '3.0.0');
+    it('STATUS-CARD-1 GET .../card answers a Card (before its removal in 3.0.0)', { removedIn: '3.0.0', needs: { top, cardRead } }, ({ top, cardRead }) => {
       const exchange = cardOf(cardRead, need(top));
       const body = expectJson(exchange);
       check(typeof body === 'object' && body !== null && !Array.isArray(body), 'a Card object', exchange.text, exchange);
     });
 
-    it('RESOURCE-CARD-1 a Card has the fields and types of the contract', { needs: { top, cardRead } }, ({ top, cardRead }, context) => {
-      before(context, config, '3.0.0');
+    it('RESOURCE-CARD-1 a Card has the fields and types of the contract', { removedIn: '3.0.0', needs: { top, cardRead } }, ({ top, cardRead }) => {
       const exchange = cardOf(cardRead, need(top));
       if (exchange.status !== 200) block(causeOf('STATUS-CARD-1', `GET .../card answered ${answerOf(exchange)}`, exchange));
       expectOk(exchange, 'Card');

@@ -13,7 +13,7 @@ describe('our mistakes stop the command with exit code 2', () => {
     ['an --only prefix no check takes', ['--only', 'NOSUCH-'], /^--only "NOSUCH-" matches no check; nearest ids: "[A-Z-]+"/],
     ['a misspelt --only prefix', ['--only', 'status-raed'], /^--only "STATUS-RAED" matches no check; nearest ids: "STATUS-READ"/],
     ['an --exclude prefix no check takes', ['--exclude', 'OAUTH-TOKN'], /^--exclude "OAUTH-TOKN" matches no check; nearest ids: "OAUTH-TOKEN"/],
-    ['an unknown group', ['--group', 'statuss'], /^unknown group "statuss": no suites\/statuss\.test\.ts; nearest: "statuses"/],
+    ['an unknown group', ['--group', 'statuss'], /^unknown group "statuss": no suites\/statuss\.test\.ts, and no group shows that name; nearest: "statuses"/],
     ['a selection that takes no check', ['--group', 'oauth', '--only', 'STATUS-READ'], /^the selection \(--group, --only, --exclude\) takes no check/],
   ];
 

@@ -31,6 +31,8 @@ function codeOnly(code: string): string {
 const NEEDS_CALL = /\b(?:needs\(\s*context\s*,|requirement\()\s*(!?)\s*([^,]+?)\s*,\s*([^)]*?)\s*\)/g;
 const SKIP_CALL = /\bcontext\.skip\(\s*([^)]*?)\s*\)/g;
 const RELEASE_CALL = /\b(since|before)\(\s*context\s*,\s*config\s*,\s*([^)]+?)\s*\)/g;
+// removedIn: release in a declared check's options (run/checks.ts), as before(context, config, release) in its body.
+const REMOVED_OPTION = /\bremovedIn:\s*([^,}]+?)\s*[,}]/g;
 const CONFIG_FLAG = /^config\.([A-Za-z]+)$/;
 
 /**
@@ -72,6 +74,7 @@ function statedNeeds(code: string, constants: ReadonlyMap<string, string>): stri
   }
   for (const [, reason] of code.matchAll(SKIP_CALL)) needs.push(...(valueOf(reason as string).match(SETTING_NAME) ?? []));
   for (const [, which, release] of code.matchAll(RELEASE_CALL)) needs.push(`release ${which === 'since' ? '>=' : '<'} ${valueOf(release as string)}`);
+  for (const [, release] of code.matchAll(REMOVED_OPTION)) needs.push(`release < ${valueOf(release as string)}`);
   return needs;
 }
 

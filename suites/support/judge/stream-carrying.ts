@@ -95,5 +95,5 @@ export async function directCarriesDirectMessage(scenario: StreamingScenario): P
   const read = await actors().a.get(`/api/v1/statuses/${status.id}`);
   if (read.status !== 200) block(causeOf('STATUS-VIS-6', `the author's read of the direct message answered ${answerOf(read)}`, read));
   blockIfUnreadable(stream);
-  failOn(stream, `an event carrying direct message ${status.id} (on ${stream.label}, within ${stream.timeoutMs} ms)`);
+  failOn(stream, `an event carrying direct message ${status.id} (on ${stream.label}, within ${stream.timeoutMs} ms)`, stream.lastSeen(at.direct));
 }

@@ -217,7 +217,7 @@ export class StreamingScenario {
     }
     const cause = this.missingUpdate(stream, status.id, clause);
     if (cause.clause !== clause) block(cause);
-    return failOn(stream, `${what} (on ${stream.label}, within ${stream.timeoutMs} ms)`);
+    return failOn(stream, `${what} (on ${stream.label}, within ${stream.timeoutMs} ms)`, stream.lastSeen(since));
   }
 }
 

@@ -58,6 +58,18 @@ describe('server-sent event streams', () => {
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 200);
   });
 
+  it('should give a failed wait\'s evidence over the wait\'s own window, not over the age of the stream', async () => {
+    const { url } = await httpServer((_req, res) => res.writeHead(200, eventStreamHeaders).end('event: update\ndata: "earlier"\n\n'));
+    const stream = await openSse(configFor(url), publicStream);
+    await waitFor(stream, 'the earlier update', (e) => e.data === '"earlier"');
+    // The cause of the next wait comes later than the event.
+    await new Promise((done) => setTimeout(done, 5));
+    const failure = waitFor(stream, 'a later update', (e) => e.data === '"later"');
+    await expect(failure).rejects.toThrow(/actual:\s+last event "update" "earlier"; 0 events in the (\d+) ms from the cause of the wait \(1 event and 0 comments since the stream opened\)/);
+    const windowMs = Number(/0 events in the (\d+) ms/.exec(String(await failure.catch((error: Error) => error.message)))?.[1]);
+    expect(windowMs).toBeLessThanOrEqual(TIMEOUT_MS);
+  });
+
   it('should try the access_token parameter when the Authorization header is refused, and fail at once when that is refused too', async () => {
     const seen: string[] = [];
     const { url } = await httpServer((req, res) => {

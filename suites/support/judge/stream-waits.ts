@@ -15,7 +15,7 @@ export function failOn(stream: EventStream, expected: string, actual = stream.la
 /** The first event that matches, waiting at most the timeout from `since` (when its cause happened). */
 export async function waitFor(stream: EventStream, what: string, matches: (event: StreamEvent) => boolean, since = Date.now()): Promise<StreamEvent> {
   const found = await stream.find(matches, since);
-  if (!found) failOn(stream, `${what} (on ${stream.label}, within ${stream.timeoutMs} ms)`);
+  if (!found) failOn(stream, `${what} (on ${stream.label}, within ${stream.timeoutMs} ms)`, stream.lastSeen(since));
   countJudged();
   return found;
 }

@@ -4,6 +4,7 @@
 import { causeLabel, findClause } from '../judge/clauses.ts';
 import { type RootCause } from '../act/steps.ts';
 import { RELEASE_SKIP_MARK } from '../judge/preconditions.ts';
+import { isStopReason } from '../judge/run-stop.ts';
 import type { CheckResult, RunResults } from './results.ts';
 
 type Judged = Pick<CheckResult, 'clause' | 'status' | 'failedClause'>;
@@ -16,8 +17,9 @@ export function heldCauses(checks: readonly Judged[]): Set<string> {
 /** The skip reason of a check that --only or --exclude left out. */
 export const NOT_SELECTED = 'not selected (--only, --exclude)';
 const EXPECTATIONS_SKIP = 'expectations file: ';
-/** A skip that leaves a clause's verdict to another run: not selected, skipped by the expectations file, another release. */
-const leftToAnotherRun = (c: CheckResult) => c.skipReason === NOT_SELECTED || (c.skipReason ?? '').startsWith(EXPECTATIONS_SKIP) || (c.skipReason ?? '').includes(RELEASE_SKIP_MARK);
+/** A skip that leaves a clause's verdict to another run: not selected, skipped by the expectations file, another release, the run stopped (--max-failures). */
+const leftToAnotherRun = (c: CheckResult) =>
+  c.skipReason === NOT_SELECTED || (c.skipReason ?? '').startsWith(EXPECTATIONS_SKIP) || (c.skipReason ?? '').includes(RELEASE_SKIP_MARK) || isStopReason(c.skipReason);
 
 /**
  * The invariant of blocks: a check is blocked only by a clause that failed (or was itself blocked) in the same run,

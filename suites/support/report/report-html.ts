@@ -92,7 +92,7 @@ table.matrix td.cell { text-align: center; min-width: 90px; font-weight: 600; }
 .tile .blocks, .cell .blocks { display: inline-block; margin-left: 5px; padding: 0 5px; border-radius: 8px; background: #fff; color: var(--ink); font-weight: 600; }
 ol.root-causes li { margin: 0 0 10px; } ol.root-causes .evidence { color: var(--muted); }
 ul.groups { list-style: none; padding: 0; } ul.groups .mark { display: inline-block; width: 1.4em; font-weight: 700; }
-.g-failed .mark { color: var(--failed); } .g-passed .mark { color: var(--passed); } .g-nothing-judged .mark { color: var(--blocked); }
+.g-failed .mark { color: var(--failed); } .g-passed .mark { color: var(--passed); } .g-nothing-judged .mark { color: var(--blocked); } .g-failed-within-the-verdict .mark { color: var(--warning); }
 `;
 
 // Opens the failure (or the folded section of the clause table) a tile or a root cause points at, and copies curl

@@ -3,9 +3,9 @@
 // writes passes through redact().
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
+import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
 import { checkLines, checkTitles, describeTitles } from '../judge/check-titles.ts';
-import { type CheckResult, type CheckStatus, clauseOfTitle, groupLine, type GroupResult, type LeftBehind, redactedResults, type RunResults, runVerdict, severityOf, statusCodeOnlyNote, totalsLine, totalsOf, withRunTotals } from './results.ts';
+import { type CheckResult, type CheckStatus, checksCount, clauseOfTitle, type GroupResult, type LeftBehind, redactedResults, type RunResults, runVerdict, severityOf, statusCodeOnlyNote, totalsLine, totalsOf, withRunTotals } from './results.ts';
 import { configFromEnv } from '../talk/config.ts';
 import { addCounts, emptyCounts, type Counts } from '../talk/counts.ts';
 import { clearHarParts, mergeHarParts } from '../talk/har.ts';
@@ -18,7 +18,7 @@ import '../judge/registered-checks.ts';
 // The resource cases each resource clause's result reports as met or not (resources.ts expectCase).
 import '../judge/resources.ts';
 import { runWideResults } from './run-wide-results.ts';
-import { githubAnnotations, quietSummary, terminalSummary } from './terminal.ts';
+import { githubAnnotations, groupLines, quietSummary, seconds, terminalSummary } from './terminal.ts';
 import { ProgressLine } from './progress.ts';
 import { junitXml } from './junit.ts';
 import { NOT_SELECTED, withSuiteErrors } from './blocks.ts';
@@ -170,16 +170,13 @@ export interface ReporterOptions {
   repeats?: number;
   /** The previous run's results (--previous): each check's history goes on from them. */
   previous?: RunResults;
-  /** --max-failures (-x: 1): vitest stops the run after this many failed checks. */
+  /** --max-failures (-x: 1): the checks stop the run after this many failed (judge/run-stop.ts); it ends a stability run's repeats. */
   maxFailures?: number;
   /** The command's own requests since the last run ended (its preflight, its budget reads), counted with the run's. */
   ownRequests?: () => Counts;
 }
 
 export type Verbosity = 'quiet' | 'normal' | 'verbose';
-
-/** The terminal's line of the run-wide clauses, which the other reports count in the group of each one's owning check. */
-export const RUN_WIDE_GROUP = 'Run-wide clauses (judged over every group; the reports count each in its owning group)';
 
 /** A check's line in a verbose run: its outcome, its title, and why it was not passed or failed where that is said. */
 export function checkLine(check: CheckResult): string {
@@ -202,6 +199,8 @@ export default class ConformanceReporter implements Reporter {
   private readonly ownRequests?: () => Counts;
   /** The results of the repeats that have ended. */
   private readonly ended: RunResults[] = [];
+  /** The failed checks of the groups, in every repeat so far: what the checks counted (judge/run-stop.ts) must be here. */
+  private failedChecks = 0;
   private reportsWritten = false;
 
   constructor(options: ReporterOptions = {}) {
@@ -220,6 +219,11 @@ export default class ConformanceReporter implements Reporter {
   /** Whether the reports are written: the last repeat ended, or a run stopped at --max-failures, which ends the repeats too. */
   get published(): boolean {
     return this.reportsWritten;
+  }
+
+  /** The failed checks the groups reported, in every repeat so far (the run-wide clauses' apart, which no check counts). */
+  get failuresReported(): number {
+    return this.failedChecks;
   }
 
   /** A line of the run's course (a group's, a check's): not in a quiet run, above the progress counter where there is one. */
@@ -257,8 +261,6 @@ export default class ConformanceReporter implements Reporter {
     const name = groupName(module);
     const lines = checkLines(module.moduleId);
     const checks = [...module.children.allTests()].map((t) => checkOf(t, name, file, this.testNamePattern, lines));
-    // Judged within the group for its progress line; onTestRunEnd judges again over the whole run.
-    judgeRun(checks, this.expectations);
     // A preparation that threw is a defect of the suite, not of the server: it fails the run as an error outside checks.
     const errors = [...module.errors(), ...[...module.children.allSuites()].flatMap((suite) => suite.errors())].map(errorText);
     // A section declared in the one shape (run/checks.ts) planned its cost before its first request.
@@ -275,16 +277,16 @@ export default class ConformanceReporter implements Reporter {
     this.groups.push(group);
     this.checks.push(...checks);
     this.progress?.groupEnded(name);
-    this.print(`${groupLine(group)} (${(group.durationMs / 1000).toFixed(1)} s)`);
+    // No verdict yet: the group's line, with the run-wide results it owns, comes once the whole run is judged (groupLines).
+    this.print(`${name}: ended (${checksCount(checks.length)}, ${seconds(group.durationMs)})`);
   }
 
-  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
     const config = configFromEnv(process.env);
     for (const path of this.unselected) {
       const { group, checks } = unselectedGroup(path);
       this.groups.push(group);
       this.checks.push(...checks);
-      this.print(`${groupLine(group)} (not run)`);
     }
     const counts = emptyCounts();
     const leftovers: LeftBehind[] = [];
@@ -294,16 +296,12 @@ export default class ConformanceReporter implements Reporter {
       leftovers.push(...(meta.leftovers ?? []));
     }
     if (this.ownRequests) addCounts(counts, this.ownRequests());
-    // A run stopped at --max-failures: vitest skipped the checks it did not start, which say so.
-    if (reason === 'interrupted' && this.maxFailures) {
-      const stopped = `not run: the run stopped after ${this.maxFailures} failed check${this.maxFailures === 1 ? '' : 's'} (--max-failures, -x)`;
-      for (const c of this.checks) if (c.skipReason === 'skipped') c.skipReason = stopped;
-    }
+    this.failedChecks += this.checks.filter((c) => c.status === 'failed').length;
+    // Met at --max-failures: the checks not yet judged then skipped themselves, saying so, and the repeats end here.
+    const stopped = this.maxFailures !== undefined && this.failedChecks >= this.maxFailures;
     // The run-wide clauses (registered checks, resource schemas, error bodies and texts), judged over all groups.
     const runWide = runWideResults(modules.map((m) => m.meta()), this.checks, this.expectations);
     this.checks.push(...runWide);
-    // Judged once every group has ended: their line completes the group lines to the run's totals.
-    if (runWide.length > 0) this.print(groupLine({ name: RUN_WIDE_GROUP, file: '', durationMs: 0, ...totalsOf(runWide), errors: [] }));
     // A block whose cause held nowhere is the suite's error: its check is reported not judged, the error beside it.
     const checks = withSuiteErrors([...this.checks].sort((x, y) => x.file.localeCompare(y.file)));
     // Judged over the whole run: an expected failure is unexpectedly passing only when none of its checks failed.
@@ -330,7 +328,7 @@ export default class ConformanceReporter implements Reporter {
       errors: unhandledErrors.map(errorText),
     };
     this.ended.push({ verdict: runVerdict(unverdicted), ...unverdicted });
-    if (this.ended.length < this.repeats && reason !== 'interrupted') {
+    if (this.ended.length < this.repeats && !stopped) {
       const repeat = this.ended.at(-1) as RunResults;
       this.print(`Repeat ${this.ended.length} of ${this.repeats}: ${repeat.verdict}: ${totalsLine(repeat.totals)}; ${repeat.counts.total} requests`);
       return;
@@ -353,7 +351,7 @@ export default class ConformanceReporter implements Reporter {
     for (const check of results.checks.filter((c) => c.outcome === 'failed' || c.outcome === 'warning')) {
       process.stdout.write(`\n${check.outcome === 'failed' ? '✗' : '⚠ warning:'} ${check.title}\n${check.message}\n`);
     }
-    process.stdout.write(`\n${terminalSummary(results)}\nReports: ${config.reportDir}/ (report.html, results.json, junit.xml, summary.md)\n`);
+    process.stdout.write(`\n${groupLines(results).join('\n')}\n\n${terminalSummary(results)}\nReports: ${config.reportDir}/ (report.html, results.json, junit.xml, summary.md)\n`);
     if (config.recordFile) process.stdout.write(`Recording: ${config.recordFile} (HAR 1.2, every exchange of the run, redacted)\n`);
   }
 }

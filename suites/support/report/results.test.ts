@@ -8,7 +8,7 @@ import { junitXml } from './junit.ts';
 import { rankRootCauses } from './root-causes.ts';
 import { sampleCheck, sampleResults } from './sample-results.ts';
 import { summaryMarkdown } from './summary-md.ts';
-import { terminalSummary } from './terminal.ts';
+import { groupLines, terminalSummary } from './terminal.ts';
 import { unheldBlocks, withSuiteErrors } from './blocks.ts';
 
 const check = (clause: string, skipReason?: string): CheckResult =>
@@ -206,6 +206,35 @@ describe('a group that judged nothing', () => {
     expect(groupLine(group)).toBe('○ Authentication: 0 passed, 0 failed, 1 blocked, 1 skipped: nothing judged');
     expect(groupMark({ ...group, ...totalsOf([check('STATUS-READ-1')]) }).mark).toBe('✓');
     expect(summaryMarkdown({ ...resultsOf(checks), groups: [group] })).toContain('## Groups\n\n- ○ Authentication: 0 passed, 0 failed, 1 blocked, 1 skipped: nothing judged\n');
+  });
+
+  it('should get a tick only where something passed and nothing failed, a warning sign where SHOULD checks or expected failures failed', () => {
+    const warning = { ...sampleCheck('STATUS-READ-6', 'failed'), outcome: 'warning' as const };
+    const expected = { ...sampleCheck('STATUS-READ-7', 'failed'), outcome: 'expected-failure' as const };
+    const groupOf = (checks: CheckResult[]) => ({ name: 'States and transitions', file: 'suites/statuses-interactions.test.ts', durationMs: 1, ...totalsOf(checks), errors: [] });
+    // A server answering 500 to everything: one SHOULD check failed, every other blocked.
+    const broken = groupOf([warning, blockedBy('STATUS-FAV-1', 'STATUS-CREATE-1'), blockedBy('STATUS-FAV-2', 'STATUS-CREATE-1')]);
+    expect(groupLine(broken)).toBe('⚠ States and transitions: 0 passed, 0 failed, 1 warning, 2 blocked, 0 skipped');
+    expect(groupMark(groupOf([check('STATUS-READ-1'), expected])).mark).toBe('⚠');
+    expect(groupMark(groupOf([check('STATUS-READ-1'), warning, sampleCheck('STATUS-READ-2', 'failed')])).mark).toBe('✗');
+    expect(groupMark(groupOf([check('STATUS-READ-1'), blockedBy('STATUS-FAV-1', 'STATUS-CREATE-1')])).mark).toBe('✓');
+  });
+});
+
+describe('the terminal\'s group lines', () => {
+  it('should count what the reports count, the run-wide results in their owning group, and say which groups did not run', () => {
+    const checks = [
+      sampleCheck('STATUS-FAV-1', 'passed'),
+      sampleCheck('RESOURCE-POLL-1', 'passed', { title: 'RESOURCE-POLL-1 every Poll the run met (run-wide)' }),
+      skippedFor('STATUS-READ-1', 'not selected (--only, --exclude)'),
+    ];
+    const groups = withRunTotals([
+      { name: 'States and transitions', file: 'suites/statuses-interactions.test.ts', durationMs: 1234, ...totalsOf([]), errors: [] },
+      { name: 'Statuses', file: 'suites/statuses.test.ts', durationMs: 0, ...totalsOf([]), errors: [] },
+    ], checks);
+    const results = { ...resultsOf(checks), groups };
+    expect(groupLines(results)).toEqual(['✓ States and transitions: 2 passed, 0 failed, 0 skipped (1.2 s)', '○ Statuses: 0 passed, 0 failed, 1 skipped: nothing judged (not run)']);
+    expect(summaryMarkdown(results)).toContain('- ✓ States and transitions: 2 passed, 0 failed, 0 skipped\n');
   });
 });
 

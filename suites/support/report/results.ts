@@ -281,9 +281,13 @@ export function judgedNothing(t: Totals): boolean {
   return t.passed + t.failed + t.warnings + t.expectedFailures + t.unexpectedPasses === 0;
 }
 
-/** A group's mark in every report: ✗ something fails the run, ○ nothing was judged, ✓ it passed. */
-export function groupMark(g: GroupResult): { mark: '✗' | '○' | '✓'; meaning: string } {
+/**
+ * A group's mark in every report: ✗ something fails the run; ⚠ checks failed that do not fail it (SHOULD clauses,
+ * expected failures); ○ nothing was judged; ✓ only where something passed and nothing failed.
+ */
+export function groupMark(g: GroupResult): { mark: '✗' | '⚠' | '○' | '✓'; meaning: string } {
   if (g.failed > 0 || g.unexpectedPasses > 0 || g.errors.length > 0) return { mark: '✗', meaning: 'failed' };
+  if (g.warnings > 0 || g.expectedFailures > 0) return { mark: '⚠', meaning: 'failed within the verdict' };
   if (judgedNothing(g)) return { mark: '○', meaning: 'nothing judged' };
   return { mark: '✓', meaning: 'passed' };
 }

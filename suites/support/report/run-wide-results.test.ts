@@ -3,6 +3,7 @@ import { describe, expect, it, type TaskMeta } from 'vitest';
 import type { Mismatch } from '../judge/run-wide.ts';
 import type { CheckResult } from './results.ts';
 import { runWideResults } from './run-wide-results.ts';
+import { stopReason } from '../judge/run-stop.ts';
 
 describe('runWideResults', () => {
   const own = (clause: string, status: CheckResult['status']): CheckResult => ({
@@ -51,6 +52,16 @@ describe('runWideResults', () => {
     expect(of('RESOURCE-SCHEDULED-1')).toMatchObject({ status: 'not-judged', outcome: 'not-judged', judged: 0, notJudged: expect.stringContaining('ScheduledStatus') });
     // No error answer carried {error: string}: ERRORS-BODY-1, which failed, left ERRORS-TEXT-1 nothing to read.
     expect(of('ERRORS-TEXT-1')).toMatchObject({ status: 'blocked', blockedBy: { clause: 'ERRORS-BODY-1', summary: 'HTTP 404: 404 Not Found' } });
+  });
+
+  it('should report a clause skipped, as its checks, when the run stopped before any of them (--max-failures)', () => {
+    const reason = stopReason(1);
+    const checks = [own('RESOURCE-STATUS-1', 'passed'), { ...own('RESOURCE-TOKEN-1', 'skipped'), skipReason: reason }];
+    const results = runWideResults(metas, checks, []);
+    expect(results.map((r) => [r.clause, r.status, r.skipReason])).toEqual([
+      ['RESOURCE-STATUS-1', 'failed', undefined],
+      ['RESOURCE-TOKEN-1', 'skipped', reason],
+    ]);
   });
 
   it('should add nothing to a run that left the owning checks out', () => {

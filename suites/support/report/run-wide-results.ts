@@ -5,6 +5,7 @@ import { type RootCause } from '../act/steps.ts';
 import { failureOf, runWideClauses, type Mismatch, type RunWide, type RunWideObservations } from '../judge/run-wide.ts';
 import { judgeCheck, type Expectation } from './expectations.ts';
 import { severityOf, type CheckResult } from './results.ts';
+import { isStopReason } from '../judge/run-stop.ts';
 
 /** The first failure in `results` that names `clauseId`, as the cause of what it left unjudged. */
 function failureNaming(clauseId: string, results: readonly CheckResult[]): RootCause | undefined {
@@ -25,6 +26,23 @@ function unjudged(id: string, { sentence, explainedBy }: RunWide, own: CheckResu
   return { status: 'not-judged', notJudged: own.notJudged ?? `the run met nothing to judge for ${id}: ${sentence}` };
 }
 
+/** The result of a run-wide clause none of whose checks ran: the run stopped before them (--max-failures). */
+const stoppedResult = (id: string, { sentence }: RunWide, stopped: CheckResult): CheckResult => ({
+  clause: id,
+  title: titleOf(id, sentence),
+  group: stopped.group,
+  file: stopped.file,
+  ...(stopped.line ? { line: stopped.line } : {}),
+  status: 'skipped',
+  outcome: 'skipped',
+  severity: severityOf(id),
+  durationMs: 0,
+  ...(stopped.skipReason ? { skipReason: stopped.skipReason } : {}),
+  observations: [],
+});
+
+const titleOf = (id: string, sentence: string) => `${id} ${sentence} (run-wide)`;
+
 /** What the clause's result says of the run: how much it judged, and each case it should have met and did not. */
 function observationsOf(id: string, count: number, observed: readonly RunWideObservations[]): string[] {
   const met = new Set(observed.flatMap((o) => o.cases?.[id] ?? []));
@@ -34,13 +52,17 @@ function observationsOf(id: string, count: number, observed: readonly RunWideObs
 
 /**
  * One result per run-wide clause, judged over every suite file of the run; only for the clauses whose owning
- * check ran (a run of other groups or other clauses is reported on what it selected and nothing else).
+ * check ran (a run of other groups or other clauses is reported on what it selected and nothing else), or would
+ * have run had the run not stopped at --max-failures: skipped then as its checks are, so that a stopped run's totals
+ * are every selected check.
  */
 export function runWideResults(metas: readonly TaskMeta[], checks: readonly CheckResult[], expectations: readonly Expectation[]): CheckResult[] {
   const observed = metas.flatMap((meta) => (meta.runWide ? [meta.runWide] : []));
   const results: CheckResult[] = [];
   for (const [id, runWide] of runWideClauses()) {
     const own = checks.find((c) => c.clause === id && c.status !== 'skipped');
+    const stopped = checks.find((c) => c.clause === id && isStopReason(c.skipReason));
+    if (!own && stopped) results.push(stoppedResult(id, runWide, stopped));
     if (!own) continue;
     const distinct = new Map<string, Mismatch>();
     for (const o of observed) for (const [key, m] of Object.entries(o.mismatches[id] ?? {})) if (!distinct.has(key)) distinct.set(key, m);
@@ -50,7 +72,7 @@ export function runWideResults(metas: readonly TaskMeta[], checks: readonly Chec
     const verdict = failure ? { status: 'failed' as const } : count > 0 ? { status: 'passed' as const } : unjudged(id, runWide, own, [...results, ...checks]);
     const result: CheckResult = {
       clause: id,
-      title: `${id} ${runWide.sentence} (run-wide)`,
+      title: titleOf(id, runWide.sentence),
       group: own.group,
       file: own.file,
       ...(own.line ? { line: own.line } : {}),

@@ -1,8 +1,8 @@
 // The end of the terminal output (and of a CI log), and the GitHub Actions annotations of the checks that need a
 // person's eye.
 import { redact } from '../talk/redact.ts';
-import { blockedByCause, suiteErrorsOf } from './blocks.ts';
-import { byFailedClause, checksCount, leftBehindLine, leftBehindParts, releaseLine, timingLine, totalsLine, type CheckResult, type RunResults } from './results.ts';
+import { blockedByCause, NOT_SELECTED, suiteErrorsOf } from './blocks.ts';
+import { byFailedClause, checksCount, groupLine, leftBehindLine, leftBehindParts, releaseLine, timingLine, totalsLine, type CheckResult, type RunResults } from './results.ts';
 import { rootCauseLine, ROOT_CAUSES_HEADING } from './root-causes.ts';
 import { flippingChecks, intermittentChecks, repeatLines, verdictList, verdictsOf } from './stability.ts';
 
@@ -11,6 +11,17 @@ const LEFT_BEHIND_SHOWN = 20;
 
 /** The terminal ranks this many root causes, each with its curl line; summary.md and the other reports rank them all. */
 const ROOT_CAUSES_SHOWN = 10;
+
+export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/**
+ * Each group's line once the run is judged, as summary.md and report.html give it (the run-wide results counted in
+ * their owning group), with how long it ran, or "(not run)" for a group the selection took no check of.
+ */
+export function groupLines(results: Pick<RunResults, 'groups' | 'checks'>): string[] {
+  const ran = new Set(results.checks.filter((c) => c.skipReason !== NOT_SELECTED).map((c) => c.file));
+  return results.groups.map((g) => `${groupLine(g)} (${ran.has(g.file) ? seconds(g.durationMs) : 'not run'})`);
+}
 
 const verdictLine = (results: RunResults) =>
   `Conformance: ${results.verdict}: ${results.totals.checks} checks, ${totalsLine(results.totals)}; ${results.counts.total} requests in ${(results.durationMs / 1000).toFixed(1)} s`;

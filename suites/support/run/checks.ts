@@ -8,7 +8,8 @@ import { beforeAll, describe, it as vitestIt, type RunnerTestSuite, type TestCon
 import { actors } from '../act/actors.ts';
 import type { StepOutcome, RootCause } from '../act/steps.ts';
 import { CLAUSE_ID, findClause } from '../judge/clauses.ts';
-import { block, since } from '../judge/preconditions.ts';
+import { before, block, since } from '../judge/preconditions.ts';
+import { runStop } from '../judge/run-stop.ts';
 import { releaseAtLeast } from '../talk/config.ts';
 import type { PathCost } from '../talk/counts.ts';
 import type { Exchange } from '../talk/http.ts';
@@ -83,6 +84,11 @@ export const requirement = (present: unknown, reason: string): Requirement => ({
 interface CheckOptions<N extends Steps, U extends Steps> {
   /** What the configuration must give: a check without it is skipped, and its steps are not planned. */
   requires?: readonly Requirement[];
+  /**
+   * The release that removed the check's operation (the catalogue gives the release a clause came with, not this one):
+   * on it and later the check is skipped, before anything else, as a run that stopped (--max-failures) skips it too.
+   */
+  removedIn?: string;
   /** Steps the check cannot be judged without: one that failed blocks it with its cause. */
   needs?: N;
   /** Steps the check judges whatever became of them (their answers are its evidence). */
@@ -146,8 +152,16 @@ export function it<N extends Steps = None, U extends Steps = None>(
   checks.set(name, declared);
   if (declaring) return;
   vitestIt(title, async (context) => {
-    if (release) since(context, actors().config, release);
+    const { config } = actors();
+    if (release) since(context, config, release);
+    if (options.removedIn) before(context, config, options.removedIn);
     for (const { met, reason } of requires) if (!met) context.skip(reason);
+    // After the skips of the configuration, which a run that did not stop would give too.
+    const stop = runStop(config.stop);
+    if (stop) {
+      context.onTestFailed(() => stop.failed());
+      if (stop.reached) context.skip(stop.reason);
+    }
     const values: Record<string, unknown> = {};
     for (const [name, needed] of Object.entries(needs)) {
       const outcome = await plan.outcomeOf(needed);
@@ -155,6 +169,8 @@ export function it<N extends Steps = None, U extends Steps = None>(
       values[name] = outcome.value;
     }
     for (const [name, used] of Object.entries(uses)) values[name] = await plan.outcomeOf(used);
+    // Another file's check may have met the last failure while this one waited for its steps.
+    if (stop?.reached) context.skip(stop.reason);
     await judge(values as Values<N> & StepOutcomes<U>, context);
   });
 }
@@ -196,6 +212,8 @@ export function section(heading: string, declare: () => void): void {
         .filter((check) => runsWith(check, serverVersion));
       const steps = kept.flatMap((check) => check.steps);
       suite.meta.planned = costOf(closure(steps));
+      // A run that stopped judges none of the checks: their steps would only make what the cleanup undoes.
+      if (runStop(actors().config.stop)?.reached) return;
       await plan.run(steps);
     });
   });

@@ -9,7 +9,7 @@ import { config as loadDotenv } from 'dotenv';
 import { ConfigError, configFromEnv, PACKAGE, PREFLIGHT_ACCOUNT_A, SETTINGS, type Config } from '../talk/config.ts';
 import { preflight, type Sent } from './preflight.ts';
 import type { Verbosity } from '../report/reporter.ts';
-import { listing, planOf, selectionMistake, selectionOf, withoutSkipped } from './selection.ts';
+import { listing, planOf, runWideChecks, selectionMistake, selectionOf, withoutSkipped } from './selection.ts';
 import { EXIT, expectationsOf, usageError } from './usage.ts';
 import type { Command } from './run-command.ts';
 
@@ -22,7 +22,8 @@ Runs the conformance suites against CONFORMANCE_BASE_URL, or against the embedde
 it is unset, and writes report.html, results.json, junit.xml and summary.md to the report directory.
 
 Selection (ids and group names match whatever their case; one that matches no check is a usage error):
-  --group NAME        run one endpoint group (a suite file name such as statuses or oauth); repeatable
+  --group NAME        run one endpoint group: its name as --list and the reports show it, in any case
+                      ("States and transitions"), or its suite file's name (statuses-interactions); repeatable
   --only PREFIX       run the checks whose clause id starts with PREFIX (STATUS-READ, OAUTH-); repeatable;
                       a group with none of them is not run, its checks reported as not selected
   --exclude PREFIX    leave out the checks whose clause id starts with PREFIX (same forms as --only); repeatable
@@ -118,6 +119,12 @@ function stabilityOf(flags: StabilityFlags): Command['stability'] {
   };
 }
 
+/** The run-wide clauses a run judges, the registered checks' among them: loaded for --list only (a run loads them in its workers). */
+async function runWideClausesOfRun() {
+  await Promise.all([import('../judge/registered-checks.ts'), import('../judge/resources.ts')]);
+  return (await import('../judge/run-wide.ts')).runWideClauses();
+}
+
 /** The run's configuration; a setting the run cannot take is a usage error. */
 function configOrUsageError(): Config {
   try {
@@ -162,7 +169,8 @@ async function main(): Promise<number> {
   }
   if (flags.list) {
     // What a run would take, the checks the expectations file skips left out: no server starts, no request is sent.
-    process.stdout.write(`${listing(withoutSkipped(plan.checks, expectationsOf(process.env.CONFORMANCE_EXPECTATIONS))).join('\n')}\n`);
+    const checks = withoutSkipped(plan.checks, expectationsOf(process.env.CONFORMANCE_EXPECTATIONS));
+    process.stdout.write(`${listing(checks, runWideChecks(checks, await runWideClausesOfRun(), configOrUsageError().serverVersion)).join('\n')}\n`);
     return EXIT.passed;
   }
   const config = configOrUsageError();

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startVitest } from 'vitest/node';
 import type { Config } from '../talk/config.ts';
-import { drained, emptyCounts, tally, type Counts } from '../talk/counts.ts';
+import { addCounts, drained, emptyCounts, tally, type Counts } from '../talk/counts.ts';
 import { conformanceProject, GroupOrder, transformCache } from './conformance-project.ts';
 import { prepareRun } from './global-setup.ts';
 import { selectionPattern, writeUpdatedExpectations } from '../report/expectations.ts';
@@ -20,6 +20,7 @@ import type { Sent } from './preflight.ts';
 import { gateAdvice } from '../report/advice.ts';
 import { MatrixUsageError, readResults } from '../report/matrix.ts';
 import { stabilityPlan } from './stability-plan.ts';
+import { RunStop, stopAt, type StopAt } from '../judge/run-stop.ts';
 
 /**
  * Suite files run at once. A run against a server that answers in a few milliseconds is bound by the CPU, and each
@@ -49,8 +50,8 @@ async function prepared(): ReturnType<typeof prepareRun> {
 }
 
 /** Runs the suite files (all where none is named) as vitest files, against the embedded server where none is configured. */
-async function runGroups(files: readonly string[], reporter: ConformanceReporter, options: { root: string; workers: number; testNamePattern?: RegExp; shard?: string; maxFailures?: number }): Promise<void> {
-  const { root, workers, testNamePattern, shard, maxFailures } = options;
+async function runGroups(files: readonly string[], reporter: ConformanceReporter, options: { root: string; workers: number; testNamePattern?: RegExp; shard?: string; stop: StopAt }): Promise<void> {
+  const { root, workers, testNamePattern, shard, stop } = options;
   // The embedded server starts here, loaded as this process loads the CLI, and not in vitest's global setup, which
   // would load it through vite's transforms first: a few tenths of a second off every run.
   const run = await prepared();
@@ -58,7 +59,9 @@ async function runGroups(files: readonly string[], reporter: ConformanceReporter
   const vitest = await startVitest('test', [...files], {
     root,
     config: false,
-    projects: [{ test: { ...conformanceProject(), globalSetup: [], provide: { config: run.config } } }],
+    // --max-failures: the checks stop themselves once the run met its failures (judge/run-stop.ts). Not vitest's bail,
+    // which cancels the files running: their results, and the groups not started, never reached the reports.
+    projects: [{ test: { ...conformanceProject(), globalSetup: [], provide: { config: { ...run.config, stop } } } }],
     watch: false,
     reporters: [reporter],
     sequence: { sequencer: GroupOrder },
@@ -72,9 +75,6 @@ async function runGroups(files: readonly string[], reporter: ConformanceReporter
     maxWorkers: workers,
     ...(testNamePattern ? { testNamePattern } : {}),
     ...(shard ? { shard } : {}),
-    // vitest stops starting checks after this many failures; the files running end their hooks, the ledger's
-    // cleanup (setup.ts) among them.
-    ...(maxFailures ? { bail: maxFailures } : {}),
   });
   await vitest?.close();
   await run.close?.();
@@ -113,7 +113,10 @@ async function readBudget(config: Config, wholeRun: boolean, ownRequests: Counts
   if (resetToWaitFor !== undefined) {
     const ms = Math.max(0, resetToWaitFor - Date.now());
     announceWait(ms, "for the reset of the server's rate limit before the run starts (the IP access bucket cannot carry a whole run)");
+    const from = Date.now();
     await new Promise((done) => setTimeout(done, ms));
+    // A wait of the run's pacing as the groups' are: "waited N s" and pacedMs count it.
+    addCounts(ownRequests, { ...emptyCounts(), pacedSpans: [[from, Date.now()]] });
   }
   return reported;
 }
@@ -204,15 +207,24 @@ export async function runConformance({ root, selection, plan, verbosity, shard, 
       return { ...own, commandRequests: own.total };
     },
   });
+  // The checks count their failures, for the exit code and for --max-failures N, which stops a stability run at its
+  // N-th failure: one count for every repeat.
+  const stop = stopAt(stability.maxFailures);
   // Each repeat is a run of its own, on objects of its own, with the same seed and settings; the reporter reports
   // them as one once the last ends, or once a run stopped at --max-failures.
   for (let repeat = 0; repeat < stability.repeat && !reporter.published; repeat++) {
     // What the repeats before spent: the next starts its pacing from the server's word, not from the first reading.
     if (repeat > 0 && !config.embedded) await readBudget(config, wholeRun, ownRequests, runCalls);
-    await runGroups(plan.run, reporter, { root, workers, testNamePattern, shard, ...(stability.maxFailures ? { maxFailures: stability.maxFailures } : {}) });
+    await runGroups(plan.run, reporter, { root, workers, testNamePattern, shard, stop });
   }
   if (!existsSync(resultsFile)) return EXIT.failed;
   const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as RunResults;
+  // The exit code never rests on the reports alone: a failure the checks met that no report shows fails the run.
+  const met = new RunStop(stop).failures;
+  if (met > reporter.failuresReported) {
+    process.stdout.write(`Error of the suite: the checks met ${met} failures and the reports show ${reporter.failuresReported} (please report it with reports/results.json)\n`);
+    return EXIT.failed;
+  }
   if (writeTo) process.stdout.write(`${writeUpdatedExpectations(writeTo, toUpdate, results.checks)}\n`);
   for (const line of gateAdvice(results, config.expectationsFile, Boolean(writeTo))) process.stdout.write(`${line}\n`);
   return results.verdict === 'PASS' ? EXIT.passed : EXIT.failed;

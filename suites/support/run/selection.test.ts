@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { editDistance, listing, nearest, planOf, selectionMistake, selectionOf, suiteGroups, withoutSkipped, type PlannedCheck } from './selection.ts';
+import { editDistance, listing, nearest, planOf, runWideChecks, selectionMistake, selectionOf, suiteGroups, withoutSkipped, type PlannedCheck } from './selection.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const ids = (checks: readonly PlannedCheck[]) => checks.map((c) => c.title?.split(' ')[0]);
@@ -23,6 +23,12 @@ describe('planOf', () => {
     expect(plan.unselected).toHaveLength(suiteGroups(ROOT).length - 1);
   });
 
+  it('should take a group by the name the reports show, in any case, as by its file name', () => {
+    for (const name of ['States and transitions', 'STATES AND TRANSITIONS', 'statuses-interactions', 'Authentication']) expect(selectionMistake(ROOT, selectionOf({ group: [name] })), name).toBeUndefined();
+    expect(planOf(ROOT, selectionOf({ group: ['States and transitions', 'statuses-interactions'] })).run).toEqual(['suites/statuses-interactions.test.ts']);
+    expect(planOf(ROOT, selectionOf({ group: ['authentication'], only: ['AUTH-'] })).checks.map((c) => c.group)).toContain('Authentication');
+  });
+
   it('should run the named groups, or all of them through vitest\'s include, where nothing narrows the selection', () => {
     expect(planOf(ROOT, selectionOf({ group: ['oauth'] })).run).toEqual(['suites/oauth.test.ts']);
     const whole = planOf(ROOT, selectionOf({}));
@@ -39,7 +45,8 @@ describe('selectionMistake', () => {
   it.each([
     ['an --only prefix no check takes', { only: ['STATUS-RAED'] }, '--only "STATUS-RAED" matches no check; nearest ids: "STATUS-READ"'],
     ['an --exclude prefix no check takes', { exclude: ['oauth-tokn'] }, '--exclude "OAUTH-TOKN" matches no check; nearest ids: "OAUTH-TOKEN"'],
-    ['an unknown group', { group: ['statuss'] }, 'unknown group "statuss": no suites/statuss.test.ts; nearest: "statuses"'],
+    ['an unknown group', { group: ['statuss'] }, 'unknown group "statuss": no suites/statuss.test.ts, and no group shows that name; nearest: "statuses"'],
+    ['a group\'s name misspelt', { group: ['States and transitons'] }, 'unknown group "states and transitons": no suites/states and transitons.test.ts, and no group shows that name; nearest: "States and transitions"'],
     ['a selection that takes no check', { group: ['oauth'], only: ['STATUS-READ'] }, 'the selection (--group, --only, --exclude) takes no check'],
   ])('should name %s, with the nearest names', (_what, flags, start) => {
     expect(selectionMistake(ROOT, selectionOf(flags))).toMatch(new RegExp(`^${start.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
@@ -67,6 +74,21 @@ describe('listing', () => {
       'STATUS-READ-22  Statuses  -                    another',
       '2 checks in 1 group',
     ]);
+  });
+
+  it('should list the run-wide checks a run reports, one per run-wide clause whose check runs at the release, and count them apart', () => {
+    const checks = [check('RESOURCE-STATUS-1 a Status has the fields'), check('RESOURCE-CARD-1 a Card has the fields', ['release < 3.0.0']), check('STATUS-READ-1 a public status')];
+    const clauses = new Map([
+      ['RESOURCE-STATUS-1', { sentence: 'every Status the run met' }],
+      ['RESOURCE-CARD-1', { sentence: 'every Card the run met' }],
+      ['ERRORS-BODY-1', { sentence: 'every error answer' }],
+    ]);
+    const runWide = runWideChecks(checks, clauses, '3.2.0');
+    expect(runWide.map((c) => c.title)).toEqual(['RESOURCE-STATUS-1 every Status the run met (run-wide)']);
+    expect(runWideChecks(checks, clauses, '2.9.0')).toHaveLength(2);
+    const lines = listing(checks, runWide);
+    expect(lines.at(-2)).toMatch(/^RESOURCE-STATUS-1 +Statuses +- +every Status the run met \(run-wide\)$/);
+    expect(lines.at(-1)).toBe("4 checks in 1 group: 3 of the groups' own and 1 run-wide (one per run-wide clause whose check runs, judged over every group and counted in its check's group), as a run counts them");
   });
 
   it('should leave out the checks the expectations file skips', () => {

@@ -6,10 +6,11 @@ import { join } from 'node:path';
 import { checkNeeds } from '../judge/check-needs.ts';
 import { describeTitles } from '../judge/check-titles.ts';
 import { CLAUSE_ID } from '../judge/clauses.ts';
+import { releaseAtLeast } from '../talk/config.ts';
 import { names, onlyPattern, type Expectation, type IdSelection } from '../report/expectations.ts';
 
 export interface Selection extends IdSelection {
-  /** Group names (suite file names without .test.ts), lower case. */
+  /** Group names as given, lower case: a suite file's name without .test.ts, or the name the reports show (groupFiles). */
   groups: readonly string[];
 }
 
@@ -50,6 +51,29 @@ export function suiteGroups(root: string): string[] {
   return readdirSync(join(root, 'suites')).filter((name) => name.endsWith('.test.ts')).map((name) => name.slice(0, -'.test.ts'.length)).sort();
 }
 
+/** The name every report and --list show for a group: its file's first describe title. */
+const shownName = (root: string, group: string) => describeTitles(readFileSync(join(root, fileOf(group)), 'utf8'))[0] ?? group;
+
+/**
+ * The names --group takes, lower case, each with its group (a suite file's name): the file's name ("statuses") and the
+ * name the reports and --list show ("Statuses", "States and transitions"), with the name as it is written.
+ */
+export function groupNames(root: string): Map<string, { group: string; written: string }> {
+  const named = new Map<string, { group: string; written: string }>();
+  for (const group of suiteGroups(root)) {
+    named.set(group, { group, written: group });
+    const shown = shownName(root, group);
+    if (!named.has(shown.toLowerCase())) named.set(shown.toLowerCase(), { group, written: shown });
+  }
+  return named;
+}
+
+/** The suite file of each group the selection names; a name no group has is kept as given (selectionMistake tells it). */
+const filesOf = (root: string, groups: readonly string[]) => {
+  const named = groupNames(root);
+  return [...new Set(groups.map((name) => fileOf(named.get(name)?.group ?? name)))];
+};
+
 /** The checks of one suite file, read from its source; its first describe title names its group. */
 function checksOf(root: string, file: string): PlannedCheck[] {
   const source = readFileSync(join(root, file), 'utf8');
@@ -65,7 +89,7 @@ function checksOf(root: string, file: string): PlannedCheck[] {
 export function planOf(root: string, selection: Selection, sharded = false): Plan {
   const only = onlyPattern(selection.only);
   const exclude = onlyPattern(selection.exclude);
-  const files = (selection.groups.length ? selection.groups : suiteGroups(root)).map(fileOf);
+  const files = selection.groups.length ? filesOf(root, selection.groups) : suiteGroups(root).map(fileOf);
   const plan: Plan = { checks: [], run: [], unselected: [] };
   for (const file of files) {
     // A title that is no literal cannot be told: the check is taken, and vitest's pattern decides.
@@ -74,7 +98,7 @@ export function planOf(root: string, selection: Selection, sharded = false): Pla
     (taken.length > 0 || sharded ? plan.run : plan.unselected).push(file);
   }
   // No narrowing: the files named, or none (vitest's include runs them all).
-  if (!only && !exclude && !sharded) plan.run = selection.groups.map(fileOf);
+  if (!only && !exclude && !sharded) plan.run = selection.groups.length ? files : [];
   return plan;
 }
 
@@ -117,9 +141,12 @@ const quoted = (names: readonly string[]) => names.map((n) => `"${n}"`).join(', 
  * --only does (a word of its title starts with it), so the catalogue of a whole run decides, whatever else narrows.
  */
 export function selectionMistake(root: string, selection: Selection): string | undefined {
-  const groups = suiteGroups(root);
+  const named = groupNames(root);
   for (const group of selection.groups) {
-    if (!groups.includes(group)) return `unknown group "${group}": no ${fileOf(group)}; nearest: ${quoted(nearest(group, groups))}`;
+    if (named.has(group)) continue;
+    // The nearest names as written, the reports' names among them ("States and transitions").
+    const shown = nearest(group, named.keys()).map((name) => named.get(name)?.written ?? name);
+    return `unknown group "${group}": no ${fileOf(group)}, and no group shows that name; nearest: ${quoted(shown)}`;
   }
   const everyCheck = planOf(root, { groups: [], only: [], exclude: [] }).checks;
   for (const [flag, prefixes] of [['--only', selection.only], ['--exclude', selection.exclude]] as const) {
@@ -139,8 +166,32 @@ export function withoutSkipped(checks: readonly PlannedCheck[], expectations: re
   return checks.filter(({ title }) => title === undefined || !skips.some((e) => names(e, { clause: clauseOf(title), title })));
 }
 
-/** --list: a line per check (clause id, group, needs, title), in columns under a heading, and the count. */
-export function listing(checks: readonly PlannedCheck[]): string[] {
+const RELEASE_NEED = /^release (>=|<) (\d+\.\d+\.\d+)$/;
+
+/** Whether a check's needs of a release (release >= 2.7.0, release < 3.0.0) are met by `release`; its settings aside. */
+const runsAtRelease = (check: PlannedCheck, release: string) =>
+  check.needs.every((need) => {
+    const [, which, bound] = RELEASE_NEED.exec(need) ?? [];
+    return bound === undefined || (which === '>=') === releaseAtLeast(release, bound);
+  });
+
+/**
+ * The run-wide checks a run of `checks` reports (report/run-wide-results.ts): one per run-wide clause whose own check
+ * is taken and runs at `release`, counted in that check's group, with its needs.
+ */
+export function runWideChecks(checks: readonly PlannedCheck[], clauses: ReadonlyMap<string, { sentence: string }>, release: string): PlannedCheck[] {
+  return [...clauses].flatMap(([id, { sentence }]) => {
+    const own = checks.find((check) => check.title !== undefined && clauseOf(check.title) === id && runsAtRelease(check, release));
+    return own ? [{ ...own, title: `${id} ${sentence} (run-wide)` }] : [];
+  });
+}
+
+/**
+ * --list: a line per check (clause id, group, needs, title), in columns under a heading, the run-wide checks last, and
+ * the count, which is a run's.
+ */
+export function listing(groupChecks: readonly PlannedCheck[], runWide: readonly PlannedCheck[] = []): string[] {
+  const checks = [...groupChecks, ...runWide];
   const rows = checks.map(({ title, group, needs, file, line }) => {
     const id = title === undefined ? `(${file}:${line})` : clauseOf(title);
     return [id, group, needs.join(', ') || '-', title === undefined ? 'a title made at run time' : title.slice(id.length).trim()];
@@ -150,6 +201,6 @@ export function listing(checks: readonly PlannedCheck[]): string[] {
   const groups = new Set(checks.map((c) => c.group)).size;
   return [
     ...table.map((row) => row.map((cell, column) => (column < 3 ? cell.padEnd(widths[column] as number) : cell)).join('  ')),
-    `${counted(checks.length, 'check')} in ${counted(groups, 'group')}`,
+    `${counted(checks.length, 'check')} in ${counted(groups, 'group')}${runWide.length ? `: ${groupChecks.length} of the groups' own and ${runWide.length} run-wide (one per run-wide clause whose check runs, judged over every group and counted in its check's group), as a run counts them` : ''}`,
   ];
 }

@@ -91,6 +91,8 @@ export interface Config {
   rateReading?: SharedArrayBuffer;
   /** The turns on the narrow buckets that every worker of the run shares; made by prepareRun (bucket-turns.ts). */
   bucketTurns?: SharedArrayBuffer;
+  /** --max-failures N: the failures that stop the run, and their count, which every worker shares (judge/run-stop.ts). */
+  stop?: { after: number; failures: SharedArrayBuffer };
   /** The User-Agent header of every request, stream and WebSocket handshake. */
   userAgent: string;
   reportDir: string;

@@ -90,10 +90,18 @@ describe('the start line of a run the budget left cannot carry', () => {
   it('should name every wait it foresees: the reset before the start (or once the calls left are spent), each further period, the settle window', () => {
     const whole = budgetAtStart(headers(300, 40, MINUTE), { wholeRun: true, settleMs: 3000 });
     expect(whole?.waitBeforeStart).toBe(true);
-    expect(whole?.warning).toMatch(/so the run waits for the reset \(\d+ s from now\) before it starts, where a run in the last 30 minutes spent them, for the reset of the Deletion and Uploading buckets \(30 per 30 minutes each\), for the settle window \(3000 ms\) where a group confirms its undos held, and says so each time it does\.$/);
+    expect(whole?.warning).toMatch(/so the run waits for the reset \(\d+ s from now\) before it starts, where a run in the last 30 minutes spent them, for the reset of the Deletion and Uploading buckets \(30 per 30 minutes each\), for the settle window \(3000 ms\) where a group confirms its undos held, and says so each time it does; it may wait more where other clients spend the same budget\.$/);
+    // 25 calls of the 40 left (15 kept in hand), then 85 a period: 267 calls wait three times.
     const part = budgetAtStart(headers(100, 40, MINUTE), { wholeRun: false, settleMs: 1000 });
     expect(part?.waitBeforeStart).toBe(false);
-    expect(part?.warning).toMatch(/so the run waits for the reset \(\d+ s from now\) once the 40 calls left are spent, again each time a period is spent, where a run in the last 30 minutes spent them, for the reset of the Deletion and Uploading buckets \(30 per 30 minutes each\), and says so each time it does\.$/);
+    expect(part?.warning).toMatch(/so the run waits for the reset \(\d+ s from now\) once the 40 calls left are spent \(15 of them kept in hand\), then 2 more times, each time the next period's 85 calls are spent, where a run in the last 30 minutes spent them, for the reset of the Deletion and Uploading buckets \(30 per 30 minutes each\), and says so each time it does; it may wait more where other clients spend the same budget\.$/);
+  });
+
+  it('should foresee the second wait of a whole run that one period less the reserve cannot carry', () => {
+    // A plan of 298 calls: 285 a period of 300 (15 kept in hand), so once more after the reset before the start.
+    const whole = budgetAtStart(headers(300, 40, MINUTE), { wholeRun: true, settleMs: 1000, runCalls: 298 });
+    expect(whole?.warning).toMatch(/waits for the reset \(\d+ s from now\) before it starts, then once more, each time the next period's 285 calls are spent,/);
+    expect(budgetAtStart(headers(300, 280, MINUTE), { wholeRun: true, settleMs: 1000 })?.warning).toMatch(/this run|a full run makes about \d+ calls/);
   });
 });
 

@@ -204,21 +204,27 @@ export function budgetAtStart(headers: Record<string, string>, plan: StartPlan):
   const serverNow = Date.parse(headers.date ?? '');
   const resetAt = Date.now() + reset - (Number.isNaN(serverNow) ? Date.now() : serverNow) + CLOCK_SLACK_MS;
   const reading = { remaining, limit, resetAt };
-  // What is left against what a run spends, both whole: a fresh period (the version hint's own call aside) fits a run.
+  // What is left against what a run spends, less the reserve pacing keeps in hand: a fresh period (the version hint's
+  // own call aside) fits a run.
   const runCalls = plan.runCalls ?? RUN_ACCESS_CALLS;
-  if (remaining >= runCalls) return { reading };
+  const reserve = reserveOf('IP access');
+  const usableNow = Math.max(0, remaining - reserve);
+  if (usableNow >= runCalls) return { reading };
   const untilReset = `${duration(Math.max(0, resetAt - Date.now()))} from now`;
   const waitBeforeStart = plan.wholeRun && resetAt - Date.now() <= LONGEST_WAIT_MS;
+  // Each period after the first reset carries the limit less the reserve: what is left of the run then waits again.
+  const perPeriod = Math.max(1, limit - reserve);
+  const further = Math.max(0, Math.ceil((runCalls - (waitBeforeStart ? 0 : usableNow) - perPeriod) / perPeriod));
   const waits = [
-    waitBeforeStart ? `for the reset (${untilReset}) before it starts` : `for the reset (${untilReset}) once the ${remaining} calls left are spent`,
-    ...(limit < runCalls ? ['again each time a period is spent'] : []),
+    waitBeforeStart ? `for the reset (${untilReset}) before it starts` : `for the reset (${untilReset}) once the ${remaining} calls left are spent (${reserve} of them kept in hand)`,
+    ...(further > 0 ? [`then ${further === 1 ? 'once more' : `${further} more times`}, each time the next period's ${perPeriod} calls are spent`] : []),
     // A short access bucket is most often a run's before this one, which spent the narrow buckets too; no header shows them before a call of theirs.
     `where a run in the last ${LIMITS.Deletion.periodMs / MINUTE} minutes spent them, for the reset of the Deletion and Uploading buckets (${LIMITS.Deletion.limit} per ${LIMITS.Deletion.periodMs / MINUTE} minutes each)`,
     ...(plan.settleMs > ANNOUNCED_WAIT_MS ? [`for the settle window (${plan.settleMs} ms) where a group confirms its undos held`] : []),
   ];
   const warning =
     `Rate limit: the server reports ${remaining} of ${limit} requests left until ${clockTime(resetAt)} UTC (X-RateLimit headers of GET /api/v1/instance); ` +
-    `${plan.runCalls === undefined ? `a full run makes about ${RUN_ACCESS_CALLS}` : `this run's plan makes ${runCalls}`} calls it counts, so the run waits ${waits.join(', ')}, and says so each time it does.`;
+    `${plan.runCalls === undefined ? `a full run makes about ${RUN_ACCESS_CALLS}` : `this run's plan makes ${runCalls}`} calls it counts, so the run waits ${waits.join(', ')}, and says so each time it does; it may wait more where other clients spend the same budget.`;
   return { reading, warning, waitBeforeStart };
 }
 

@@ -122,10 +122,19 @@ export class EventStream {
     return this.settle(() => this.comments[0], this.openedAt + this.timeoutMs);
   }
 
-  lastSeen(): string {
+  /**
+   * What the stream showed: its last event, and what arrived within the window of a wait from `since` (its cause), or
+   * since the stream opened. A stream stays open for a whole group: its age is no wait's duration.
+   */
+  lastSeen(since?: number): string {
     const last = this.events.at(-1);
     const parts = [last ? `last event ${describeEvent(last)}` : 'no event at all'];
-    parts.push(`${this.tally()} in ${Date.now() - this.openedAt} ms`);
+    if (since === undefined) parts.push(`${this.tally()} since the stream opened ${Date.now() - this.openedAt} ms before`);
+    else {
+      const end = Math.min(Date.now(), since + this.timeoutMs);
+      const within = this.arrivedAt.filter((at) => at >= since && at <= end).length;
+      parts.push(`${plural(within, 'event')} in the ${end - since} ms from the cause of the wait (${this.tally()} since the stream opened)`);
+    }
     if (this.parseErrors.length) parts.push(`unparsable: ${this.parseErrors.slice(-3).join('; ')}`);
     if (this.ended !== undefined) parts.push(`the stream ended: ${this.ended}`);
     if (this.rawTail) parts.push(`last bytes ${JSON.stringify(this.rawTail)}`);
