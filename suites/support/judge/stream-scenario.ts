@@ -259,10 +259,13 @@ async function postWhileListening(a: Actor, b: Actor | undefined, publicStreams:
 
 /** A's acct, from the status A created first (whatever else is wrong with it): the poster mentions A with it. */
 function mentionOf(created: Created<Status>): Step<string> {
-  const acct = (createdObject(created.exchange as Exchange)?.account as { acct?: unknown } | undefined)?.acct;
+  const account = createdObject(created.exchange as Exchange)?.account as { acct?: unknown } | null | undefined;
+  const acct = account?.acct;
   if (typeof acct === 'string' && acct !== '') return succeeded(acct, created.exchange as Exchange);
   if (!created.ok) return failed(created.cause, created.exchange);
-  return failed(causeOf('RESOURCE-STATUS-1', "A's status carries no account.acct to mention A by", created.exchange), created.exchange);
+  // A Status without its account is the Status's gap; an account without acct is the Account's.
+  const [clause, gap] = typeof account === 'object' && account !== null ? ['RESOURCE-ACCOUNT-1', 'an account without acct'] : ['RESOURCE-STATUS-1', 'no account'];
+  return failed(causeOf(clause, `A's status carries ${gap} to mention A by`, created.exchange), created.exchange);
 }
 
 /** Every stream of a run over one transport: A's, and the user stream of the public status's author. */
