@@ -734,7 +734,8 @@ section('States and transitions', () => {
     });
   });
 
-  // A's deletes come after every other step (deletes, above): B boosted and favourited `subject`, no one else acted on `hidden`.
+  // A's deletes come after every other step (deletes, above): B boosted and favourited `subject`; no one else acted on
+  // the control (`hidden`, or a status made for it where a move of B's on `hidden` took).
   section('delete of a status others acted on', () => {
     it(
       'STATUS-DELETE-7 deleting a status that B boosted or favourited (both, where both took): DELETE answers it, and a later read gives 404 "Record not found"',
