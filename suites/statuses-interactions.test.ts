@@ -29,7 +29,7 @@
 // step, the release gates only what other checks share it with (the reblog visibility parameter, the pin of a boost).
 import { actors, type Actor } from './support/act/actors.ts';
 import { createdObject, type Exchange, jsonOf, type RequestOptions } from './support/talk/http.ts';
-import { madeStep, type Created, type Status } from './support/act/created.ts';
+import { authorGap, madeStep, type Created, type Status } from './support/act/created.ts';
 import { remember, type LedgerEntry } from './support/act/ledger.ts';
 import { releaseAtLeast } from './support/talk/config.ts';
 import type { FormParams } from './support/talk/form.ts';
@@ -155,7 +155,7 @@ function expectFlag(made: Step<Exchange>, acted: Step<Status>, flag: Flag, value
 /** The author of a status, for the accounts lists: a Status without an account id blocks the check. */
 function authorOf(status: Status, exchange: Exchange): string {
   const id = status.account?.id;
-  if (typeof id !== 'string') block(causeOf('RESOURCE-STATUS-1', 'a Status carries no account id', exchange));
+  if (typeof id !== 'string') block(authorGap(status, 'id', exchange));
   return id;
 }
 
