@@ -188,10 +188,11 @@ async function expectRefused(context: TestContext, missing: string, moves: reado
   await context.annotate(`without ${missing}, ${moves.length} moves refused: ${how}`, 'observation');
 }
 
+/**
+ * A flag of a pair, read with flagOn: on the status acted on, itself or inside the boost a server may answer in its
+ * place (the wrapper's flags are the boost's); pinned is "present in some responses", so it may be absent.
+ */
 type Flag = 'favourited' | 'reblogged' | 'bookmarked' | 'muted' | 'pinned';
-// A flag is read with flagOn: on the status acted on, itself or inside the boost a server may answer in its place (the
-// wrapper's flags are the boost's); pinned is "present in some responses", so it may be absent.
-
 
 /** The moves of the Statuses table that set and clear one flag, with the scope they name and the clauses of their transitions. */
 interface Pair {
