@@ -22,7 +22,7 @@ import { remember } from './support/act/ledger.ts';
 import { releaseAtLeast } from './support/talk/config.ts';
 import { block, need } from './support/judge/preconditions.ts';
 import { answerOf as answered, causeOf, failed, succeeded as reached, type RootCause, type Step, type StepOutcome } from './support/act/steps.ts';
-import { shows } from './support/act/moves.ts';
+import { flagOn, shows } from './support/act/moves.ts';
 import { now, settle } from './support/act/settle.ts';
 import { WebSignIn } from './support/act/sign-in.ts';
 import { check, expectEqual, expectOk, fail } from './support/judge/verify.ts';
@@ -188,10 +188,11 @@ async function expectRefused(context: TestContext, missing: string, moves: reado
   await context.annotate(`without ${missing}, ${moves.length} moves refused: ${how}`, 'observation');
 }
 
+/**
+ * A flag of a pair, read with flagOn: on the status acted on, itself or inside the boost a server may answer in its
+ * place (the wrapper's flags are the boost's); pinned is "present in some responses", so it may be absent.
+ */
 type Flag = 'favourited' | 'reblogged' | 'bookmarked' | 'muted' | 'pinned';
-
-/** A flag as an answer shows it; pinned is "present in some responses", so it may be absent. */
-const flagOf = (exchange: Exchange, flag: Flag): unknown => createdObject(exchange)?.[flag];
 
 /** The moves of the Statuses table that set and clear one flag, with the scope they name and the clauses of their transitions. */
 interface Pair {
@@ -228,11 +229,11 @@ const holderScope = (scope: string) => (scope === 'write:statuses' ? 'write:favo
  */
 function expectControlAct(exchange: Exchange | undefined, read: Exchange, statusId: string, pair: Pair): void {
   if (!exchange) return block(causeOf(pair.actClause, `${pair.act} was not made by a token holding ${pair.scope}`));
-  const shown = flagOf(exchange, pair.flag);
+  const shown = flagOn(exchange, statusId, pair.flag);
   // pinned is "present in some responses": a pin answered without it took as far as its answer tells.
   const took = shown === true || (shown === undefined && pair.flag === 'pinned') || shows(read, statusId, pair.flag, true).ok;
   if (exchange.status === 200 && took) return;
-  const readSaid = exchange.status === 200 ? `, and a read after it answered ${answered(read)} with ${pair.flag} ${JSON.stringify(flagOf(read, pair.flag))}` : '';
+  const readSaid = exchange.status === 200 ? `, and a read after it answered ${answered(read)} with ${pair.flag} ${JSON.stringify(flagOn(read, statusId, pair.flag))}` : '';
   block(causeOf(pair.actClause, `${pair.act} by a token holding ${pair.scope} answered ${answered(exchange)} with ${pair.flag} ${JSON.stringify(shown)}${readSaid}`, exchange));
 }
 
@@ -494,7 +495,7 @@ const tableMoves = step(
     // Then one read. A server may apply the acts in the background: it waits, within the settle window, for each flag a
     // control set (pinned is "present in some responses": a read without it shows what it can). Where every flag shows,
     // it shows both that the reads carry the owner's flags and that the refused undos left them.
-    const shown = (exchange: Exchange, pair: Pair) => flagOf(exchange, pair.flag) === true || (pair.flag === 'pinned' && flagOf(exchange, pair.flag) === undefined);
+    const shown = (exchange: Exchange, pair: Pair) => flagOn(exchange, target.id, pair.flag) === true || (pair.flag === 'pinned' && flagOn(exchange, target.id, pair.flag) === undefined);
     const setShown = (exchange: Exchange) => pairs.every((pair) => acted.get(pair.scope)?.status !== 200 || shown(exchange, pair));
     const after = (await settle(read, setShown, now())).exchange;
     // Only where a flag a control set does not show: that control acts again, and a read tells whether reads show the
@@ -586,16 +587,16 @@ async function judgePair(context: TestContext, scope: string, { others, writer, 
   expectControlAct(acted.get(scope), set, id, pair);
   expectControlUndo(undone.get(scope), pair);
   // The reads show the owner's flags: the one the control set reads as set.
-  const shown = flagOf(set, pair.flag);
+  const shown = flagOn(set, id, pair.flag);
   // pinned is "present in some responses": where even the pin's own answer leaves it out, reads cannot show it.
-  if (shown === undefined && pair.flag === 'pinned' && flagOf(acted.get(scope) as Exchange, 'pinned') === undefined) {
+  if (shown === undefined && pair.flag === 'pinned' && flagOn(acted.get(scope) as Exchange, id, 'pinned') === undefined) {
     block(causeOf(undefined, `neither the pin nor a read of the status shows pinned ("present in some responses"): ${answered(set)}`, set));
   }
   if (shown !== true) block(causeOf('AUTH-BEARER-1', `a read with the owner's token answered ${answered(set)} with ${pair.flag} ${JSON.stringify(shown)} after ${pair.act} by a token of the owner`, set));
   await expectRefused(context, scope, moves);
   // pinned is "present in some responses": absent reads as not pinned.
-  expectEqual(flagOf(clear, pair.flag) === true, false, `${pair.flag} after the refused ${pair.act}`, clear);
-  expectEqual(flagOf(after, pair.flag) === true, true, `${pair.flag} after the refused ${pair.undo}`, after);
+  expectEqual(flagOn(clear, id, pair.flag) === true, false, `${pair.flag} after the refused ${pair.act}`, clear);
+  expectEqual(flagOn(after, id, pair.flag) === true, true, `${pair.flag} after the refused ${pair.undo}`, after);
 }
 
 section('Authentication', () => {

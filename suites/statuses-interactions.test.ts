@@ -29,7 +29,7 @@
 // step, the release gates only what other checks share it with (the reblog visibility parameter, the pin of a boost).
 import { actors, type Actor } from './support/act/actors.ts';
 import { createdObject, type Exchange, jsonOf, type RequestOptions } from './support/talk/http.ts';
-import { madeStep, type Created, type Status } from './support/act/created.ts';
+import { authorGap, madeStep, type Created, type Status } from './support/act/created.ts';
 import { remember, type LedgerEntry } from './support/act/ledger.ts';
 import { releaseAtLeast } from './support/talk/config.ts';
 import type { FormParams } from './support/talk/form.ts';
@@ -60,12 +60,15 @@ function accountB(): Actor {
 /** The ledger entries of the group's moves not undone yet, by actor, undo and status: an undo that answers 200 settles its entry. */
 class Moves {
   readonly #pending = new Map<string, LedgerEntry>();
+  /** The accounts whose moves on a status may have taken (answered 200, or never answered), undone since or not, by status id. */
+  readonly #movedBy = new Map<string, Set<string>>();
 
   /** A move the ledger undoes at the end, unless an undo of the group answered 200 before. */
   async move(actor: Actor, statusId: string, action: string, undo: string, form?: FormParams, options?: RequestOptions): Promise<Exchange> {
     const exchange = await actor.post(on(statusId, action), form, options);
     // A move whose answer never came may have been made all the same: the ledger undoes it, and a read tells.
     if (exchange.status === 200 || exchange.timedOut) {
+      this.#movedBy.set(statusId, (this.#movedBy.get(statusId) ?? new Set()).add(actor.name));
       this.#pending.set(`${actor.name} ${undo} ${statusId}`, remember(`${action} of ${statusId} by ${actor.name}`, () => actor.post(on(statusId, undo)), { unanswered: exchange.timedOut }));
     }
     return exchange;
@@ -84,6 +87,14 @@ class Moves {
     const exchange = await this.move(actor, statusId, action, undo, form, options);
     if (exchange.status === 200) await this.undoMove(actor, statusId, undo);
     return exchange;
+  }
+
+  /**
+   * Whether an account other than `author` moved on the status, its move taken or unanswered, undone since or not: a
+   * server may keep what others once acted on, so such a status is no control of a plain delete.
+   */
+  movedByOthers(statusId: string, author: Actor): boolean {
+    return [...(this.#movedBy.get(statusId) ?? [])].some((name) => name !== author.name);
   }
 
   /** The moves of `actor` on a status a read showed gone: they went with it, so nothing is left to undo. */
@@ -144,7 +155,7 @@ function expectFlag(made: Step<Exchange>, acted: Step<Status>, flag: Flag, value
 /** The author of a status, for the accounts lists: a Status without an account id blocks the check. */
 function authorOf(status: Status, exchange: Exchange): string {
   const id = status.account?.id;
-  if (typeof id !== 'string') block(causeOf('RESOURCE-STATUS-1', 'a Status carries no account id', exchange));
+  if (typeof id !== 'string') block(authorGap(status, 'id', exchange));
   return id;
 }
 
@@ -415,6 +426,8 @@ interface Deletes {
   readBefore?: Exchange;
   deletion?: Exchange;
   readAfter?: Exchange;
+  /** The status no one else acted on: A's private status, or one made for the control where another account's move on that took. */
+  untouched?: Created<Status>;
   /** The delete of the status no one else acted on, and its read after; none where that status was not made as asked. */
   plain?: { deletion: Exchange; readAfter?: Exchange };
 }
@@ -427,7 +440,17 @@ interface Deletes {
 const actedOn = ({ boostStands, favourited }: Pick<Deletes, 'boostStands' | 'favourited'>): Step<string> => (boostStands.ok ? boostStands : favourited.ok ? favourited : boostStands);
 
 /**
- * A deletes `subject`, which B boosted and favourited, beside `hidden`, on which no one else acted: the plain delete is
+ * The status of the plain delete, on which no one else acted: A's private status, whose moves by B are refused as B
+ * cannot see it; where one of them took anyway (its own clause fails), a server may keep it as a status others acted
+ * on, so A makes one here that no other step acts on (a creation and a deletion more, on such a server only).
+ */
+async function untouchedBy(others: Moves, hidden: Created<Status>): Promise<Created<Status>> {
+  if (!hidden.ok || !others.movedByOthers(hidden.value.id, a)) return hidden;
+  return a.createStatus({ status: 'conformance probe: a status no one else acts on', visibility: 'private' });
+}
+
+/**
+ * A deletes `subject`, which B boosted and favourited, beside a status on which no one else acted: the plain delete is
  * the control that tells a status kept because others acted on it from deletes that keep every status (STATUS-DELETE-2,
  * -4). Both deletes and reads are the ledger's (counted with the statuses), made here in its place; B's favourite,
  * which goes with the status, is this step's own, and B's boost where the reblog row left none. No second delete: what
@@ -458,13 +481,16 @@ const deletes = step(
     if (!actedOn({ boostStands, favourited }).ok) return made({ boostStands, favourited });
     // A's read that confirmed the undos held already showed whether A reads its status; else one read here.
     const readBefore = held.read ?? (await a.get(`/api/v1/statuses/${id}`));
-    const [acted, plain] = await Promise.all([deleteAndRead(subject, id), hidden.ok ? deleteAndRead(hidden, hidden.value.id) : undefined]);
+    const untouched = await untouchedBy(moves, hidden);
+    const deleted = (status: Created<Status>) => (status.ok ? deleteAndRead(status, status.value.id) : undefined);
+    // A's private status, where it is no control, is deleted beside it all the same, in the ledger's place.
+    const [acted, plain] = await Promise.all([deleteAndRead(subject, id), deleted(untouched), untouched === hidden ? undefined : deleted(hidden)]);
     if (acted.readAfter?.status === 404) {
       // B's boost and favourite went with the status, and A's own boost.
       moves.settleGone(other, id);
       moves.settleGone(a, id);
     }
-    return made({ boostStands, favourited, readBefore, ...acted, plain });
+    return made({ boostStands, favourited, readBefore, ...acted, untouched, plain });
   },
 );
 
@@ -708,12 +734,13 @@ section('States and transitions', () => {
     });
   });
 
-  // A's deletes come after every other step (deletes, above): B boosted and favourited `subject`, no one else acted on `hidden`.
+  // A's deletes come after every other step (deletes, above): B boosted and favourited `subject`; no one else acted on
+  // the control (`hidden`, or a status made for it where a move of B's on `hidden` took).
   section('delete of a status others acted on', () => {
     it(
       'STATUS-DELETE-7 deleting a status that B boosted or favourited (both, where both took): DELETE answers it, and a later read gives 404 "Record not found"',
       { requires: [requirement(b, NEEDS_B)], needs: { subject, hidden, deletes } },
-      ({ subject, hidden, deletes: { boostStands, favourited, readBefore, deletion, readAfter, plain } }) => {
+      ({ subject, deletes: { boostStands, favourited, readBefore, deletion, readAfter, untouched, plain } }) => {
         need(subject);
         need(actedOn({ boostStands, favourited }));
         // The positive control of the 404s: A's read of the status answered it before the delete.
@@ -721,7 +748,7 @@ section('States and transitions', () => {
         if (before.status !== 200) block(causeOf('STATUS-READ-1', `A's read of its own public status before the delete answered ${answerOf(before)}`, before));
         // The plain delete beside it: where A's status no one acted on is not deleted either, that is not this clause.
         const plainDeletion = plain?.deletion;
-        if (!plainDeletion) block(hidden.ok ? { summary: "A's private status was not deleted" } : hidden.cause);
+        if (!plainDeletion) block(untouched?.ok === false ? untouched.cause : { summary: "A's status no one else acted on was not deleted" });
         if (plainDeletion.status !== 200) block(causeOf('STATUS-DELETE-1', `DELETE of the caller's own status answered ${answerOf(plainDeletion)}`, plainDeletion));
         const plainRead = plain?.readAfter as Exchange;
         if (plainRead.status !== 404) block(causeOf('STATUS-DELETE-2', `a status no one else acted on still read as ${answerOf(plainRead)} after its DELETE answered 200`, plainRead));

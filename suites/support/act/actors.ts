@@ -12,7 +12,7 @@ import { shareBucketTurns } from '../talk/bucket-turns.ts';
 import { limitInFlight } from '../talk/in-flight.ts';
 import { shareRunReading } from '../talk/pacing.ts';
 import { registerSecret } from '../talk/redact.ts';
-import { createdId, createdStep, offOf, statusStep, unkeptOf, type Attachment, type PreparedStatus } from './created.ts';
+import { authorGap, createdId, createdStep, offOf, statusStep, unkeptOf, type Attachment, type PreparedStatus } from './created.ts';
 import { remember, rememberUnanswered, type LedgerEntry } from './ledger.ts';
 import { causeOf, failed, succeeded, type Step, type StepOutcome } from './steps.ts';
 import { useSettleWindow } from './settle.ts';
@@ -296,5 +296,5 @@ export async function accountIdOf(actor: Actor): Promise<StepOutcome<string>> {
   const deletion = await actor.delete(`/api/v1/statuses/${created.value.id}`);
   if (deletion.status === 200) created.settle();
   const accountId = created.value.account?.id;
-  return typeof accountId === 'string' ? succeeded(accountId, created.exchange) : failed(causeOf('RESOURCE-STATUS-1', 'a created status carries no account id', created.exchange), created.exchange);
+  return typeof accountId === 'string' ? succeeded(accountId, created.exchange) : failed(authorGap(created.value, 'id', created.exchange), created.exchange);
 }

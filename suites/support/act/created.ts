@@ -15,6 +15,16 @@ export interface Status {
   [field: string]: unknown;
 }
 
+/**
+ * The clause of a field of a status's author that the run cannot read: the Status's where it carries no account
+ * object, else the Account's (an account without its id or acct is the Account table's gap, not the Status's).
+ */
+export function authorGap(status: { account?: unknown } | null | undefined, field: string, exchange?: Exchange): RootCause {
+  const account = status?.account;
+  if (typeof account !== 'object' || account === null) return causeOf('RESOURCE-STATUS-1', `a Status carries no account (its ${field} needed)`, exchange);
+  return causeOf('RESOURCE-ACCOUNT-1', `a Status's account carries no ${field}`, exchange);
+}
+
 export interface Attachment {
   id: string;
   type: string;

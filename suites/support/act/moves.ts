@@ -13,15 +13,24 @@ import { noteLate, noteUnsettled, now, settle, settleWindowMs, windowPassed } fr
 export type Flag = 'favourited' | 'reblogged' | 'bookmarked' | 'muted' | 'pinned';
 
 /**
+ * The flag of the status `statusId` as an answer shows it, itself or inside a boost of it (the wrapper's own flags are
+ * the boost's, not the status's); undefined where the answer shows neither, or leaves the flag out.
+ */
+export function flagOn(exchange: Exchange, statusId: string, flag: Flag): unknown {
+  const body = createdObject(exchange);
+  const reblog = body?.reblog as Record<string, unknown> | null | undefined;
+  const acted = body?.id === statusId ? body : reblog?.id === statusId ? reblog : undefined;
+  return acted?.[flag];
+}
+
+/**
  * Whether an answer shows the status `statusId` carrying the flag with `value`, itself or inside a boost of it (some
  * servers answer a status another account boosted as that boost: whether that answer is right is the move's own
  * check, not what a step that needs the move to have taken asks); else what it showed instead.
  */
 export function shows(exchange: Exchange, statusId: string, flag: Flag, value: boolean): { ok: true } | { ok: false; shown: string } {
   const body = createdObject(exchange);
-  const reblog = body?.reblog as Record<string, unknown> | null | undefined;
-  const acted = body?.id === statusId ? body : reblog?.id === statusId ? reblog : undefined;
-  if (exchange.status === 200 && acted?.[flag] === value) return { ok: true };
+  if (exchange.status === 200 && flagOn(exchange, statusId, flag) === value) return { ok: true };
   if (!body) return { ok: false, shown: answerOf(exchange) };
   const other = body.id === statusId ? '' : ` status ${JSON.stringify(body.id)}`;
   return { ok: false, shown: `${answerOf(exchange)}${other} with ${flag} ${JSON.stringify(body[flag])}` };

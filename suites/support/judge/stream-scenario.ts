@@ -18,7 +18,7 @@
 // blocks the checks that build on it, named by the clause of that event (or of its framing, when it came unnamed).
 import { actors, type Actor } from '../act/actors.ts';
 import { createdObject, type Exchange } from '../talk/http.ts';
-import type { Created, PreparedStatus, Status } from '../act/created.ts';
+import { authorGap, type Created, type PreparedStatus, type Status } from '../act/created.ts';
 import { type RootCause, answerOf, causeOf, failed, succeeded, type Step } from '../act/steps.ts';
 import { remember } from '../act/ledger.ts';
 import { block, countJudged, need } from './preconditions.ts';
@@ -259,10 +259,12 @@ async function postWhileListening(a: Actor, b: Actor | undefined, publicStreams:
 
 /** A's acct, from the status A created first (whatever else is wrong with it): the poster mentions A with it. */
 function mentionOf(created: Created<Status>): Step<string> {
-  const acct = (createdObject(created.exchange as Exchange)?.account as { acct?: unknown } | undefined)?.acct;
+  const status = createdObject(created.exchange as Exchange);
+  const acct = (status?.account as { acct?: unknown } | null | undefined)?.acct;
   if (typeof acct === 'string' && acct !== '') return succeeded(acct, created.exchange as Exchange);
   if (!created.ok) return failed(created.cause, created.exchange);
-  return failed(causeOf('RESOURCE-STATUS-1', "A's status carries no account.acct to mention A by", created.exchange), created.exchange);
+  // A Status without its account is the Status's gap; an account without acct is the Account's.
+  return failed(authorGap(status, 'acct, to mention A by', created.exchange), created.exchange);
 }
 
 /** Every stream of a run over one transport: A's, and the user stream of the public status's author. */
