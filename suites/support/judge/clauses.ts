@@ -188,6 +188,10 @@ export const CLAUSES: readonly Clause[] = [
     ['STATUS-SCHEDULED-2', "A ScheduledStatus's params echo the request: text and visibility as sent", { since: '2.7.0' }],
     ['STATUS-SCHEDULED-3', 'scheduled_at must be at least 5 minutes in the future: an earlier time is refused', { since: '2.7.0' }],
     ['STATUS-REDRAFT-1', "Delete and redraft: resending the DELETE answer's text as status, its media ids in media_ids[] and its poll options and multiple (with a fresh poll[expires_in] and poll[hide_totals]) creates an equivalent status", { since: '2.9.0' }],
+    // Each optional parameter's documented effect, observed where the caller and another account read the status later.
+    ['STATUS-EFFECT-1', 'poll[hide_totals]: hide vote counts until the poll ends: to another account, an open poll made with it shows no votes_count of an option (null or absent)', { since: '2.8.0' }],
+    ['STATUS-EFFECT-2', "spoiler_text, sensitive and language mark the status, not only the creation's answer: a later read shows them as created, to its owner and to another account"],
+    ['STATUS-EFFECT-3', "poll[options][] and poll[multiple] are the poll's: another account's later read shows its options and multiple as created", { since: '2.8.0' }],
     ['STATUS-ERRORBODY-1', 'Error bodies for failed POST /api/v1/statuses calls: not shown', { kind: 'not-shown' }],
   ]),
   ...section('Media', [
