@@ -217,6 +217,8 @@ export const CLAUSES: readonly Clause[] = [
     ['MEDIA-ATTACH-1', 'POST /api/v1/statuses with media_ids[] of attachments owned by the caller attaches them to the new status'],
     ['MEDIA-ATTACH-2', 'sensitive marks status and media sensitive: a status with media_ids[] and sensitive is sensitive'],
     ['MEDIA-ATTACH-3', "Only attachments owned by the caller are attached: another user's attachment in media_ids[] is refused", { guards: 'ownership' }],
+    // The media parameters' effect, observed where the status that attaches the attachment shows it.
+    ['MEDIA-EFFECT-1', "description and focus are the attachment's: the status that attaches it carries the description and focal point the attachment was last given"],
     ['MEDIA-PATH-1', 'Paths of the media read (GET) and update (PUT): not shown; each carries one string attachment id', { kind: 'not-shown' }],
     ['MEDIA-PARAMS-1', 'Names and encodings of the media form parameters: not shown, beyond the names focus (added in 2.3.0) and thumbnail (added in 3.2.0)', { kind: 'not-shown' }],
   ]),

@@ -77,8 +77,8 @@ export const CONTRACT_ROWS: Readonly<Record<string, Readonly<Record<string, RowM
     preview_url: ['MEDIA-V2-2'],
     remote_url: [],
     text_url: [],
-    meta: ['MEDIA-UPLOAD-2', 'MEDIA-UPLOAD-3', 'MEDIA-FOCUS-1', 'MEDIA-FOCUS-2'],
-    description: ['MEDIA-UPLOAD-4', 'MEDIA-UPDATE-1'],
+    meta: ['MEDIA-UPLOAD-2', 'MEDIA-UPLOAD-3', 'MEDIA-FOCUS-1', 'MEDIA-FOCUS-2', 'MEDIA-EFFECT-1'],
+    description: ['MEDIA-UPLOAD-4', 'MEDIA-UPDATE-1', 'MEDIA-EFFECT-1'],
     blurhash: ['MEDIA-UPLOAD-5'],
   }),
   Poll: fields('RESOURCE-POLL-1', {
@@ -114,7 +114,7 @@ export const CONTRACT_ROWS: Readonly<Record<string, Readonly<Record<string, RowM
     'attachment · upload (POST /api/v1/media or /api/v2/media)': ['MEDIA-UPLOAD-1', 'MEDIA-UPLOAD-5', 'MEDIA-V2-1'],
     'attachment · read (GET) · processing unfinished': ['MEDIA-READ-2'],
     'attachment · read (GET) · processing finished': ['MEDIA-READ-1'],
-    'attachment · POST /api/v1/statuses with media_ids': ['MEDIA-ATTACH-1', 'MEDIA-ATTACH-3'],
+    'attachment · POST /api/v1/statuses with media_ids': ['MEDIA-ATTACH-1', 'MEDIA-ATTACH-3', 'MEDIA-EFFECT-1'],
   },
   'Client registration': {
     POST: ['APPS-REGISTER-1', 'APPS-REGISTER-2', 'APPS-REDIRECTS-1', 'RESOURCE-APPLICATION-1', 'APPS-REQUIRED-1'],
@@ -168,10 +168,10 @@ export const CONTRACT_ROWS: Readonly<Record<string, Readonly<Record<string, RowM
     language: ['STATUS-CREATE-5', 'STATUS-EFFECT-2'],
   },
   Media: {
-    'POST · /api/v1/media': ['MEDIA-UPLOAD-1', 'MEDIA-UPLOAD-2', 'MEDIA-UPLOAD-4', 'MEDIA-UPLOAD-6', 'MEDIA-FOCUS-1', 'ACCESS-SCOPE-MEDIA-1', 'MEDIA-PARAMS-1'],
+    'POST · /api/v1/media': ['MEDIA-UPLOAD-1', 'MEDIA-UPLOAD-2', 'MEDIA-UPLOAD-4', 'MEDIA-UPLOAD-6', 'MEDIA-FOCUS-1', 'MEDIA-EFFECT-1', 'ACCESS-SCOPE-MEDIA-1', 'MEDIA-PARAMS-1'],
     'POST · /api/v2/media': ['MEDIA-V2-1', 'MEDIA-V2-2'],
     GET: ['MEDIA-READ-1', 'MEDIA-READ-2', 'MEDIA-READ-3', 'MEDIA-READ-4', 'MEDIA-READ-5', 'MEDIA-PATH-1'],
-    PUT: ['MEDIA-UPDATE-1', 'MEDIA-UPDATE-2', 'MEDIA-UPDATE-3', 'MEDIA-UPDATE-4', 'MEDIA-FOCUS-2', 'MEDIA-PATH-1'],
+    PUT: ['MEDIA-UPDATE-1', 'MEDIA-UPDATE-2', 'MEDIA-UPDATE-3', 'MEDIA-UPDATE-4', 'MEDIA-FOCUS-2', 'MEDIA-EFFECT-1', 'MEDIA-PATH-1'],
   },
   'Streaming (server-sent events)': {
     '/api/v1/streaming/health': ['STREAM-HEALTH-1'],
