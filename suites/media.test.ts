@@ -612,6 +612,34 @@ section('Media', () => {
     });
 
     it(
+      'MEDIA-EFFECT-1 the status that attaches the PNG carries the description and focal point its last update gave it',
+      { needs: { png, attached, updated, thumbnailUpdate, focusUpdates }, uses: { attachByB } },
+      ({ png: { attachment }, attached: { creation, ids }, updated, thumbnailUpdate, focusUpdates, attachByB }) => {
+        if (!ids.includes(attachment.id)) {
+          // B's creation with A's PNG made a status, so A's attaches an image of its own: B's status carrying the PNG is
+          // MEDIA-ATTACH-3's; one made without it, the form's that lost media_ids[] (as MEDIA-ATTACH-3's check finds).
+          const byB = attachByB.ok ? createdObject(attachByB.value) : undefined;
+          const clause = byB && mediaIdsOf(byB).includes(attachment.id) ? 'MEDIA-ATTACH-3' : (formNotUnderstood()?.clause ?? 'WIRE-FORM-1');
+          block(causeOf(clause, `B's creation with A's PNG made status ${String(byB?.id)}: A's status attaches an image of its own`, attachByB.exchange));
+        }
+        // The PNG as its updates left it: the last one accepted answered it so (each update's answer is its own clause's).
+        const accepted = [updated, thumbnailUpdate, ...focusUpdates.map((run) => run.exchange)].filter((exchange) => createdId(exchange) === attachment.id);
+        const last = accepted.at(-1);
+        if (!last) block(causeOf('MEDIA-UPDATE-1', `the update of the PNG answered ${answerOf(updated)}`, updated));
+        const expected = createdObject(last) as Attachment;
+        const carried = (answered(creation).media_attachments as unknown[] | undefined)?.find((m): m is Attachment => isObject(m) && m.id === attachment.id);
+        // A status made without the PNG it was given is MEDIA-ATTACH-1's to judge.
+        if (!carried) block(causeOf('MEDIA-ATTACH-1', `a status created with media_ids[] of the PNG answered media_attachments ${JSON.stringify(mediaIdsOf(answered(creation)))}`, creation.exchange));
+        expectEqual(carried.description, expected.description, 'description of the attached PNG, as its last update answered', creation.exchange as Exchange);
+        // A focal point out of range the server accepted was put back to the upload's (focusUpdates).
+        const putBack = focusUpdates.some(({ focus, exchange }) => !focusInRange(focus) && createdId(exchange));
+        const lastFocus = focusOf(expected);
+        // A last answer without a focal point is MEDIA-UPDATE-1's.
+        if (withFocus && (putBack || isObject(lastFocus))) expectFocus(focusOf(carried), putBack ? PNG_FOCUS : (lastFocus as { x: number; y: number }), creation.exchange as Exchange);
+      },
+    );
+
+    it(
       "MEDIA-ATTACH-3 another user's attachment in media_ids[] is refused",
       { requires: [requirement(b, NEEDS_B)], needs: { png, attachByB }, uses: { attached } },
       async ({ png: { attachment }, attachByB: exchange, attached }) => {

@@ -22,7 +22,7 @@ import { observeResource } from './support/judge/resources.ts';
 import { expectNoMismatch } from './support/judge/run-wide.ts';
 import { now, settle, settleWindowMs } from './support/act/settle.ts';
 import { check, expectEqual, expectOk, expectRefusal, fail, statusLine } from './support/judge/verify.ts';
-import { it, made, notMade, section, step, type Account, type DeclaredStep, type StepOutcome } from './support/run/checks.ts';
+import { it, made, notMade, requirement, section, step, type Account, type DeclaredStep, type StepOutcome } from './support/run/checks.ts';
 import type { FormParams } from './support/talk/form.ts';
 import { createdObject, type Exchange } from './support/talk/http.ts';
 
@@ -37,8 +37,9 @@ const POLL_SECONDS = 3600;
 
 interface Poll {
   expires_at: string;
+  expired?: boolean;
   multiple: boolean;
-  options: { title: string }[];
+  options: { title: string; votes_count?: unknown }[];
 }
 type PollStatus = Status & { created_at: string; content?: string; poll: Poll | null; media_attachments: { id: string }[] };
 interface ScheduledStatus {
@@ -144,6 +145,28 @@ const poll = step('a poll, made with poll[hide_totals], else without it: the fir
 });
 const afterThePoll = [poll];
 
+// The account that is not the author (A, where B is the author): what poll[hide_totals] hides, it hides from the others.
+const otherReader = b ? a : undefined;
+
+// Before the poll's DELETE: the other account reads the poll made with poll[hide_totals] (STATUS-EFFECT-1, -3).
+const pollReadByOther = step('the poll made with poll[hide_totals], read by the other account', { as: 'A', needs: { poll }, cost: { api: otherReader ? 1 : 0 } }, async ({ poll: { withHiddenTotals } }) => {
+  const id = createdId(withHiddenTotals.exchange as Exchange);
+  if (!id) return notMade(causeOf('STATUS-POLL-4', `a poll created with poll[hide_totals] answered ${answerOf(withHiddenTotals.exchange as Exchange)}`, withHiddenTotals.exchange));
+  const read = otherReader ? await otherReader.get(`/api/v1/statuses/${id}`) : undefined;
+  return read ? made({ created: withHiddenTotals.exchange as Exchange, read }, read) : notMade({ summary: 'no other account is configured (CONFORMANCE_TOKEN_B)' });
+});
+
+/**
+ * The Poll another account's read shows: its read of an unlisted status answering is STATUS-VIS-1's, a poll it
+ * leaves out STATUS-POLL-1's.
+ */
+function pollReadBy(read: Exchange): Poll {
+  if (read.status !== 200) block(causeOf('STATUS-VIS-1', `another account's read of an unlisted status answered ${answerOf(read)}`, read));
+  const { poll: shown } = expectOk<PollStatus>(read, 'Status');
+  if (typeof shown !== 'object' || shown === null || !Array.isArray(shown.options)) block(causeOf('STATUS-POLL-1', `a read of a status with a poll answered poll ${JSON.stringify(shown)}`, read));
+  return shown;
+}
+
 // The image of the status with media only (and so of its redraft: a deleted status's media may be resent), of the
 // ordinary size MEDIA-UPLOAD-1 judges, which a server has no reason to refuse. The poll with media tries it first.
 // The cost includes the ledger's read of its file there (the file's first), its delete and its read of the file gone.
@@ -231,10 +254,12 @@ const submitted = step('the submission the Idempotency-Key checks send again: th
 const anotherKey = (key: string) => `${key.slice(0, Math.max(0, key.length - 12))}${randomUUID().slice(-12)}`;
 
 // What the same key gives again is the submission's status, on the ledger already once; the cost includes the ledger's
-// read, delete and read gone of the status the other key made. Both come before the poll's DELETE.
+// delete and read gone of the status the other key made, and its read of it present where no read of the file showed a
+// status (the other account's read of the poll does, where B is configured: run/cleanup-reads.ts shownPresent). Both
+// come before the poll's DELETE.
 const resubmissions = step(
   'the same submission again, with the same Idempotency-Key and with another',
-  { as: AUTHOR, needs: { submitted }, changes: [poll, submitted], cost: { api: 5 } },
+  { as: AUTHOR, needs: { submitted }, changes: [poll, submitted], cost: { api: otherReader ? 4 : 5 } },
   async ({ submitted: { status, created, key } }) => {
     // Each sent as the submission went, its body format too: a server may read a form and not JSON, or the reverse.
     const submission = created.exchange as Exchange;
@@ -457,6 +482,29 @@ section('POST /api/v1/statuses parameters', () => {
       check(typeof body?.id === 'string', 'the status created (2xx with an id)', statusLine(exchange), exchange);
       check(typeof body?.poll === 'object' && body.poll !== null, 'the status created with its Poll', `poll ${JSON.stringify(body?.poll)}`, exchange);
     });
+
+    it(
+      'STATUS-EFFECT-1 poll[hide_totals] hides the vote counts of an open poll from another account',
+      { requires: [requirement(b, 'needs CONFORMANCE_TOKEN_B')], needs: { pollReadByOther } },
+      ({ pollReadByOther: { read } }) => {
+        const shown = pollReadBy(read);
+        // An hour's poll that ended already has its poll[expires_in] misread: its counts may show.
+        if (shown.expired === true) block(causeOf('STATUS-POLL-2', `a poll of ${POLL_SECONDS} s read as expired within the run`, read));
+        const counts = shown.options.map((option) => option.votes_count);
+        check(counts.every((count) => count === null || count === undefined), 'no votes_count of an option shown (null or absent) until the poll ends', `votes_count ${JSON.stringify(counts)}`, read);
+      },
+    );
+
+    it(
+      "STATUS-EFFECT-3 another account's later read of a poll shows its options and multiple as created",
+      { requires: [requirement(b, 'needs CONFORMANCE_TOKEN_B')], needs: { pollReadByOther } },
+      ({ pollReadByOther: { created, read } }) => {
+        // Against what the creation answered: an answer that did not keep them is STATUS-POLL-1's and STATUS-POLL-3's.
+        const asCreated = (createdObject(created) as PollStatus | undefined)?.poll;
+        const shown = pollReadBy(read);
+        expectEqual(pollOf({ poll: shown } as PollStatus), asCreated && pollOf({ poll: asCreated } as PollStatus), 'poll options and multiple, read by another account', read);
+      },
+    );
 
     it('RESOURCE-POLL-1 a Poll has the fields and types of the contract', { needs: { poll } }, ({ poll: { pollStatus } }) => {
       expectNoMismatch('RESOURCE-POLL-1', pollStatus.ok ? undefined : pollStatus.cause);

@@ -414,6 +414,33 @@ section('Statuses', () => {
     expectEqual(answered(top).language, 'en', 'language', top.exchange);
   });
 
+  it(
+    'STATUS-EFFECT-2 spoiler_text, sensitive and language show on later reads of the status, by its owner and by another account',
+    { needs: { top, reply, byOwner, byB, tokenless } },
+    ({ top, reply, byOwner, byB, tokenless }) => {
+      const status = need(top);
+      const asCreated = answered(top);
+      // The owner's later read is the thread above the reply (A reads no public status of its own alone), the other's
+      // B's read, else the tokenless one: each where it answered the status (its own clause judges it otherwise).
+      const ancestorIn = (exchange: Exchange) => {
+        const ancestors = exchange.status === 200 ? (createdObject(exchange) as { ancestors?: unknown } | undefined)?.ancestors : undefined;
+        return Array.isArray(ancestors) ? (ancestors as Status[]).find((s) => s?.id === status.id) : undefined;
+      };
+      const readBody = (exchange: Exchange) => (exchange.status === 200 ? (createdObject(exchange) as Status | undefined) : undefined);
+      // Each read with the clause that judges whether it shows the status.
+      const reads = [
+        ...madeOf(reply).map((parent) => ({ exchange: contextOf(byOwner, parent), shown: ancestorIn(contextOf(byOwner, parent)), who: 'its owner (the context of the reply)', clause: 'STATUS-CONTEXT-1' })),
+        ...(b ? [{ exchange: readOf(byB, status), who: 'another account', clause: 'STATUS-VIS-1' }] : tokenlessReads ? [{ exchange: readOf(tokenless, status), who: 'a caller without a token', clause: 'STATUS-READ-1' }] : []).map((read) => ({ ...read, shown: readBody(read.exchange) })),
+      ];
+      const judged = reads.filter((read) => read.shown !== undefined);
+      const [first] = reads;
+      if (judged.length === 0 && first) block(causeOf(first.clause, `a later read of the public status did not show it: ${answerOf(first.exchange)}`, first.exchange));
+      for (const { exchange, shown, who } of judged) {
+        for (const field of ['spoiler_text', 'sensitive', 'language'] as const) expectEqual(shown?.[field], asCreated[field], `${field} of the status read by ${who}, as its creation answered`, exchange);
+      }
+    },
+  );
+
   it('STATUS-CREATE-6 a reply carries in_reply_to_id and in_reply_to_account_id', { needs: { top, reply } }, ({ top, reply }) => {
     const parent = madeWith(top, []);
     const status = answered(reply);

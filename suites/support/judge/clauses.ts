@@ -188,6 +188,10 @@ export const CLAUSES: readonly Clause[] = [
     ['STATUS-SCHEDULED-2', "A ScheduledStatus's params echo the request: text and visibility as sent", { since: '2.7.0' }],
     ['STATUS-SCHEDULED-3', 'scheduled_at must be at least 5 minutes in the future: an earlier time is refused', { since: '2.7.0' }],
     ['STATUS-REDRAFT-1', "Delete and redraft: resending the DELETE answer's text as status, its media ids in media_ids[] and its poll options and multiple (with a fresh poll[expires_in] and poll[hide_totals]) creates an equivalent status", { since: '2.9.0' }],
+    // Each optional parameter's documented effect, observed where the caller and another account read the status later.
+    ['STATUS-EFFECT-1', 'poll[hide_totals]: hide vote counts until the poll ends: to another account, an open poll made with it shows no votes_count of an option (null or absent)', { since: '2.8.0' }],
+    ['STATUS-EFFECT-2', "spoiler_text, sensitive and language mark the status, not only the creation's answer: a later read shows them as created, to its owner and to another account"],
+    ['STATUS-EFFECT-3', "poll[options][] and poll[multiple] are the poll's: another account's later read shows its options and multiple as created", { since: '2.8.0' }],
     ['STATUS-ERRORBODY-1', 'Error bodies for failed POST /api/v1/statuses calls: not shown', { kind: 'not-shown' }],
   ]),
   ...section('Media', [
@@ -213,6 +217,8 @@ export const CLAUSES: readonly Clause[] = [
     ['MEDIA-ATTACH-1', 'POST /api/v1/statuses with media_ids[] of attachments owned by the caller attaches them to the new status'],
     ['MEDIA-ATTACH-2', 'sensitive marks status and media sensitive: a status with media_ids[] and sensitive is sensitive'],
     ['MEDIA-ATTACH-3', "Only attachments owned by the caller are attached: another user's attachment in media_ids[] is refused", { guards: 'ownership' }],
+    // The media parameters' effect, observed where the status that attaches the attachment shows it.
+    ['MEDIA-EFFECT-1', "description and focus are the attachment's: the status that attaches it carries the description and focal point the attachment was last given"],
     ['MEDIA-PATH-1', 'Paths of the media read (GET) and update (PUT): not shown; each carries one string attachment id', { kind: 'not-shown' }],
     ['MEDIA-PARAMS-1', 'Names and encodings of the media form parameters: not shown, beyond the names focus (added in 2.3.0) and thumbnail (added in 3.2.0)', { kind: 'not-shown' }],
   ]),

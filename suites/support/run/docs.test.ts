@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLAUSES } from '../judge/clauses.ts';
 import { SETTINGS } from '../talk/config.ts';
-import { anchorsOf, brokenLinks, GENERATED_MARK, generatedPages, headingAnchor, relativeLinks, ROOT, stalePages } from './docs.ts';
+import { contractRows, staleMappings, unmappedRows } from './contract-map.ts';
+import { anchorsOf, brokenLinks, contractText, GENERATED_MARK, generatedPages, headingAnchor, relativeLinks, ROOT, stalePages } from './docs.ts';
 
 describe('documentation', () => {
   it('should have every generated page as npm run docs makes it', () => {
@@ -51,5 +52,34 @@ describe('documentation', () => {
     expect(relativeLinks(page)).toEqual(['ci-gate.md#the-ratchet', '#exit-codes']);
     expect([...anchorsOf(page)]).toEqual(['exit-codes', 'post-apiv1statuses-parameters']);
     expect(headingAnchor('Streaming (server-sent events)')).toBe('streaming-server-sent-events');
+  });
+
+  describe('the contract, mapped', () => {
+    it('should map every table row and numbered rule of the contract to clauses or a reason, and nothing else', () => {
+      expect(unmappedRows(contractText()), 'declare these rows in suites/support/judge/contract-rows.ts').toEqual([]);
+      expect(staleMappings(contractText()), 'these mappings name a row or a clause that is gone').toEqual([]);
+    });
+
+    it('should fail on a row or a rule added to the contract and not mapped, and on a mapped row removed', () => {
+      const contract = contractText();
+      const grown = contract
+        .replace('| GET | /api/v1/statuses/:id/card |', '| GET | /api/v1/statuses/:id/history | public | array of StatusEdit |\n| GET | /api/v1/statuses/:id/card |')
+        .replace('13. How a server-sent-events request', '14. Tokens expire after a day.\n13. How a server-sent-events request');
+      expect(grown).not.toBe(contract);
+      expect(unmappedRows(grown)).toEqual(['Statuses: GET · /api/v1/statuses/:id/history', 'Authentication: rule 14']);
+      const shrunk = contract.replace(/^\| X-RateLimit-Reset \|.*\n/m, '');
+      expect(staleMappings(shrunk)).toEqual(['Limits: X-RateLimit-Reset (no such row)']);
+    });
+
+    it("should read a table's rows by their fewest telling first cells, under their heading, escaped pipes kept in their cell", () => {
+      const text = ['## Errors', '', '| Status | Condition | text |', '|---|---|---|', '| 404 | gone | a \\| b |', '| 404 | hidden | c |', '| 422 | bad | d |', '| string\\|null | e | f |', '', '1. A rule.'].join('\n');
+      expect(contractRows(text)).toEqual([
+        { heading: 'Errors', key: '404 · gone' },
+        { heading: 'Errors', key: '404 · hidden' },
+        { heading: 'Errors', key: '422' },
+        { heading: 'Errors', key: 'string|null' },
+        { heading: 'Errors', key: 'rule 1' },
+      ]);
+    });
   });
 });

@@ -4,8 +4,10 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLAUSES, type Clause } from '../judge/clauses.ts';
+import { CLAUSES, findClause, type Clause } from '../judge/clauses.ts';
 import { SETTINGS } from '../talk/config.ts';
+import { isReason } from '../judge/contract-rows.ts';
+import { contractMap } from './contract-map.ts';
 import { planOf, selectionOf } from './selection.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -87,12 +89,45 @@ function checksPage(): string {
   ].join('\n\n')}\n`;
 }
 
+/** The contract as the project ships it: the text the contract map is read from. */
+export function contractText(root = ROOT): string {
+  return readFileSync(join(root, 'docs', CONTRACT), 'utf8');
+}
+
+/** Every table row and numbered rule of the contract, under its headings, with the clauses that check it or why none does. */
+function contractMapPage(): string {
+  const sections = contractMap(contractText());
+  const rows = sections.flatMap((s) => s.rows);
+  const byReason = rows.filter((r) => r.mapping !== undefined && isReason(r.mapping)).length;
+  const open = (id: string) => ({ 'not-shown': ' (not shown)', client: ' (client)', rule: '' })[findClause(id)?.kind ?? 'rule'];
+  const parts = [
+    GENERATED_MARK,
+    '# The contract, mapped',
+    `Every table row and every numbered rule of the [contract](${CONTRACT}), under its own headings and in its order, ` +
+      'with the clauses of the [catalogue](clauses.md) that check it, or why no clause does, as ' +
+      '`suites/support/judge/contract-rows.ts` declares them; the rows are read from the contract file itself. ' +
+      `${rows.length} rows: ${rows.length - byReason} checked by clauses, ${byReason} with a reason. A row is named by its first cell ` +
+      '(by as many first cells as tell it from the other rows of its table), a rule by its number. A clause marked ' +
+      '*not shown* is one the contract leaves open, *client* an obligation of clients: neither is ever failed. ' +
+      'The checks of each clause are in [every check](checks.md).',
+  ];
+  for (const { heading, rows: mapped } of sections) {
+    const cells = mapped.map(({ key, mapping }) => [
+      key,
+      mapping === undefined ? 'unmapped' : isReason(mapping) ? `none: ${mapping.none}` : mapping.map((id) => `\`${id}\`${open(id)}`).join(', '),
+    ]);
+    parts.push(`## ${heading}`, `The contract's section [${heading}](${CONTRACT}#${headingAnchor(heading)}).`, table(['row', 'clauses'], cells));
+  }
+  return `${parts.join('\n\n')}\n`;
+}
+
 /** Every generated page, as it should be on disk. */
 export function generatedPages(): Page[] {
   return [
     { path: 'docs/clauses.md', text: clausesPage() },
     { path: 'docs/settings.md', text: settingsPage() },
     { path: 'docs/checks.md', text: checksPage() },
+    { path: 'docs/contract-map.md', text: contractMapPage() },
   ];
 }
 
