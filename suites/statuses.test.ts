@@ -344,8 +344,9 @@ const foreignDeletion = step("B's DELETE of A's public status", { as: 'B', needs
 );
 
 // A deletes the direct status; then, alongside the reads and deletes of the deleted status, the thread, which the
-// ledger would otherwise delete one after another. Its cost is the second DELETE and the three operations: each
-// status's DELETE and read gone are in that status's cost.
+// ledger would otherwise delete one after another: each reply before what it replies to, since a server may hide a
+// reply whose parent is gone and keep it (a 404 to its author, read and delete alike). Its cost is the second DELETE
+// and the three operations: each status's DELETE and read gone are in that status's cost.
 const deletions = step(
   "A's direct status deleted, read gone, its other operations read and deleted once more; the thread deleted alongside",
   { as: 'A', needs: { direct, top, reply, hidden }, uses: READS, changes: [direct, top, reply, hidden], cost: { api: 4 } },
@@ -368,7 +369,9 @@ const deletions = step(
     const [deletedRead, secondDeletion] = await Promise.all([
       goneRead,
       goneRead ? goneRead.then(() => a.delete(gone as string)) : undefined,
-      ...[top, reply, hidden].map(deleteOwn),
+      (async () => {
+        for (const status of [hidden, reply, top]) await deleteOwn(status);
+      })(),
     ]);
     return made({ deletion, deletedRead, secondDeletion, operations: await operations });
   },

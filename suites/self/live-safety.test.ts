@@ -20,6 +20,8 @@ const APPS_GO = 'a run against a server that deletes an application with its tok
 const LATE_CODE = 'a run against a server that answers the exchange of a code past the timeout';
 const BOOSTS_RETURN = 'a run against a server whose undone boosts come back after 1 s, and that keeps a status another account boosted';
 const FILES_KEPT = 'a run against a server that keeps the files the updates of an attachment wrote after its delete';
+const ANY_TOKEN = 'a run against a server whose following answers any token';
+const REPLIES_HIDDEN = 'a run against a server that hides, and keeps, a reply whose parent was deleted first';
 
 describe('safety on a live instance', () => {
   const verdicts = new Map<string, Verdict>();
@@ -38,8 +40,13 @@ describe('safety on a live instance', () => {
     [LATE_CODE]: { variations: ['late-code-exchange'], groups: ['oauth'], timeoutMs: 5000 },
     // STATUS-DELETE-7 keeps the status B boosted and favourited (its check deletes it): B's boost, undone by the ledger
     // at the end, comes back on it a second later.
-    [BOOSTS_RETURN]: { faults: ['STATUS-DELETE-7'], variations: ['undone-boost-returns-after-1s'], groups: ['statuses-interactions'] },
+    [BOOSTS_RETURN]: { faults: ['STATUS-DELETE-7'], variations: ['undone-boost-returns-after-1s', 'undone-moves-return-after-1s'], groups: ['statuses-interactions'] },
     [FILES_KEPT]: { variations: ['update-files-kept'], groups: ['media'] },
+    // As a small C server: without a password, the OAuth group revokes an application token and reads it with
+    // following, which this server answers to any token; and without apps/verify_credentials, nothing else reads one.
+    [ANY_TOKEN]: { variations: ['made-up-tokens-read-relations', 'no-app-verify'], groups: ['oauth'], env: { CONFORMANCE_PASSWORD_A: '' } },
+    // The Statuses group deletes its thread, the streams delete the public status their replies reply to.
+    [REPLIES_HIDDEN]: { variations: ['replies-hidden-after-parent-delete'], groups: ['statuses', 'streaming'] },
   };
 
   beforeAll(async () => {
@@ -89,8 +96,8 @@ describe('safety on a live instance', () => {
     const WHY: Record<string, RegExp> = {
       application: /no operation to delete an application/,
       attachment: /^(still there|not known to be gone): DELETE \/api\/v1\/media\/\S+ answered HTTP 404, and /,
-      token: /^still there: (the token operation gave it to the cleanup's read of its application, and )?POST \/oauth\/revoke answered HTTP 404, and (after it|once the settle window \(\d+ ms\) had passed since it) a call with the token \(GET \S+\) answered HTTP 200$/,
-      authorization: /^a live authorization of A, scope "read", application \S+, not revoked: still there: its code was exchanged at the end of the run, and POST \/oauth\/revoke answered HTTP 404, and (after it|once the settle window \(\d+ ms\) had passed since it) a call with the token \(GET \S+\) answered HTTP 200$/,
+      token: /^still there: (the token operation gave it to the cleanup's read of its application, and )?POST \/oauth\/revoke answered HTTP 404, and (after it|once the settle window \(\d+ ms\) had passed since it) a call with the token \(GET \S+\) answered HTTP 200, and a made-up token was refused there$/,
+      authorization: /^a live authorization of A, scope "read", application \S+, not revoked: still there: its code was exchanged at the end of the run, and POST \/oauth\/revoke answered HTTP 404, and (after it|once the settle window \(\d+ ms\) had passed since it) a call with the token \(GET \S+\) answered HTTP 200, and a made-up token was refused there$/,
     };
     for (const entry of results?.leftovers ?? []) {
       expect(entry.owner, `${entry.kind} ${entry.id}`).not.toBe('');
@@ -130,12 +137,18 @@ describe('safety on a live instance', () => {
     expect(whys.some((why) => / with its code got no answer \(.+\), so the server may have issued a token the run never saw, and no read shows/.test(why))).toBe(true);
   });
 
-  it(`${BOOSTS_RETURN} should list the boost that came back after its undo, read once the settle window had passed`, () => {
+  it(`${BOOSTS_RETURN} should list the boosts and favourites that came back after their undo, read once the settle window had passed`, () => {
     const verdict = verdicts.get(BOOSTS_RETURN) as Verdict;
     expect(verdict.leftBehind.some((key) => key.startsWith('boost ')), 'boosts the server brought back').toBe(true);
+    expect(verdict.leftBehind.some((key) => key.startsWith('favourite ')), 'favourites the server brought back').toBe(true);
     expect(reported(verdict)).toEqual(truth(verdict));
-    const boosts = (verdict.run.results?.leftovers ?? []).filter((e) => e.kind === 'boost');
-    for (const entry of boosts) expect(entry.why, entry.id).toMatch(/^still there: POST \/api\/v1\/statuses\/\S+\/unreblog (answered HTTP 200|was sent by its check), and once the settle window \(\d+ ms\) had passed since it GET \S+ showed reblogged true$/);
+    const FLAGGED = { boost: ['unreblog', 'reblogged'], favourite: ['unfavourite', 'favourited'], bookmark: ['unbookmark', 'bookmarked'] } as const;
+    for (const entry of verdict.run.results?.leftovers ?? []) {
+      if (!Object.hasOwn(FLAGGED, entry.kind)) continue;
+      const [undo, flag] = FLAGGED[entry.kind as keyof typeof FLAGGED];
+      const why = new RegExp(`^still there: POST /api/v1/statuses/\\S+/${undo} (answered HTTP 200|was sent by its check), and once the settle window \\(\\d+ ms\\) had passed since it GET \\S+ showed ${flag} true$`);
+      expect(entry.why, `${entry.kind} ${entry.id}`).toMatch(why);
+    }
   });
 
   it(`${FILES_KEPT} should list the attachments whose files an update wrote are still served after their delete`, () => {
@@ -146,7 +159,26 @@ describe('safety on a live instance', () => {
     for (const entry of attachments) expect(entry.why, entry.id).toMatch(/^still there: DELETE \/api\/v1\/media\/\S+ answered HTTP 200, and (after it|once the settle window \(\d+ ms\) had passed since it) the file its update wrote, \S+, was served \(HTTP 200\)$/);
   });
 
-  for (const name of [PASSING, FAILING, LIMITED, READABLE, APPS_GO, LATE_CODE, BOOSTS_RETURN, FILES_KEPT]) {
+  it(`${ANY_TOKEN} should list no revoked token as still there by a call that takes a made-up token, and say so of those no call tells`, () => {
+    const verdict = verdicts.get(ANY_TOKEN) as Verdict;
+    expect(verdict.tokensKept, 'tokens the server still accepts').toBe(0);
+    const tokens = (verdict.run.results?.leftovers ?? []).filter((e) => e.kind === 'token');
+    for (const entry of tokens) expect(entry.why, entry.id).toMatch(/^not known to be gone: .*GET \/api\/v1\/apps\/verify_credentials got HTTP 404/);
+    expect(tokens.map((e) => e.why), 'the token a check read with following after its revocation').toContainEqual(
+      expect.stringMatching(/GET \/api\/v1\/accounts\/\S+\/following answered it HTTP 200, and a made-up token answered HTTP 200 there\)$/),
+    );
+    // What the server holds: every other entry.
+    expect(reported(verdict).filter((key) => key !== 'token')).toEqual(truth(verdict));
+  });
+
+  it(`${REPLIES_HIDDEN} should delete each reply before its parent, and list as not known to be gone a reply whose parent a check deleted first`, () => {
+    const verdict = verdicts.get(REPLIES_HIDDEN) as Verdict;
+    expect(reported(verdict)).toEqual(truth(verdict));
+    const statuses = (verdict.run.results?.leftovers ?? []).filter((e) => e.kind === 'status');
+    for (const entry of statuses) expect(entry.why, entry.id).toMatch(/^not known to be gone: DELETE \/api\/v1\/statuses\/\S+ answered HTTP 404, and the status it replies to, \S+, was deleted before it /);
+  });
+
+  for (const name of [PASSING, FAILING, LIMITED, READABLE, APPS_GO, LATE_CODE, BOOSTS_RETURN, FILES_KEPT, ANY_TOKEN, REPLIES_HIDDEN]) {
     it(`${name} should not touch anything the run did not create`, () => {
       expect(verdicts.get(name)?.touched).toEqual([]);
     });

@@ -40,6 +40,10 @@ const filesByUrl = new Map<string, string>();
 const fileUrls = new Map<string, Set<string>>();
 /** Those an update of it gave anew: the files its updates wrote. */
 const writtenFiles = new Map<string, Set<string>>();
+/** The status each reply the run made replies to, from its creation's answer. */
+const parents = new Map<string, string>();
+/** Where the first DELETE of each status answered 2xx: from there on, it was deleted. */
+const deletions = new Map<string, number>();
 perFile(() => {
   order = 0;
   sightings.clear();
@@ -48,6 +52,8 @@ perFile(() => {
   filesByUrl.clear();
   fileUrls.clear();
   writtenFiles.clear();
+  parents.clear();
+  deletions.clear();
 });
 
 /** The place the next answer will take: what comes at or after it came later. */
@@ -57,6 +63,17 @@ export const sightingsOf = (key: string): readonly Sighting[] => sightings.get(k
 
 /** Whether a read of this kind ever showed an object present in this file. */
 export const readShows = (kind: string): boolean => readsThatShow.has(kind);
+
+/**
+ * The status a reply replies to, where that one's DELETE answered 2xx before `before` (the reply's undo) and none of
+ * the reply's own did: a server may hide a reply whose parent is gone and keep it, so that the reply's own read and
+ * delete answer 404 about a reply that is still there.
+ */
+export function deletedParentOf(statusId: string, before: number): string | undefined {
+  const parent = parents.get(statusId);
+  const parentDeleted = parent === undefined ? undefined : deletions.get(parent);
+  return parentDeleted !== undefined && parentDeleted < before && !deletions.has(statusId) ? parent : undefined;
+}
 
 /** The url an answer gave for an attachment's file. */
 export const urlOf = (attachmentId: string): string | undefined => urls.get(attachmentId);
@@ -151,6 +168,9 @@ function see(exchange: Exchange): void {
   let m: RegExpExecArray | null;
   if (exchange.method === 'POST' && path === '/api/v1/statuses' && ok && typeof body?.id === 'string') {
     record(exchange, typeof body.scheduled_at === 'string' ? 'scheduled status' : 'status', body.id, by, true, false);
+    if (typeof body.in_reply_to_id === 'string') parents.set(body.id, body.in_reply_to_id);
+  } else if (exchange.method === 'DELETE' && ok && (m = /^\/api\/v1\/statuses\/([^/]+)$/.exec(path))) {
+    if (!deletions.has(m[1] as string)) deletions.set(m[1] as string, order);
   } else if (exchange.method === 'GET' && (m = /^\/api\/v1\/statuses\/([^/]+)$/.exec(path))) {
     seeStatus(exchange, m[1] as string, body);
   } else if (exchange.method === 'POST' && ok && (m = /^\/api\/v1\/statuses\/([^/]+)\/(\w+)$/.exec(path))) {

@@ -5,7 +5,7 @@
 // and every authorization code the run obtained whose grant it could not end (exchanged, its token revoked).
 import { ledger, remember, type Application, type Authorization, type Entry, type Subject, type Unanswered } from '../act/ledger.ts';
 import { noteUnsettled, now, sawUnsettled, settleWindowMs, windowPassed } from '../act/settle.ts';
-import { keyOf, nextAt, sightingsOf } from '../act/sightings.ts';
+import { deletedParentOf, keyOf, nextAt, sightingsOf } from '../act/sightings.ts';
 import type { LeftBehind } from '../report/results.ts';
 import { perFile } from '../talk/file-state.ts';
 import { createdObject, excerpt, outsideContract, plannedCall, senderOf, type Exchange, type HttpClient } from '../talk/http.ts';
@@ -50,6 +50,7 @@ async function sendRead(c: Case, read: Read): Promise<Exchange | undefined> {
 /** Sends the reads that show it gone, each unless a read since the undo did; the first that shows it still there ends them. */
 async function readAfter(c: Case): Promise<void> {
   for (const read of c.target ? absenceReads(c.target) : []) {
+    await read.vouch?.(c.undoneAt);
     if (!lastReadSince(read, c.undoneAt)) await sendRead(c, read);
     if (lastReadSince(read, c.undoneAt)?.present) return;
   }
@@ -137,6 +138,8 @@ function whyNotGone(c: Case, goneStatuses: ReadonlySet<string>): string | undefi
     const after = lastReadSince(read, c.undoneAt);
     if (after?.present) return `still there: ${c.undone}, and ${c.after ?? 'after it'} ${read.shown(after)}`;
   }
+  const parent = c.subject.kind === 'status' ? deletedParentOf(c.subject.id, c.undoneAt) : undefined;
+  if (parent) return `not known to be gone: ${c.undone}, and the status it replies to, ${parent}, was deleted before it (a server may hide a reply whose parent is gone, and keep it)`;
   // A read whose answer is about the object itself (a flag false in its status, a 401 to the token) shows it absent
   // whether or not one showed it present before; a 404 may be the answer to everything, so it needs that first.
   for (const read of c.unanswered ? [] : reads) {
@@ -148,7 +151,8 @@ function whyNotGone(c: Case, goneStatuses: ReadonlySet<string>): string | undefi
     if (lastReadSince(read, c.undoneAt)) continue;
     const tried = c.tried.at(-1);
     const got = tried ? `${call(tried)} got ${tried.error ?? `HTTP ${tried.status}`}` : `${read.what} could not be read`;
-    return `not known to be gone: ${c.undone}, and the read that would show it gone got nothing that tells (${got})`;
+    const untold = read.untold?.(c.undoneAt);
+    return `not known to be gone: ${c.undone}, and the read that would show it gone got nothing that tells (${got}${untold ? `; ${untold}` : ''})`;
   }
   return undefined;
 }
