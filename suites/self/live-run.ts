@@ -52,6 +52,7 @@ function objectsOf(store: Store): Map<string, string> {
   for (const s of store.statuses.values()) objects.set(s.reblogOfId ? `boost ${s.reblogOfId} by ${s.accountId}` : `status ${s.id}`, JSON.stringify(s));
   // A reply the server hides once its parent is gone is still held.
   for (const s of store.hiddenReplies.values()) objects.set(`status ${s.id}`, JSON.stringify(s));
+  for (const [id, { status }] of store.keptPolls) objects.set(`poll ${id}`, JSON.stringify(status.poll));
   for (const m of store.media.values()) objects.set(`attachment ${m.id}`, JSON.stringify(m));
   // A file an update wrote that the server still serves once its attachment is gone: the attachment is not gone.
   for (const file of store.keptFiles) {

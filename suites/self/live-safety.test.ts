@@ -21,6 +21,8 @@ const LATE_CODE = 'a run against a server that answers the exchange of a code pa
 const BOOSTS_RETURN = 'a run against a server whose undone boosts come back after 1 s, and that keeps a status another account boosted';
 const FILES_KEPT = 'a run against a server that keeps the files the updates of an attachment wrote after its delete';
 const ANY_TOKEN = 'a run against a server whose following answers any token';
+const POLLS_KEPT = 'a run against a server that keeps the polls of deleted statuses';
+const NO_POLL_READ = 'a run against a server without a read of polls';
 const REPLIES_HIDDEN = 'a run against a server that hides, and keeps, a reply whose parent was deleted first';
 
 describe('safety on a live instance', () => {
@@ -45,6 +47,9 @@ describe('safety on a live instance', () => {
     // As a small C server: without a password, the OAuth group revokes an application token and reads it with
     // following, which this server answers to any token; and without apps/verify_credentials, nothing else reads one.
     [ANY_TOKEN]: { variations: ['made-up-tokens-read-relations', 'no-app-verify'], groups: ['oauth'], env: { CONFORMANCE_PASSWORD_A: '' } },
+    // The groups that make polls: Statuses's direct one, and POST /api/v1/statuses parameters' and their redrafts.
+    [POLLS_KEPT]: { variations: ['polls-kept-after-status'], groups: ['statuses', 'statuses-create'] },
+    [NO_POLL_READ]: { variations: ['no-poll-read'], groups: ['statuses'] },
     // The Statuses group deletes its thread, the streams delete the public status their replies reply to.
     [REPLIES_HIDDEN]: { variations: ['replies-hidden-after-parent-delete'], groups: ['statuses', 'streaming'] },
   };
@@ -96,8 +101,8 @@ describe('safety on a live instance', () => {
     const WHY: Record<string, RegExp> = {
       application: /no operation to delete an application/,
       attachment: /^(still there|not known to be gone): DELETE \/api\/v1\/media\/\S+ answered HTTP 404, and /,
-      token: /^still there: (the token operation gave it to the cleanup's read of its application, and )?POST \/oauth\/revoke answered HTTP 404, and (after it|once the settle window \(\d+ ms\) had passed since it) a call with the token \(GET \S+\) answered HTTP 200, and a made-up token was refused there$/,
-      authorization: /^a live authorization of A, scope "read", application \S+, not revoked: still there: its code was exchanged at the end of the run, and POST \/oauth\/revoke answered HTTP 404, and (after it|once the settle window \(\d+ ms\) had passed since it) a call with the token \(GET \S+\) answered HTTP 200, and a made-up token was refused there$/,
+      token: /^still there: (the token operation gave it to the cleanup's read of its application, and )?POST \/oauth\/revoke answered HTTP 404, and (after it|once the settle window \(\d+ ms\) had passed since it) a call with the token \(GET \S+\) answered HTTP 200, and a made-up token there was refused$/,
+      authorization: /^a live authorization of A, scope "read", application \S+, not revoked: still there: its code was exchanged at the end of the run, and POST \/oauth\/revoke answered HTTP 404, and (after it|once the settle window \(\d+ ms\) had passed since it) a call with the token \(GET \S+\) answered HTTP 200, and a made-up token there was refused$/,
     };
     for (const entry of results?.leftovers ?? []) {
       expect(entry.owner, `${entry.kind} ${entry.id}`).not.toBe('');
@@ -171,6 +176,22 @@ describe('safety on a live instance', () => {
     expect(reported(verdict).filter((key) => key !== 'token')).toEqual(truth(verdict));
   });
 
+  it(`${POLLS_KEPT} should list the polls the server still shows after their statuses are gone`, () => {
+    const verdict = verdicts.get(POLLS_KEPT) as Verdict;
+    expect(verdict.leftBehind.some((key) => key.startsWith('poll ')), 'polls the server kept').toBe(true);
+    expect(reported(verdict)).toEqual(truth(verdict));
+    const polls = (verdict.run.results?.leftovers ?? []).filter((e) => e.kind === 'poll');
+    for (const entry of polls) expect(entry.why, entry.id).toMatch(/^still there: its status \S+ was deleted \(DELETE \/api\/v1\/statuses\/\S+ (answered HTTP 200|was sent by its check)\), and (after it|once the settle window \(\d+ ms\) had passed since it) GET \/api\/v1\/polls\/\S+ answered HTTP 200$/);
+  });
+
+  it(`${NO_POLL_READ} should list the polls of its deleted statuses as not known to be gone, and nothing else but what the server holds`, () => {
+    const verdict = verdicts.get(NO_POLL_READ) as Verdict;
+    const polls = (verdict.run.results?.leftovers ?? []).filter((e) => e.kind === 'poll');
+    expect(polls.length, 'polls listed').toBeGreaterThan(0);
+    for (const entry of polls) expect(entry.why, entry.id).toMatch(/^not known to be gone: its status \S+ was deleted .*no read showed it present before \(GET \/api\/v1\/polls\/\S+ answered HTTP 404\)$/);
+    expect(reported(verdict).filter((key) => !key.startsWith('poll '))).toEqual(truth(verdict));
+  });
+
   it(`${REPLIES_HIDDEN} should delete each reply before its parent, and list as not known to be gone a reply whose parent a check deleted first`, () => {
     const verdict = verdicts.get(REPLIES_HIDDEN) as Verdict;
     expect(reported(verdict)).toEqual(truth(verdict));
@@ -178,7 +199,7 @@ describe('safety on a live instance', () => {
     for (const entry of statuses) expect(entry.why, entry.id).toMatch(/^not known to be gone: DELETE \/api\/v1\/statuses\/\S+ answered HTTP 404, and the status it replies to, \S+, was deleted before it /);
   });
 
-  for (const name of [PASSING, FAILING, LIMITED, READABLE, APPS_GO, LATE_CODE, BOOSTS_RETURN, FILES_KEPT, ANY_TOKEN, REPLIES_HIDDEN]) {
+  for (const name of [PASSING, FAILING, LIMITED, READABLE, APPS_GO, LATE_CODE, BOOSTS_RETURN, FILES_KEPT, ANY_TOKEN, POLLS_KEPT, NO_POLL_READ, REPLIES_HIDDEN]) {
     it(`${name} should not touch anything the run did not create`, () => {
       expect(verdicts.get(name)?.touched).toEqual([]);
     });

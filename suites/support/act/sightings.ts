@@ -44,6 +44,8 @@ const writtenFiles = new Map<string, Set<string>>();
 const parents = new Map<string, string>();
 /** Where the first DELETE of each status answered 2xx: from there on, it was deleted. */
 const deletions = new Map<string, number>();
+/** The poll of each status the run made, from its creation's answer. */
+const polls = new Map<string, string>();
 perFile(() => {
   order = 0;
   sightings.clear();
@@ -54,6 +56,7 @@ perFile(() => {
   writtenFiles.clear();
   parents.clear();
   deletions.clear();
+  polls.clear();
 });
 
 /** The place the next answer will take: what comes at or after it came later. */
@@ -74,6 +77,9 @@ export function deletedParentOf(statusId: string, before: number): string | unde
   const parentDeleted = parent === undefined ? undefined : deletions.get(parent);
   return parentDeleted !== undefined && parentDeleted < before && !deletions.has(statusId) ? parent : undefined;
 }
+
+/** The id of the poll a status the run made carries, from its creation's answer. */
+export const pollOf = (statusId: string): string | undefined => polls.get(statusId);
 
 /** The url an answer gave for an attachment's file. */
 export const urlOf = (attachmentId: string): string | undefined => urls.get(attachmentId);
@@ -169,6 +175,11 @@ function see(exchange: Exchange): void {
   if (exchange.method === 'POST' && path === '/api/v1/statuses' && ok && typeof body?.id === 'string') {
     record(exchange, typeof body.scheduled_at === 'string' ? 'scheduled status' : 'status', body.id, by, true, false);
     if (typeof body.in_reply_to_id === 'string') parents.set(body.id, body.in_reply_to_id);
+    const poll = objectOf(body.poll)?.id;
+    if (typeof poll === 'string' && typeof body.scheduled_at !== 'string') {
+      polls.set(body.id, poll);
+      record(exchange, 'poll', poll, '', true, false);
+    }
   } else if (exchange.method === 'DELETE' && ok && (m = /^\/api\/v1\/statuses\/([^/]+)$/.exec(path))) {
     if (!deletions.has(m[1] as string)) deletions.set(m[1] as string, order);
   } else if (exchange.method === 'GET' && (m = /^\/api\/v1\/statuses\/([^/]+)$/.exec(path))) {
@@ -178,6 +189,9 @@ function see(exchange: Exchange): void {
     const flag = Object.entries(FLAGS).find(([, f]) => f.set === action);
     // The answer of the move that set the flag shows it set (for a boost, on the boosted status inside it).
     if (flag && (body?.[flag[1].flag] === true || objectOf(body?.reblog)?.[flag[1].flag] === true)) record(exchange, flag[0], id, by, true, false);
+  } else if (exchange.method === 'GET' && (m = /^\/api\/v1\/polls\/([^/]+)$/.exec(path))) {
+    // Outside the contract (Mastodon's): the cleanup reads a deleted status's poll with it.
+    if (status === 404 || (status === 200 && body?.id === m[1])) record(exchange, 'poll', m[1] as string, '', status === 200, true);
   } else if (exchange.method === 'GET' && (m = /^\/api\/v1\/scheduled_statuses\/([^/]+)$/.exec(path))) {
     if (status === 404 || (status === 200 && body?.id === m[1])) record(exchange, 'scheduled status', m[1] as string, by, status === 200, true);
   } else if (exchange.method === 'POST' && /^\/api\/v[12]\/media$/.test(path) && ok && typeof body?.id === 'string') {

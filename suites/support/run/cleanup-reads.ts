@@ -2,7 +2,7 @@
 // a read shows an object present or absent, by the operation that reads its kind, and an object counts as gone
 // only when a read showed it present earlier in the run and a read after the undo shows it absent.
 import type { Entry, Subject } from '../act/ledger.ts';
-import { FLAGS, keyOf, readShows, sightingsOf, urlOf, writtenFilesOf, type FlagKind, type Sighting } from '../act/sightings.ts';
+import { FLAGS, keyOf, pollOf, readShows, sightingsOf, urlOf, writtenFilesOf, type FlagKind, type Sighting } from '../act/sightings.ts';
 import { perFile } from '../talk/file-state.ts';
 import { jsonOf, senderOf, type Exchange, type HttpClient } from '../talk/http.ts';
 
@@ -57,6 +57,8 @@ export interface Target {
   absence?: () => Read[];
   /** A flag shows only on the status it is set on: once that status is gone, nothing of the flag can be read or used. */
   goesWith?: string;
+  /** A status's poll, which a server may keep after the status (run/cleanup.ts reads it once the status is gone). */
+  poll?: Read;
 }
 
 export const call = (exchange: Exchange) => `${exchange.method} ${exchange.path.split('?')[0]}`;
@@ -77,6 +79,15 @@ function flagRead(kind: FlagKind, statusId: string, sender: HttpClient): Read {
     send: () => sender.send('GET', path),
     shown: (s) => `${call(s.exchange)} showed ${flag} ${s.present}`,
   };
+}
+
+/**
+ * The poll of a status, at Mastodon's GET /api/v1/polls/:id (outside the contract), read as the status's author: only
+ * to confirm that it went with its status. Its 404 tells once a read of a poll showed one present in the file.
+ */
+function pollRead(id: string, sender: HttpClient): Read {
+  const path = `/api/v1/polls/${id}`;
+  return { kind: 'poll', key: keyOf('poll', id), witnessed: true, what: `GET ${path}`, send: () => sender.send('GET', path), shown: answered };
 }
 
 /** Whether a read of the record answered it past processing (not 206): its url, or that it has none, is final then. */
@@ -213,7 +224,8 @@ export function targetOf(entry: Entry, planned: Exchange): Target | undefined {
   const owner = planned.actor;
   let m: RegExpExecArray | null;
   if (planned.method === 'DELETE' && (m = /^\/api\/v1\/statuses\/([^/]+)$/.exec(path))) {
-    return { subject: { kind: 'status', id: m[1] as string, owner }, reads: [objectRead('status', m[1] as string, sender, path)] };
+    const poll = pollOf(m[1] as string);
+    return { subject: { kind: 'status', id: m[1] as string, owner }, reads: [objectRead('status', m[1] as string, sender, path)], ...(poll ? { poll: pollRead(poll, sender) } : {}) };
   }
   if (planned.method === 'DELETE' && (m = /^\/api\/v1\/scheduled_statuses\/([^/]+)$/.exec(path))) {
     return { subject: { kind: 'scheduled status', id: m[1] as string, owner }, reads: [objectRead('scheduled status', m[1] as string, sender, path)] };

@@ -97,6 +97,26 @@ async function confirmFlags(flags: Case[]): Promise<void> {
   }
 }
 
+/**
+ * The polls of the statuses a read shows gone: a server may keep a poll after its status (one does, readable at
+ * Mastodon's GET /api/v1/polls/:id). Each is read once, as its status's author; one a read still shows is read again
+ * once the settle window has passed. A status not known gone keeps its poll with it: nothing to read apart.
+ */
+async function readPolls(goneStatuses: Case[]): Promise<Case[]> {
+  const polls: Case[] = [];
+  for (const status of goneStatuses) {
+    const poll = status.target?.poll;
+    if (!poll) continue;
+    const subject = { kind: 'poll', id: poll.key.split(' ')[1] as string, owner: status.subject.owner };
+    const c: Case = { subject, target: { subject, reads: [poll] }, undone: `its status ${status.subject.id} was deleted (${status.undone})`, undoneAt: status.undoneAt, undoneTime: status.undoneTime, tried: [] };
+    await readAfter(c);
+    c.pending = stillShown(c);
+    polls.push(c);
+  }
+  await settlePending(polls);
+  return polls;
+}
+
 /** What the undo answered, for the why. */
 function undoneBy(undo: Exchange): string {
   if (undo.error) return `${call(undo)} got no answer (${undo.error})`;
@@ -119,6 +139,8 @@ async function undoOne(entry: Entry, deferred: boolean): Promise<Case> {
   } else {
     // A flag is not read before: the answer that set it showed it, and most go with their status.
     if (!target?.goesWith) for (const read of target?.reads ?? []) if (neededBefore(read) && !shownPresent(read, nextAt())) await read.send();
+    // A status's poll, where no read of a poll showed one in this file yet: the read that shows its 404 after tells.
+    if (target?.poll && !shownPresent(target.poll, nextAt())) await target.poll.send();
     c.undoneAt = nextAt();
     c.undoneTime = now();
     c.undone = undoneBy(await entry.undo());
@@ -195,6 +217,7 @@ export async function undoAll(): Promise<void> {
     // token, which may be one the run obtained (a revoked token reads nothing).
     await settlePending(cases);
     const goneStatuses = new Set(cases.filter((c) => c.subject.kind === 'status' && !whyNotGone(c, new Set())).map((c) => c.subject.id));
+    cases.push(...(await readPolls(cases.filter((c) => goneStatuses.has(c.subject.id)))));
     await confirmFlags(cases.filter((c) => c.target?.goesWith && !goneStatuses.has(c.target.goesWith)));
     const revoked = await Promise.all([...tokens.map((token) => guarded(token)), ...ledger.authorizations.filter((auth) => !auth.exchanged).map(spend)]);
     await settlePending(revoked);
