@@ -6,8 +6,11 @@
 // without the cleanup's media delete, media read and token revocation, every attachment and token it kept as well;
 // against one whose deleted statuses stay readable, those statuses; against one that deletes an application with
 // its token, no application; against one that answers a code's exchange past the timeout, that grant, as possibly live;
-// against one whose undone boosts come back a second later, on statuses it keeps, those boosts; against one that keeps
-// the files its updates wrote, the attachments whose files it still serves.
+// against one whose undone boosts, favourites and bookmarks come back a second later, on statuses it keeps, those;
+// against one that keeps the files its updates wrote, the attachments whose files it still serves; against one that
+// keeps the polls of deleted statuses, those polls (and where no read of polls is served, each as not known to be
+// gone); against one whose only read of a revoked token takes any token, no token as still there; against one that
+// hides a reply whose parent went first, those replies, as not known to be gone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveRun, reported, truth, type Server, type Verdict } from './live-run.ts';
 import { eachCaseInParallel } from './run-cli.ts';
