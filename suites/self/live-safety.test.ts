@@ -10,7 +10,8 @@
 // against one that keeps the files its updates wrote, the attachments whose files it still serves; against one that
 // keeps the polls of deleted statuses, those polls (and where no read of polls is served, each as not known to be
 // gone); against one whose only read of a revoked token takes any token, no token as still there; against one that
-// hides a reply whose parent went first, those replies, as not known to be gone.
+// hides a reply whose parent went first, those replies, as not known to be gone; against one that pins a boost, not
+// that pin, once a read shows the boost gone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveRun, reported, truth, type Server, type Verdict } from './live-run.ts';
 import { eachCaseInParallel } from './run-cli.ts';
@@ -26,6 +27,7 @@ const FILES_KEPT = 'a run against a server that keeps the files the updates of a
 const ANY_TOKEN = 'a run against a server whose following answers any token';
 const POLLS_KEPT = 'a run against a server that keeps the polls of deleted statuses';
 const NO_POLL_READ = 'a run against a server without a read of polls';
+const PIN_OF_BOOST = 'a run against a server that pins a boost';
 const REPLIES_HIDDEN = 'a run against a server that hides, and keeps, a reply whose parent was deleted first';
 
 describe('safety on a live instance', () => {
@@ -53,6 +55,9 @@ describe('safety on a live instance', () => {
     // The groups that make polls: Statuses's direct one, and POST /api/v1/statuses parameters' and their redrafts.
     [POLLS_KEPT]: { variations: ['polls-kept-after-status'], groups: ['statuses', 'statuses-create'] },
     [NO_POLL_READ]: { variations: ['no-poll-read'], groups: ['statuses'] },
+    // B's pin of its boost is taken (and undone at once by its probe); the boost's unreblog deletes it, and B's read
+    // of it after shows it gone: the pin went with it.
+    [PIN_OF_BOOST]: { faults: ['STATUS-PIN-4'], groups: ['statuses-interactions'] },
     // The Statuses group deletes its thread, the streams delete the public status their replies reply to.
     [REPLIES_HIDDEN]: { variations: ['replies-hidden-after-parent-delete'], groups: ['statuses', 'streaming'] },
   };
@@ -195,6 +200,12 @@ describe('safety on a live instance', () => {
     expect(reported(verdict).filter((key) => !key.startsWith('poll '))).toEqual(truth(verdict));
   });
 
+  it(`${PIN_OF_BOOST} should not list the pin whose boost a read shows gone`, () => {
+    const verdict = verdicts.get(PIN_OF_BOOST) as Verdict;
+    expect(verdict.run.results?.leftovers.filter((e) => e.kind === 'pin')).toEqual([]);
+    expect(reported(verdict)).toEqual(truth(verdict));
+  });
+
   it(`${REPLIES_HIDDEN} should delete each reply before its parent, and list as not known to be gone a reply whose parent a check deleted first`, () => {
     const verdict = verdicts.get(REPLIES_HIDDEN) as Verdict;
     expect(reported(verdict)).toEqual(truth(verdict));
@@ -202,7 +213,7 @@ describe('safety on a live instance', () => {
     for (const entry of statuses) expect(entry.why, entry.id).toMatch(/^not known to be gone: DELETE \/api\/v1\/statuses\/\S+ answered HTTP 404, and the status it replies to, \S+, was deleted before it /);
   });
 
-  for (const name of [PASSING, FAILING, LIMITED, READABLE, APPS_GO, LATE_CODE, BOOSTS_RETURN, FILES_KEPT, ANY_TOKEN, POLLS_KEPT, NO_POLL_READ, REPLIES_HIDDEN]) {
+  for (const name of [PASSING, FAILING, LIMITED, READABLE, APPS_GO, LATE_CODE, BOOSTS_RETURN, FILES_KEPT, ANY_TOKEN, POLLS_KEPT, NO_POLL_READ, PIN_OF_BOOST, REPLIES_HIDDEN]) {
     it(`${name} should not touch anything the run did not create`, () => {
       expect(verdicts.get(name)?.touched).toEqual([]);
     });

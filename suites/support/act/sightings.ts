@@ -186,6 +186,8 @@ function see(exchange: Exchange): void {
     seeStatus(exchange, m[1] as string, body);
   } else if (exchange.method === 'POST' && ok && (m = /^\/api\/v1\/statuses\/([^/]+)\/(\w+)$/.exec(path))) {
     const [, id, action] = m as unknown as [string, string, string];
+    // A move's answer that is the status shows it there, as its creation's answer does (a pin of a boost: the boost).
+    if (body?.id === id) record(exchange, 'status', id, by, true, false);
     const flag = Object.entries(FLAGS).find(([, f]) => f.set === action);
     // The answer of the move that set the flag shows it set (for a boost, on the boosted status inside it).
     if (flag && (body?.[flag[1].flag] === true || objectOf(body?.reblog)?.[flag[1].flag] === true)) record(exchange, flag[0], id, by, true, false);

@@ -57,6 +57,11 @@ export interface Target {
   absence?: () => Read[];
   /** A flag shows only on the status it is set on: once that status is gone, nothing of the flag can be read or used. */
   goesWith?: string;
+  /**
+   * The read of that status by the flag's account: where it shows the status gone (404 after the undo, present before),
+   * the flag went with it, also on a status not on the ledger (a boost that a pin was set on).
+   */
+  status?: Read;
   /** A status's poll, which a server may keep after the status (run/cleanup.ts reads it once the status is gone). */
   poll?: Read;
 }
@@ -245,7 +250,8 @@ export function targetOf(entry: Entry, planned: Exchange): Target | undefined {
   if (move && flag) {
     const kind = flag[0] as FlagKind;
     const statusId = move[1] as string;
-    return { subject: { kind, id: statusId, owner }, reads: [flagRead(kind, statusId, sender)], goesWith: statusId };
+    const status = objectRead('status', statusId, sender, `/api/v1/statuses/${statusId}`);
+    return { subject: { kind, id: statusId, owner }, reads: [flagRead(kind, statusId, sender)], goesWith: statusId, status };
   }
   return undefined;
 }

@@ -155,6 +155,9 @@ function whyNotGone(c: Case, goneStatuses: ReadonlySet<string>): string | undefi
   if (c.keptLike) return `still there: ${c.undone}`;
   if (!c.target) return `not known to be gone: ${c.undone}, and no read shows whether such an object is gone`;
   if (c.target.goesWith && goneStatuses.has(c.target.goesWith)) return undefined;
+  // The flag's status, read by its account after the undo, answered 404, and an answer showed it there before.
+  const status = c.target.status;
+  if (status && lastReadSince(status, c.undoneAt)?.present === false && shownPresent(status, c.undoneAt)) return undefined;
   const reads = c.target.reads.filter((read) => read.applies?.() ?? true);
   for (const read of reads) {
     const after = lastReadSince(read, c.undoneAt);
