@@ -7,7 +7,8 @@
 // against one whose deleted statuses stay readable, those statuses; against one that deletes an application with
 // its token, no application; against one that answers a code's exchange past the timeout, that grant, as possibly live;
 // against one whose undone boosts, favourites and bookmarks come back a second later, on statuses it keeps, those;
-// against one that keeps the files its updates wrote, the attachments whose files it still serves; against one that
+// against one that keeps the files its updates wrote (given by the update's answer, or only by later ones), the
+// attachments whose files it still serves; against one that
 // keeps the polls of deleted statuses, those polls (and where no read of polls is served, each as not known to be
 // gone); against one whose only read of a revoked token takes any token, no token as still there; against one that
 // hides a reply whose parent went first, those replies, as not known to be gone; against one that pins a boost, not
@@ -24,6 +25,7 @@ const APPS_GO = 'a run against a server that deletes an application with its tok
 const LATE_CODE = 'a run against a server that answers the exchange of a code past the timeout';
 const BOOSTS_RETURN = 'a run against a server whose undone boosts come back after 1 s, and that keeps a status another account boosted';
 const FILES_KEPT = 'a run against a server that keeps the files the updates of an attachment wrote after its delete';
+const FILES_SHOWN_LATER = 'a run against a server that keeps the files the updates wrote, and gives them only in answers after the update';
 const ANY_TOKEN = 'a run against a server whose following answers any token';
 const POLLS_KEPT = 'a run against a server that keeps the polls of deleted statuses';
 const NO_POLL_READ = 'a run against a server without a read of polls';
@@ -49,6 +51,7 @@ describe('safety on a live instance', () => {
     // at the end, comes back on it a second later.
     [BOOSTS_RETURN]: { faults: ['STATUS-DELETE-7'], variations: ['undone-boost-returns-after-1s', 'undone-moves-return-after-1s'], groups: ['statuses-interactions'] },
     [FILES_KEPT]: { variations: ['update-files-kept'], groups: ['media'] },
+    [FILES_SHOWN_LATER]: { variations: ['update-files-kept', 'update-files-shown-later'], groups: ['media'] },
     // As a small C server: without a password, the OAuth group revokes an application token and reads it with
     // following, which this server answers to any token; and without apps/verify_credentials, nothing else reads one.
     [ANY_TOKEN]: { variations: ['made-up-tokens-read-relations', 'no-app-verify'], groups: ['oauth'], env: { CONFORMANCE_PASSWORD_A: '' } },
@@ -164,13 +167,15 @@ describe('safety on a live instance', () => {
     }
   });
 
-  it(`${FILES_KEPT} should list the attachments whose files an update wrote are still served after their delete`, () => {
-    const verdict = verdicts.get(FILES_KEPT) as Verdict;
-    expect(verdict.leftBehind.some((key) => key.startsWith('attachment ')), 'attachments whose written files the server keeps').toBe(true);
-    expect(reported(verdict)).toEqual(truth(verdict));
-    const attachments = (verdict.run.results?.leftovers ?? []).filter((e) => e.kind === 'attachment');
-    for (const entry of attachments) expect(entry.why, entry.id).toMatch(/^still there: DELETE \/api\/v1\/media\/\S+ answered HTTP 200, and (after it|once the settle window \(\d+ ms\) had passed since it) the file its update wrote, \S+, was served \(HTTP 200\)$/);
-  });
+  for (const name of [FILES_KEPT, FILES_SHOWN_LATER]) {
+    it(`${name} should list the attachments whose files an update wrote are still served after their delete`, () => {
+      const verdict = verdicts.get(name) as Verdict;
+      expect(verdict.leftBehind.some((key) => key.startsWith('attachment ')), 'attachments whose written files the server keeps').toBe(true);
+      expect(reported(verdict)).toEqual(truth(verdict));
+      const attachments = (verdict.run.results?.leftovers ?? []).filter((e) => e.kind === 'attachment');
+      for (const entry of attachments) expect(entry.why, entry.id).toMatch(/^still there: DELETE \/api\/v1\/media\/\S+ answered HTTP 200, and (after it|once the settle window \(\d+ ms\) had passed since it) the file its update wrote, \S+, was served \(HTTP 200\)$/);
+    });
+  }
 
   it(`${ANY_TOKEN} should list no revoked token as still there by a call that takes a made-up token, and say so of those no call tells`, () => {
     const verdict = verdicts.get(ANY_TOKEN) as Verdict;
@@ -213,7 +218,7 @@ describe('safety on a live instance', () => {
     for (const entry of statuses) expect(entry.why, entry.id).toMatch(/^not known to be gone: DELETE \/api\/v1\/statuses\/\S+ answered HTTP 404, and the status it replies to, \S+, was deleted before it /);
   });
 
-  for (const name of [PASSING, FAILING, LIMITED, READABLE, APPS_GO, LATE_CODE, BOOSTS_RETURN, FILES_KEPT, ANY_TOKEN, POLLS_KEPT, NO_POLL_READ, PIN_OF_BOOST, REPLIES_HIDDEN]) {
+  for (const name of [PASSING, FAILING, LIMITED, READABLE, APPS_GO, LATE_CODE, BOOSTS_RETURN, FILES_KEPT, FILES_SHOWN_LATER, ANY_TOKEN, POLLS_KEPT, NO_POLL_READ, PIN_OF_BOOST, REPLIES_HIDDEN]) {
     it(`${name} should not touch anything the run did not create`, () => {
       expect(verdicts.get(name)?.touched).toEqual([]);
     });

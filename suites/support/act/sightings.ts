@@ -40,6 +40,8 @@ const filesByUrl = new Map<string, string>();
 const fileUrls = new Map<string, Set<string>>();
 /** Those an update of it gave anew: the files its updates wrote. */
 const writtenFiles = new Map<string, Set<string>>();
+/** The attachments an update answered 2xx: a file any later answer gives anew is one an update wrote. */
+const updated = new Set<string>();
 /** The status each reply the run made replies to, from its creation's answer. */
 const parents = new Map<string, string>();
 /** Where the first DELETE of each status answered 2xx: from there on, it was deleted. */
@@ -54,6 +56,7 @@ perFile(() => {
   filesByUrl.clear();
   fileUrls.clear();
   writtenFiles.clear();
+  updated.clear();
   parents.clear();
   deletions.clear();
   polls.clear();
@@ -108,8 +111,11 @@ function learnUrls(exchange: Exchange, body: Json): void {
   const update = exchange.method === 'PUT' && /^\/api\/v1\/media\/[^/]+$/.test(exchange.path.split('?')[0] ?? '');
   for (const attachment of attachments) {
     if (typeof attachment?.id !== 'string' || !('type' in attachment)) continue;
-    const written = update ? learnWrittenFiles(exchange, attachment.id, attachment) : [];
-    if (!update) for (const url of fileUrlsOf(attachment)) setOf(fileUrls, attachment.id).add(url);
+    // A server may answer an update before it writes the file, which later answers give; past processing (200) only,
+    // since the file of an attachment still processing comes with a later answer anyway.
+    if (update && exchange.status === 200) updated.add(attachment.id);
+    const written = update || updated.has(attachment.id) ? learnWrittenFiles(exchange, attachment.id, attachment) : [];
+    if (!updated.has(attachment.id)) for (const url of fileUrlsOf(attachment)) setOf(fileUrls, attachment.id).add(url);
     if (typeof attachment.url !== 'string' || written.includes(canonical(attachment.url))) continue;
     const url = canonical(attachment.url);
     urls.set(attachment.id, url);
