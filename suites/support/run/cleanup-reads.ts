@@ -63,7 +63,7 @@ export interface Target {
    */
   status?: Read;
   /** A status's poll, which a server may keep after the status (run/cleanup.ts reads it once the status is gone). */
-  poll?: Read;
+  poll?: { id: string; read: Read };
 }
 
 export const call = (exchange: Exchange) => `${exchange.method} ${exchange.path.split('?')[0]}`;
@@ -230,7 +230,7 @@ export function targetOf(entry: Entry, planned: Exchange): Target | undefined {
   let m: RegExpExecArray | null;
   if (planned.method === 'DELETE' && (m = /^\/api\/v1\/statuses\/([^/]+)$/.exec(path))) {
     const poll = pollOf(m[1] as string);
-    return { subject: { kind: 'status', id: m[1] as string, owner }, reads: [objectRead('status', m[1] as string, sender, path)], ...(poll ? { poll: pollRead(poll, sender) } : {}) };
+    return { subject: { kind: 'status', id: m[1] as string, owner }, reads: [objectRead('status', m[1] as string, sender, path)], ...(poll ? { poll: { id: poll, read: pollRead(poll, sender) } } : {}) };
   }
   if (planned.method === 'DELETE' && (m = /^\/api\/v1\/scheduled_statuses\/([^/]+)$/.exec(path))) {
     return { subject: { kind: 'scheduled status', id: m[1] as string, owner }, reads: [objectRead('scheduled status', m[1] as string, sender, path)] };

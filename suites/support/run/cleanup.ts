@@ -2,7 +2,8 @@
 // also after failures, and read (cleanup-reads.ts) until a read shows it gone: an undo answered 2xx may have undone
 // nothing, and a 404 from a read that answers 404 for everything proves nothing. Everything else is listed as left
 // behind, with its kind, id, owner and why; so is every application the run registered that no read shows gone,
-// and every authorization code the run obtained whose grant it could not end (exchanged, its token revoked).
+// every authorization code the run obtained whose grant it could not end (exchanged, its token revoked), and every
+// poll of a deleted status that a read still shows.
 import { ledger, remember, type Application, type Authorization, type Entry, type Subject, type Unanswered } from '../act/ledger.ts';
 import { noteUnsettled, now, sawUnsettled, settleWindowMs, windowPassed } from '../act/settle.ts';
 import { deletedParentOf, keyOf, nextAt, sightingsOf } from '../act/sightings.ts';
@@ -107,8 +108,8 @@ async function readPolls(goneStatuses: Case[]): Promise<Case[]> {
   for (const status of goneStatuses) {
     const poll = status.target?.poll;
     if (!poll) continue;
-    const subject = { kind: 'poll', id: poll.key.split(' ')[1] as string, owner: status.subject.owner };
-    const c: Case = { subject, target: { subject, reads: [poll] }, undone: `its status ${status.subject.id} was deleted (${status.undone})`, undoneAt: status.undoneAt, undoneTime: status.undoneTime, tried: [] };
+    const subject = { kind: 'poll', id: poll.id, owner: status.subject.owner };
+    const c: Case = { subject, target: { subject, reads: [poll.read] }, undone: `its status ${status.subject.id} was deleted (${status.undone})`, undoneAt: status.undoneAt, undoneTime: status.undoneTime, tried: [] };
     await readAfter(c);
     c.pending = stillShown(c);
     polls.push(c);
@@ -140,7 +141,7 @@ async function undoOne(entry: Entry, deferred: boolean): Promise<Case> {
     // A flag is not read before: the answer that set it showed it, and most go with their status.
     if (!target?.goesWith) for (const read of target?.reads ?? []) if (neededBefore(read) && !shownPresent(read, nextAt())) await read.send();
     // A status's poll, where no read of a poll showed one in this file yet: the read that shows its 404 after tells.
-    if (target?.poll && !shownPresent(target.poll, nextAt())) await target.poll.send();
+    if (target?.poll && !shownPresent(target.poll.read, nextAt())) await target.poll.read.send();
     c.undoneAt = nextAt();
     c.undoneTime = now();
     c.undone = undoneBy(await entry.undo());
@@ -220,7 +221,7 @@ export async function undoAll(): Promise<void> {
     // token, which may be one the run obtained (a revoked token reads nothing).
     await settlePending(cases);
     const goneStatuses = new Set(cases.filter((c) => c.subject.kind === 'status' && !whyNotGone(c, new Set())).map((c) => c.subject.id));
-    cases.push(...(await readPolls(cases.filter((c) => goneStatuses.has(c.subject.id)))));
+    cases.push(...(await readPolls(cases.filter((c) => c.subject.kind === 'status' && goneStatuses.has(c.subject.id)))));
     await confirmFlags(cases.filter((c) => c.target?.goesWith && !goneStatuses.has(c.target.goesWith)));
     const revoked = await Promise.all([...tokens.map((token) => guarded(token)), ...ledger.authorizations.filter((auth) => !auth.exchanged).map(spend)]);
     await settlePending(revoked);
