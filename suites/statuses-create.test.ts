@@ -135,9 +135,9 @@ function acceptedWithout(control: StepOutcome<unknown> | Exchange, clause: strin
 // come after it, so that each is read as its check means it. The poll goes first: the bracket names are the most a
 // form carries. It goes with an Idempotency-Key of its own, as every creation does (a JSON retry with the same key
 // would only repeat its answer), and is also the submission the Idempotency-Key checks send again: they only read
-// its answer, and their resubmissions come before its DELETE. Its cost includes the ledger's read of it gone, once
-// its redraft deleted it.
-const poll = step('a poll, made with poll[hide_totals], else without it: the first creation', { as: AUTHOR, cost: { api: 2 } }, async () => {
+// its answer, and their resubmissions come before its DELETE. Its cost includes the ledger's reads of it and of its
+// poll gone, once its redraft deleted it.
+const poll = step('a poll, made with poll[hide_totals], else without it: the first creation', { as: AUTHOR, cost: { api: 3 } }, async () => {
   const withHiddenTotals = await author.createStatus(pollStatusParams(true));
   // The poll the poll checks judge: the one made with hide_totals, or, where that made none, one made without it.
   const pollStatus = createdId(withHiddenTotals.exchange as Exchange) ? withHiddenTotals : await author.createStatus(pollStatusParams(false));
@@ -254,12 +254,13 @@ const submitted = step('the submission the Idempotency-Key checks send again: th
 const anotherKey = (key: string) => `${key.slice(0, Math.max(0, key.length - 12))}${randomUUID().slice(-12)}`;
 
 // What the same key gives again is the submission's status, on the ledger already once; the cost includes the ledger's
-// delete and read gone of the status the other key made, and its read of it present where no read of the file showed a
-// status (the other account's read of the poll does, where B is configured: run/cleanup-reads.ts shownPresent). Both
-// come before the poll's DELETE.
+// delete and read gone of the status the other key made, its read of it present where no read of the file showed a
+// status (the other account's read of the poll does, where B is configured: run/cleanup-reads.ts shownPresent), and its
+// poll's reads before (the first read of a poll in the file, the first the ledger deletes) and after. Both come before
+// the poll's DELETE.
 const resubmissions = step(
   'the same submission again, with the same Idempotency-Key and with another',
-  { as: AUTHOR, needs: { submitted }, changes: [poll, submitted], cost: { api: otherReader ? 4 : 5 } },
+  { as: AUTHOR, needs: { submitted }, changes: [poll, submitted], cost: { api: otherReader ? 6 : 7 } },
   async ({ submitted: { status, created, key } }) => {
     // Each sent as the submission went, its body format too: a server may read a form and not JSON, or the reverse.
     const submission = created.exchange as Exchange;
@@ -391,10 +392,10 @@ async function redraft({ original, exchange }: Deletion, withMediaOnly: boolean)
 
 /**
  * The redraft of an original once deleted; the status with media only's (`media`, its attachment) resends its media
- * alone, as it was made. The cost includes the ledger's read of the redraft gone.
+ * alone, as it was made. The cost includes the ledger's read of the redraft gone, and of the poll's redraft's poll.
  */
 const redraftOf = (name: string, deletion: DeclaredStep<Deletion>, media?: DeclaredStep<unknown>): DeclaredStep<Redraft> =>
-  step(name, { as: AUTHOR, needs: { deletion }, changes: media ? [media] : [], cost: { api: 3 } }, ({ deletion }) => redraft(deletion, media !== undefined));
+  step(name, { as: AUTHOR, needs: { deletion }, changes: media ? [media] : [], cost: { api: media ? 3 : 4 } }, ({ deletion }) => redraft(deletion, media !== undefined));
 
 const pollRedraft = redraftOf('the poll redrafted from its DELETE answer, and deleted', pollDeletion);
 const mediaRedraft = redraftOf('the status with media only redrafted from its DELETE answer, and deleted', mediaDeletion, mediaUpload);

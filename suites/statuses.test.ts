@@ -170,6 +170,8 @@ function deleted(direct: PreparedStatus, { deletion }: Deleted): Status {
 // below where it runs, else by the ledger at the end (which first reads it present where no read of the run has: a
 // selection whose checks read none of these statuses costs one request more each).
 const STATUS_COST = { api: 3 };
+/** A status with a poll: the ledger reads its poll before its delete (the file's only poll) and after it. */
+const POLL_STATUS_COST = { api: STATUS_COST.api + 2 };
 
 /** A creation as a step: it comes to the creation as it went, which the checks judge and take their status from. */
 const creation = (created: PreparedStatus) => made(created, created.exchange);
@@ -200,8 +202,8 @@ const direct = step("A's direct status, which mentions nobody", { as: 'A', cost:
 
 // Polls came with 2.8.0: they gate one status of STATUS-CREATE-4, not the check, so the gating stays here.
 const polls = releaseAtLeast(config.serverVersion, POLLS);
-// Left to the ledger, which deletes it as its author and reads it gone.
-const directPoll = step('a direct status with a poll, of B where B is configured', { as: b ? 'B' : 'A', cost: polls ? STATUS_COST : {} }, async () =>
+// Left to the ledger, which deletes it as its author and reads it, and its poll, gone.
+const directPoll = step('a direct status with a poll, of B where B is configured', { as: b ? 'B' : 'A', cost: polls ? POLL_STATUS_COST : {} }, async () =>
   made(polls ? await (b ?? a).createStatus(DIRECT_POLL) : undefined),
 );
 
@@ -344,8 +346,9 @@ const foreignDeletion = step("B's DELETE of A's public status", { as: 'B', needs
 );
 
 // A deletes the direct status; then, alongside the reads and deletes of the deleted status, the thread, which the
-// ledger would otherwise delete one after another. Its cost is the second DELETE and the three operations: each
-// status's DELETE and read gone are in that status's cost.
+// ledger would otherwise delete one after another: each reply before what it replies to, since a server may hide a
+// reply whose parent is gone and keep it (a 404 to its author, read and delete alike). Its cost is the second DELETE
+// and the three operations: each status's DELETE and read gone are in that status's cost.
 const deletions = step(
   "A's direct status deleted, read gone, its other operations read and deleted once more; the thread deleted alongside",
   { as: 'A', needs: { direct, top, reply, hidden }, uses: READS, changes: [direct, top, reply, hidden], cost: { api: 4 } },
@@ -368,7 +371,9 @@ const deletions = step(
     const [deletedRead, secondDeletion] = await Promise.all([
       goneRead,
       goneRead ? goneRead.then(() => a.delete(gone as string)) : undefined,
-      ...[top, reply, hidden].map(deleteOwn),
+      (async () => {
+        for (const status of [hidden, reply, top]) await deleteOwn(status);
+      })(),
     ]);
     return made({ deletion, deletedRead, secondDeletion, operations: await operations });
   },

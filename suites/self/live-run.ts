@@ -50,6 +50,9 @@ function objectsOf(store: Store): Map<string, string> {
   // A boost as the ledger knows it: by the status it boosts, whose reblogged flag it is; one per booster (truth() drops
   // the booster, which the ledger's reports do not name: two accounts' boosts of one status are two entries there).
   for (const s of store.statuses.values()) objects.set(s.reblogOfId ? `boost ${s.reblogOfId} by ${s.accountId}` : `status ${s.id}`, JSON.stringify(s));
+  // A reply the server hides once its parent is gone is still held.
+  for (const s of store.hiddenReplies.values()) objects.set(`status ${s.id}`, JSON.stringify(s));
+  for (const [id, { status }] of store.keptPolls) objects.set(`poll ${id}`, JSON.stringify(status.poll));
   for (const m of store.media.values()) objects.set(`attachment ${m.id}`, JSON.stringify(m));
   // A file an update wrote that the server still serves once its attachment is gone: the attachment is not gone.
   for (const file of store.keptFiles) {
@@ -98,10 +101,12 @@ export interface Server {
   timeoutMs?: number;
   /** More options of the command (-x). */
   options?: string[];
+  /** Settings of the command's environment over the server's (an empty one unsets it). */
+  env?: Record<string, string>;
 }
 
 /** Runs the command against a fresh server (with faults, for a run where checks fail) and judges what it did. */
-export async function liveRun({ faults = [], variations = [], groups = [], twice = false, timeoutMs, options = [] }: Server): Promise<Verdict> {
+export async function liveRun({ faults = [], variations = [], groups = [], twice = false, timeoutMs, options = [], env: settings = {} }: Server): Promise<Verdict> {
   // A period of 20 s for the access buckets: the seeds and the run together spend more than 300 calls, so pacing waits
   // for the reset (announced) as on a live instance, in seconds rather than minutes.
   const server = await startReferenceServer({ faults, variations, accessPeriodMs: 20_000 });
@@ -114,7 +119,7 @@ export async function liveRun({ faults = [], variations = [], groups = [], twice
     const appsBefore = new Set(store.apps.keys());
     const tokensBefore = new Set(store.tokens.keys());
     const { a, b } = server.users;
-    const env = { ...serverEnv(server), ...(timeoutMs ? { CONFORMANCE_TIMEOUT_MS: String(timeoutMs) } : {}) };
+    const env = { ...serverEnv(server), ...(timeoutMs ? { CONFORMANCE_TIMEOUT_MS: String(timeoutMs) } : {}), ...settings };
     const args = [...groups.flatMap((group) => ['--group', group]), ...options];
     const file = twice ? join(mkdtempSync(join(tmpdir(), 'conformance-twice-')), 'expectations.json') : undefined;
     const baseline = file ? await runCli([...args, '--write-expectations', file], env) : undefined;
@@ -168,6 +173,6 @@ export function reported(verdict: Verdict): string[] {
 
 /** The server's truth in the same terms: what the run left, its applications, and a "token" per token still accepted. */
 export function truth(verdict: Verdict): string[] {
-  return [...verdict.leftBehind.map((key) => key.replace(/^(boost \S+) by \S+$/, '$1')), ...verdict.applications.map((id) => `application ${id}`), ...Array.from({ length: verdict.tokensKept }, () => 'token')].sort();
+  return [...verdict.leftBehind.map((key) => key.replace(/^(boost \S+) by \S+$/, '$1').replace(/^(favourite|bookmark|pin|mute) by \S+ of (\S+)$/, '$1 $2')), ...verdict.applications.map((id) => `application ${id}`), ...Array.from({ length: verdict.tokensKept }, () => 'token')].sort();
 }
 

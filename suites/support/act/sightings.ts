@@ -40,6 +40,14 @@ const filesByUrl = new Map<string, string>();
 const fileUrls = new Map<string, Set<string>>();
 /** Those an update of it gave anew: the files its updates wrote. */
 const writtenFiles = new Map<string, Set<string>>();
+/** The attachments an update answered 2xx: a file any later answer gives anew is one an update wrote. */
+const updated = new Set<string>();
+/** The status each reply the run made replies to, from its creation's answer. */
+const parents = new Map<string, string>();
+/** Where the first DELETE of each status answered 2xx: from there on, it was deleted. */
+const deletions = new Map<string, number>();
+/** The poll of each status the run made, from its creation's answer. */
+const polls = new Map<string, string>();
 perFile(() => {
   order = 0;
   sightings.clear();
@@ -48,6 +56,10 @@ perFile(() => {
   filesByUrl.clear();
   fileUrls.clear();
   writtenFiles.clear();
+  updated.clear();
+  parents.clear();
+  deletions.clear();
+  polls.clear();
 });
 
 /** The place the next answer will take: what comes at or after it came later. */
@@ -57,6 +69,20 @@ export const sightingsOf = (key: string): readonly Sighting[] => sightings.get(k
 
 /** Whether a read of this kind ever showed an object present in this file. */
 export const readShows = (kind: string): boolean => readsThatShow.has(kind);
+
+/**
+ * The status a reply replies to, where that one's DELETE answered 2xx before `before` (the reply's undo) and none of
+ * the reply's own did: a server may hide a reply whose parent is gone and keep it, so that the reply's own read and
+ * delete answer 404 about a reply that is still there.
+ */
+export function deletedParentOf(statusId: string, before: number): string | undefined {
+  const parent = parents.get(statusId);
+  const parentDeleted = parent === undefined ? undefined : deletions.get(parent);
+  return parentDeleted !== undefined && parentDeleted < before && !deletions.has(statusId) ? parent : undefined;
+}
+
+/** The id of the poll a status the run made carries, from its creation's answer. */
+export const pollOf = (statusId: string): string | undefined => polls.get(statusId);
 
 /** The url an answer gave for an attachment's file. */
 export const urlOf = (attachmentId: string): string | undefined => urls.get(attachmentId);
@@ -85,8 +111,11 @@ function learnUrls(exchange: Exchange, body: Json): void {
   const update = exchange.method === 'PUT' && /^\/api\/v1\/media\/[^/]+$/.test(exchange.path.split('?')[0] ?? '');
   for (const attachment of attachments) {
     if (typeof attachment?.id !== 'string' || !('type' in attachment)) continue;
-    const written = update ? learnWrittenFiles(exchange, attachment.id, attachment) : [];
-    if (!update) for (const url of fileUrlsOf(attachment)) setOf(fileUrls, attachment.id).add(url);
+    // A server may answer an update before it writes the file, which later answers give; past processing (200) only,
+    // since the file of an attachment still processing comes with a later answer anyway.
+    if (update && exchange.status === 200) updated.add(attachment.id);
+    const written = update || updated.has(attachment.id) ? learnWrittenFiles(exchange, attachment.id, attachment) : [];
+    if (!updated.has(attachment.id)) for (const url of fileUrlsOf(attachment)) setOf(fileUrls, attachment.id).add(url);
     if (typeof attachment.url !== 'string' || written.includes(canonical(attachment.url))) continue;
     const url = canonical(attachment.url);
     urls.set(attachment.id, url);
@@ -151,13 +180,26 @@ function see(exchange: Exchange): void {
   let m: RegExpExecArray | null;
   if (exchange.method === 'POST' && path === '/api/v1/statuses' && ok && typeof body?.id === 'string') {
     record(exchange, typeof body.scheduled_at === 'string' ? 'scheduled status' : 'status', body.id, by, true, false);
+    if (typeof body.in_reply_to_id === 'string') parents.set(body.id, body.in_reply_to_id);
+    const poll = objectOf(body.poll)?.id;
+    if (typeof poll === 'string' && typeof body.scheduled_at !== 'string') {
+      polls.set(body.id, poll);
+      record(exchange, 'poll', poll, '', true, false);
+    }
+  } else if (exchange.method === 'DELETE' && ok && (m = /^\/api\/v1\/statuses\/([^/]+)$/.exec(path))) {
+    if (!deletions.has(m[1] as string)) deletions.set(m[1] as string, order);
   } else if (exchange.method === 'GET' && (m = /^\/api\/v1\/statuses\/([^/]+)$/.exec(path))) {
     seeStatus(exchange, m[1] as string, body);
   } else if (exchange.method === 'POST' && ok && (m = /^\/api\/v1\/statuses\/([^/]+)\/(\w+)$/.exec(path))) {
     const [, id, action] = m as unknown as [string, string, string];
+    // A move's answer that is the status shows it there, as its creation's answer does (a pin of a boost: the boost).
+    if (body?.id === id) record(exchange, 'status', id, by, true, false);
     const flag = Object.entries(FLAGS).find(([, f]) => f.set === action);
     // The answer of the move that set the flag shows it set (for a boost, on the boosted status inside it).
     if (flag && (body?.[flag[1].flag] === true || objectOf(body?.reblog)?.[flag[1].flag] === true)) record(exchange, flag[0], id, by, true, false);
+  } else if (exchange.method === 'GET' && (m = /^\/api\/v1\/polls\/([^/]+)$/.exec(path))) {
+    // Outside the contract (Mastodon's): the cleanup reads a deleted status's poll with it.
+    if (status === 404 || (status === 200 && body?.id === m[1])) record(exchange, 'poll', m[1] as string, '', status === 200, true);
   } else if (exchange.method === 'GET' && (m = /^\/api\/v1\/scheduled_statuses\/([^/]+)$/.exec(path))) {
     if (status === 404 || (status === 200 && body?.id === m[1])) record(exchange, 'scheduled status', m[1] as string, by, status === 200, true);
   } else if (exchange.method === 'POST' && /^\/api\/v[12]\/media$/.test(path) && ok && typeof body?.id === 'string') {

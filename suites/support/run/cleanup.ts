@@ -2,10 +2,11 @@
 // also after failures, and read (cleanup-reads.ts) until a read shows it gone: an undo answered 2xx may have undone
 // nothing, and a 404 from a read that answers 404 for everything proves nothing. Everything else is listed as left
 // behind, with its kind, id, owner and why; so is every application the run registered that no read shows gone,
-// and every authorization code the run obtained whose grant it could not end (exchanged, its token revoked).
+// every authorization code the run obtained whose grant it could not end (exchanged, its token revoked), and every
+// poll of a deleted status that a read still shows.
 import { ledger, remember, type Application, type Authorization, type Entry, type Subject, type Unanswered } from '../act/ledger.ts';
 import { noteUnsettled, now, sawUnsettled, settleWindowMs, windowPassed } from '../act/settle.ts';
-import { keyOf, nextAt, sightingsOf } from '../act/sightings.ts';
+import { deletedParentOf, keyOf, nextAt, sightingsOf } from '../act/sightings.ts';
 import type { LeftBehind } from '../report/results.ts';
 import { perFile } from '../talk/file-state.ts';
 import { createdObject, excerpt, outsideContract, plannedCall, senderOf, type Exchange, type HttpClient } from '../talk/http.ts';
@@ -50,6 +51,7 @@ async function sendRead(c: Case, read: Read): Promise<Exchange | undefined> {
 /** Sends the reads that show it gone, each unless a read since the undo did; the first that shows it still there ends them. */
 async function readAfter(c: Case): Promise<void> {
   for (const read of c.target ? absenceReads(c.target) : []) {
+    await read.vouch?.(c.undoneAt);
     if (!lastReadSince(read, c.undoneAt)) await sendRead(c, read);
     if (lastReadSince(read, c.undoneAt)?.present) return;
   }
@@ -96,6 +98,26 @@ async function confirmFlags(flags: Case[]): Promise<void> {
   }
 }
 
+/**
+ * The polls of the statuses a read shows gone: a server may keep a poll after its status (one does, readable at
+ * Mastodon's GET /api/v1/polls/:id). Each is read once, as its status's author; one a read still shows is read again
+ * once the settle window has passed. A status not known gone keeps its poll with it: nothing to read apart.
+ */
+async function readPolls(goneStatuses: Case[]): Promise<Case[]> {
+  const polls: Case[] = [];
+  for (const status of goneStatuses) {
+    const poll = status.target?.poll;
+    if (!poll) continue;
+    const subject = { kind: 'poll', id: poll.id, owner: status.subject.owner };
+    const c: Case = { subject, target: { subject, reads: [poll.read] }, undone: `its status ${status.subject.id} was deleted (${status.undone})`, undoneAt: status.undoneAt, undoneTime: status.undoneTime, tried: [] };
+    await readAfter(c);
+    c.pending = stillShown(c);
+    polls.push(c);
+  }
+  await settlePending(polls);
+  return polls;
+}
+
 /** What the undo answered, for the why. */
 function undoneBy(undo: Exchange): string {
   if (undo.error) return `${call(undo)} got no answer (${undo.error})`;
@@ -118,6 +140,8 @@ async function undoOne(entry: Entry, deferred: boolean): Promise<Case> {
   } else {
     // A flag is not read before: the answer that set it showed it, and most go with their status.
     if (!target?.goesWith) for (const read of target?.reads ?? []) if (neededBefore(read) && !shownPresent(read, nextAt())) await read.send();
+    // A status's poll, where no read of a poll showed one in this file yet: the read that shows its 404 after tells.
+    if (target?.poll && !shownPresent(target.poll.read, nextAt())) await target.poll.read.send();
     c.undoneAt = nextAt();
     c.undoneTime = now();
     c.undone = undoneBy(await entry.undo());
@@ -132,11 +156,16 @@ function whyNotGone(c: Case, goneStatuses: ReadonlySet<string>): string | undefi
   if (c.keptLike) return `still there: ${c.undone}`;
   if (!c.target) return `not known to be gone: ${c.undone}, and no read shows whether such an object is gone`;
   if (c.target.goesWith && goneStatuses.has(c.target.goesWith)) return undefined;
+  // The flag's status, read by its account after the undo, answered 404, and an answer showed it there before.
+  const status = c.target.status;
+  if (status && lastReadSince(status, c.undoneAt)?.present === false && shownPresent(status, c.undoneAt)) return undefined;
   const reads = c.target.reads.filter((read) => read.applies?.() ?? true);
   for (const read of reads) {
     const after = lastReadSince(read, c.undoneAt);
     if (after?.present) return `still there: ${c.undone}, and ${c.after ?? 'after it'} ${read.shown(after)}`;
   }
+  const parent = c.subject.kind === 'status' ? deletedParentOf(c.subject.id, c.undoneAt) : undefined;
+  if (parent) return `not known to be gone: ${c.undone}, and the status it replies to, ${parent}, was deleted before it (a server may hide a reply whose parent is gone, and keep it)`;
   // A read whose answer is about the object itself (a flag false in its status, a 401 to the token) shows it absent
   // whether or not one showed it present before; a 404 may be the answer to everything, so it needs that first.
   for (const read of c.unanswered ? [] : reads) {
@@ -148,7 +177,8 @@ function whyNotGone(c: Case, goneStatuses: ReadonlySet<string>): string | undefi
     if (lastReadSince(read, c.undoneAt)) continue;
     const tried = c.tried.at(-1);
     const got = tried ? `${call(tried)} got ${tried.error ?? `HTTP ${tried.status}`}` : `${read.what} could not be read`;
-    return `not known to be gone: ${c.undone}, and the read that would show it gone got nothing that tells (${got})`;
+    const untold = read.untold?.(c.undoneAt);
+    return `not known to be gone: ${c.undone}, and the read that would show it gone got nothing that tells (${got}${untold ? `; ${untold}` : ''})`;
   }
   return undefined;
 }
@@ -191,6 +221,7 @@ export async function undoAll(): Promise<void> {
     // token, which may be one the run obtained (a revoked token reads nothing).
     await settlePending(cases);
     const goneStatuses = new Set(cases.filter((c) => c.subject.kind === 'status' && !whyNotGone(c, new Set())).map((c) => c.subject.id));
+    cases.push(...(await readPolls(cases.filter((c) => c.subject.kind === 'status' && goneStatuses.has(c.subject.id)))));
     await confirmFlags(cases.filter((c) => c.target?.goesWith && !goneStatuses.has(c.target.goesWith)));
     const revoked = await Promise.all([...tokens.map((token) => guarded(token)), ...ledger.authorizations.filter((auth) => !auth.exchanged).map(spend)]);
     await settlePending(revoked);
