@@ -232,17 +232,22 @@ const submitted = step('the submission the Idempotency-Key checks send again: th
 const anotherKey = (key: string) => `${key.slice(0, Math.max(0, key.length - 12))}${randomUUID().slice(-12)}`;
 
 // What the same key gives again is the submission's status, on the ledger already once; the cost includes the ledger's
-// read, delete and read gone of the status the other key made. Both come before the poll's DELETE.
+// read, delete and read gone of the status the other key made. The other key goes twice at the same moment: one
+// status for one key, whatever the timing (what the second gives is that status, so the ledger undoes it once). All
+// come before the poll's DELETE.
 const resubmissions = step(
-  'the same submission again, with the same Idempotency-Key and with another',
-  { as: AUTHOR, needs: { submitted }, changes: [poll, submitted], cost: { api: 5 } },
+  'the same submission again, with the same Idempotency-Key, and twice at the same moment with another',
+  { as: AUTHOR, needs: { submitted }, changes: [poll, submitted], cost: { api: 6 } },
   async ({ submitted: { status, params, key } }) => {
-    const [again, other] = await Promise.all([
+    const otherKey = anotherKey(key);
+    const [again, other, otherAgain] = await Promise.all([
       author.createStatus(params, { headers: { 'Idempotency-Key': key } }),
-      author.attemptStatus(params, { headers: { 'Idempotency-Key': anotherKey(key) } }),
+      author.attemptStatus(params, { headers: { 'Idempotency-Key': otherKey } }),
+      author.createStatus(params, { headers: { 'Idempotency-Key': otherKey } }),
     ]);
     if (createdId(again.exchange as Exchange) === status.id) again.settle();
-    return made({ again, other });
+    if (createdId(other) !== undefined && createdId(otherAgain.exchange as Exchange) === createdId(other)) otherAgain.settle();
+    return made({ again, other, otherAgain: otherAgain.exchange as Exchange });
   },
 );
 
@@ -415,6 +420,17 @@ section('POST /api/v1/statuses parameters', () => {
       const exchange = again.exchange as Exchange;
       check(createdId(exchange) === status.id, `the second submission gives status ${status.id}`, shown(exchange), exchange);
     });
+
+    it(
+      'STATUS-IDEMPOTENCY-1 one Idempotency-Key sent twice at the same moment gives one status, not two',
+      submissions,
+      ({ resubmissions: { other, otherAgain } }) => {
+        const otherId = createdId(other);
+        // Whether the first of the two made a status at all is STATUS-IDEMPOTENCY-2's (a new key gives a new status).
+        if (otherId === undefined) block(causeOf('STATUS-IDEMPOTENCY-2', `a submission with a new Idempotency-Key answered ${shown(other)}`, other));
+        check(createdId(otherAgain) === otherId, `both submissions give status ${otherId}`, shown(otherAgain), otherAgain);
+      },
+    );
 
     it('STATUS-IDEMPOTENCY-2 a different Idempotency-Key gives a new status', submissions, ({ submitted: { status }, resubmissions: { other } }) => {
       const otherId = createdId(other);
