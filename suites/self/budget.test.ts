@@ -11,8 +11,13 @@ const RUN_TIMEOUT_MS = 300_000;
 /** The most calls a run may make in one period of the bucket before pacing waits for the reset. */
 const budgetOf = (bucket: Bucket) => LIMITS[bucket].limit - reserveOf(bucket);
 
-/** The most requests a full run may make in all, on every path (issue 39 aims at 250; the floor without objects shared across groups is near 300). */
-const MOST_REQUESTS = 298;
+/**
+ * The most requests a full run may make in all, on every path (issue 39 aims at 250; the floor without objects shared
+ * across groups is near 300): 298, and 12 for issue 49's requests at the same moment and state machine (the default
+ * sequence's 10 on A's public status, the second of the favourites at once and of the Idempotency-Key at once
+ * included; 279 IP access calls with the streams, within the 285 line).
+ */
+const MOST_REQUESTS = 310;
 /**
  * The most deletions and unreblogs of one account a full run may make: two runs in a row fit the contract's Deletion
  * bucket (30 per 30 minutes) at 15 (slow-servers.test.ts runs two against `serve`).
