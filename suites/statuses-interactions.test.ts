@@ -41,7 +41,7 @@ import { now, observeLate, settle } from './support/act/settle.ts';
 import { check, checkEach, expectEqual, expectHeld, expectError, expectList, expectOk, expectRefusal } from './support/judge/verify.ts';
 import { it, made, notMade, requirement, section, step, type DeclaredStep, type StepOutcome } from './support/run/checks.ts';
 import { Sequencer, type SequenceRecord } from './support/act/sequence.ts';
-import { explorationBudget, explore, judgeExploration, judgeSequence, readState, sendSequence, type Exploration } from './support/judge/state-machine.ts';
+import { explorationBudget, explore, judgeExploration, judgeSequence, modelAfter, readState, sendSequence, type Exploration } from './support/judge/state-machine.ts';
 import type { Move, MoveName, Who } from './support/judge/status-model.ts';
 import { ClauseFailure } from './support/judge/clauses.ts';
 
@@ -392,6 +392,7 @@ const sequences = step(
       seed: config.seed,
       budget: budget + sequencer.requests,
       maxMoves: EXPLORED_MOVES,
+      left: modelAfter(record),
     });
     return made({ record, exploration });
   },

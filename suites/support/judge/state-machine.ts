@@ -182,6 +182,8 @@ export interface ExploreOptions {
   /** The requests the exploration may send; it stops drawing before a sequence could pass it. */
   budget: number;
   maxMoves: number;
+  /** What the sequences before it left on the status: the first reset undoes those flags. */
+  left: StatusModel;
 }
 
 /** The undo of each flag: what a reset sends for a flag the model may have left set. */
@@ -196,7 +198,7 @@ const UNDO: Partial<Record<MoveName, MoveName>> = { favourite: 'unfavourite', re
  */
 export async function explore(sequencer: Sequencer, statusId: string, ownerId: string, options: ExploreOptions): Promise<Exploration> {
   const perMove = 1 + options.accounts.length + 2;
-  let left: StatusModel = freshModel({ favourites: 0, reblogs: 0 });
+  let left: StatusModel = options.left;
   let last: SequenceRecord | undefined;
   let failing: SequenceRecord | undefined;
   let stopped = false;
