@@ -37,6 +37,8 @@ export interface SequenceRecord {
   statusId: string;
   ownerId: string;
   base: { favourites: number; reblogs: number };
+  /** A's flags when it began, as a read showed them (what the moves before it left); B's are all unset. */
+  owner?: Partial<Record<'favourited' | 'reblogged' | 'bookmarked' | 'muted', boolean>>;
   sent: Sent[];
 }
 

@@ -22,8 +22,8 @@ export function explorationBudget(env: NodeJS.ProcessEnv = process.env): number 
   return Number.isInteger(n) && n > 0 ? n : 0;
 }
 
-/** What an answer or a read shows against what the model wants; undefined where it holds. */
-type Problem = { expected: string; actual: string } | undefined;
+/** What an answer or a read shows against what the model wants (`count`: only a count is off); undefined where it holds. */
+type Problem = { expected: string; actual: string; count?: true } | undefined;
 
 /** The status acted on as an answer shows it: itself, or inside a boost of it (a reblog's answer, or a server that answers the boost). */
 function actedIn(exchange: Exchange, statusId: string): Record<string, unknown> | undefined {
@@ -52,24 +52,23 @@ function answerProblem(exchange: Exchange, statusId: string, move: Move, model: 
   const [before, after] = [expected.counts.before[counted], expected.counts.after[counted]];
   const shown = acted[COUNT_OF[counted]];
   if (typeof shown !== 'number' || shown === before || shown === after) return undefined;
-  return { expected: `${COUNT_OF[counted]} = ${after}${before === after ? '' : ` (or ${before}, the count before the move)`}`, actual: `${COUNT_OF[counted]} = ${shown}` };
+  return { expected: `${COUNT_OF[counted]} = ${after}${before === after ? '' : ` (or ${before}, the count before the move)`}`, actual: `${COUNT_OF[counted]} = ${shown}`, count: true };
 }
 
-/** A read of the status by `who`: that account's flags (those it shows) and both counts, as the model has them. */
-function readProblem(exchange: Exchange, statusId: string, who: Who, model: StatusModel): Problem {
+/**
+ * A read of the status: both counts, as the model has them. The reader's flags are its moves' answers to show (a
+ * read's flags are the token's, which a read of a public status may not weigh: AUTH-BEARER-1's).
+ */
+function readProblem(exchange: Exchange, statusId: string, model: StatusModel): Problem {
   const acted = exchange.status === 200 ? actedIn(exchange, statusId) : undefined;
   if (!acted) return { expected: `HTTP 200 with status ${statusId}`, actual: statusLine(exchange) };
   const wrong: string[] = [];
-  // pinned is "present in some responses": the answers to pin and unpin are where it shows.
-  for (const flag of ['favourited', 'reblogged', 'bookmarked', 'muted'] as const) {
-    if (typeof acted[flag] === 'boolean' && acted[flag] !== model.flags[who][flag]) wrong.push(`${flag} = ${JSON.stringify(acted[flag])} (expected ${model.flags[who][flag]})`);
-  }
   const counts = countsOf(model);
   for (const counted of ['favourites', 'reblogs'] as const) {
     const shown = acted[COUNT_OF[counted]];
     if (typeof shown === 'number' && shown !== counts[counted]) wrong.push(`${COUNT_OF[counted]} = ${shown} (expected ${counts[counted]})`);
   }
-  return wrong.length === 0 ? undefined : { expected: `${who}'s flags and the counts as the moves left them`, actual: wrong.join(', ') };
+  return wrong.length === 0 ? undefined : { expected: 'the counts as the moves left them', actual: wrong.join(', '), count: true };
 }
 
 /** An accounts list: each account whose favourite (boost) stands once, the owner only where its own stands. */
@@ -78,8 +77,8 @@ function listProblem(exchange: Exchange, list: 'favourited_by' | 'reblogged_by',
   if (exchange.status !== 200 || !json.ok || !Array.isArray(json.value)) return { expected: `${list}: HTTP 200 with an array of Account`, actual: statusLine(exchange) };
   const ids = json.value.map((account) => (account as { id?: unknown } | null)?.id);
   const [flag, counted] = list === 'favourited_by' ? (['favourited', 'favourites'] as const) : (['reblogged', 'reblogs'] as const);
+  if (new Set(ids).size !== ids.length) return { expected: `${list} lists each account once`, actual: `${list} ${JSON.stringify(ids)}`, count: true };
   const wrong: string[] = [];
-  if (new Set(ids).size !== ids.length) wrong.push('an account listed more than once');
   if (ids.length !== countsOf(model)[counted]) wrong.push(`${ids.length} accounts (expected ${countsOf(model)[counted]})`);
   if (ids.includes(ownerId) !== model.flags.A[flag]) wrong.push(`the owner ${ids.includes(ownerId) ? 'listed' : 'not listed'} (its ${flag} is ${model.flags.A[flag]})`);
   return wrong.length === 0 ? undefined : { expected: `${list} lists each account whose ${flag === 'favourited' ? 'favourite' : 'boost'} stands, once`, actual: `${list} ${JSON.stringify(ids)}: ${wrong.join(', ')}` };
@@ -95,8 +94,14 @@ const asMove = (sent: SentMove): Move => ({ who: sent.who, name: sent.name as Mo
 
 /** The model after the whole record (or its first `to` entries), whatever the answers showed. */
 export function modelAfter(record: SequenceRecord, to = record.sent.length): StatusModel {
-  return record.sent.slice(0, to).reduce((model, sent) => (sent.kind === 'move' ? step(model, asMove(sent)).next : model), freshModel(record.base));
+  return record.sent.slice(0, to).reduce((model, sent) => (sent.kind === 'move' ? step(model, asMove(sent)).next : model), freshModel(record.base, record.owner));
 }
+
+/** The accounts lists' own clauses (an answer that is no list blocks), and the rows that list what they show. */
+const LISTS = {
+  favourited_by: { shape: 'STATUS-FAVOURITEDBY-1', row: 'STATUS-FAV-6' },
+  reblogged_by: { shape: 'STATUS-REBLOGGEDBY-1', row: 'STATUS-REBLOG-7' },
+} as const;
 
 /**
  * Judges a recorded sequence against the model: each answer under its row's clause, each read under
@@ -104,7 +109,7 @@ export function modelAfter(record: SequenceRecord, to = record.sent.length): Sta
  * names the moves before it, and its replay sends them first.
  */
 export function judgeSequence(record: SequenceRecord, { from = 0, to = record.sent.length }: Span = {}): void {
-  let model = freshModel(record.base);
+  let model = freshModel(record.base, record.owner);
   let last: SentMove | undefined;
   const moves: Move[] = [];
   const before: Exchange[] = [];
@@ -118,22 +123,33 @@ export function judgeSequence(record: SequenceRecord, { from = 0, to = record.se
     };
     if (sent.kind === 'move') {
       const move = asMove(sent);
-      // Sent twice at the same moment, either answer may be the first: each shows the move made, or made already
-      // (its "already" clause: one move, however often it is asked).
-      const clause = move.atOnce ? ROWS[move.name].again : step(model, move).expected.clause;
-      const madeAlready = move.atOnce ? step(model, move).next : model;
-      for (const answer of sent.answers) problemAt(answerProblem(answer, record.statusId, move, madeAlready) && answerProblem(answer, record.statusId, move, model), answer, clause);
+      // Sent twice at the same moment, either answer may be the first: each shows the move made, its count the one
+      // before or after it. Where one of them did, what is wrong with the other is its "already" clause (one move,
+      // however often it is asked); where neither did, the move did not take: its row's clause.
+      const clause = step(model, move).expected.clause;
+      const problems = sent.answers.map((answer) => answerProblem(answer, record.statusId, move, model));
+      const tookOnce = move.atOnce && problems.some((problem) => !problem || problem.count);
+      sent.answers.forEach((answer, i) => problemAt(problems[i], answer, tookOnce ? ROWS[move.name].again : clause));
       model = step(model, move).next;
       moves.push(move);
       before.push(...sent.answers);
       last = sent;
       return;
     }
-    const clause = last?.atOnce ? ROWS[last.name as MoveName].again : SEQUENCE;
+    // Right after a move sent twice at the same moment, a count or a list that counts it twice is its "already" clause.
+    const atOnce = (problem: Problem) => (last?.atOnce && problem?.count ? ROWS[last.name as MoveName].again : undefined);
+    const answered = !sent.exchange.unanswered && !sent.exchange.rateLimited;
     if (sent.kind === 'read') {
-      if (judged && sent.exchange.status !== 200 && !sent.exchange.unanswered && !sent.exchange.rateLimited) block(causeOf('STATUS-READ-1', `a read of status ${record.statusId} by ${sent.who} answered ${statusLine(sent.exchange)}`, sent.exchange));
-      problemAt(readProblem(sent.exchange, record.statusId, sent.who, model), sent.exchange, clause);
-    } else problemAt(listProblem(sent.exchange, sent.list, record.ownerId, model), sent.exchange, clause);
+      if (judged && answered && sent.exchange.status !== 200) block(causeOf('STATUS-READ-1', `a read of status ${record.statusId} by ${sent.who} answered ${statusLine(sent.exchange)}`, sent.exchange));
+      const problem = readProblem(sent.exchange, record.statusId, model);
+      problemAt(problem, sent.exchange, atOnce(problem) ?? SEQUENCE);
+    } else {
+      const json = jsonOf(sent.exchange);
+      const { shape, row } = LISTS[sent.list];
+      if (judged && answered && (sent.exchange.status !== 200 || !json.ok || !Array.isArray(json.value))) block(causeOf(shape, `${sent.list} answered ${statusLine(sent.exchange)}, not an array`, sent.exchange));
+      const problem = listProblem(sent.exchange, sent.list, record.ownerId, model);
+      problemAt(problem, sent.exchange, atOnce(problem) ?? row);
+    }
     before.push(sent.exchange);
   });
 }
@@ -143,7 +159,7 @@ export function showsModel(record: SequenceRecord): (exchange: Exchange) => bool
   const model = modelAfter(record);
   return (exchange) => {
     const list = /\/(favourited_by|reblogged_by)$/.exec(exchange.path.split('?')[0] ?? '')?.[1] as 'favourited_by' | 'reblogged_by' | undefined;
-    return list ? !listProblem(exchange, list, record.ownerId, model) : !readProblem(exchange, record.statusId, exchange.actor === 'B' ? 'B' : 'A', model);
+    return list ? !listProblem(exchange, list, record.ownerId, model) : !readProblem(exchange, record.statusId, model);
   };
 }
 

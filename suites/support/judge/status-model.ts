@@ -57,8 +57,11 @@ export interface StatusModel {
   base: { favourites: number; reblogs: number };
 }
 
-/** The model of a status on which neither account has set a flag, its counts as a read showed them. */
-export const freshModel = (base: StatusModel['base']): StatusModel => ({ flags: { A: { ...UNSET }, B: { ...UNSET } }, base });
+/**
+ * The model of a status on which B has set no flag and A those `owner` shows (what the rows before the sequence left),
+ * `base` the counts of every other account.
+ */
+export const freshModel = (base: StatusModel['base'], owner: Partial<Flags> = {}): StatusModel => ({ flags: { A: { ...UNSET, ...owner }, B: { ...UNSET } }, base });
 
 /** favourites_count and reblogs_count as the model has them. */
 export function countsOf(model: StatusModel): { favourites: number; reblogs: number } {
