@@ -256,17 +256,25 @@ const anotherKey = (key: string) => `${key.slice(0, Math.max(0, key.length - 12)
 // What the same key gives again is the submission's status, on the ledger already once; the cost includes the ledger's
 // delete and read gone of the status the other key made, its read of it present where no read of the file showed a
 // status (the other account's read of the poll does, where B is configured: run/cleanup-reads.ts shownPresent), and its
-// poll's reads before (the first read of a poll in the file, the first the ledger deletes) and after. Both come before
-// the poll's DELETE.
+// poll's reads before (the first read of a poll in the file, the first the ledger deletes) and after. The other key goes
+// twice at the same moment: one status for one key, whatever the timing (what the second gives is that status, so the
+// ledger undoes it once; a second status, where the server made two, goes on the ledger too). All come before the
+// poll's DELETE.
 const resubmissions = step(
-  'the same submission again, with the same Idempotency-Key and with another',
-  { as: AUTHOR, needs: { submitted }, changes: [poll, submitted], cost: { api: otherReader ? 6 : 7 } },
+  'the same submission again, with the same Idempotency-Key, and twice at the same moment with another',
+  { as: AUTHOR, needs: { submitted }, changes: [poll, submitted], cost: { api: otherReader ? 7 : 8 } },
   async ({ submitted: { status, created, key } }) => {
     // Each sent as the submission went, its body format too: a server may read a form and not JSON, or the reverse.
     const submission = created.exchange as Exchange;
-    const [again, other] = await Promise.all([author.submitAgain(submission, { 'Idempotency-Key': key }), author.submitAgain(submission, { 'Idempotency-Key': anotherKey(key) })]);
+    const otherKey = anotherKey(key);
+    const [again, other, otherAgain] = await Promise.all([
+      author.submitAgain(submission, { 'Idempotency-Key': key }),
+      author.submitAgain(submission, { 'Idempotency-Key': otherKey }),
+      author.submitAgain(submission, { 'Idempotency-Key': otherKey }),
+    ]);
     if (createdId(again.exchange) === status.id) again.settle();
-    return made({ again, other: other.exchange });
+    if (createdId(otherAgain.exchange) === createdId(other.exchange)) otherAgain.settle();
+    return made({ again, other: other.exchange, otherAgain: otherAgain.exchange });
   },
 );
 
@@ -439,6 +447,17 @@ section('POST /api/v1/statuses parameters', () => {
       const exchange = again.exchange;
       check(createdId(exchange) === status.id, `the second submission gives status ${status.id}`, shown(exchange), exchange);
     });
+
+    it(
+      'STATUS-IDEMPOTENCY-1 one Idempotency-Key sent twice at the same moment gives one status, not two',
+      submissions,
+      ({ resubmissions: { other, otherAgain } }) => {
+        const otherId = createdId(other);
+        // Whether the first of the two made a status at all is STATUS-IDEMPOTENCY-2's (a new key gives a new status).
+        if (otherId === undefined) block(causeOf('STATUS-IDEMPOTENCY-2', `a submission with a new Idempotency-Key answered ${shown(other)}`, other));
+        check(createdId(otherAgain) === otherId, `both submissions give status ${otherId}`, shown(otherAgain), otherAgain);
+      },
+    );
 
     it('STATUS-IDEMPOTENCY-2 a different Idempotency-Key gives a new status', submissions, ({ submitted: { status }, resubmissions: { other } }) => {
       const otherId = createdId(other);

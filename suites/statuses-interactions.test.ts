@@ -40,6 +40,10 @@ import { expectNoMismatch } from './support/judge/run-wide.ts';
 import { now, observeLate, settle } from './support/act/settle.ts';
 import { check, checkEach, expectEqual, expectHeld, expectError, expectList, expectOk, expectRefusal } from './support/judge/verify.ts';
 import { it, made, notMade, requirement, section, step, type DeclaredStep, type StepOutcome } from './support/run/checks.ts';
+import { Sequencer, type SequenceRecord } from './support/act/sequence.ts';
+import { explorationBudget, explore, judgeExploration, judgeSequence, modelAfter, readState, sendSequence, type Exploration } from './support/judge/state-machine.ts';
+import { ROWS, type Move, type MoveName, type Who } from './support/judge/status-model.ts';
+import { ClauseFailure } from './support/judge/clauses.ts';
 
 const { config, a, b } = actors();
 const NEEDS_B = 'needs CONFORMANCE_TOKEN_B';
@@ -69,7 +73,9 @@ class Moves {
     // A move whose answer never came may have been made all the same: the ledger undoes it, and a read tells.
     if (exchange.status === 200 || exchange.timedOut) {
       this.#movedBy.set(statusId, (this.#movedBy.get(statusId) ?? new Set()).add(actor.name));
-      this.#pending.set(`${actor.name} ${undo} ${statusId}`, remember(`${action} of ${statusId} by ${actor.name}`, () => actor.post(on(statusId, undo)), { unanswered: exchange.timedOut }));
+      // Made again while its first is pending (twice at the same moment), the one entry undoes both.
+      const key = `${actor.name} ${undo} ${statusId}`;
+      if (!this.#pending.has(key)) this.#pending.set(key, remember(`${action} of ${statusId} by ${actor.name}`, () => actor.post(on(statusId, undo)), { unanswered: exchange.timedOut }));
     }
     return exchange;
   }
@@ -338,6 +344,72 @@ const held = step(
   async ({ subject, undos }) => made({ holds: undos, read: subject.ok ? await undos.confirm(a, subject.value.id) : undefined }),
 );
 
+/** The moves the sequences draw from, as the release has them (bookmarks since 3.1.0, mutes 1.4.2, pins 1.6.0). */
+const SEQUENCE_MOVES: MoveName[] = [
+  'favourite',
+  'unfavourite',
+  ...(releaseAtLeast(config.serverVersion, '3.1.0') ? (['bookmark', 'unbookmark'] as const) : []),
+  ...(releaseAtLeast(config.serverVersion, '1.4.2') ? (['mute', 'unmute'] as const) : []),
+  ...(pinsExist ? (['pin', 'unpin'] as const) : []),
+];
+/** The undo of each move, for the ledger: what a move leaves set is undone at the end unless a move undid it before. */
+const UNDO_OF: Partial<Record<string, string>> = { favourite: 'unfavourite', reblog: 'unreblog', bookmark: 'unbookmark', mute: 'unmute', pin: 'unpin' };
+const other: Who = b ? 'B' : 'A';
+/**
+ * The default run's sequence, the favourite row's four transitions and the counts and list that show them: the other
+ * account's favourite twice at the same moment (then read), once more while it stands (STATUS-FAV-2), and A's
+ * unfavourite of the status it has not favourited while B's favourite stands (STATUS-FAV-4); without B, A's favourite
+ * is undone twice (STATUS-FAV-3, -4). B's favourite stands to the delete, with which it goes.
+ */
+const COVERING: Move[] = [{ who: other, name: 'favourite', atOnce: true }, { who: other, name: 'favourite' }, { who: 'A', name: 'unfavourite' }, ...(b ? [] : [{ who: 'A' as const, name: 'unfavourite' as const }])];
+/** The record's entries up to the reads after the favourites at the same moment: the move, the read and favourited_by. */
+const AT_ONCE_ENTRIES = 3;
+/** The requests of the default sequence: its moves (the first twice), the read and list after the first, and at the end a read by each account and the list. */
+const COVERING_COST = COVERING.length + 1 + 2 + (b ? 2 : 1) + 1;
+/** The longest sequence an exploration draws (--explore N; CONFORMANCE_EXPLORE). */
+const EXPLORED_MOVES = 6;
+
+/**
+ * The rows as a state machine, on A's public status once every row above has moved and A's undos held: the default
+ * sequence (COVERING), then, with an exploration budget, sequences drawn from the seed by both accounts over every
+ * move but the delete (the unreblog spends the Deletion bucket: only there). Each move goes through the ledger.
+ */
+const sequences = step(
+  'sequences of moves on A\'s public status by A and B, repeated, undone, interleaved and at the same moment, with the reads after them',
+  { as: 'A', needs: { subject, moves, held }, changes: [...flagMoves, held], cost: { api: COVERING_COST + explorationBudget() } },
+  async ({ subject, moves, held }): Promise<StepOutcome<{ record: SequenceRecord; exploration?: Exploration }>> => {
+    if (!subject.ok) return notMade(subject.cause, subject.exchange);
+    const { id } = subject.value;
+    const ownerId = subject.value.account?.id;
+    if (typeof ownerId !== 'string') return notMade(causeOf('RESOURCE-STATUS-1', 'a Status carries no account id', subject.exchange), subject.exchange);
+    const sequencer = new Sequencer({ A: a, ...(b ? { B: b } : {}) }, (actor, statusId, name) => {
+      const undo = UNDO_OF[name];
+      return undo ? moves.move(actor, statusId, name, undo) : moves.undoMove(actor, statusId, name);
+    });
+    // A's read that confirmed its undos shows the counts before the sequence: what no move of it made.
+    const start = held.read ?? (await a.get(`/api/v1/statuses/${id}`));
+    const shown = createdObject(start) ?? {};
+    // A's flags as the rows left them (an undo that did not hold is its row's to fail); the base counts leave A's out.
+    const owner = Object.fromEntries((['favourited', 'reblogged', 'bookmarked', 'muted'] as const).flatMap((flag) => (typeof shown[flag] === 'boolean' ? [[flag, shown[flag]]] : [])));
+    const counted = (field: string, flag: 'favourited' | 'reblogged') => (typeof shown[field] === 'number' ? (shown[field] as number) : 0) - (owner[flag] ? 1 : 0);
+    const record: SequenceRecord = { statusId: id, ownerId, base: { favourites: counted('favourites_count', 'favourited'), reblogs: counted('reblogs_count', 'reblogged') }, owner, sent: [] };
+    // Read by A, who has not favourited: the count and the list show the favourites at the same moment, whoever reads.
+    await sendSequence(sequencer, record, COVERING, (move) => (move.atOnce ? ['A'] : []));
+    await readState(sequencer, record, b ? ['A', 'B'] : ['A']);
+    const budget = explorationBudget();
+    if (budget === 0) return made({ record });
+    const exploration = await explore(sequencer, id, ownerId, {
+      names: [...SEQUENCE_MOVES, 'reblog', 'unreblog'],
+      accounts: b ? ['A', 'B'] : ['A'],
+      seed: config.seed,
+      budget: budget + sequencer.requests,
+      maxMoves: EXPLORED_MOVES,
+      left: modelAfter(record),
+    });
+    return made({ record, exploration });
+  },
+);
+
 const booster = b ?? a;
 
 /** Where B boosts and the release has the visibility parameter, A boosts its own status too: the unlisted boost. */
@@ -352,7 +424,7 @@ const boostsOwn = Boolean(b) && visibilityParameter;
  */
 const ownBoost = step(
   "A's unlisted boost of its own public status",
-  { as: 'A', needs: { subject, moves }, changes: [...flagMoves, held], cost: { api: boostsOwn ? 1 : 0 } },
+  { as: 'A', needs: { subject, moves }, changes: [...flagMoves, held, sequences], cost: { api: boostsOwn ? 1 : 0 } },
   async ({ subject, moves }): Promise<StepOutcome<{ visibility: string; made: Step<Exchange> } | undefined>> =>
     made(boostsOwn ? { visibility: 'unlisted', made: await when(subject, (s) => moves.move(a, s.id, 'reblog', 'unreblog', { visibility: 'unlisted' })) } : undefined),
 );
@@ -715,6 +787,34 @@ section('States and transitions', () => {
       ({ pins: { pin: control, unpin: undone }, pair }) => {
         controlledBy(control, undone, 'pin', 'unpin', 'STATUS-PIN-1');
         expectHidden(pair);
+      },
+    );
+  });
+
+  // The rows read together (support/judge/state-machine.ts): a move's answer is its row's clause, a read the sequence's.
+  section('sequences of moves', () => {
+    it(
+      'STATUS-FAV-2 a favourite asked twice at the same moment is one favourite: favourites_count counts it once, favourited_by lists the account once',
+      { needs: { sequences } },
+      ({ sequences: { record } }) => {
+        judgeSequence(record, { to: AT_ONCE_ENTRIES });
+      },
+    );
+
+    it(
+      'STATUS-SEQUENCE-1 after moves repeated, undone and interleaved by A and B, each answer is its row\'s, and a read shows the flags, counts and lists the rows give',
+      { needs: { sequences } },
+      ({ sequences: { record, exploration } }) => {
+        // The favourites at the same moment are STATUS-FAV-2's check, and this one judges the moves after them; where
+        // the favourite did not take at all (its row's first clause), nothing after it is the sequence's to judge.
+        const first = ROWS[COVERING[0]?.name ?? 'favourite'].first;
+        try {
+          judgeSequence(record, { to: AT_ONCE_ENTRIES });
+        } catch (error) {
+          if (error instanceof ClauseFailure && error.data.clause === first) block(causeOf(first, `the favourites at the same moment answered ${error.data.actual}`));
+        }
+        judgeSequence(record, { from: AT_ONCE_ENTRIES });
+        if (exploration) judgeExploration(exploration);
       },
     );
   });

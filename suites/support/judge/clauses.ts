@@ -102,6 +102,9 @@ export const CLAUSES: readonly Clause[] = [
     // The table gives these moves no "already" case, so what a repeat answers is not shown; like ERRORS-5XX-1, a
     // server error to a well-formed request is a warning.
     ['STATUS-REPEAT-1', 'A move repeated where the table gives no "already" case (reblog of a status the caller boosted, pin of a status pinned): its answer is not shown, but never a server error (5xx)', { severity: 'SHOULD' }],
+    // The rows read together: after any sequence of moves the Result column holds, and so do the counts and lists that
+    // show it. A move's own answer is its row's clause; what a later read shows of the whole sequence is this one.
+    ['STATUS-SEQUENCE-1', 'After any sequence of the moves, repeated, undone and interleaved by the owner and another account, each move answers as its row gives it from the state the moves before it left, and a read of the status shows favourites_count and reblogs_count as many as the accounts whose favourite or boost stands'],
     ['STATES-SCHEDULED-1', 'Transition from a scheduled status to a published status: not shown', { kind: 'not-shown' }],
   ]),
   ...section('Client registration', [

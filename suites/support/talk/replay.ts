@@ -43,9 +43,10 @@ export function kindOf(path: string): string {
 
 /**
  * The steps that replay a failing request from nothing: the creation of every object it names (and of what those
- * name in turn) first, then the request itself. Empty when it names nothing the run created: its curl line stands alone.
+ * name in turn) first, then the requests `before` it that made the state it met (a sequence of moves), then the
+ * request itself. Empty when it names nothing the run created and follows nothing: its curl line stands alone.
  */
-export function replayOf(failing: Exchange): ReplayStep[] {
+export function replayOf(failing: Exchange, before: readonly Exchange[] = []): ReplayStep[] {
   const variables = new Map<string, string>();
   const perKind = new Map<string, number>();
   const steps: ReplayStep[] = [];
@@ -65,8 +66,9 @@ export function replayOf(failing: Exchange): ReplayStep[] {
       variables.set(id, variable);
     }
   };
-  createNamed(failing);
-  return steps.length ? [...steps, { curl: curlOf(failing, { ids: variables }) }] : [];
+  for (const exchange of [...before, failing]) createNamed(exchange);
+  const sent = [...before, failing].map((exchange) => ({ curl: curlOf(exchange, { ids: variables }) }));
+  return steps.length || before.length ? [...steps, ...sent] : [];
 }
 
 /**

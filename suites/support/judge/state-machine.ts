@@ -1,0 +1,294 @@
+// The "States and transitions" rows explored as a state machine (fast-check's model-based testing): a sequence of
+// moves by the owner and another account, repeated, undone and interleaved, is sent on one status, and each answer
+// and each read are judged against the model (status-model.ts). A move's answer is judged under its row's clause (the
+// "already" clause where its flag was already set); a read, under STATUS-SEQUENCE-1, or under the "already" clause
+// of a move sent twice at the same moment just before it (one favourite, however often it is asked). The judgement is
+// a function of the record (judgeSequence); explore() draws sequences from a seed and, where one fails, lets
+// fast-check shrink it to the shortest sequence that still fails, within a request budget, and hands that record on.
+import fc from 'fast-check';
+import { createdObject, jsonOf, type Exchange } from '../talk/http.ts';
+import type { SentMove, SequenceRecord, Sequencer } from '../act/sequence.ts';
+import { causeOf } from '../act/steps.ts';
+import { clause, ClauseFailure } from './clauses.ts';
+import { block, countJudged } from './preconditions.ts';
+import { countsOf, freshModel, moveText, ROWS, step, type Move, type MoveName, type StatusModel, type Who } from './status-model.ts';
+import { fail, statusLine } from './verify.ts';
+
+const SEQUENCE = 'STATUS-SEQUENCE-1';
+
+/** The requests `--explore N` gives the state machine beyond the default run's sequence: CONFORMANCE_EXPLORE, 0 unless set. */
+export function explorationBudget(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.CONFORMANCE_EXPLORE ?? 0);
+  return Number.isInteger(n) && n > 0 ? n : 0;
+}
+
+/** What an answer or a read shows against what the model wants (`count`: only a count is off); undefined where it holds. */
+type Problem = { expected: string; actual: string; count?: true } | undefined;
+
+/** The status acted on as an answer shows it: itself, or inside a boost of it (a reblog's answer, or a server that answers the boost). */
+function actedIn(exchange: Exchange, statusId: string): Record<string, unknown> | undefined {
+  const body = createdObject(exchange);
+  const reblog = body?.reblog as Record<string, unknown> | null | undefined;
+  return body?.id === statusId ? body : reblog?.id === statusId ? reblog : undefined;
+}
+
+const COUNT_OF = { favourites: 'favourites_count', reblogs: 'reblogs_count' } as const;
+type Counted = keyof typeof COUNT_OF;
+
+/** The count a move's row changes: favourites for favourite and unfavourite, boosts for reblog and unreblog. */
+const countedBy = (name: MoveName): Counted | undefined => (ROWS[name].flag === 'favourited' ? 'favourites' : ROWS[name].flag === 'reblogged' ? 'reblogs' : undefined);
+
+/** A move's answer against what the model expects of it. */
+function answerProblem(exchange: Exchange, statusId: string, move: Move, model: StatusModel): Problem {
+  const { expected } = step(model, move);
+  if (expected.answer === 'not-shown') return exchange.status !== undefined && exchange.status < 500 ? undefined : { expected: 'an answer below HTTP 500 (what it answers is not shown)', actual: statusLine(exchange) };
+  if (expected.answer === 'not-found') return exchange.status === 404 ? undefined : { expected: 'HTTP 404', actual: statusLine(exchange) };
+  const acted = exchange.status === 200 ? actedIn(exchange, statusId) : undefined;
+  if (!acted) return { expected: `HTTP 200 with status ${statusId}, ${expected.flag} = ${expected.value}`, actual: statusLine(exchange) };
+  if (acted[expected.flag] !== expected.value) return { expected: `${expected.flag} = ${expected.value}`, actual: `${expected.flag} = ${JSON.stringify(acted[expected.flag])}` };
+  const counted = countedBy(move.name);
+  if (!counted) return undefined;
+  // A server may count in the background: the answer shows the count after the move or the one before it.
+  const [before, after] = [expected.counts.before[counted], expected.counts.after[counted]];
+  const shown = acted[COUNT_OF[counted]];
+  if (typeof shown !== 'number' || shown === before || shown === after) return undefined;
+  return { expected: `${COUNT_OF[counted]} = ${after}${before === after ? '' : ` (or ${before}, the count before the move)`}`, actual: `${COUNT_OF[counted]} = ${shown}`, count: true };
+}
+
+/**
+ * A read of the status: both counts, as the model has them. The reader's flags are its moves' answers to show (a
+ * read's flags are the token's, which a read of a public status may not weigh: AUTH-BEARER-1's).
+ */
+function readProblem(exchange: Exchange, statusId: string, model: StatusModel): Problem {
+  const acted = exchange.status === 200 ? actedIn(exchange, statusId) : undefined;
+  if (!acted) return { expected: `HTTP 200 with status ${statusId}`, actual: statusLine(exchange) };
+  const wrong: string[] = [];
+  const counts = countsOf(model);
+  for (const counted of ['favourites', 'reblogs'] as const) {
+    const shown = acted[COUNT_OF[counted]];
+    if (typeof shown === 'number' && shown !== counts[counted]) wrong.push(`${COUNT_OF[counted]} = ${shown} (expected ${counts[counted]})`);
+  }
+  return wrong.length === 0 ? undefined : { expected: 'the counts as the moves left them', actual: wrong.join(', '), count: true };
+}
+
+/** An accounts list: each account whose favourite (boost) stands once, the owner only where its own stands. */
+function listProblem(exchange: Exchange, list: 'favourited_by' | 'reblogged_by', ownerId: string, model: StatusModel): Problem {
+  const json = jsonOf(exchange);
+  if (exchange.status !== 200 || !json.ok || !Array.isArray(json.value)) return { expected: `${list}: HTTP 200 with an array of Account`, actual: statusLine(exchange) };
+  const ids = json.value.map((account) => (account as { id?: unknown } | null)?.id);
+  const [flag, counted] = list === 'favourited_by' ? (['favourited', 'favourites'] as const) : (['reblogged', 'reblogs'] as const);
+  if (new Set(ids).size !== ids.length) return { expected: `${list} lists each account once`, actual: `${list} ${JSON.stringify(ids)}`, count: true };
+  const wrong: string[] = [];
+  if (ids.length !== countsOf(model)[counted]) wrong.push(`${ids.length} accounts (expected ${countsOf(model)[counted]})`);
+  if (ids.includes(ownerId) !== model.flags.A[flag]) wrong.push(`the owner ${ids.includes(ownerId) ? 'listed' : 'not listed'} (its ${flag} is ${model.flags.A[flag]})`);
+  return wrong.length === 0 ? undefined : { expected: `${list} lists each account whose ${flag === 'favourited' ? 'favourite' : 'boost'} stands, once`, actual: `${list} ${JSON.stringify(ids)}: ${wrong.join(', ')}` };
+}
+
+/** How far judgeSequence judges: from which entry of the record, and up to which (the rest is only walked). */
+export interface Span {
+  from?: number;
+  to?: number;
+}
+
+const asMove = (sent: SentMove): Move => ({ who: sent.who, name: sent.name as MoveName, ...(sent.atOnce ? { atOnce: true } : {}) });
+
+/** The model after the whole record (or its first `to` entries), whatever the answers showed. */
+export function modelAfter(record: SequenceRecord, to = record.sent.length): StatusModel {
+  return record.sent.slice(0, to).reduce((model, sent) => (sent.kind === 'move' ? step(model, asMove(sent)).next : model), freshModel(record.base, record.owner));
+}
+
+/** The accounts lists' own clauses (an answer that is no list blocks), and the rows that list what they show. */
+const LISTS = {
+  favourited_by: { shape: 'STATUS-FAVOURITEDBY-1', row: 'STATUS-FAV-6' },
+  reblogged_by: { shape: 'STATUS-REBLOGGEDBY-1', row: 'STATUS-REBLOG-7' },
+} as const;
+
+/**
+ * Judges a recorded sequence against the model: each answer under its row's clause, each read under
+ * STATUS-SEQUENCE-1 (or the "already" clause of a move sent twice at the same moment right before it). A failure
+ * names the moves before it, and its replay sends them first.
+ */
+export function judgeSequence(record: SequenceRecord, { from = 0, to = record.sent.length }: Span = {}): void {
+  let model = freshModel(record.base, record.owner);
+  let last: SentMove | undefined;
+  const moves: Move[] = [];
+  const before: Exchange[] = [];
+  const after = () => (moves.length ? `, after the moves ${moves.map(moveText).join(', ')}` : '');
+  record.sent.slice(0, to).forEach((sent, index) => {
+    const judged = index >= from;
+    const problemAt = (problem: Problem, exchange: Exchange, clause: string) => {
+      if (!judged) return;
+      if (problem) fail(problem.expected, `${problem.actual}${after()}`, exchange, clause, before);
+      countJudged();
+    };
+    if (sent.kind === 'move') {
+      const move = asMove(sent);
+      // Sent twice at the same moment, either answer may be the first: each shows the move made, its count the one
+      // before or after it. Where one of them did, what is wrong with the other is its "already" clause (one move,
+      // however often it is asked); where neither did, the move did not take: its row's clause.
+      const clause = step(model, move).expected.clause;
+      const problems = sent.answers.map((answer) => answerProblem(answer, record.statusId, move, model));
+      const tookOnce = move.atOnce && problems.some((problem) => !problem || problem.count);
+      sent.answers.forEach((answer, i) => problemAt(problems[i], answer, tookOnce ? ROWS[move.name].again : clause));
+      model = step(model, move).next;
+      moves.push(move);
+      before.push(...sent.answers);
+      last = sent;
+      return;
+    }
+    // Right after a move sent twice at the same moment, a count or a list that counts it twice is its "already" clause.
+    const atOnce = (problem: Problem) => (last?.atOnce && problem?.count ? ROWS[last.name as MoveName].again : undefined);
+    const answered = !sent.exchange.unanswered && !sent.exchange.rateLimited;
+    if (sent.kind === 'read') {
+      if (judged && answered && sent.exchange.status !== 200) block(causeOf('STATUS-READ-1', `a read of status ${record.statusId} by ${sent.who} answered ${statusLine(sent.exchange)}`, sent.exchange));
+      const problem = readProblem(sent.exchange, record.statusId, model);
+      problemAt(problem, sent.exchange, atOnce(problem) ?? SEQUENCE);
+    } else {
+      const json = jsonOf(sent.exchange);
+      const { shape, row } = LISTS[sent.list];
+      if (judged && answered && (sent.exchange.status !== 200 || !json.ok || !Array.isArray(json.value))) block(causeOf(shape, `${sent.list} answered ${statusLine(sent.exchange)}, not an array`, sent.exchange));
+      const problem = listProblem(sent.exchange, sent.list, record.ownerId, model);
+      problemAt(problem, sent.exchange, atOnce(problem) ?? row);
+    }
+    before.push(sent.exchange);
+  });
+}
+
+/** Whether a read or a list shows what the model has at the end of the record: the settle window waits for it. */
+export function showsModel(record: SequenceRecord): (exchange: Exchange) => boolean {
+  const model = modelAfter(record);
+  return (exchange) => {
+    const list = /\/(favourited_by|reblogged_by)$/.exec(exchange.path.split('?')[0] ?? '')?.[1] as 'favourited_by' | 'reblogged_by' | undefined;
+    return list ? !listProblem(exchange, list, record.ownerId, model) : !readProblem(exchange, record.statusId, model);
+  };
+}
+
+/** Sends `moves` on the record's status, each followed by the reads of the accounts `readersAfter` names (none: no read). */
+export async function sendSequence(sequencer: Sequencer, record: SequenceRecord, moves: readonly Move[], readersAfter: (move: Move) => readonly Who[]): Promise<void> {
+  for (const move of moves) {
+    await sequencer.move(record, move.who, move.name, move.atOnce);
+    const readers = readersAfter(move);
+    if (readers.length > 0) await readState(sequencer, record, readers);
+  }
+}
+
+/** The reads that show the state: the status by each of `who`, and the accounts lists of the counts the moves touched. */
+export async function readState(sequencer: Sequencer, record: SequenceRecord, who: readonly Who[]): Promise<void> {
+  const shows = showsModel(record);
+  const moved = record.sent.filter((sent): sent is SentMove => sent.kind === 'move');
+  const lists = (['favourited_by', 'reblogged_by'] as const).filter((list) => moved.some((sent) => countedBy(sent.name as MoveName) === (list === 'favourited_by' ? 'favourites' : 'reblogs')));
+  await Promise.all([...new Set(who)].map((reader) => sequencer.read(record, reader, shows)));
+  await Promise.all(lists.map((list) => sequencer.list(record, list, shows)));
+}
+
+/** What an exploration came to: the record to judge (the shortest failing sequence, else the last), and how it went. */
+export interface Exploration {
+  record?: SequenceRecord;
+  runs: number;
+  requests: number;
+  seed: number;
+  /** fast-check's path to the shrunk sequence, with the seed: what replays the draw. */
+  path?: string;
+}
+
+export interface ExploreOptions {
+  names: readonly MoveName[];
+  accounts: readonly Who[];
+  seed: number;
+  /** The requests the exploration may send; it stops drawing before a sequence could pass it. */
+  budget: number;
+  maxMoves: number;
+  /** What the sequences before it left on the status: the first reset undoes those flags. */
+  left: StatusModel;
+}
+
+/** The undo of each flag: what a reset sends for a flag the model may have left set. */
+const UNDO: Partial<Record<MoveName, MoveName>> = { favourite: 'unfavourite', reblog: 'unreblog', bookmark: 'unbookmark', mute: 'unmute', pin: 'unpin' };
+
+/**
+ * Draws sequences of moves from `seed` (fast-check's commands) and sends each on the status, its flags reset before it
+ * by undoing what the last one left set; every move is followed by a read of its account and of the lists it
+ * touched, and judged. A failing sequence is shrunk to the shortest that still fails; a sequence that met no answer
+ * (a timeout, a 429) ends the exploration, its record handed on as it is. The repeat of a reblog is left out: what it
+ * does to reblogs_count is not shown.
+ */
+export async function explore(sequencer: Sequencer, statusId: string, ownerId: string, options: ExploreOptions): Promise<Exploration> {
+  const perMove = 1 + options.accounts.length + 2;
+  let left: StatusModel = options.left;
+  let last: SequenceRecord | undefined;
+  let failing: SequenceRecord | undefined;
+  let stopped = false;
+  let runs = 0;
+
+  const reset = async (): Promise<SequenceRecord> => {
+    for (const who of options.accounts) {
+      for (const [move, undo] of Object.entries(UNDO) as [MoveName, MoveName][]) {
+        if (!left.flags[who][ROWS[move].flag] || !options.names.includes(undo)) continue;
+        await sequencer.send(sequencer.actor(who), statusId, undo);
+        sequencer.requests += 1;
+      }
+    }
+    left = freshModel({ favourites: 0, reblogs: 0 });
+    const start = await sequencer.actor('A').get(`/api/v1/statuses/${statusId}`);
+    sequencer.requests += 1;
+    const body = actedIn(start, statusId);
+    const count = (field: string) => (typeof body?.[field] === 'number' ? (body[field] as number) : 0);
+    return { statusId, ownerId, base: { favourites: count('favourites_count'), reblogs: count('reblogs_count') }, sent: [] };
+  };
+
+  class MoveCommand implements fc.AsyncCommand<StatusModel, SequenceRecord> {
+    constructor(readonly move: Move) {}
+    check = (model: Readonly<StatusModel>) => this.move.name !== 'reblog' || !model.flags[this.move.who].reblogged;
+    async run(model: StatusModel, record: SequenceRecord): Promise<void> {
+      await sequencer.move(record, this.move.who, this.move.name);
+      const next = step(model, this.move).next;
+      model.flags = next.flags;
+      left = { ...next, base: left.base };
+      await readState(sequencer, record, [this.move.who]);
+      judgeSequence(record);
+    }
+    toString = () => moveText(this.move);
+  }
+
+  const commands = options.accounts.flatMap((who) => options.names.filter((name) => who === 'A' || !ROWS[name].owner).map((name) => fc.constant(new MoveCommand({ who, name }))));
+  // The most a run sends: its moves, each with its reads, the reset before it (an undo per flag) and its first read.
+  const perRun = perMove * options.maxMoves + options.accounts.length * Object.keys(UNDO).length + 1;
+  const details = await fc.check(
+    fc.asyncProperty(fc.commands(commands, { maxCommands: options.maxMoves }), async (drawn) => {
+      // Past the budget (a shrink included), a sequence is not sent: fast-check counts it as skipped, not as passing.
+      fc.pre(!stopped && sequencer.requests + perRun <= options.budget);
+      runs += 1;
+      const record = await reset();
+      last = record;
+      try {
+        await fc.asyncModelRun(() => ({ model: freshModel(record.base), real: record }), drawn);
+      } catch (error) {
+        if (!(error instanceof ClauseFailure)) {
+          // No answer, or one the budget refused: evidence of nothing, and no reason to send more.
+          stopped = true;
+          return;
+        }
+        failing = record;
+        throw error;
+      }
+    }),
+    { seed: options.seed, numRuns: Math.max(1, Math.floor(options.budget / perRun)), maxSkipsPerRun: 1000 },
+  );
+  if (runs > 0) await reset();
+  // Shrinking moves on only to a sequence that fails: the last that failed is the shortest.
+  const record = failing ?? last;
+  return { ...(record ? { record } : {}), runs, requests: sequencer.requests, seed: options.seed, ...(failing && details.counterexamplePath ? { path: details.counterexamplePath } : {}) };
+}
+
+/** Judges an exploration's record; a failure says the seed and fast-check's path that draw its sequence again. */
+export function judgeExploration(exploration: Exploration): void {
+  if (!exploration.record) return;
+  try {
+    judgeSequence(exploration.record);
+  } catch (error) {
+    if (!(error instanceof ClauseFailure)) throw error;
+    const { clause: id, expected, actual, exchange, reproduce, replay } = error.data;
+    const drawn = `; drawn from CONFORMANCE_SEED=${exploration.seed} in ${exploration.runs} sequences${exploration.path ? `, shrunk along fast-check's path ${exploration.path}` : ''}`;
+    throw new ClauseFailure(clause(id), expected, `${actual}${drawn}`, exchange, reproduce, replay);
+  }
+}
