@@ -129,11 +129,14 @@ describe('reports', () => {
     expect(expected.reports['summary.md']).toMatch(new RegExp(`## Skipped\\s+- ${SKIPPED} [^\\n]*: expectations file: websites are not stored`));
   });
 
-  it('should print a progress line per group and the summary at the end', () => {
+  it('should print a progress line per group, then its line as the reports count it, and the summary at the end', () => {
     const t = results(faulty).totals;
-    // The run-wide results are judged when every group has ended: the group's progress line comes before them.
     const runWide = results(faulty).checks.filter((c) => c.title.endsWith('(run-wide)')).length;
-    expect(faulty.stdout).toMatch(new RegExp(`^✗ Client registration: ${t.passed - runWide} passed, 1 failed, 0 skipped \\(\\d+\\.\\d s\\)$`, 'm'));
+    // The group's end: no verdict yet, its run-wide results are judged when every group has ended.
+    expect(faulty.stdout).toMatch(new RegExp(`^Client registration: ended \\(${t.checks - runWide} checks, \\d+\\.\\d s\\)$`, 'm'));
+    // Its line once the run is judged: summary.md's, the run-wide results in it.
+    expect(faulty.stdout).toMatch(new RegExp(`^✗ Client registration: ${t.passed} passed, 1 failed, 0 skipped \\(\\d+\\.\\d s\\)$`, 'm'));
+    expect(faulty.reports['summary.md']).toContain(`- ✗ Client registration: ${t.passed} passed, 1 failed, 0 skipped\n`);
     expect(faulty.stdout).toMatch(new RegExp(`^Conformance: FAIL: ${t.checks} checks, ${t.passed} passed, 1 failed, 0 skipped; \\d+ requests`, 'm'));
   });
 

@@ -88,7 +88,7 @@ describe('listing', () => {
     expect(runWideChecks(checks, clauses, '2.9.0')).toHaveLength(2);
     const lines = listing(checks, runWide);
     expect(lines.at(-2)).toMatch(/^RESOURCE-STATUS-1 +Statuses +- +every Status the run met \(run-wide\)$/);
-    expect(lines.at(-1)).toBe("4 checks in 1 group: 3 of the groups' own and 1 run-wide (one per run-wide clause whose check runs, judged over every group and counted in its check's group), as a run counts them");
+    expect(lines.at(-1)).toBe("4 checks in 1 group: 3 of the group's own and 1 run-wide (one per run-wide clause whose check runs, judged over every group and counted in its check's group), as a run counts them");
   });
 
   it('should leave out the checks the expectations file skips', () => {

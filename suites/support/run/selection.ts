@@ -201,6 +201,6 @@ export function listing(groupChecks: readonly PlannedCheck[], runWide: readonly 
   const groups = new Set(checks.map((c) => c.group)).size;
   return [
     ...table.map((row) => row.map((cell, column) => (column < 3 ? cell.padEnd(widths[column] as number) : cell)).join('  ')),
-    `${counted(checks.length, 'check')} in ${counted(groups, 'group')}${runWide.length ? `: ${groupChecks.length} of the groups' own and ${runWide.length} run-wide (one per run-wide clause whose check runs, judged over every group and counted in its check's group), as a run counts them` : ''}`,
+    `${counted(checks.length, 'check')} in ${counted(groups, 'group')}${runWide.length ? `: ${groupChecks.length} of the ${groups === 1 ? "group's" : "groups'"} own and ${runWide.length} run-wide (one per run-wide clause whose check runs, judged over every group and counted in its check's group), as a run counts them` : ''}`,
   ];
 }
