@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import type { FormParams } from '../talk/form.ts';
 import type { Exchange } from '../talk/http.ts';
 import type { Actor } from './actors.ts';
+import { remember } from './ledger.ts';
 
 export const ID_CLASSES = ['own', 'visible', 'hidden', 'deleted', 'never-existed', 'malformed'] as const;
 export type IdClass = (typeof ID_CLASSES)[number];
@@ -115,7 +116,8 @@ const malformed: fc.Arbitrary<string> = fc.oneof(
 const VALUES: Record<'never-existed' | 'malformed', fc.Arbitrary<string>> = { 'never-existed': neverExisted, malformed };
 
 /** Whether a value still belongs to the malformed class: not an id of digits, and safe in a path. */
-export const isMalformed = (value: string) => value !== '' && /^[A-Za-z0-9_.-]+$/.test(value) && !/^\d{1,20}$/.test(value);
+// Dots alone are a path's own segments (. and ..), which a client resolves away before sending.
+export const isMalformed = (value: string) => /^[A-Za-z0-9_.-]+$/.test(value) && !/^\.+$/.test(value) && !/^\d{1,20}$/.test(value);
 
 /** One input: an operation, its id's class, and for the ids that name nothing, the id drawn. */
 export interface Input {
@@ -209,13 +211,12 @@ export function drawInputs(scope: Scope, seed: number): Input[] {
     return true;
   };
   const cells: Omit<Input, 'value'>[] = covering.filter(fits).map((cell) => ({ ...cell, drawnBy: 'covering' }));
-  if (cells.length === covering.length && covering.length > 0) {
-    const pick = fc.integer({ min: 0, max: covering.length - 1 });
-    // At most one draw per request left: the draws stop at the first that does not fit.
-    for (const i of fc.sample(pick, { seed, numRuns: scope.requests - spent.requests })) {
+  const left = scope.requests - spent.requests;
+  if (left > 0 && covering.length > 0) {
+    // A draw per request left, at most: one that does not fit (a deletion past the scope's) is passed over.
+    for (const i of fc.sample(fc.integer({ min: 0, max: covering.length - 1 }), { seed, numRuns: left })) {
       const cell = covering[i] as (typeof covering)[number];
-      if (!fits(cell)) break;
-      cells.push({ ...cell, drawnBy: 'random' });
+      if (fits(cell)) cells.push({ ...cell, drawnBy: 'random' });
     }
   }
   const drawn = (idClass: IdClass, k: number): string | undefined => {
@@ -271,4 +272,57 @@ export function send(caller: Actor, op: Operation, id: string, judgedHere: boole
   if (op.method === 'DELETE') return caller.delete(path, options);
   if (op.method === 'PUT') return caller.put(path, op.form, options);
   return caller.post(path, op.form, options);
+}
+
+/** One input as it was sent: its id and answer, and the answer of its undo where the move took. */
+export interface Sent {
+  input: Input;
+  id: string;
+  exchange: Exchange;
+  undo?: Exchange;
+}
+
+/**
+ * Sends the inputs one after another as `caller`, each on the objects as the run made them: a move that took is
+ * undone at once (a boost is on the ledger until its unreblog answers; the flags go with the statuses the ledger
+ * deletes). `judgedHere` says where an error row covers the input, so that its check, not ERRORS-5XX-1, judges a 5xx.
+ * An input of a class the run holds no object of is not sent.
+ */
+export async function sendInputs(caller: Actor, inputs: readonly Input[], held: Held, judgedHere: (input: Input) => boolean): Promise<Sent[]> {
+  const sent: Sent[] = [];
+  for (const input of inputs) {
+    const id = idOf(input, held);
+    if (id === undefined) continue;
+    const op = operationNamed(input.operation);
+    const exchange = await send(caller, op, id, judgedHere(input));
+    const took = op.undo !== undefined && takes(op, input.idClass) && exchange.status !== undefined && exchange.status >= 200 && exchange.status < 300;
+    if (!took) {
+      sent.push({ input, id, exchange });
+      continue;
+    }
+    const undoOp = operationNamed(op.undo as string);
+    // A boost is a status of its own: on the ledger until its unreblog answers.
+    const boost = op.name === 'reblog' ? remember(`boost of ${id} by ${caller.name}, explored`, () => send(caller, undoOp, id, false)) : undefined;
+    const undo = await send(caller, undoOp, id, true);
+    if (undo.status !== undefined && undo.status >= 200 && undo.status < 300) boost?.settle();
+    sent.push({ input, id, exchange, undo });
+  }
+  return sent;
+}
+
+/** The most requests shrinking one finding may send, and the most findings shrunk: a deviating server's bound. */
+export const SHRINK_BOUND = { requestsPerFinding: 4, findings: 5 } as const;
+
+/**
+ * The smallest input that still breaks what `broken` tells, tried smallest first within SHRINK_BOUND: for a malformed
+ * id, its shorter parts that are still malformed; the other classes are one value each, already their smallest.
+ */
+export async function shrink(caller: Actor, finding: Sent, broken: (exchange: Exchange) => boolean, judgedHere: boolean): Promise<Sent> {
+  if (finding.input.idClass !== 'malformed') return finding;
+  const op = operationNamed(finding.input.operation);
+  for (const value of smallerMalformed(finding.id).slice(0, SHRINK_BOUND.requestsPerFinding)) {
+    const exchange = await send(caller, op, value, judgedHere);
+    if (broken(exchange)) return { input: { ...finding.input, value }, id: value, exchange };
+  }
+  return finding;
 }

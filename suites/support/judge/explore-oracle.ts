@@ -3,8 +3,11 @@
 // column (the resource, its schema observed for the resource's clause) and then its effect (the States and transitions
 // row's flag); a refusal is the Errors table's row (status and error text). Where the contract leaves the answer open,
 // only a server error is judged, as a warning (ERRORS-5XX-1, run-wide).
-import { CLASS_WORDS, classesOf, ID_CLASSES, operationNamed, OPERATIONS, type IdClass, type Input, type Operation } from '../act/explore-inputs.ts';
+import { CLASS_WORDS, classesOf, ID_CLASSES, operationNamed, OPERATIONS, type IdClass, type Input, type Operation, type Sent } from '../act/explore-inputs.ts';
 import { jsonOf, type Exchange } from '../talk/http.ts';
+import { countJudged } from './preconditions.ts';
+import { observeResource } from './resources.ts';
+import { fail, observeErrorBody, statusLine } from './verify.ts';
 import type { ResourceName } from './schema.ts';
 
 const NOT_FOUND = 'Record not found';
@@ -126,7 +129,9 @@ export function verdictOf(expectation: Expectation, exchange: Exchange): Verdict
     if (!flag) return true;
     const status = body as Record<string, unknown>;
     const inner = flag.field === 'reblogged' && status.reblog && typeof status.reblog === 'object' ? (status.reblog as Record<string, unknown>) : undefined;
-    return status[flag.field] === flag.value || inner?.[flag.field] === flag.value;
+    // pinned is "present in some responses": an answer without it says nothing against pinned = false.
+    const unshown = flag.field === 'pinned' && !flag.value && !(flag.field in status);
+    return unshown || status[flag.field] === flag.value || inner?.[flag.field] === flag.value;
   };
   return { holds: Boolean(shaped) && flagged(json.ok ? json.value : undefined), expected, clause: expectation.clause };
 }
@@ -168,4 +173,57 @@ export function modelLines(): string[] {
 /** How an input reads in a finding: the operation, the class and the id sent. */
 export function describeInput(input: Input, id: string | undefined): string {
   return `${input.operation} on ${CLASS_WORDS[input.idClass]}${id === undefined ? '' : ` (${id})`}`;
+}
+
+/** What the exploration sent, and each finding shrunk to its smallest input (its own entry where it could not shrink). */
+export interface Explored {
+  sent: readonly Sent[];
+  smallest: ReadonlyMap<Sent, Sent>;
+}
+
+/** The answers an explored check judges: each input and each undo whose clause is `clauseId`, with what it expects. */
+function instancesOf(explored: Explored, clauseId: string): { sent: Sent; exchange: Exchange; expectation: Expectation; what: string }[] {
+  const instances: { sent: Sent; exchange: Exchange; expectation: Expectation; what: string }[] = [];
+  for (const sent of explored.sent) {
+    const expectation = expectationOf(sent.input.operation, sent.input.idClass);
+    if (clauseOfInput(sent.input) === clauseId) instances.push({ sent, exchange: sent.exchange, expectation, what: describeInput(sent.input, sent.id) });
+    const undoName = operationNamed(sent.input.operation).undo;
+    const undone = undoName ? UNDONE[undoName] : undefined;
+    if (sent.undo && undoName && undone === clauseId) {
+      const field = UNDO_FLAGS[undoName] ?? '';
+      instances.push({ sent, exchange: sent.undo, expectation: answers(undone, 'Status', { flag: { field, value: false } }), what: `${undoName} at once after ${describeInput(sent.input, sent.id)}` });
+    }
+  }
+  return instances;
+}
+
+/** The flag an undo clears. */
+const UNDO_FLAGS: Record<string, string> = { unfavourite: 'favourited', unreblog: 'reblogged', unbookmark: 'bookmarked', unmute: 'muted', unpin: 'pinned' };
+
+/**
+ * Judges every explored answer of `clauseId` and fails once with each that broke it, the first (shrunk to its smallest
+ * input) with its exchange and replay. Returns false where this run's inputs reach none of the clause.
+ */
+export function judgeExplored(explored: Explored, clauseId: string): boolean {
+  const instances = instancesOf(explored, clauseId);
+  if (instances.length === 0) return false;
+  const broken: typeof instances = [];
+  for (const instance of instances) {
+    const verdict = verdictOf(instance.expectation, instance.exchange);
+    const { expectation, exchange } = instance;
+    if (verdict.holds && expectation.kind === 'refused') observeErrorBody(exchange, expectation.rows.find((r) => r.status === exchange.status)?.text);
+    if (verdict.holds && expectation.kind === 'answers') {
+      const json = jsonOf(exchange);
+      if (json.ok) for (const body of expectation.list && Array.isArray(json.value) ? json.value : [json.value]) observeResource(expectation.resource, body, exchange);
+    }
+    if (!verdict.holds && !exchange.unanswered && !exchange.rateLimited) broken.push(instance);
+  }
+  countJudged(instances.length - broken.length);
+  const [first] = broken;
+  if (!first) return true;
+  const smallest = explored.smallest.get(first.sent) ?? first.sent;
+  const shrunk = smallest !== first.sent ? ` (shrunk from ${first.sent.id} to ${smallest.id})` : '';
+  const exchange = first.exchange === first.sent.exchange ? smallest.exchange : first.exchange;
+  const listed = broken.map(({ what, exchange: answer }, i) => `  ${i + 1}. ${what}: ${statusLine(answer)}`);
+  fail(verdictOf(first.expectation, exchange).expected, `${broken.length} of ${instances.length} explored inputs broke it:\n${listed.join('\n')}\n  the first one${shrunk}:`, exchange, clauseId);
 }
