@@ -43,7 +43,7 @@ describe('replay', () => {
     expect(steps[2]?.curl).toContain(`"/api/v1/statuses/$STATUS_1"`);
     const shown = await pasted(steps);
     // The deletion answers first; the failing request's answer is the last.
-    expect(shown.match(/^HTTP\/1\.1 \d+/gm)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 404']);
+    expect(shown.match(/HTTP\/1\.1 \d+/g)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 404']);
     expect(shown).toContain('Record not found');
   });
 
