@@ -10,14 +10,13 @@ import type { TestContext } from 'vitest';
 import { MEDIA_FIXTURES } from '../fixtures/media/index.ts';
 import { actors, type Actor } from './support/act/actors.ts';
 import { createdId, madeStep } from './support/act/created.ts';
-import { costOf, drawInputs, scopeOf, sendInputs, shrink, SHRINK_BOUND, type Held, type Sent } from './support/act/explore-inputs.ts';
+import { costOf, drawInputs, exploreSettingsOf, scopeOf, sendInputs, shrink, SHRINK_BOUND, type Held, type Sent } from './support/act/explore-inputs.ts';
 import { CLAUSE_ID } from './support/judge/clauses.ts';
 import { expectationOf, judgeExplored, verdictOf, type Explored } from './support/judge/explore-oracle.ts';
-import { releaseAtLeast } from './support/talk/config.ts';
 import { it, made, section, step } from './support/run/checks.ts';
 
 const { config, a, b } = actors();
-const scope = scopeOf({ ...(config.explore === undefined ? {} : { explore: config.explore }), serverVersion: config.serverVersion, withB: b !== undefined, releaseAtLeast });
+const scope = scopeOf({ ...exploreSettingsOf(config), withB: b !== undefined });
 const inputs = drawInputs(scope, config.seed);
 /** Where an error row covers an input, its check judges a 5xx; where the contract leaves the answer open, ERRORS-5XX-1 does. */
 const judgedHere = (input: Sent['input']) => expectationOf(input.operation, input.idClass).kind !== 'open';

@@ -6,6 +6,7 @@
 // draws follow. What the contract says each answer must be is the oracle's (judge/explore-oracle.ts); this module
 // only draws, plans what the budget buys and sends.
 import fc from 'fast-check';
+import { releaseAtLeast, type Config } from '../talk/config.ts';
 import type { FormParams } from '../talk/form.ts';
 import type { Exchange } from '../talk/http.ts';
 import type { Actor } from './actors.ts';
@@ -172,13 +173,19 @@ export function costOf(cell: { operation: string; idClass: IdClass }): { request
   return { requests: undone ? 2 : 1, deletions: (op.deletes ? 1 : 0) + (undo?.deletes ? 1 : 0) };
 }
 
-/** The explored settings a run gives: the seed, --explore N (undefined: the default share alone), the server's release, whether B is configured. */
+/** What of a run's configuration the exploration takes: --explore N (undefined: the default share alone), the server's release, whether B is configured. */
 export interface ExploreSettings {
   explore?: number;
   serverVersion: string;
   withB: boolean;
-  releaseAtLeast: (release: string, minimum: string) => boolean;
 }
+
+/** The exploration's settings of a configuration: the embedded server always has B. */
+export const exploreSettingsOf = (config: Config): ExploreSettings => ({
+  ...(config.explore === undefined ? {} : { explore: config.explore }),
+  serverVersion: config.serverVersion,
+  withB: config.embedded || config.tokenB !== undefined,
+});
 
 /**
  * What a run explores. The default share sends ids that name nothing on the operations that delete nothing: no object
@@ -186,7 +193,7 @@ export interface ExploreSettings {
  * ledger), and deletions up to MOST_EXPLORE_DELETIONS; --explore 0 turns the exploration off.
  */
 export function scopeOf(settings: ExploreSettings): Scope & { objects: boolean } {
-  const released = OPERATIONS.filter((op) => !op.since || settings.releaseAtLeast(settings.serverVersion, op.since));
+  const released = OPERATIONS.filter((op) => !op.since || releaseAtLeast(settings.serverVersion, op.since));
   const withB = (classes: readonly IdClass[]) => (settings.withB ? [...classes] : classes.filter((c) => c !== 'visible' && c !== 'hidden'));
   if (settings.explore === 0) return { operations: [], classes: () => [], requests: 0, deletions: 0, objects: false };
   if (settings.explore === undefined) {
@@ -325,4 +332,18 @@ export async function shrink(caller: Actor, finding: Sent, broken: (exchange: Ex
     if (broken(exchange)) return { input: { ...finding.input, value }, id: value, exchange };
   }
   return finding;
+}
+
+/** The requests the objects of the classes cost under --explore N (each made, and undone or read gone by the ledger). */
+export const OBJECT_REQUESTS = 21;
+
+/**
+ * The line --explore N prints before the run: the requests it adds, and the windows of the IP access bucket the run
+ * then takes (`runCalls`, the calls of a run without it, within `budget` per window of `periodMinutes`).
+ */
+export function exploreAnnouncement(n: number, runCalls: number, budget: number, periodMinutes: number): string {
+  const added = n + OBJECT_REQUESTS;
+  const windows = Math.ceil((runCalls + added) / budget);
+  const extra = windows > 1 ? `the run then takes ${windows} windows of the IP access bucket (${budget} calls each), and waits up to ${periodMinutes} minutes for each reset past the first` : 'the run still fits one window of the IP access bucket';
+  return `Explore: --explore ${n} adds ${n} requests and ${OBJECT_REQUESTS} for the objects its classes name (up to ${MOST_EXPLORE_DELETIONS} deletions and unreblogs of A more): ${extra}.`;
 }

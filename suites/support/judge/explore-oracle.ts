@@ -3,7 +3,23 @@
 // column (the resource, its schema observed for the resource's clause) and then its effect (the States and transitions
 // row's flag); a refusal is the Errors table's row (status and error text). Where the contract leaves the answer open,
 // only a server error is judged, as a warning (ERRORS-5XX-1, run-wide).
-import { CLASS_WORDS, classesOf, ID_CLASSES, operationNamed, OPERATIONS, type IdClass, type Input, type Operation, type Sent } from '../act/explore-inputs.ts';
+import {
+  CLASS_WORDS,
+  classesOf,
+  costOf,
+  coverageLines,
+  DEFAULT_SHARE,
+  drawInputs,
+  ID_CLASSES,
+  operationNamed,
+  OPERATIONS,
+  scopeOf,
+  type ExploreSettings,
+  type IdClass,
+  type Input,
+  type Operation,
+  type Sent,
+} from '../act/explore-inputs.ts';
 import { jsonOf, type Exchange } from '../talk/http.ts';
 import { countJudged } from './preconditions.ts';
 import { observeResource } from './resources.ts';
@@ -226,4 +242,19 @@ export function judgeExplored(explored: Explored, clauseId: string): boolean {
   const exchange = first.exchange === first.sent.exchange ? smallest.exchange : first.exchange;
   const listed = broken.map(({ what, exchange: answer }, i) => `  ${i + 1}. ${what}: ${statusLine(answer)}`);
   fail(verdictOf(first.expectation, exchange).expected, `${broken.length} of ${instances.length} explored inputs broke it:\n${listed.join('\n')}\n  the first one${shrunk}:`, exchange, clauseId);
+}
+
+/** What --list shows of the exploration: the model (each operation, each class, what it must answer), then what this run's scope gives each operation. */
+export function exploreListing(settings: ExploreSettings, seed: number): string[] {
+  const scope = scopeOf(settings);
+  const inputs = drawInputs(scope, seed);
+  const requests = inputs.reduce((sum, input) => sum + costOf(input).requests, 0);
+  const share = settings.explore === undefined ? `the default share (${DEFAULT_SHARE} requests: ids that name nothing, on the operations that delete nothing)` : settings.explore === 0 ? 'off (--explore 0)' : `the default share and --explore ${settings.explore}`;
+  return [
+    '',
+    'Explored inputs (docs/exploring.md): the model, each operation with what each class of its id must answer',
+    ...modelLines().map((line) => `  ${line}`),
+    `This run explores ${share}, seed ${seed}: ${inputs.length} inputs, ${requests} requests`,
+    ...coverageLines(scope, inputs).map((line) => `  ${line}`),
+  ];
 }
