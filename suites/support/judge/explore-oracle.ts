@@ -117,8 +117,6 @@ export function expectationOf(operation: string, idClass: IdClass): Expectation 
 export interface Verdict {
   holds: boolean;
   expected: string;
-  /** The clause the answer is judged under: the expectation's, or ERRORS-5XX-1 where the contract leaves it open. */
-  clause: string;
 }
 
 const rowWords = (rows: readonly { status: number; text: string }[]) => rows.map(({ status, text }) => `HTTP ${status} {"error": "${text}"}`).join(' or ');
@@ -130,14 +128,14 @@ const rowWords = (rows: readonly { status: number; text: string }[]) => rows.map
  */
 export function verdictOf(expectation: Expectation, exchange: Exchange): Verdict {
   const status = exchange.status;
-  if (expectation.kind === 'open') return { holds: status === undefined || status < 500, expected: `an answer below HTTP 500 (${expectation.why})`, clause: 'ERRORS-5XX-1' };
+  if (expectation.kind === 'open') return { holds: status === undefined || status < 500, expected: `an answer below HTTP 500 (${expectation.why})` };
   if (expectation.kind === 'refused') {
     // A text that is not the row's is ERRORS-TEXT-1's (observed run-wide by the check), not this clause's: the status decides here.
-    return { holds: expectation.rows.some((r) => r.status === status), expected: rowWords(expectation.rows), clause: expectation.clause };
+    return { holds: expectation.rows.some((r) => r.status === status), expected: rowWords(expectation.rows) };
   }
   const { flag } = expectation;
   const expected = `HTTP ${expectation.status.join(' or ')} with ${expectation.list ? `an array of ${expectation.resource}` : `the ${expectation.resource}`}${flag ? ` with ${flag.field} = ${flag.value}` : ''}`;
-  if (status === undefined || !expectation.status.includes(status)) return { holds: false, expected, clause: expectation.clause };
+  if (status === undefined || !expectation.status.includes(status)) return { holds: false, expected };
   const json = jsonOf(exchange);
   const shaped = json.ok && (expectation.list ? Array.isArray(json.value) : typeof json.value === 'object' && json.value !== null && !Array.isArray(json.value));
   // A boost answers the boost, with the status boosted inside reblog: the flag is the boosted status's.
@@ -149,7 +147,7 @@ export function verdictOf(expectation: Expectation, exchange: Exchange): Verdict
     const unshown = flag.field === 'pinned' && !flag.value && !(flag.field in status);
     return unshown || status[flag.field] === flag.value || inner?.[flag.field] === flag.value;
   };
-  return { holds: Boolean(shaped) && flagged(json.ok ? json.value : undefined), expected, clause: expectation.clause };
+  return { holds: Boolean(shaped) && flagged(json.ok ? json.value : undefined), expected };
 }
 
 /** Every clause an explored answer may be judged under, in the catalogue's words' order of first use. */
