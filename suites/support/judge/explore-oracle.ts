@@ -21,7 +21,8 @@ import {
   type Sent,
 } from '../act/explore-inputs.ts';
 import { jsonOf, type Exchange } from '../talk/http.ts';
-import { countJudged } from './preconditions.ts';
+import { answerOf, causeOf } from '../act/steps.ts';
+import { block, countJudged } from './preconditions.ts';
 import { observeResource } from './resources.ts';
 import { fail, observeErrorBody, statusLine } from './verify.ts';
 import type { ResourceName } from './schema.ts';
@@ -232,6 +233,12 @@ export function judgeExplored(explored: Explored, clauseId: string): boolean {
     }
     if (!verdict.holds && !exchange.unanswered && !exchange.rateLimited) broken.push(instance);
   }
+  // A token refused (401, 403) says nothing of the id: the operation never looked at it (a 403 to A's broad scopes is
+  // ACCESS-BROAD-1's), so it blocks the check where no other answer broke the clause.
+  const deviations = broken.filter(({ exchange }) => exchange.status !== 401 && exchange.status !== 403);
+  const [refused] = broken;
+  if (deviations.length === 0 && refused) block(causeOf(clauseId, `${refused.what} answered ${answerOf(refused.exchange)}`, refused.exchange));
+  broken.splice(0, broken.length, ...deviations);
   countJudged(instances.length - broken.length);
   const [first] = broken;
   if (!first) return true;
