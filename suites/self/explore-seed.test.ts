@@ -1,12 +1,16 @@
 // One seed, one exploration: two runs of the explore group with the same seed, against a server with a fault only the
 // exploration judges (a malformed id answered 500 by bookmark), send the same requests (the objects the runs made
 // named in the order they were made) and reach the same verdicts, shrunk finding included. A gate on explored inputs
-// holds run after run.
+// holds run after run. And a finding replays: against a server that favourites deleted statuses, --explore 200 fails
+// STATUS-FAV-5 alone, and its replay, pasted into sh, makes the status, deletes it and is answered 200 again.
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { runCli, verdictsOf, type CliRun } from './run-cli.ts';
+import { startReferenceServer } from '../../fixtures/reference-server/server.ts';
+import { runCli, serverEnv, verdictsOf, type CliRun } from './run-cli.ts';
 
 interface HarEntry {
   request: { method: string; url: string };
@@ -41,5 +45,21 @@ describe('the exploration, seeded', () => {
     const sent = requestsOf(hars[0] as string);
     expect(sent.filter((line) => line.includes('/bookmark')).length, 'bookmarks explored').toBeGreaterThan(1);
     expect(requestsOf(hars[1] as string)).toEqual(sent);
+  });
+
+  it('should fail the clause a finding breaks, with a replay that reproduces it against the faulted server', { timeout: 240_000 }, async () => {
+    const server = await startReferenceServer({ faults: ['STATUS-FAV-5:deleted'] });
+    try {
+      const env = serverEnv(server);
+      const run = await runCli(['--group', 'explore', '--explore', '200'], env);
+      const failed = (run.results?.checks ?? []).filter((c) => c.status === 'failed');
+      expect(failed.map((c) => c.failedClause ?? c.clause), run.stderr.slice(-2000)).toEqual(['STATUS-FAV-5']);
+      const replay = failed[0]?.failure?.replay ?? [];
+      expect(replay.length, 'the replay makes the status and deletes it before the failing request').toBe(3);
+      const { stdout } = await promisify(execFile)('sh', ['-c', `set -e\n${replay.map((step) => step.curl).join('\n')}`], { env: { PATH: process.env.PATH ?? '', ...env } });
+      expect(stdout.match(/HTTP\/1\.1 \d+/g)?.pop(), 'the failing request, replayed').toBe('HTTP/1.1 200');
+    } finally {
+      await server.close();
+    }
   });
 });
