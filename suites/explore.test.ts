@@ -70,7 +70,7 @@ const sent = step('the explored inputs, sent as A', { as: 'A', needs: objects, c
 /** Each input that broke its clause, shrunk to its smallest (a bounded number of requests; none against a conforming server). */
 const explored = step('the explored inputs that broke their clause, each shrunk to its smallest', { as: 'A', needs: { sent }, cost: {} }, async ({ sent }) => {
   const smallest = new Map<Sent, Sent>();
-  const broken = (s: Sent) => (exchange: Sent['exchange']) => !verdictOf(expectationOf(s.input.operation, s.input.idClass), exchange).holds;
+  const broken = (s: Sent) => (exchange: Sent['exchange']) => !verdictOf(expectationOf(s.input.operation, s.input.idClass), exchange, s.id).holds;
   for (const finding of sent.filter((s) => broken(s)(s.exchange)).slice(0, SHRINK_BOUND.findings)) {
     smallest.set(finding, await shrink(a, finding, broken(finding), judgedHere(finding.input)));
   }
@@ -103,6 +103,7 @@ section('Endpoints', () => {
     it('STATUS-VIS-8 explored inputs: reblogged_by and favourited_by of a status the caller cannot see answer 404 "Record not found"', { needs: { explored } }, judge);
     it('STATUS-REBLOGGEDBY-1 explored inputs: reblogged_by of a visible status answers an array of Account', { needs: { explored } }, judge);
     it('STATUS-FAVOURITEDBY-1 explored inputs: favourited_by of a visible status answers an array of Account', { needs: { explored } }, judge);
+    it('STATUS-CREATE-6 explored inputs: a reply (in_reply_to_id) to a visible status, the caller\'s own or another\'s, answers the Status with that in_reply_to_id', { needs: { explored } }, judge);
     it('STATUS-DELETE-2 explored inputs: a read of a deleted status answers 404 "Record not found"', { needs: { explored } }, judge);
     it('STATUS-DELETE-3 explored inputs: DELETE of a status the caller does not own (another\'s, never existed, malformed) answers 404 "Record not found"', { needs: { explored } }, judge);
     it('STATUS-DELETE-4 explored inputs: DELETE of a deleted status answers 404 "Record not found"', { needs: { explored } }, judge);

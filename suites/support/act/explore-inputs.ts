@@ -43,6 +43,8 @@ export interface Operation {
   undo?: string;
   /** A form the operation is sent with (the update's description). */
   form?: FormParams;
+  /** The form parameter the id goes in, where it is not in the path (POST /api/v1/statuses's in_reply_to_id). */
+  idParameter?: string;
   /** The release the operation came with (the Versioning table). */
   since?: string;
 }
@@ -77,6 +79,9 @@ export const OPERATIONS: readonly Operation[] = [
   move('pin', 'unpin', '1.6.0'),
   move('unpin', undefined, '1.6.0'),
   { name: 'delete', method: 'DELETE', path: statusPath(''), resource: 'status', deletes: true },
+  // POST /api/v1/statuses parameters: in_reply_to_id, the table's id parameter. A reply made is a status of the caller's,
+  // on the ledger: its undo is a deletion.
+  { name: 'reply', method: 'POST', path: '/api/v1/statuses', resource: 'status', idParameter: 'in_reply_to_id', form: { status: 'conformance probe: an explored reply' }, deletes: true },
   // The Media table shows no path for these; Mastodon's, as the rest of the suite uses.
   { name: 'media read', method: 'GET', path: '/api/v1/media/:id', resource: 'attachment', since: '3.1.3' },
   { name: 'media update', method: 'PUT', path: '/api/v1/media/:id', resource: 'attachment', form: { description: 'conformance probe: an explored update' } },
@@ -134,8 +139,10 @@ export interface Input {
 export function coveringOrder(operations: readonly Operation[], classes: (op: Operation) => readonly IdClass[]): { operation: string; idClass: IdClass }[] {
   const perOperation = operations.map((op) => {
     const own = classes(op);
-    // Each operation starts at another class, so that the first round already meets every class.
-    const start = operations.indexOf(op) % Math.max(own.length, 1);
+    // Each operation starts at another class, so that the first round already meets every class; one that deletes
+    // starts at the caller's own and the visible (its success, or its "no boost" row), which the Deletion bucket
+    // reaches first where it cannot carry every class.
+    const start = op.deletes ? 0 : operations.indexOf(op) % Math.max(own.length, 1);
     return { op, order: [...own.slice(start), ...own.slice(0, start)] };
   });
   const rounds = Math.max(0, ...perOperation.map(({ order }) => order.length));
@@ -168,6 +175,8 @@ export const takes = (op: Operation, idClass: IdClass) => op.undo !== undefined 
 /** What an input costs on a server that answers as the contract says: its request, and its undo where the move takes. */
 export function costOf(cell: { operation: string; idClass: IdClass }): { requests: number; deletions: number } {
   const op = operationNamed(cell.operation);
+  // A reply that is made is deleted by the ledger, which reads it gone: three requests, one deletion.
+  if (op.idParameter) return { requests: 3, deletions: 1 };
   const undone = takes(op, cell.idClass);
   const undo = undone ? operationNamed(op.undo as string) : undefined;
   return { requests: undone ? 2 : 1, deletions: (op.deletes ? 1 : 0) + (undo?.deletes ? 1 : 0) };
@@ -245,7 +254,7 @@ export function coverageLines(scope: Scope, inputs: readonly Input[]): string[] 
     const all = classesOf(op);
     const inScope = scope.operations.includes(op) ? scope.classes(op) : [];
     const leftOut = all.filter((c) => !reached.includes(c));
-    const why = (c: IdClass) => (inScope.includes(c) ? 'beyond the requests' : 'outside the scope');
+    const why = (c: IdClass) => (inScope.includes(c) ? 'beyond the requests and deletions' : 'outside the scope');
     return `${op.name}: ${sent.length} input${sent.length === 1 ? '' : 's'}${reached.length ? ` (${reached.join(', ')})` : ''}${leftOut.length ? `; left out: ${leftOut.map((c) => `${c} (${why(c)})`).join(', ')}` : ''}`;
   });
 }
@@ -274,6 +283,7 @@ export function idOf(input: Input, held: Held): string | undefined {
 /** Sends an operation on an id as `caller`. Where an error row covers the input, a 5xx is its check's to judge. */
 export function send(caller: Actor, op: Operation, id: string, judgedHere: boolean): Promise<Exchange> {
   const options = judgedHere ? { malformed: true } : {};
+  if (op.idParameter) return caller.attemptStatus({ ...op.form, [op.idParameter]: id }, options);
   const path = pathOf(op, id);
   if (op.method === 'GET') return caller.get(path, options);
   if (op.method === 'DELETE') return caller.delete(path, options);

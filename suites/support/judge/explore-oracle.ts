@@ -31,17 +31,27 @@ const NOT_FOUND = 'Record not found';
 const NOT_OWNED = "Validation failed: Someone else's toot cannot be pinned";
 
 export type Expectation =
-  | { kind: 'answers'; clause: string; status: readonly number[]; resource: Exclude<ResourceName, 'Error'>; list?: boolean; flag?: { field: string; value: boolean } }
+  | {
+      kind: 'answers';
+      clause: string;
+      status: readonly number[];
+      resource: Exclude<ResourceName, 'Error'>;
+      list?: boolean;
+      flag?: { field: string; value: boolean };
+      /** The field that carries the id sent (a reply's in_reply_to_id). */
+      field?: string;
+    }
   | { kind: 'refused'; clause: string; rows: readonly { status: number; text: string }[] }
   | { kind: 'open'; why: string };
 
-const answers = (clause: string, resource: Exclude<ResourceName, 'Error'>, more: { list?: boolean; flag?: { field: string; value: boolean }; status?: number[] } = {}): Expectation => ({
+const answers = (clause: string, resource: Exclude<ResourceName, 'Error'>, more: { list?: boolean; flag?: { field: string; value: boolean }; status?: number[]; field?: string } = {}): Expectation => ({
   kind: 'answers',
   clause,
   status: more.status ?? [200],
   resource,
   ...(more.list ? { list: true } : {}),
   ...(more.flag ? { flag: more.flag } : {}),
+  ...(more.field ? { field: more.field } : {}),
 });
 const notFound = (clause: string, ...also: { status: number; text: string }[]): Expectation => ({ kind: 'refused', clause, rows: [{ status: 404, text: NOT_FOUND }, ...also] });
 
@@ -85,6 +95,8 @@ function statusExpectation(op: Operation, idClass: IdClass): Expectation {
     // "404 | status does not exist": a malformed id names no status either.
     return notFound('STATUS-READ-5');
   }
+  // "Error bodies for failed POST /api/v1/statuses calls: not shown": a reply to a status the caller cannot see is open.
+  if (op.idParameter) return seen ? answers('STATUS-CREATE-6', 'Status', { field: op.idParameter }) : { kind: 'open', why: 'error bodies of a failed POST /api/v1/statuses are not shown' };
   if (op.name === 'delete') {
     if (idClass === 'deleted') return notFound('STATUS-DELETE-4');
     return notFound('STATUS-DELETE-3');
@@ -127,7 +139,7 @@ const rowWords = (rows: readonly { status: number; text: string }[]) => rows.map
  * leaves the answer open, only a server error is a deviation, a warning of ERRORS-5XX-1. The error body's text is judged
  * with the status (the row gives both); a body that is no {error} object is ERRORS-BODY-1's, observed by verify.
  */
-export function verdictOf(expectation: Expectation, exchange: Exchange): Verdict {
+export function verdictOf(expectation: Expectation, exchange: Exchange, sentId?: string): Verdict {
   const status = exchange.status;
   if (expectation.kind === 'open') return { holds: status === undefined || status < 500, expected: `an answer below HTTP 500 (${expectation.why})` };
   if (expectation.kind === 'refused') {
@@ -135,7 +147,8 @@ export function verdictOf(expectation: Expectation, exchange: Exchange): Verdict
     return { holds: expectation.rows.some((r) => r.status === status), expected: rowWords(expectation.rows) };
   }
   const { flag } = expectation;
-  const expected = `HTTP ${expectation.status.join(' or ')} with ${expectation.list ? `an array of ${expectation.resource}` : `the ${expectation.resource}`}${flag ? ` with ${flag.field} = ${flag.value}` : ''}`;
+  const carried = expectation.field ? ` with ${expectation.field} = ${sentId === undefined ? 'the id sent' : JSON.stringify(sentId)}` : '';
+  const expected = `HTTP ${expectation.status.join(' or ')} with ${expectation.list ? `an array of ${expectation.resource}` : `the ${expectation.resource}`}${flag ? ` with ${flag.field} = ${flag.value}` : ''}${carried}`;
   if (status === undefined || !expectation.status.includes(status)) return { holds: false, expected };
   const json = jsonOf(exchange);
   const shaped = json.ok && (expectation.list ? Array.isArray(json.value) : typeof json.value === 'object' && json.value !== null && !Array.isArray(json.value));
@@ -148,7 +161,9 @@ export function verdictOf(expectation: Expectation, exchange: Exchange): Verdict
     const unshown = flag.field === 'pinned' && !flag.value && !(flag.field in status);
     return unshown || status[flag.field] === flag.value || inner?.[flag.field] === flag.value;
   };
-  return { holds: Boolean(shaped) && flagged(json.ok ? json.value : undefined), expected };
+  const body = json.ok ? json.value : undefined;
+  const carries = !expectation.field || (body as Record<string, unknown> | undefined)?.[expectation.field] === sentId;
+  return { holds: Boolean(shaped) && flagged(body) && carries, expected };
 }
 
 /** Every clause an explored answer may be judged under, in the catalogue's words' order of first use. */
@@ -174,7 +189,7 @@ export function clauseOfInput(input: Pick<Input, 'operation' | 'idClass'>): stri
 export function modelLines(): string[] {
   const lines: string[] = [];
   for (const op of OPERATIONS) {
-    lines.push(`${op.name} (${op.method} ${op.path})${op.deletes ? ', counted in the Deletion bucket' : ''}${op.since ? `, since ${op.since}` : ''}`);
+    lines.push(`${op.name} (${op.method} ${op.path}${op.idParameter ? ` with ${op.idParameter}=:id` : ""})${op.deletes ? ', counted in the Deletion bucket' : ''}${op.since ? `, since ${op.since}` : ''}`);
     for (const idClass of ID_CLASSES) {
       if (!classesOf(op).includes(idClass)) continue;
       const e = expectationOf(op.name, idClass);
@@ -224,7 +239,7 @@ export function judgeExplored(explored: Explored, clauseId: string): boolean {
   if (instances.length === 0) return false;
   const broken: typeof instances = [];
   for (const instance of instances) {
-    const verdict = verdictOf(instance.expectation, instance.exchange);
+    const verdict = verdictOf(instance.expectation, instance.exchange, instance.sent.id);
     const { expectation, exchange } = instance;
     if (verdict.holds && expectation.kind === 'refused') observeErrorBody(exchange, expectation.rows.find((r) => r.status === exchange.status)?.text);
     if (verdict.holds && expectation.kind === 'answers') {
@@ -246,7 +261,7 @@ export function judgeExplored(explored: Explored, clauseId: string): boolean {
   const shrunk = smallest !== first.sent ? ` (shrunk from ${first.sent.id} to ${smallest.id})` : '';
   const exchange = first.exchange === first.sent.exchange ? smallest.exchange : first.exchange;
   const listed = broken.map(({ what, exchange: answer }, i) => `  ${i + 1}. ${what}: ${statusLine(answer)}`);
-  fail(verdictOf(first.expectation, exchange).expected, `${broken.length} of ${instances.length} explored inputs broke it:\n${listed.join('\n')}\n  the first one${shrunk}:`, exchange, clauseId);
+  fail(verdictOf(first.expectation, exchange, smallest.id).expected, `${broken.length} of ${instances.length} explored inputs broke it:\n${listed.join('\n')}\n  the first one${shrunk}:`, exchange, clauseId);
 }
 
 /** What --list shows of the exploration: the model (each operation, each class, what it must answer), then what this run's scope gives each operation. */
