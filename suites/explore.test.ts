@@ -51,7 +51,7 @@ const heldByA = step("A's objects the explored ids name: its public status, a st
   const held: Held = { status: { own, deleted }, attachment: { own: ownMedia, deleted: deletedMedia } };
   return made(held);
 });
-const heldByB = step("B's objects the explored ids name: its public status, its private status, its attachment", { as: 'B', cost: { api: 9, files: 1 } }, async () => {
+const heldByB = step("B's objects the explored ids name: its public status, its private status, its attachment", { as: 'B', after: [heldByA], cost: { api: 9, files: 1 } }, async () => {
   const other = b as Actor;
   const visible = await statusOf(other, 'public');
   const hidden = await statusOf(other, 'private');
