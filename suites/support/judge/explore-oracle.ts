@@ -241,7 +241,9 @@ export function judgeExplored(explored: Explored, clauseId: string): boolean {
   for (const instance of instances) {
     const verdict = verdictOf(instance.expectation, instance.exchange, instance.sent.id);
     const { expectation, exchange } = instance;
-    if (verdict.holds && expectation.kind === 'refused') observeErrorBody(exchange, expectation.rows.find((r) => r.status === exchange.status)?.text);
+    // A refusal that is no JSON may be a web server's answer for a path the server lacks (an operation it does not
+    // have): its body says nothing of ERRORS-BODY-1 here, where no positive control shows the operation exists.
+    if (verdict.holds && expectation.kind === 'refused' && jsonOf(exchange).ok) observeErrorBody(exchange, expectation.rows.find((r) => r.status === exchange.status)?.text);
     if (verdict.holds && expectation.kind === 'answers') {
       const json = jsonOf(exchange);
       if (json.ok) for (const body of expectation.list && Array.isArray(json.value) ? json.value : [json.value]) observeResource(expectation.resource, body, exchange);
