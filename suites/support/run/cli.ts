@@ -135,6 +135,22 @@ function configOrUsageError(): Config {
   }
 }
 
+/** The suite file of the generated inputs (docs/exploring.md): --list shows its model, and --explore N announces what it adds. */
+const EXPLORE_FILE = 'suites/explore.test.ts';
+
+/** The exploration's model and what this configuration gives each operation, loaded only when --list takes its checks. */
+async function exploredListing(config: Config): Promise<string[]> {
+  const [{ exploreListing }, { exploreSettingsOf }] = await Promise.all([import('../judge/explore-oracle.ts'), import('../act/explore-inputs.ts')]);
+  return exploreListing(exploreSettingsOf(config), config.seed);
+}
+
+/** The line that announces what --explore N adds to the run, and the windows of the IP access bucket it takes. */
+async function exploreAnnouncementOf(n: number): Promise<string> {
+  const [{ exploreAnnouncement }, { LIMITS, reserveOf, RUN_ACCESS_CALLS }] = await Promise.all([import('../act/explore-inputs.ts'), import('../talk/pacing.ts')]);
+  const bucket = LIMITS['IP access'];
+  return exploreAnnouncement(n, RUN_ACCESS_CALLS, bucket.limit - reserveOf('IP access'), bucket.periodMs / 60_000);
+}
+
 async function main(): Promise<number> {
   // A reader that stops reading (`| head`, `2>&1 | head`) ends what it sees, not the run: the reports are still
   // written, and the exit code is still the verdict.
@@ -170,10 +186,12 @@ async function main(): Promise<number> {
   if (flags.list) {
     // What a run would take, the checks the expectations file skips left out: no server starts, no request is sent.
     const checks = withoutSkipped(plan.checks, expectationsOf(process.env.CONFORMANCE_EXPECTATIONS));
-    process.stdout.write(`${listing(checks, runWideChecks(checks, await runWideClausesOfRun(), configOrUsageError().serverVersion)).join('\n')}\n`);
+    const explored = checks.some((check) => check.file === EXPLORE_FILE) ? await exploredListing(configOrUsageError()) : [];
+    process.stdout.write(`${[...listing(checks, runWideChecks(checks, await runWideClausesOfRun(), configOrUsageError().serverVersion)), ...explored].join('\n')}\n`);
     return EXIT.passed;
   }
   const config = configOrUsageError();
+  if (config.explore && plan.checks.some((check) => check.file === EXPLORE_FILE)) process.stdout.write(`${await exploreAnnouncementOf(config.explore)}\n`);
   // Our mistakes stop the run before any check, and before the run's own modules load (seconds on a busy machine): an
   // address where nothing listens or nothing answers, a token refused, tokens of one account.
   let preflightRoundTripMs = 0;

@@ -29,7 +29,8 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'CONFORMANCE_TIMEOUT_MS', flag: '--timeout-ms', kind: 'integer', description: 'longest wait for one response, in milliseconds (default 30000: what browsers and client libraries tolerate, so that a slow answer is not read as none); a server that answers nothing at all is told at once by the first requests of the command, within 10 s at most, and a stream waits for an event at most 10 s (or this, where shorter)' },
   { env: 'CONFORMANCE_SETTLE_MS', flag: '--settle-ms', kind: 'integer', description: 'settle window, in milliseconds (default 3000; 1000 on the embedded reference server without variations): how long a read that judges the state a move or a deletion left waits for that state to show, and after which the state must still hold' },
   { env: 'CONFORMANCE_MAX_IN_FLIGHT', flag: '--max-in-flight', kind: 'integer', description: `most requests in flight against the server at once, across every group of the run (default ${DEFAULT_MAX_IN_FLIGHT}, what a server with 4 workers keeps up with; 1 to 64)` },
-  { env: 'CONFORMANCE_SEED', flag: '--seed', kind: 'integer', description: `seed of the inputs fast-check generates (a redraft text, a focal point; default ${DEFAULT_SEED}): the same seed gives the same inputs, so that two runs against one server give the same verdicts; another seed explores other inputs` },
+  { env: 'CONFORMANCE_SEED', flag: '--seed', kind: 'integer', description: `seed of the inputs fast-check generates (a redraft text, a focal point, the explored inputs and the state machine's moves; default ${DEFAULT_SEED}): the same seed gives the same inputs, so that two runs against one server give the same verdicts; another seed explores other inputs` },
+  { env: 'CONFORMANCE_EXPLORE', flag: '--explore', kind: 'integer', description: 'requests the exploration of generated inputs (docs/exploring.md) spends beyond what the default run gives it, announcing the rate-limit windows they take; 0 turns the exploration off; unset: the default run\'s share, ids that name nothing on the operations that delete nothing' },
   { env: 'CONFORMANCE_REPORT_DIR', flag: '--report-dir', kind: 'text', description: 'where reports go (default reports/)' },
   { env: 'CONFORMANCE_RECORD', flag: '--record', kind: 'text', description: 'write every exchange of the run to this file as HAR 1.2 (browser devtools and HAR viewers open it), redacted as the reports are' },
   { env: 'CONFORMANCE_LIST_ID', flag: '--list-id', kind: 'text', description: 'id of a list of account A that includes account B, for the list stream (the embedded server provides one)' },
@@ -85,6 +86,11 @@ export interface Config {
   maxInFlight: number;
   /** The seed of the inputs fast-check generates (fc.sample, fc.check): one seed, one set of inputs. */
   seed: number;
+  /**
+   * The requests the exploration of generated inputs spends beyond the default run's share (--explore N); 0 turns it
+   * off; undefined: the default share alone.
+   */
+  explore?: number;
   /** The count of requests in flight that every worker of the run shares; made by prepareRun. */
   inFlight?: SharedArrayBuffer;
   /** The estimate of the IP access bucket that every worker of the run shares; made by prepareRun (pacing.ts). */
@@ -165,6 +171,7 @@ export function configFromEnv(env: Env): Config {
   const settleMs = wholeNumberOf(env, 'CONFORMANCE_SETTLE_MS', settleFallback, [0, 60_000], ' of milliseconds');
   const maxInFlight = wholeNumberOf(env, 'CONFORMANCE_MAX_IN_FLIGHT', DEFAULT_MAX_IN_FLIGHT, [1, 64], ' of requests');
   const seed = wholeNumberOf(env, 'CONFORMANCE_SEED', DEFAULT_SEED, [-(2 ** 31), 2 ** 31 - 1], '');
+  const explore = value(env, 'CONFORMANCE_EXPLORE') === undefined ? undefined : wholeNumberOf(env, 'CONFORMANCE_EXPLORE', 0, [0, 10_000], ' of requests');
   const serverVersion = value(env, 'CONFORMANCE_SERVER_VERSION') ?? NEWEST_RELEASE;
   // The Versioning table counts the releases of this API (Mastodon's, from 1.0.0 on); a server's own release
   // number (0.7.1) read as one would skip every check that came with a later release, silently.
@@ -202,6 +209,7 @@ export function configFromEnv(env: Env): Config {
     settleMs,
     maxInFlight,
     seed,
+    ...(explore === undefined ? {} : { explore }),
     userAgent,
     reportDir: value(env, 'CONFORMANCE_REPORT_DIR') ?? 'reports',
     recordFile: value(env, 'CONFORMANCE_RECORD'),

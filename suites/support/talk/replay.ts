@@ -18,9 +18,21 @@ const ID_OF_ANSWER = `grep -o '"id" *: *"[^"]*"' | head -n 1 | sed 's/.*"\\([^"]
 
 /** This file's created objects: id -> the POST whose answer first carried it. */
 const creators = new Map<string, Exchange>();
-perFile(() => creators.clear());
+/** The DELETEs that removed a created object (answered 2xx): id -> the DELETE, and each exchange's place in the file's order. */
+const deletions = new Map<string, Exchange>();
+const places = new WeakMap<Exchange, number>();
+let nextPlace = 0;
+perFile(() => {
+  creators.clear();
+  deletions.clear();
+});
 
 onExchange((exchange) => {
+  places.set(exchange, nextPlace++);
+  if (exchange.method === 'DELETE' && exchange.status !== undefined && exchange.status >= 200 && exchange.status < 300) {
+    const [path = ''] = exchange.path.split('?');
+    for (const id of creators.keys()) if (!deletions.has(id) && idInPath(id).test(path)) deletions.set(id, exchange);
+  }
   if (exchange.method !== 'POST') return;
   const id = createdObject(exchange)?.id;
   // The first answer that carries an id made it: a later POST that answers the same object (a favourite) did not.
@@ -64,6 +76,9 @@ export function replayOf(failing: Exchange, before: readonly Exchange[] = []): R
       const curl = curlOf({ ...creator, requestHeaders }, { ids: variables, bodyOnly: true });
       steps.push({ curl: `${variable}=$(${curl} | ${ID_OF_ANSWER})`, captures: variable });
       variables.set(id, variable);
+      // An object the run deleted before the failing request (a deleted status it was sent on) is deleted again here.
+      const deletion = deletions.get(id);
+      if (deletion && (places.get(deletion) ?? Infinity) < (places.get(failing) ?? -Infinity)) steps.push({ curl: curlOf(deletion, { ids: variables }) });
     }
   };
   for (const exchange of [...before, failing]) createNamed(exchange);

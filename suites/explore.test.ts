@@ -1,0 +1,148 @@
+// Generated inputs (docs/exploring.md): the contract's operations on one id, the Statuses table's status operations
+// and the Media table's read and update, sent with ids of every class (the caller's own object, another account's
+// visible one, one the caller cannot see, a deleted one, one that never existed, a malformed one), each answer judged
+// by the contract: the documented success (the resource, then the move's flag) or the Errors table's row. The inputs
+// are drawn from CONFORMANCE_SEED (act/explore-inputs.ts), the covering set first; the oracle is judge/explore-oracle.ts.
+// A check per clause an input may break: one deviation, one failure in its own clause, whichever operation showed it.
+// The default run's share sends ids that name nothing on the operations that delete nothing: no object, no deletion;
+// --explore N makes the objects of the other classes first (on the ledger) and sends N requests more.
+import type { TestContext } from 'vitest';
+import { MEDIA_FIXTURES } from '../fixtures/media/index.ts';
+import { actors, type Actor } from './support/act/actors.ts';
+import { createdId, madeStep } from './support/act/created.ts';
+import { costOf, drawInputs, exploreSettingsOf, scopeOf, sendInputs, shrink, SHRINK_BOUND, type Held, type Sent } from './support/act/explore-inputs.ts';
+import { CLAUSE_ID } from './support/judge/clauses.ts';
+import { expectationOf, judgeExplored, verdictOf, type Explored } from './support/judge/explore-oracle.ts';
+import { it, made, section, step } from './support/run/checks.ts';
+
+const { config, a, b } = actors();
+const scope = scopeOf({ ...exploreSettingsOf(config), withB: b !== undefined });
+const inputs = drawInputs(scope, config.seed);
+/** Where an error row covers an input, its check judges a 5xx; where the contract leaves the answer open, ERRORS-5XX-1 does. */
+const judgedHere = (input: Sent['input']) => expectationOf(input.operation, input.idClass).kind !== 'open';
+
+/** A status of `actor`'s for the explored inputs to name, on the ledger; `deleted`: deleted at once by its owner. */
+async function statusOf(actor: Actor, visibility: string, deleted = false): Promise<string | undefined> {
+  const created = await actor.createStatus({ status: `conformance probe: a ${visibility} status to explore on`, visibility });
+  const status = madeStep(created);
+  if (!status.ok) return undefined;
+  if (!deleted) return status.value.id;
+  const deletion = await actor.delete(`/api/v1/statuses/${status.value.id}`);
+  if (deletion.status !== 200) return undefined;
+  created.settle();
+  return status.value.id;
+}
+
+/** An attachment of `actor`'s, on the ledger; `deleted`: deleted at once (Mastodon's DELETE /api/v1/media/:id). */
+async function attachmentOf(actor: Actor, deleted = false): Promise<string | undefined> {
+  const upload = await actor.sendUpload(MEDIA_FIXTURES.png);
+  const id = createdId(upload);
+  if (!id || !deleted) return id;
+  const deletion = await actor.deleteUpload(upload);
+  return deletion?.status !== undefined && deletion.status >= 200 && deletion.status < 300 ? id : undefined;
+}
+
+// Each object costs its creation, its undo by the ledger (or its deletion here) and the read that shows it gone.
+const heldByA = step("A's objects the explored ids name: its public status, a status it deleted, its attachment, an attachment it deleted", { as: 'A', cost: { api: 12, files: 2 } }, async () => {
+  // The first creation settles how the server reads bodies (actors.ts createStatus): the statuses go one after another.
+  const own = await statusOf(a, 'public');
+  const deleted = await statusOf(a, 'public', true);
+  const [ownMedia, deletedMedia] = await Promise.all([attachmentOf(a), attachmentOf(a, true)]);
+  const held: Held = { status: { own, deleted }, attachment: { own: ownMedia, deleted: deletedMedia } };
+  return made(held);
+});
+const heldByB = step("B's objects the explored ids name: its public status, its private status, its attachment", { as: 'B', after: [heldByA], cost: { api: 9, files: 1 } }, async () => {
+  const other = b as Actor;
+  const visible = await statusOf(other, 'public');
+  const hidden = await statusOf(other, 'private');
+  const media = await attachmentOf(other);
+  const held: Held = { status: { visible, hidden }, attachment: { visible: media } };
+  return made(held);
+});
+const objects = scope.objects ? { heldByA, ...(b ? { heldByB } : {}) } : {};
+
+const plannedRequests = inputs.reduce((sum, input) => sum + costOf(input).requests, 0);
+
+/** The inputs sent, one after another, as A: each answer and, where a move took, its undo. */
+const sent = step('the explored inputs, sent as A', { as: 'A', needs: objects, cost: { api: plannedRequests } }, async (values) => {
+  const held: Held = {};
+  for (const part of Object.values(values) as Held[]) {
+    for (const [resource, ids] of Object.entries(part) as [keyof Held, Held[keyof Held]][]) held[resource] = { ...held[resource], ...ids };
+  }
+  return made(await sendInputs(a, inputs, held, judgedHere));
+});
+
+/** Each input that broke its clause, shrunk to its smallest (a bounded number of requests; none against a conforming server). */
+const explored = step('the explored inputs that broke their clause, each shrunk to its smallest', { as: 'A', needs: { sent }, cost: {} }, async ({ sent }) => {
+  const smallest = new Map<Sent, Sent>();
+  const broken = (s: Sent) => (exchange: Sent['exchange']) => !verdictOf(expectationOf(s.input.operation, s.input.idClass), exchange, s.id).holds;
+  for (const finding of sent.filter((s) => broken(s)(s.exchange)).slice(0, SHRINK_BOUND.findings)) {
+    smallest.set(finding, await shrink(a, finding, broken(finding), judgedHere(finding.input)));
+  }
+  const result: Explored = { sent, smallest };
+  return made(result);
+});
+
+/** Why a check met no input of its clause: what this run's scope explores (--list shows what each operation got). */
+const LEFT_OUT = `no explored input of its clause in this run: ${
+  config.explore === 0
+    ? 'the exploration is off (--explore 0)'
+    : config.explore === undefined
+      ? "the default run's share explores ids that name nothing on the operations that delete nothing; --explore N explores every class"
+      : `--explore ${config.explore} did not reach it`
+}`;
+
+/** A check of the clause its title names, over every explored answer of that clause. */
+function judge({ explored }: { explored: Explored }, context: TestContext): void {
+  const clauseId = CLAUSE_ID.exec(context.task.name)?.[0] ?? '';
+  if (!judgeExplored(explored, clauseId)) context.skip(LEFT_OUT);
+}
+
+section('Endpoints', () => {
+  section('Statuses', () => {
+    it('STATUS-READ-1 explored inputs: a read of a public status answers the Status', { needs: { explored } }, judge);
+    it('STATUS-READ-3 explored inputs: a read of a private status the caller cannot see answers 404 "Record not found"', { needs: { explored } }, judge);
+    it('STATUS-READ-5 explored inputs: the reads of an id that names no status (never existed, malformed) answer 404 "Record not found"', { needs: { explored } }, judge);
+    it('STATUS-VIS-1 explored inputs: the context of a visible status answers the Context', { needs: { explored } }, judge);
+    it('STATUS-VIS-5 explored inputs: the context of a private status the caller cannot see answers 404 "Record not found"', { needs: { explored } }, judge);
+    it('STATUS-VIS-8 explored inputs: reblogged_by and favourited_by of a status the caller cannot see answer 404 "Record not found"', { needs: { explored } }, judge);
+    it('STATUS-REBLOGGEDBY-1 explored inputs: reblogged_by of a visible status answers an array of Account', { needs: { explored } }, judge);
+    it('STATUS-FAVOURITEDBY-1 explored inputs: favourited_by of a visible status answers an array of Account', { needs: { explored } }, judge);
+    it('STATUS-CREATE-6 explored inputs: a reply (in_reply_to_id) to a visible status, the caller\'s own or another\'s, answers the Status with that in_reply_to_id', { needs: { explored } }, judge);
+    it('STATUS-DELETE-2 explored inputs: a read of a deleted status answers 404 "Record not found"', { needs: { explored } }, judge);
+    it('STATUS-DELETE-3 explored inputs: DELETE of a status the caller does not own (another\'s, never existed, malformed) answers 404 "Record not found"', { needs: { explored } }, judge);
+    it('STATUS-DELETE-4 explored inputs: DELETE of a deleted status answers 404 "Record not found"', { needs: { explored } }, judge);
+    it('STATUS-DELETE-6 explored inputs: the context, reblogged_by and favourited_by of a deleted status answer 404 "Record not found"', { needs: { explored } }, judge);
+  });
+  section('States and transitions', () => {
+    it('STATUS-FAV-1 explored inputs: favourite of a visible status answers the Status with favourited = true', { needs: { explored } }, judge);
+    it('STATUS-FAV-3 explored inputs: the unfavourite after a favourite answers the Status with favourited = false', { needs: { explored } }, judge);
+    it('STATUS-FAV-4 explored inputs: unfavourite of a visible status not favourited answers the Status with favourited = false', { needs: { explored } }, judge);
+    it('STATUS-FAV-5 explored inputs: favourite and unfavourite of an id the caller cannot see (private, deleted, never existed, malformed) answer 404 "Record not found"', { needs: { explored } }, judge);
+    it('STATUS-REBLOG-1 explored inputs: reblog of a visible status answers the boost, reblogged = true', { needs: { explored } }, judge);
+    it('STATUS-REBLOG-4 explored inputs: the unreblog after a reblog answers the Status with reblogged = false', { needs: { explored } }, judge);
+    it('STATUS-REBLOG-5 explored inputs: unreblog of a visible status the caller has not boosted answers 404 "Record not found"', { needs: { explored } }, judge);
+    it('STATUS-REBLOG-6 explored inputs: reblog and unreblog of an id the caller cannot see (private, deleted, never existed, malformed) answer 404 "Record not found"', { needs: { explored } }, judge);
+    it('STATUS-BOOKMARK-1 explored inputs: bookmark of a visible status answers the Status with bookmarked = true', { needs: { explored } }, judge);
+    it('STATUS-BOOKMARK-2 explored inputs: the unbookmark after a bookmark answers the Status with bookmarked = false', { needs: { explored } }, judge);
+    it('STATUS-BOOKMARK-3 explored inputs: unbookmark of a visible status not bookmarked answers 404 "Record not found"', { needs: { explored } }, judge);
+    it('STATUS-BOOKMARK-4 explored inputs: bookmark and unbookmark of an id the caller cannot see (private, deleted, never existed, malformed) answer 404 "Record not found"', { needs: { explored } }, judge);
+    it('STATUS-MUTE-1 explored inputs: mute of the caller\'s own thread answers the Status with muted = true', { needs: { explored } }, judge);
+    it('STATUS-MUTE-3 explored inputs: the unmute after a mute answers the Status with muted = false', { needs: { explored } }, judge);
+    it('STATUS-MUTE-4 explored inputs: unmute of a visible status not muted answers the Status with muted = false', { needs: { explored } }, judge);
+    it('STATUS-MUTE-5 explored inputs: mute and unmute of an id the caller cannot see (private, deleted, never existed, malformed) answer 404 "Record not found"', { needs: { explored } }, judge);
+    it('STATUS-PIN-1 explored inputs: pin of the caller\'s own public status answers the Status with pinned = true', { needs: { explored } }, judge);
+    it('STATUS-PIN-2 explored inputs: pin of another account\'s visible status answers 422 "Validation failed: Someone else\'s toot cannot be pinned"', { needs: { explored } }, judge);
+    it('STATUS-PIN-5 explored inputs: the unpin after a pin answers the Status with pinned = false', { needs: { explored } }, judge);
+    it('STATUS-PIN-6 explored inputs: unpin of a visible status not pinned answers the Status with pinned = false', { needs: { explored } }, judge);
+    it('STATUS-PIN-7 explored inputs: pin and unpin of an id the caller cannot see (private, deleted, never existed, malformed) answer 404 "Record not found" (pin may give the 422 of a status not owned)', { needs: { explored } }, judge);
+  });
+  section('Media', () => {
+    it('MEDIA-READ-1 explored inputs: a read of the caller\'s own attachment answers the Attachment (200, or 206 while processing)', { needs: { explored } }, judge);
+    it('MEDIA-READ-4 explored inputs: a read of another account\'s attachment answers 404 "Record not found"', { needs: { explored } }, judge);
+    it('MEDIA-READ-5 explored inputs: a read of an attachment id that names nothing (deleted, never existed, malformed) answers 404 "Record not found"', { needs: { explored } }, judge);
+    it('MEDIA-UPDATE-1 explored inputs: an update of the caller\'s own attachment answers the Attachment', { needs: { explored } }, judge);
+    it('MEDIA-UPDATE-2 explored inputs: an update of another account\'s attachment answers 404 "Record not found"', { needs: { explored } }, judge);
+    it('MEDIA-UPDATE-4 explored inputs: an update of an attachment id that names nothing (deleted, never existed, malformed) answers 404 "Record not found"', { needs: { explored } }, judge);
+  });
+});

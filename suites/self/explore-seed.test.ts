@@ -1,0 +1,65 @@
+// One seed, one exploration: two runs of the explore group with the same seed, against a server with a fault only the
+// exploration judges (a malformed id answered 500 by bookmark), send the same requests (the objects the runs made
+// named in the order they were made) and reach the same verdicts, shrunk finding included. A gate on explored inputs
+// holds run after run. And a finding replays: against a server that favourites deleted statuses, --explore 200 fails
+// STATUS-FAV-5 alone, and its replay, pasted into sh, makes the status, deletes it and is answered 200 again.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { startReferenceServer } from '../../fixtures/reference-server/server.ts';
+import { runCli, serverEnv, verdictsOf, type CliRun } from './run-cli.ts';
+
+interface HarEntry {
+  request: { method: string; url: string };
+  response: { status: number; content: { text?: string } };
+}
+
+/** The requests of a run, each object the run created named by the order it was made in, not by the id a server gave it. */
+function requestsOf(har: string): string[] {
+  const entries = (JSON.parse(readFileSync(har, 'utf8')) as { log: { entries: HarEntry[] } }).log.entries;
+  const made = new Map<string, string>();
+  for (const { request, response } of entries) {
+    const creation = request.method === 'POST' && /\/api\/v[12]\/(?:statuses|media)$/.test(new URL(request.url).pathname) && response.status < 300;
+    const id = creation ? (JSON.parse(response.content.text ?? '{}') as { id?: unknown }).id : undefined;
+    if (typeof id === 'string') made.set(id, `#${made.size + 1}`);
+  }
+  return entries.map(({ request }) => `${request.method} ${new URL(request.url).pathname.replace(/[^/]+/g, (segment) => made.get(segment) ?? segment)}`).sort();
+}
+
+/** The first line of each failure: the clause, and the inputs that broke it. */
+const failuresOf = (run: CliRun) => (run.results?.checks ?? []).filter((c) => c.status === 'failed').map((c) => (c.message ?? '').split('\n').slice(0, 6).join('\n'));
+
+describe('the exploration, seeded', () => {
+  it('should send the same inputs and reach the same verdicts in two runs with one seed', { timeout: 240_000 }, async () => {
+    const args = ['--group', 'explore', '--explore', '40', '--seed', '7', '--fault', 'STATUS-BOOKMARK-4:malformed'];
+    const hars = [1, 2].map((n) => join(mkdtempSync(join(tmpdir(), 'explore-seed-')), `run-${n}.har`));
+    const first = await runCli(args, { CONFORMANCE_RECORD: hars[0] as string });
+    const second = await runCli(args, { CONFORMANCE_RECORD: hars[1] as string });
+    for (const done of [first, second]) expect(done.results, done.stderr.slice(-2000)).toBeDefined();
+    expect(verdictsOf(second)).toEqual(verdictsOf(first));
+    expect(failuresOf(first).join('\n')).toMatch(/STATUS-BOOKMARK-4/);
+    expect(failuresOf(second)).toEqual(failuresOf(first));
+    const sent = requestsOf(hars[0] as string);
+    expect(sent.filter((line) => line.includes('/bookmark')).length, 'bookmarks explored').toBeGreaterThan(1);
+    expect(requestsOf(hars[1] as string)).toEqual(sent);
+  });
+
+  it('should fail the clause a finding breaks, with a replay that reproduces it against the faulted server', { timeout: 240_000 }, async () => {
+    const server = await startReferenceServer({ faults: ['STATUS-FAV-5:deleted'] });
+    try {
+      const env = serverEnv(server);
+      const run = await runCli(['--group', 'explore', '--explore', '200'], env);
+      const failed = (run.results?.checks ?? []).filter((c) => c.status === 'failed');
+      expect(failed.map((c) => c.failedClause ?? c.clause), run.stderr.slice(-2000)).toEqual(['STATUS-FAV-5']);
+      const replay = failed[0]?.failure?.replay ?? [];
+      expect(replay.length, 'the replay makes the status and deletes it before the failing request').toBe(3);
+      const { stdout } = await promisify(execFile)('sh', ['-c', `set -e\n${replay.map((step) => step.curl).join('\n')}`], { env: { PATH: process.env.PATH ?? '', ...env } });
+      expect(stdout.match(/HTTP\/1\.1 \d+/g)?.pop(), 'the failing request, replayed').toBe('HTTP/1.1 200');
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { classesOf, costOf, coverageLines, DEFAULT_SHARE, drawInputs, exploreAnnouncement, isMalformed, MOST_EXPLORE_DELETIONS, NAMING_NOTHING, OPERATIONS, operationNamed, scopeOf, smallerMalformed } from './explore-inputs.ts';
+
+const settings = (explore?: number) => ({ ...(explore === undefined ? {} : { explore }), serverVersion: '3.2.0', withB: true });
+
+describe('the explored inputs', () => {
+  it('should draw the same inputs from one seed, and other ids from another', () => {
+    const scope = scopeOf(settings(200));
+    expect(drawInputs(scope, 1)).toEqual(drawInputs(scope, 1));
+    const values = (seed: number) => drawInputs(scope, seed).flatMap((input) => (input.value === undefined ? [] : [input.value]));
+    expect(values(2)).not.toEqual(values(1));
+  });
+
+  it('should reach every operation of the scope before it reaches any twice', () => {
+    const inputs = drawInputs(scopeOf(settings(200)), 1);
+    const firstRound = inputs.slice(0, OPERATIONS.length).map((input) => input.operation);
+    expect(new Set(firstRound).size).toBe(OPERATIONS.length);
+  });
+
+  it('should send every class of every operation once before any random draw, as far as the requests go', () => {
+    const inputs = drawInputs(scopeOf(settings(1000)), 1);
+    const covering = inputs.filter((input) => input.drawnBy === 'covering');
+    const deleting = (op: (typeof OPERATIONS)[number]) => op.deletes || op.name === 'reblog';
+    for (const op of OPERATIONS.filter((op) => !deleting(op))) {
+      expect(new Set(covering.filter((input) => input.operation === op.name).map((input) => input.idClass)), op.name).toEqual(new Set(classesOf(op)));
+    }
+    expect(inputs.some((input) => input.drawnBy === 'random')).toBe(true);
+  });
+
+  it('should keep the default share to ids that name nothing, on the operations that delete nothing, within its requests', () => {
+    const inputs = drawInputs(scopeOf(settings()), 1);
+    expect(inputs.reduce((sum, input) => sum + costOf(input).requests, 0)).toBeLessThanOrEqual(DEFAULT_SHARE);
+    expect(inputs.every((input) => NAMING_NOTHING.includes(input.idClass) && !operationNamed(input.operation).deletes)).toBe(true);
+    expect(inputs.every((input) => costOf(input).deletions === 0)).toBe(true);
+  });
+
+  it('should keep --explore N within its requests and its deletions, and --explore 0 to nothing', () => {
+    const inputs = drawInputs(scopeOf(settings(300)), 5);
+    expect(inputs.reduce((sum, input) => sum + costOf(input).requests, 0)).toBeLessThanOrEqual(DEFAULT_SHARE + 300);
+    expect(inputs.reduce((sum, input) => sum + costOf(input).deletions, 0)).toBeLessThanOrEqual(MOST_EXPLORE_DELETIONS);
+    expect(drawInputs(scopeOf(settings(0)), 1)).toEqual([]);
+  });
+
+  it('should leave out the classes that need B where B is not configured, and say what the scope left out', () => {
+    const scope = scopeOf({ ...settings(200), withB: false });
+    const inputs = drawInputs(scope, 1);
+    expect(inputs.some((input) => input.idClass === 'visible' || input.idClass === 'hidden')).toBe(false);
+    expect(coverageLines(scope, inputs).find((line) => line.startsWith('read:'))).toMatch(/left out: visible \(outside the scope\), hidden \(outside the scope\)/);
+  });
+
+  it('should shrink a malformed id to smaller ones that are still malformed, smallest first', () => {
+    expect(smallerMalformed('ab1')).toEqual(['1', 'a', 'ab', 'b1'].filter(isMalformed));
+    expect(smallerMalformed('-15')[0]).toBe('-');
+    expect(isMalformed('..')).toBe(false);
+    expect(isMalformed('123')).toBe(false);
+  });
+
+  it('should announce the windows --explore N takes past the run\'s one', () => {
+    expect(exploreAnnouncement(10, 200, 285, 5)).toMatch(/still fits one window/);
+    expect(exploreAnnouncement(600, 281, 285, 5)).toMatch(/takes 4 windows/);
+  });
+});

@@ -1,0 +1,359 @@
+// The input space of the exploration (docs/exploring.md): the contract's operations on one id (the Statuses table's
+// status operations, the Media table's read and update), and for the id the classes of "Find what no check was
+// written for": the caller's own object, another account's visible one, one the caller cannot see, a deleted one, one
+// that never existed, a malformed one. fast-check draws the ids that name nothing, seeded (CONFORMANCE_SEED); the
+// covering set sends every class of every operation once, every operation reached before any is reached twice; random
+// draws follow. What the contract says each answer must be is the oracle's (judge/explore-oracle.ts); this module
+// only draws, plans what the budget buys and sends.
+import fc from 'fast-check';
+import { releaseAtLeast, type Config } from '../talk/config.ts';
+import type { FormParams } from '../talk/form.ts';
+import type { Exchange } from '../talk/http.ts';
+import type { Actor } from './actors.ts';
+import { remember } from './ledger.ts';
+
+export const ID_CLASSES = ['own', 'visible', 'hidden', 'deleted', 'never-existed', 'malformed'] as const;
+export type IdClass = (typeof ID_CLASSES)[number];
+
+/** What each class is, in the words a finding is read in. */
+export const CLASS_WORDS: Record<IdClass, string> = {
+  own: "the caller's own",
+  visible: "another account's, visible to the caller",
+  hidden: "another account's, not visible to the caller (private)",
+  deleted: 'deleted by its owner',
+  'never-existed': 'an id that never named anything',
+  malformed: 'a malformed id',
+};
+
+/** The classes that need no object: ids that name nothing, which the default run's share explores. */
+export const NAMING_NOTHING: readonly IdClass[] = ['never-existed', 'malformed'];
+
+export type ExploredResource = 'status' | 'attachment';
+
+export interface Operation {
+  /** The operation as the contract's tables name it: `favourite`, `media read`. */
+  name: string;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** The path with `:id` where the id goes. */
+  path: string;
+  resource: ExploredResource;
+  /** Counted in the contract's Deletion bucket (DELETE of a status, unreblog): never in the default run. */
+  deletes?: boolean;
+  /** The operation that undoes a move that took, sent at once, so that every input meets the objects as they were. */
+  undo?: string;
+  /** A form the operation is sent with (the update's description). */
+  form?: FormParams;
+  /** The form parameter the id goes in, where it is not in the path (POST /api/v1/statuses's in_reply_to_id). */
+  idParameter?: string;
+  /** The release the operation came with (the Versioning table). */
+  since?: string;
+}
+
+const statusPath = (suffix: string) => `/api/v1/statuses/:id${suffix}`;
+/** The path of an operation on an id, the id encoded as one path segment. */
+export const pathOf = (op: Operation, id: string) => op.path.replace(':id', encodeURIComponent(id));
+const move = (name: string, undo?: string, since?: string): Operation => ({
+  name,
+  method: 'POST',
+  path: statusPath(`/${name}`),
+  resource: 'status',
+  ...(undo ? { undo } : {}),
+  ...(name === 'unreblog' ? { deletes: true } : {}),
+  ...(since ? { since } : {}),
+});
+
+/** The operations explored, in the order of the contract's tables: the covering set reaches them in this order. */
+export const OPERATIONS: readonly Operation[] = [
+  { name: 'read', method: 'GET', path: statusPath(''), resource: 'status' },
+  { name: 'context', method: 'GET', path: statusPath('/context'), resource: 'status' },
+  { name: 'reblogged_by', method: 'GET', path: statusPath('/reblogged_by'), resource: 'status' },
+  { name: 'favourited_by', method: 'GET', path: statusPath('/favourited_by'), resource: 'status' },
+  move('favourite', 'unfavourite'),
+  move('unfavourite'),
+  move('reblog', 'unreblog'),
+  move('unreblog'),
+  move('bookmark', 'unbookmark', '3.1.0'),
+  move('unbookmark', undefined, '3.1.0'),
+  move('mute', 'unmute', '1.4.2'),
+  move('unmute', undefined, '1.4.2'),
+  move('pin', 'unpin', '1.6.0'),
+  move('unpin', undefined, '1.6.0'),
+  { name: 'delete', method: 'DELETE', path: statusPath(''), resource: 'status', deletes: true },
+  // POST /api/v1/statuses parameters: in_reply_to_id, the table's id parameter. A reply made is a status of the caller's,
+  // on the ledger: its undo is a deletion.
+  { name: 'reply', method: 'POST', path: '/api/v1/statuses', resource: 'status', idParameter: 'in_reply_to_id', form: { status: 'conformance probe: an explored reply' }, deletes: true },
+  // The Media table shows no path for these; Mastodon's, as the rest of the suite uses.
+  { name: 'media read', method: 'GET', path: '/api/v1/media/:id', resource: 'attachment', since: '3.1.3' },
+  { name: 'media update', method: 'PUT', path: '/api/v1/media/:id', resource: 'attachment', form: { description: 'conformance probe: an explored update' } },
+];
+
+export function operationNamed(name: string): Operation {
+  const found = OPERATIONS.find((op) => op.name === name);
+  if (!found) throw new Error(`no explored operation "${name}"`);
+  return found;
+}
+
+/**
+ * The classes an operation's id takes. An attachment is never visible to another account (only its creator reads or
+ * updates it), so "another account's" is one class there. A delete of the caller's own status would take the object
+ * every other input shares: the Statuses checks judge it.
+ */
+export function classesOf(op: Operation): IdClass[] {
+  if (op.resource === 'attachment') return ID_CLASSES.filter((c) => c !== 'hidden');
+  if (op.name === 'delete') return ID_CLASSES.filter((c) => c !== 'own');
+  return [...ID_CLASSES];
+}
+
+/** An id that no server has given out: far above any snowflake of this century, drawn so that runs of other seeds differ. */
+const neverExisted: fc.Arbitrary<string> = fc.bigInt({ min: 10n ** 17n * 9n, max: 10n ** 18n - 1n }).map(String);
+
+/**
+ * A malformed id: characters no id of a numeric or snowflake server carries, yet safe in a path segment (letters,
+ * signs, dots): a server must answer it as an id that names nothing.
+ */
+const malformed: fc.Arbitrary<string> = fc.oneof(
+  fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/),
+  fc.integer({ min: 1, max: 99_999 }).map((n) => `-${n}`),
+  fc.tuple(fc.integer({ min: 0, max: 9_999 }), fc.integer({ min: 1, max: 99 })).map(([a, b]) => `${a}.${b}`),
+  fc.tuple(fc.integer({ min: 1, max: 9_999 }), fc.stringMatching(/^[a-z]{1,4}$/)).map(([n, s]) => `${n}${s}`),
+  fc.bigInt({ min: 10n ** 30n, max: 10n ** 40n }).map(String),
+);
+
+const VALUES: Record<'never-existed' | 'malformed', fc.Arbitrary<string>> = { 'never-existed': neverExisted, malformed };
+
+/** Whether a value still belongs to the malformed class: not an id of digits, and safe in a path. */
+// Dots alone are a path's own segments (. and ..), which a client resolves away before sending.
+export const isMalformed = (value: string) => /^[A-Za-z0-9_.-]+$/.test(value) && !/^\.+$/.test(value) && !/^\d{1,20}$/.test(value);
+
+/** One input: an operation, its id's class, and for the ids that name nothing, the id drawn. */
+export interface Input {
+  operation: string;
+  idClass: IdClass;
+  /** The drawn id, for the classes that name nothing; the others take the object the run holds. */
+  value?: string;
+  /** Which part of the exploration drew it. */
+  drawnBy: 'covering' | 'random';
+}
+
+/** The cells (operation, class) of the space, in covering order: round r gives each operation its next class. */
+export function coveringOrder(operations: readonly Operation[], classes: (op: Operation) => readonly IdClass[]): { operation: string; idClass: IdClass }[] {
+  const perOperation = operations.map((op) => {
+    const own = classes(op);
+    // Each operation starts at another class, so that the first round already meets every class; one that deletes
+    // starts at the caller's own and the visible (its success, or its "no boost" row), which the Deletion bucket
+    // reaches first where it cannot carry every class.
+    const start = op.deletes ? 0 : operations.indexOf(op) % Math.max(own.length, 1);
+    return { op, order: [...own.slice(start), ...own.slice(0, start)] };
+  });
+  const rounds = Math.max(0, ...perOperation.map(({ order }) => order.length));
+  const cells: { operation: string; idClass: IdClass }[] = [];
+  for (let round = 0; round < rounds; round++) {
+    for (const { op, order } of perOperation) {
+      const idClass = order[round];
+      if (idClass) cells.push({ operation: op.name, idClass });
+    }
+  }
+  return cells;
+}
+
+/** The requests of the default run that the exploration takes: what the run's plan leaves of one IP access window (docs/exploring.md). */
+export const DEFAULT_SHARE = 14;
+/** The most deletions and unreblogs the exploration adds under --explore N: the run's own 15 and these stay within the Deletion bucket's 30. */
+export const MOST_EXPLORE_DELETIONS = 10;
+
+/** What the exploration may take: the operations and classes it may send, and how many requests. */
+export interface Scope {
+  operations: readonly Operation[];
+  classes: (op: Operation) => readonly IdClass[];
+  requests: number;
+  deletions: number;
+}
+
+/** An input's move takes where its id names a status the caller sees: its undo is sent at once. */
+export const takes = (op: Operation, idClass: IdClass) => op.undo !== undefined && (idClass === 'own' || (idClass === 'visible' && op.name !== 'pin' && op.name !== 'mute'));
+
+/** What an input costs on a server that answers as the contract says: its request, and its undo where the move takes. */
+export function costOf(cell: { operation: string; idClass: IdClass }): { requests: number; deletions: number } {
+  const op = operationNamed(cell.operation);
+  // A reply that is made is deleted by the ledger, which reads it gone: three requests, one deletion.
+  if (op.idParameter) return { requests: 3, deletions: 1 };
+  const undone = takes(op, cell.idClass);
+  const undo = undone ? operationNamed(op.undo as string) : undefined;
+  return { requests: undone ? 2 : 1, deletions: (op.deletes ? 1 : 0) + (undo?.deletes ? 1 : 0) };
+}
+
+/** What of a run's configuration the exploration takes: --explore N (undefined: the default share alone), the server's release, whether B is configured. */
+export interface ExploreSettings {
+  explore?: number;
+  serverVersion: string;
+  withB: boolean;
+}
+
+/** The exploration's settings of a configuration: the embedded server always has B. */
+export const exploreSettingsOf = (config: Config): ExploreSettings => ({
+  ...(config.explore === undefined ? {} : { explore: config.explore }),
+  serverVersion: config.serverVersion,
+  withB: config.embedded || config.tokenB !== undefined,
+});
+
+/**
+ * What a run explores. The default share sends ids that name nothing on the operations that delete nothing: no object
+ * made, no deletion, no undo. --explore N adds N requests, every class (the objects of each class made first, on the
+ * ledger), and deletions up to MOST_EXPLORE_DELETIONS; --explore 0 turns the exploration off.
+ */
+export function scopeOf(settings: ExploreSettings): Scope & { objects: boolean } {
+  const released = OPERATIONS.filter((op) => !op.since || releaseAtLeast(settings.serverVersion, op.since));
+  const withB = (classes: readonly IdClass[]) => (settings.withB ? [...classes] : classes.filter((c) => c !== 'visible' && c !== 'hidden'));
+  if (settings.explore === 0) return { operations: [], classes: () => [], requests: 0, deletions: 0, objects: false };
+  if (settings.explore === undefined) {
+    return { operations: released.filter((op) => !op.deletes), classes: () => NAMING_NOTHING, requests: DEFAULT_SHARE, deletions: 0, objects: false };
+  }
+  return { operations: released, classes: (op) => withB(classesOf(op)), requests: DEFAULT_SHARE + settings.explore, deletions: MOST_EXPLORE_DELETIONS, objects: true };
+}
+
+/**
+ * The inputs of a run, the same for one seed: the covering set first, as far as the scope's requests and deletions
+ * go, then random draws of (operation, class) pairs until the requests are spent. The ids that name nothing are drawn
+ * by fast-check from the seed.
+ */
+export function drawInputs(scope: Scope, seed: number): Input[] {
+  const covering = coveringOrder(scope.operations, scope.classes);
+  const spent = { requests: 0, deletions: 0 };
+  const fits = (cell: { operation: string; idClass: IdClass }) => {
+    const cost = costOf(cell);
+    if (spent.requests + cost.requests > scope.requests || spent.deletions + cost.deletions > scope.deletions) return false;
+    spent.requests += cost.requests;
+    spent.deletions += cost.deletions;
+    return true;
+  };
+  const cells: Omit<Input, 'value'>[] = covering.filter(fits).map((cell) => ({ ...cell, drawnBy: 'covering' }));
+  const left = scope.requests - spent.requests;
+  if (left > 0 && covering.length > 0) {
+    // A draw per request left, at most: one that does not fit (a deletion past the scope's) is passed over.
+    for (const i of fc.sample(fc.integer({ min: 0, max: covering.length - 1 }), { seed, numRuns: left })) {
+      const cell = covering[i] as (typeof covering)[number];
+      if (fits(cell)) cells.push({ ...cell, drawnBy: 'random' });
+    }
+  }
+  const drawn = (idClass: IdClass, k: number): string | undefined => {
+    if (idClass !== 'never-existed' && idClass !== 'malformed') return undefined;
+    // A value per input, each from its own stream of the seed: adding an input never changes the ones before it.
+    return fc.sample(VALUES[idClass], { seed: seed + k, numRuns: 1 })[0];
+  };
+  return cells.map((cell, k) => {
+    const value = drawn(cell.idClass, k);
+    return { ...cell, ...(value === undefined ? {} : { value }) };
+  });
+}
+
+/** What a scope's inputs reach, and what they leave out, per operation: for --list and the results. */
+export function coverageLines(scope: Scope, inputs: readonly Input[]): string[] {
+  return OPERATIONS.map((op) => {
+    const sent = inputs.filter((i) => i.operation === op.name);
+    const reached = [...new Set(sent.map((i) => i.idClass))];
+    const all = classesOf(op);
+    const inScope = scope.operations.includes(op) ? scope.classes(op) : [];
+    const leftOut = all.filter((c) => !reached.includes(c));
+    const why = (c: IdClass) => (inScope.includes(c) ? 'beyond the requests and deletions' : 'outside the scope');
+    return `${op.name}: ${sent.length} input${sent.length === 1 ? '' : 's'}${reached.length ? ` (${reached.join(', ')})` : ''}${leftOut.length ? `; left out: ${leftOut.map((c) => `${c} (${why(c)})`).join(', ')}` : ''}`;
+  });
+}
+
+/**
+ * Smaller malformed ids than `value`, smallest first, that are still malformed: the shrinker's candidates (a finding
+ * is reported with the smallest input that still shows it, found within a bounded number of requests).
+ */
+export function smallerMalformed(value: string): string[] {
+  const candidates = new Set<string>();
+  for (let length = 1; length < value.length; length++) {
+    candidates.add(value.slice(0, length));
+    candidates.add(value.slice(value.length - length));
+  }
+  return [...candidates].filter(isMalformed).sort((x, y) => x.length - y.length || (x < y ? -1 : 1));
+}
+
+/** The objects of each class the run holds, by resource: the id an input of that class names. */
+export type Held = Partial<Record<ExploredResource, Partial<Record<IdClass, string>>>>;
+
+/** The id an input names: the one drawn, or the object of its class the run holds (undefined where none was made). */
+export function idOf(input: Input, held: Held): string | undefined {
+  return input.value ?? held[operationNamed(input.operation).resource]?.[input.idClass];
+}
+
+/** Sends an operation on an id as `caller`. Where an error row covers the input, a 5xx is its check's to judge. */
+export function send(caller: Actor, op: Operation, id: string, judgedHere: boolean): Promise<Exchange> {
+  const options = judgedHere ? { malformed: true } : {};
+  if (op.idParameter) return caller.attemptStatus({ ...op.form, [op.idParameter]: id }, options);
+  const path = pathOf(op, id);
+  if (op.method === 'GET') return caller.get(path, options);
+  if (op.method === 'DELETE') return caller.delete(path, options);
+  if (op.method === 'PUT') return caller.put(path, op.form, options);
+  return caller.post(path, op.form, options);
+}
+
+/** One input as it was sent: its id and answer, and the answer of its undo where the move took. */
+export interface Sent {
+  input: Input;
+  id: string;
+  exchange: Exchange;
+  undo?: Exchange;
+}
+
+/**
+ * Sends the inputs one after another as `caller`, each on the objects as the run made them: a move that took is
+ * undone at once (a boost is on the ledger until its unreblog answers; the flags go with the statuses the ledger
+ * deletes). `judgedHere` says where an error row covers the input, so that its check, not ERRORS-5XX-1, judges a 5xx.
+ * An input of a class the run holds no object of is not sent.
+ */
+export async function sendInputs(caller: Actor, inputs: readonly Input[], held: Held, judgedHere: (input: Input) => boolean): Promise<Sent[]> {
+  const sent: Sent[] = [];
+  for (const input of inputs) {
+    const id = idOf(input, held);
+    if (id === undefined) continue;
+    const op = operationNamed(input.operation);
+    const exchange = await send(caller, op, id, judgedHere(input));
+    const took = op.undo !== undefined && takes(op, input.idClass) && exchange.status !== undefined && exchange.status >= 200 && exchange.status < 300;
+    if (!took) {
+      sent.push({ input, id, exchange });
+      continue;
+    }
+    const undoOp = operationNamed(op.undo as string);
+    // A boost is a status of its own: on the ledger until its unreblog answers.
+    const boost = op.name === 'reblog' ? remember(`boost of ${id} by ${caller.name}, explored`, () => send(caller, undoOp, id, false)) : undefined;
+    const undo = await send(caller, undoOp, id, true);
+    if (undo.status !== undefined && undo.status >= 200 && undo.status < 300) boost?.settle();
+    sent.push({ input, id, exchange, undo });
+  }
+  return sent;
+}
+
+/** The most requests shrinking one finding may send, and the most findings shrunk: a deviating server's bound. */
+export const SHRINK_BOUND = { requestsPerFinding: 4, findings: 5 } as const;
+
+/**
+ * The smallest input that still breaks what `broken` tells, tried smallest first within SHRINK_BOUND: for a malformed
+ * id, its shorter parts that are still malformed; the other classes are one value each, already their smallest.
+ */
+export async function shrink(caller: Actor, finding: Sent, broken: (exchange: Exchange) => boolean, judgedHere: boolean): Promise<Sent> {
+  if (finding.input.idClass !== 'malformed') return finding;
+  const op = operationNamed(finding.input.operation);
+  for (const value of smallerMalformed(finding.id).slice(0, SHRINK_BOUND.requestsPerFinding)) {
+    const exchange = await send(caller, op, value, judgedHere);
+    if (broken(exchange)) return { input: { ...finding.input, value }, id: value, exchange };
+  }
+  return finding;
+}
+
+/** The requests the objects of the classes cost under --explore N (each made, and undone or read gone by the ledger). */
+export const OBJECT_REQUESTS = 21;
+
+/**
+ * The line --explore N prints before the run: the requests it adds, and the windows of the IP access bucket the run
+ * then takes (`runCalls`, the calls of a run without it, within `budget` per window of `periodMinutes`).
+ */
+export function exploreAnnouncement(n: number, runCalls: number, budget: number, periodMinutes: number): string {
+  const added = n + OBJECT_REQUESTS;
+  const windows = Math.ceil((runCalls + added) / budget);
+  const extra = windows > 1 ? `the run then takes ${windows} windows of the IP access bucket (${budget} calls each), and waits up to ${periodMinutes} minutes for each reset past the first` : 'the run still fits one window of the IP access bucket';
+  return `Explore: --explore ${n} adds ${n} requests and ${OBJECT_REQUESTS} for the objects its classes name (up to ${MOST_EXPLORE_DELETIONS} deletions and unreblogs of A more): ${extra}.`;
+}

@@ -1,0 +1,282 @@
+// The oracle of the exploration (docs/exploring.md): for every explored operation and class of its id, what the
+// contract says the answer is, and the clause of the catalogue that says it. A success is the operation's Returns
+// column (the resource, its schema observed for the resource's clause) and then its effect (the States and transitions
+// row's flag); a refusal is the Errors table's row (status and error text). Where the contract leaves the answer open,
+// only a server error is judged, as a warning (ERRORS-5XX-1, run-wide).
+import {
+  CLASS_WORDS,
+  classesOf,
+  costOf,
+  coverageLines,
+  DEFAULT_SHARE,
+  drawInputs,
+  ID_CLASSES,
+  operationNamed,
+  OPERATIONS,
+  scopeOf,
+  type ExploreSettings,
+  type IdClass,
+  type Input,
+  type Operation,
+  type Sent,
+} from '../act/explore-inputs.ts';
+import { jsonOf, type Exchange } from '../talk/http.ts';
+import { answerOf, causeOf } from '../act/steps.ts';
+import { block, countJudged } from './preconditions.ts';
+import { observeResource } from './resources.ts';
+import { fail, observeErrorBody, statusLine } from './verify.ts';
+import type { ResourceName } from './schema.ts';
+
+const NOT_FOUND = 'Record not found';
+const NOT_OWNED = "Validation failed: Someone else's toot cannot be pinned";
+
+export type Expectation =
+  | {
+      kind: 'answers';
+      clause: string;
+      status: readonly number[];
+      resource: Exclude<ResourceName, 'Error'>;
+      list?: boolean;
+      flag?: { field: string; value: boolean };
+      /** The field that carries the id sent (a reply's in_reply_to_id). */
+      field?: string;
+    }
+  | { kind: 'refused'; clause: string; rows: readonly { status: number; text: string }[] }
+  | { kind: 'open'; why: string };
+
+const answers = (clause: string, resource: Exclude<ResourceName, 'Error'>, more: { list?: boolean; flag?: { field: string; value: boolean }; status?: number[]; field?: string } = {}): Expectation => ({
+  kind: 'answers',
+  clause,
+  status: more.status ?? [200],
+  resource,
+  ...(more.list ? { list: true } : {}),
+  ...(more.flag ? { flag: more.flag } : {}),
+  ...(more.field ? { field: more.field } : {}),
+});
+const notFound = (clause: string, ...also: { status: number; text: string }[]): Expectation => ({ kind: 'refused', clause, rows: [{ status: 404, text: NOT_FOUND }, ...also] });
+
+/** The answer of a move that takes: the Status with its flag (States and transitions' Result column). */
+const MOVES: Record<string, { clause: string; flag: string; value: boolean; unseen: string }> = {
+  favourite: { clause: 'STATUS-FAV-1', flag: 'favourited', value: true, unseen: 'STATUS-FAV-5' },
+  unfavourite: { clause: 'STATUS-FAV-4', flag: 'favourited', value: false, unseen: 'STATUS-FAV-5' },
+  reblog: { clause: 'STATUS-REBLOG-1', flag: 'reblogged', value: true, unseen: 'STATUS-REBLOG-6' },
+  bookmark: { clause: 'STATUS-BOOKMARK-1', flag: 'bookmarked', value: true, unseen: 'STATUS-BOOKMARK-4' },
+  unbookmark: { clause: 'STATUS-BOOKMARK-2', flag: 'bookmarked', value: false, unseen: 'STATUS-BOOKMARK-4' },
+  mute: { clause: 'STATUS-MUTE-1', flag: 'muted', value: true, unseen: 'STATUS-MUTE-5' },
+  unmute: { clause: 'STATUS-MUTE-4', flag: 'muted', value: false, unseen: 'STATUS-MUTE-5' },
+  pin: { clause: 'STATUS-PIN-1', flag: 'pinned', value: true, unseen: 'STATUS-PIN-7' },
+  unpin: { clause: 'STATUS-PIN-6', flag: 'pinned', value: false, unseen: 'STATUS-PIN-7' },
+};
+/** The undo of a move's success, sent at once: its answer is the undo's Result (STATUS-FAV-3, ...). */
+export const UNDONE: Record<string, string> = { unfavourite: 'STATUS-FAV-3', unreblog: 'STATUS-REBLOG-4', unbookmark: 'STATUS-BOOKMARK-2', unmute: 'STATUS-MUTE-3', unpin: 'STATUS-PIN-5' };
+
+/** What reads answer for a status that exists and that the caller sees. */
+const READS: Record<string, Expectation> = {
+  read: answers('STATUS-READ-1', 'Status'),
+  context: answers('STATUS-VIS-1', 'Context'),
+  reblogged_by: answers('STATUS-REBLOGGEDBY-1', 'Account', { list: true }),
+  favourited_by: answers('STATUS-FAVOURITEDBY-1', 'Account', { list: true }),
+};
+/** What reads answer for a status the caller cannot see (private, another's) and for a deleted one. */
+const READS_UNSEEN: Record<string, { hidden: string; deleted: string }> = {
+  read: { hidden: 'STATUS-READ-3', deleted: 'STATUS-DELETE-2' },
+  context: { hidden: 'STATUS-VIS-5', deleted: 'STATUS-DELETE-6' },
+  reblogged_by: { hidden: 'STATUS-VIS-8', deleted: 'STATUS-DELETE-6' },
+  favourited_by: { hidden: 'STATUS-VIS-8', deleted: 'STATUS-DELETE-6' },
+};
+
+function statusExpectation(op: Operation, idClass: IdClass): Expectation {
+  const seen = idClass === 'own' || idClass === 'visible';
+  const read = READS[op.name];
+  const unseen = READS_UNSEEN[op.name];
+  if (read && unseen) {
+    if (seen) return read;
+    if (idClass === 'hidden' || idClass === 'deleted') return notFound(unseen[idClass]);
+    // "404 | status does not exist": a malformed id names no status either.
+    return notFound('STATUS-READ-5');
+  }
+  // "Error bodies for failed POST /api/v1/statuses calls: not shown": a reply to a status the caller cannot see is open.
+  if (op.idParameter) return seen ? answers('STATUS-CREATE-6', 'Status', { field: op.idParameter }) : { kind: 'open', why: 'error bodies of a failed POST /api/v1/statuses are not shown' };
+  if (op.name === 'delete') {
+    if (idClass === 'deleted') return notFound('STATUS-DELETE-4');
+    return notFound('STATUS-DELETE-3');
+  }
+  if (op.name === 'unreblog') return notFound(seen ? 'STATUS-REBLOG-5' : 'STATUS-REBLOG-6');
+  if (op.name === 'unbookmark' && seen) return notFound('STATUS-BOOKMARK-3');
+  const moved = MOVES[op.name];
+  if (!moved) throw new Error(`the oracle has no row for ${op.name}`);
+  // STATUS-PIN-7: pin of a status the caller cannot see may instead give the 422 of a status not owned.
+  if (!seen) return op.name === 'pin' ? notFound(moved.unseen, { status: 422, text: NOT_OWNED }) : notFound(moved.unseen);
+  if (op.name === 'pin' && idClass === 'visible') return { kind: 'refused', clause: 'STATUS-PIN-2', rows: [{ status: 422, text: NOT_OWNED }] };
+  // "mute: caller participates in the thread": what a mute of another's thread answers is not shown.
+  if (op.name === 'mute' && idClass === 'visible') return { kind: 'open', why: 'a mute by a caller who does not participate in the thread: its answer is not shown' };
+  return answers(moved.clause, 'Status', { flag: { field: moved.flag, value: moved.value } });
+}
+
+function attachmentExpectation(op: Operation, idClass: IdClass): Expectation {
+  const read = op.method === 'GET';
+  if (idClass === 'own') return read ? answers('MEDIA-READ-1', 'Attachment', { status: [200, 206] }) : answers('MEDIA-UPDATE-1', 'Attachment');
+  if (idClass === 'visible') return notFound(read ? 'MEDIA-READ-4' : 'MEDIA-UPDATE-2');
+  return notFound(read ? 'MEDIA-READ-5' : 'MEDIA-UPDATE-4');
+}
+
+/** What the contract says the answer to an input is, and the clause that says it. */
+export function expectationOf(operation: string, idClass: IdClass): Expectation {
+  const op = operationNamed(operation);
+  return op.resource === 'attachment' ? attachmentExpectation(op, idClass) : statusExpectation(op, idClass);
+}
+
+/** An answer judged against its expectation: whether it holds, and where not, what was expected. */
+export interface Verdict {
+  holds: boolean;
+  expected: string;
+}
+
+const rowWords = (rows: readonly { status: number; text: string }[]) => rows.map(({ status, text }) => `HTTP ${status} {"error": "${text}"}`).join(' or ');
+
+/**
+ * The verdict on one answer. Where a row covers the input, a server error breaks that row's clause; where the contract
+ * leaves the answer open, only a server error is a deviation, a warning of ERRORS-5XX-1. The error body's text is judged
+ * with the status (the row gives both); a body that is no {error} object is ERRORS-BODY-1's, observed by verify.
+ */
+export function verdictOf(expectation: Expectation, exchange: Exchange, sentId?: string): Verdict {
+  const status = exchange.status;
+  if (expectation.kind === 'open') return { holds: status === undefined || status < 500, expected: `an answer below HTTP 500 (${expectation.why})` };
+  if (expectation.kind === 'refused') {
+    // A text that is not the row's is ERRORS-TEXT-1's (observed run-wide by the check), not this clause's: the status decides here.
+    return { holds: expectation.rows.some((r) => r.status === status), expected: rowWords(expectation.rows) };
+  }
+  const { flag } = expectation;
+  const carried = expectation.field ? ` with ${expectation.field} = ${sentId === undefined ? 'the id sent' : JSON.stringify(sentId)}` : '';
+  const expected = `HTTP ${expectation.status.join(' or ')} with ${expectation.list ? `an array of ${expectation.resource}` : `the ${expectation.resource}`}${flag ? ` with ${flag.field} = ${flag.value}` : ''}${carried}`;
+  if (status === undefined || !expectation.status.includes(status)) return { holds: false, expected };
+  const json = jsonOf(exchange);
+  const shaped = json.ok && (expectation.list ? Array.isArray(json.value) : typeof json.value === 'object' && json.value !== null && !Array.isArray(json.value));
+  // A boost answers the boost, with the status boosted inside reblog: the flag is the boosted status's.
+  const flagged = (body: unknown) => {
+    if (!flag) return true;
+    const status = body as Record<string, unknown>;
+    const inner = flag.field === 'reblogged' && status.reblog && typeof status.reblog === 'object' ? (status.reblog as Record<string, unknown>) : undefined;
+    // pinned is "present in some responses": an answer without it says nothing against pinned = false.
+    const unshown = flag.field === 'pinned' && !flag.value && !(flag.field in status);
+    return unshown || status[flag.field] === flag.value || inner?.[flag.field] === flag.value;
+  };
+  const body = json.ok ? json.value : undefined;
+  const carries = !expectation.field || (body as Record<string, unknown> | undefined)?.[expectation.field] === sentId;
+  return { holds: Boolean(shaped) && flagged(body) && carries, expected };
+}
+
+/** Every clause an explored answer may be judged under, in the catalogue's words' order of first use. */
+export function exploredClauses(): string[] {
+  const clauses = new Set<string>();
+  for (const op of OPERATIONS) {
+    for (const idClass of classesOf(op)) {
+      const expectation = expectationOf(op.name, idClass);
+      if (expectation.kind !== 'open') clauses.add(expectation.clause);
+    }
+    if (op.undo && UNDONE[op.undo]) clauses.add(UNDONE[op.undo] as string);
+  }
+  return [...clauses];
+}
+
+/** The clause an input is judged under. */
+export function clauseOfInput(input: Pick<Input, 'operation' | 'idClass'>): string {
+  const expectation = expectationOf(input.operation, input.idClass);
+  return expectation.kind === 'open' ? 'ERRORS-5XX-1' : expectation.clause;
+}
+
+/** The model as --list and docs/exploring.md show it: per operation, each class and what it must answer. */
+export function modelLines(): string[] {
+  const lines: string[] = [];
+  for (const op of OPERATIONS) {
+    lines.push(`${op.name} (${op.method} ${op.path}${op.idParameter ? ` with ${op.idParameter}=:id` : ""})${op.deletes ? ', counted in the Deletion bucket' : ''}${op.since ? `, since ${op.since}` : ''}`);
+    for (const idClass of ID_CLASSES) {
+      if (!classesOf(op).includes(idClass)) continue;
+      const e = expectationOf(op.name, idClass);
+      const answer = e.kind === 'open' ? `open: ${e.why}; a 5xx is ERRORS-5XX-1's warning` : e.kind === 'refused' ? `${rowWords(e.rows)} (${e.clause})` : `${verdictOf(e, { status: -1 } as Exchange).expected} (${e.clause})`;
+      lines.push(`  ${idClass.padEnd(13)} ${answer}`);
+    }
+  }
+  return lines;
+}
+
+/** How an input reads in a finding: the operation, the class and the id sent. */
+export function describeInput(input: Input, id: string | undefined): string {
+  return `${input.operation} on ${CLASS_WORDS[input.idClass]}${id === undefined ? '' : ` (${id})`}`;
+}
+
+/** What the exploration sent, and each finding shrunk to its smallest input (its own entry where it could not shrink). */
+export interface Explored {
+  sent: readonly Sent[];
+  smallest: ReadonlyMap<Sent, Sent>;
+}
+
+/** The answers an explored check judges: each input and each undo whose clause is `clauseId`, with what it expects. */
+function instancesOf(explored: Explored, clauseId: string): { sent: Sent; exchange: Exchange; expectation: Expectation; what: string }[] {
+  const instances: { sent: Sent; exchange: Exchange; expectation: Expectation; what: string }[] = [];
+  for (const sent of explored.sent) {
+    const expectation = expectationOf(sent.input.operation, sent.input.idClass);
+    if (clauseOfInput(sent.input) === clauseId) instances.push({ sent, exchange: sent.exchange, expectation, what: describeInput(sent.input, sent.id) });
+    const undoName = operationNamed(sent.input.operation).undo;
+    const undone = undoName ? UNDONE[undoName] : undefined;
+    if (sent.undo && undoName && undone === clauseId) {
+      const field = UNDO_FLAGS[undoName] ?? '';
+      instances.push({ sent, exchange: sent.undo, expectation: answers(undone, 'Status', { flag: { field, value: false } }), what: `${undoName} at once after ${describeInput(sent.input, sent.id)}` });
+    }
+  }
+  return instances;
+}
+
+/** The flag an undo clears. */
+const UNDO_FLAGS: Record<string, string> = { unfavourite: 'favourited', unreblog: 'reblogged', unbookmark: 'bookmarked', unmute: 'muted', unpin: 'pinned' };
+
+/**
+ * Judges every explored answer of `clauseId` and fails once with each that broke it, the first (shrunk to its smallest
+ * input) with its exchange and replay. Returns false where this run's inputs reach none of the clause.
+ */
+export function judgeExplored(explored: Explored, clauseId: string): boolean {
+  const instances = instancesOf(explored, clauseId);
+  if (instances.length === 0) return false;
+  const broken: typeof instances = [];
+  for (const instance of instances) {
+    const verdict = verdictOf(instance.expectation, instance.exchange, instance.sent.id);
+    const { expectation, exchange } = instance;
+    // A refusal that is no JSON may be a web server's answer for a path the server lacks (an operation it does not
+    // have): its body says nothing of ERRORS-BODY-1 here, where no positive control shows the operation exists.
+    if (verdict.holds && expectation.kind === 'refused' && jsonOf(exchange).ok) observeErrorBody(exchange, expectation.rows.find((r) => r.status === exchange.status)?.text);
+    if (verdict.holds && expectation.kind === 'answers') {
+      const json = jsonOf(exchange);
+      if (json.ok) for (const body of expectation.list && Array.isArray(json.value) ? json.value : [json.value]) observeResource(expectation.resource, body, exchange);
+    }
+    if (!verdict.holds && !exchange.unanswered && !exchange.rateLimited) broken.push(instance);
+  }
+  // A token refused (401, 403) says nothing of the id: the operation never looked at it (a 403 to A's broad scopes is
+  // ACCESS-BROAD-1's), so it blocks the check where no other answer broke the clause.
+  const deviations = broken.filter(({ exchange }) => exchange.status !== 401 && exchange.status !== 403);
+  const [refused] = broken;
+  if (deviations.length === 0 && refused) block(causeOf(clauseId, `${refused.what} answered ${answerOf(refused.exchange)}`, refused.exchange));
+  broken.splice(0, broken.length, ...deviations);
+  countJudged(instances.length - broken.length);
+  const [first] = broken;
+  if (!first) return true;
+  const smallest = explored.smallest.get(first.sent) ?? first.sent;
+  const shrunk = smallest !== first.sent ? ` (shrunk from ${first.sent.id} to ${smallest.id})` : '';
+  const exchange = first.exchange === first.sent.exchange ? smallest.exchange : first.exchange;
+  const listed = broken.map(({ what, exchange: answer }, i) => `  ${i + 1}. ${what}: ${statusLine(answer)}`);
+  fail(verdictOf(first.expectation, exchange, smallest.id).expected, `${broken.length} of ${instances.length} explored inputs broke it:\n${listed.join('\n')}\n  the first one${shrunk}:`, exchange, clauseId);
+}
+
+/** What --list shows of the exploration: the model (each operation, each class, what it must answer), then what this run's scope gives each operation. */
+export function exploreListing(settings: ExploreSettings, seed: number): string[] {
+  const scope = scopeOf(settings);
+  const inputs = drawInputs(scope, seed);
+  const requests = inputs.reduce((sum, input) => sum + costOf(input).requests, 0);
+  const share = settings.explore === undefined ? `the default share (${DEFAULT_SHARE} requests: ids that name nothing, on the operations that delete nothing)` : settings.explore === 0 ? 'off (--explore 0)' : `the default share and --explore ${settings.explore}`;
+  return [
+    '',
+    'Explored inputs (docs/exploring.md): the model, each operation with what each class of its id must answer',
+    ...modelLines().map((line) => `  ${line}`),
+    `This run explores ${share}, seed ${seed}: ${inputs.length} inputs, ${requests} requests`,
+    ...coverageLines(scope, inputs).map((line) => `  ${line}`),
+  ];
+}
