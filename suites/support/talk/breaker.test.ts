@@ -44,13 +44,16 @@ describe('the circuit breaker', () => {
 });
 
 describe('HttpClient against a server that is slow at its API and answers GET / at once', () => {
+  /** The client's timeout: long enough that the probe's GET /, answered at once, gets its answer on a busy machine too. */
+  const SLOW_TIMEOUT_MS = 1000;
   let server: ReturnType<typeof createHttpServer>;
   let url: string;
 
   beforeAll(async () => {
     server = createHttpServer((req, res) => {
       if (req.url === '/') return void res.end('ok');
-      void sleep(600).then(() => res.end('{}'));
+      // Past the client's timeout, whose timer starts first: no answer in time, however busy the machine.
+      void sleep(SLOW_TIMEOUT_MS + 200).then(() => res.end('{}'));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -62,10 +65,10 @@ describe('HttpClient against a server that is slow at its API and answers GET / 
   });
 
   it('should wait for every request, never latching the breaker: slow is not dead', async () => {
-    const client = new HttpClient(url, 'A', undefined, 300);
+    const client = new HttpClient(url, 'A', undefined, SLOW_TIMEOUT_MS);
     const answers = [];
     for (const path of ['/api/v1/statuses/1', '/api/v1/statuses/2', '/api/v1/statuses/3', '/api/v1/statuses/4']) answers.push((await client.send('GET', path)).error);
-    expect(answers).toEqual(Array.from({ length: 4 }, () => 'no answer within 300 ms (CONFORMANCE_TIMEOUT_MS)'));
+    expect(answers).toEqual(Array.from({ length: 4 }, () => `no answer within ${SLOW_TIMEOUT_MS} ms (CONFORMANCE_TIMEOUT_MS)`));
   });
 });
 
