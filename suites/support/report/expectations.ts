@@ -11,11 +11,12 @@
 // check whose verdict is known to move between runs; either outcome holds it.
 //
 // --write-expectations FILE (updateExpectations) turns a run into that file, the ratchet of a CI gate: every failure
-// and every blocked check of the run is expected, by its own entry, so that the next run fails only on what is new. A blocked check is
-// written as expected to fail: "fail" reads "not known to pass", so that the check fails the run neither while it
-// stays blocked nor when, once judged, it fails, and is unexpectedly passing when it passes. Over an existing file,
-// an expected failure that now passes is widened to ["fail", "pass"], not dropped: one run cannot tell a fix from a
-// verdict that moves between runs, and a gate must not fail on the next run of an unchanged server.
+// and every blocked check of the run is expected, each by an entry of its own, so that the next run fails only on
+// what is new. A blocked check is written as expected to fail: "fail" reads "not known to pass", so that the check
+// fails the run neither while it stays blocked nor when, once judged, it fails, and is unexpectedly passing when it
+// passes. Over an existing file, an expected failure that now passes is widened to ["fail", "pass"], not dropped: one
+// run cannot tell a fix from a verdict that moves between runs, and a gate must not fail on the next run of an
+// unchanged server.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { causeLabel, CLAUSE_ID, findClause, type FailureData, type Severity } from '../judge/clauses.ts';
@@ -251,7 +252,7 @@ function widenedBy(expect: Expect, shown: readonly Allowed[]): Expect {
 }
 
 /** The entry is keyed by a clause id alone, as files written before entries were per check are: it names every check of the clause. */
-export const byClause = (e: Expectation): boolean => CLAUSE_ID.exec(e.check)?.[0] === e.check;
+const byClause = (e: Expectation): boolean => CLAUSE_ID.exec(e.check)?.[0] === e.check;
 
 /** A check's verdict that an entry holds as it is: a block always (it fails nothing), a failure or a pass where the entry names it. */
 const holds = (e: Expectation, c: Reasoned): boolean => c.status === 'blocked' || (c.status === 'failed' ? expectsFailure(e) : allowsPass(e));
