@@ -12,7 +12,10 @@ import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vit
 import { isFault } from '../../fixtures/reference-server/faults.ts';
 import { startReferenceServer, type ReferenceServer } from '../../fixtures/reference-server/server.ts';
 import { mergeShards } from '../support/report/matrix.ts';
+import { reportHtml } from '../support/report/report-html.ts';
 import { REPLAY_SAID, type RunResults } from '../support/report/results.ts';
+import { rankRootCauses } from '../support/report/root-causes.ts';
+import { sampleCheck, sampleResults } from '../support/report/sample-results.ts';
 import { ROOT, runCli, serverEnv, type CliRun } from './run-cli.ts';
 
 const FAULT = 'APPS-VERIFY-2';
@@ -301,6 +304,26 @@ describe('report.html in headless Chromium', () => {
       const [r = 0, g = 0, b = 0] = rgb(await styleOf(page, `${group} .mark`, 'color'));
       expect(g > r + 40 && g > b + 40, `the mark is not green, got rgb(${r}, ${g}, ${b})`).toBe(false);
     }));
+});
+
+describe('report.html with the evidence of a root cause in one long JSON string', () => {
+  it('should wrap it, so that the page is no wider than a 1,400 px window', async (context) => {
+    const body = JSON.stringify({ id: '1', content: 'x'.repeat(300), account: { id: '2', note: 'y'.repeat(300) }, media_attachments: [] }).replace(/[ ,]/g, '');
+    const failed = sampleCheck('STATUS-READ-1', 'failed', { failure: { clause: 'STATUS-READ-1', expected: 'HTTP 404', actual: `HTTP 200 ${body}` } });
+    const results = sampleResults([failed]);
+    const dir = mkdtempSync(join(tmpdir(), 'conformance-wide-'));
+    writeFileSync(join(dir, 'report.html'), reportHtml({ ...results, rootCauses: rankRootCauses(results.checks) }));
+    const run: CliRun = { code: 1, stdout: '', stderr: '', reportDir: dir, reports: { 'report.html': readFileSync(join(dir, 'report.html'), 'utf8') }, ms: 0 };
+    try {
+      await inBrowser(context, run, async (page) => {
+        await page.setViewportSize({ width: 1400, height: 900 });
+        expect(await page.innerText('#root-causes')).toContain('x'.repeat(100));
+        expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1400);
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('report.html with a one-character token', () => {

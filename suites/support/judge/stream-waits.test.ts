@@ -8,6 +8,13 @@ import { openWebSocket } from '../talk/websocket.ts';
 import { expectNone, unreadable, waitFor } from './stream-waits.ts';
 
 const TIMEOUT_MS = 300;
+/**
+ * A stream's timeout far beyond what the tests wait: a wait that ends "at once" is told from one that waited for the
+ * timeout by a timer of half of it, started first, which a busy machine delays as much as the stream's own.
+ */
+const LONG_TIMEOUT_MS = 60_000;
+/** Ten timeouts: a wait that gave up after its own timeout ends before; one that took the default timeout (10 s or more) would not. */
+const WITHIN_TIMEOUT_MS = 10 * TIMEOUT_MS;
 const servers: { close(): void }[] = [];
 
 afterEach(() => {
@@ -30,7 +37,19 @@ async function httpServer(handler: RequestListener): Promise<{ url: string; serv
   return { url: await listen(server), server };
 }
 
-const configFor = (url: string) => configFromEnv({ CONFORMANCE_BASE_URL: url, CONFORMANCE_TOKEN_A: 'token-of-a', CONFORMANCE_TIMEOUT_MS: String(TIMEOUT_MS) });
+const configFor = (url: string, timeoutMs = TIMEOUT_MS) => configFromEnv({ CONFORMANCE_BASE_URL: url, CONFORMANCE_TOKEN_A: 'token-of-a', CONFORMANCE_TIMEOUT_MS: String(timeoutMs) });
+
+/**
+ * Whether `promise` settles (either way) before a timer of `ms` started now fires. No bound on the wall clock: on a
+ * busy machine the event loop runs late for this timer and the stream's own timers alike.
+ */
+async function settlesBefore(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const settled = await Promise.race([promise.then(() => true, () => true), late]);
+  clearTimeout(timer);
+  return settled;
+}
 const publicStream = { stream: 'public', actor: 'A', token: 'token-of-a' } as const;
 const eventStreamHeaders = { 'content-type': 'text/event-stream' };
 
@@ -53,9 +72,9 @@ describe('server-sent event streams', () => {
   it('should fail a wait within the timeout when the server accepts the stream and then sends nothing', async () => {
     const { url } = await httpServer((_req, res) => res.writeHead(200, eventStreamHeaders).flushHeaders());
     const stream = await openSse(configFor(url), publicStream);
-    const started = Date.now();
-    await expect(waitFor(stream, 'an update', () => true)).rejects.toThrow(/expected: an update \(on GET \/api\/v1\/streaming\/public \(A\), within 300 ms\)\n\s+actual:\s+no event at all/);
-    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 200);
+    const waiting = waitFor(stream, 'an update', () => true);
+    expect(await settlesBefore(waiting, WITHIN_TIMEOUT_MS)).toBe(true);
+    await expect(waiting).rejects.toThrow(/expected: an update \(on GET \/api\/v1\/streaming\/public \(A\), within 300 ms\)\n\s+actual:\s+no event at all/);
   });
 
   it('should give a failed wait\'s evidence over the wait\'s own window, not over the age of the stream', async () => {
@@ -76,19 +95,19 @@ describe('server-sent event streams', () => {
       seen.push(`${req.url} ${req.headers.authorization ?? '-'}`);
       res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"The access token is invalid"}');
     });
-    const stream = await openSse(configFor(url), publicStream);
+    const stream = await openSse(configFor(url, LONG_TIMEOUT_MS), publicStream);
     expect(seen).toEqual(['/api/v1/streaming/public Bearer token-of-a', '/api/v1/streaming/public?access_token=token-of-a -']);
-    const started = Date.now();
-    await expect(waitFor(stream, 'an update', () => true)).rejects.toThrow(/the stream ended: HTTP 401 \{"error":"The access token is invalid"\}/);
-    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS);
+    const waiting = waitFor(stream, 'an update', () => true);
+    expect(await settlesBefore(waiting, LONG_TIMEOUT_MS / 2)).toBe(true);
+    await expect(waiting).rejects.toThrow(/the stream ended: HTTP 401 \{"error":"The access token is invalid"\}/);
   });
 
   it('should judge absence by the sentinel as soon as it arrives, and fail when the forbidden event comes first', async () => {
     const { url } = await httpServer((_req, res) => res.writeHead(200, eventStreamHeaders).end('event: update\ndata: "sentinel"\n\nevent: update\ndata: "forbidden"\n\n'));
-    const stream = await openSse(configFor(url), publicStream);
-    const started = Date.now();
-    await expectNone(stream, 'forbidden update', (e) => e.data === '"forbidden"', 'the sentinel', (e) => e.data === '"sentinel"');
-    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS);
+    const stream = await openSse(configFor(url, LONG_TIMEOUT_MS), publicStream);
+    const judging = expectNone(stream, 'forbidden update', (e) => e.data === '"forbidden"', 'the sentinel', (e) => e.data === '"sentinel"');
+    expect(await settlesBefore(judging, LONG_TIMEOUT_MS / 2)).toBe(true);
+    await judging;
     await expect(expectNone(stream, 'sentinel update', (e) => e.data === '"sentinel"', 'the other', (e) => e.data === '"forbidden"')).rejects.toThrow(/no sentinel update before the other \(on GET/);
   });
 
@@ -154,9 +173,9 @@ describe('WebSocket streams', () => {
         server.close();
       },
     });
-    const started = Date.now();
-    const stream = await openWebSocket(configFor(await listen(server)), publicStream);
-    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 200);
+    const opening = openWebSocket(configFor(await listen(server)), publicStream);
+    expect(await settlesBefore(opening, WITHIN_TIMEOUT_MS)).toBe(true);
+    const stream = await opening;
     expect(stream.accepted).toBe(false);
     await expect(waitFor(stream, 'an update', () => true)).rejects.toThrow(/the stream ended: no stream: Opening handshake has timed out/);
   });

@@ -1,7 +1,7 @@
-// The gate's advice after a run, one line for each way a gate can break: an expected failure that now passes, a
-// check that failed though it passed when the expectations were written (possibly intermittent), and a check whose
-// verdict differed between the repeats of a stability run. One that keeps flipping from run to run is in the
-// summary, with its history.
+// The gate's advice after a run, one line for each way a gate can break: an expected failure that now passes (with
+// what may explain it on a server that did not change), a check that failed though it passed when the expectations
+// were written (possibly intermittent), and a check whose verdict differed between the repeats of a stability run.
+// One that keeps flipping from run to run is in the summary, with its history.
 import type { CheckResult, RunResults } from './results.ts';
 import { intermittentChecks } from './stability.ts';
 
@@ -20,6 +20,8 @@ export function gateAdvice(results: RunResults, expectationsFile: string | undef
   if (learn && !wroteExpectations) {
     if (results.totals.unexpectedPasses > 0) {
       lines.push(`Expected failures that now pass: remove their entries once fixed for good, or rerun with --expectations ${expectationsFile} --write-expectations ${expectationsFile} to widen them to ["fail", "pass"]`);
+      // A baseline written on fresh accounts met states no later run meets, so the check passes on an unchanged server.
+      lines.push(`If the server did not change, a state only the run that wrote the file met may explain it (fresh accounts: an account that has never posted answers last_status_at null, RESOURCE-ACCOUNT-1). Record every outcome such a check shows with a stability run: rerun with ${learn}`);
     }
     // No entry names them: they passed (or were not run) when the file was written. A verdict that moves between
     // runs meets a gate this way, one broken run at a time, unless a stability run learns it.

@@ -117,15 +117,55 @@ describe('updateExpectations', () => {
     result('STATUS-READ-3 t', 'failed', { severity: 'SHOULD' }),
   ];
 
-  it('should expect every failure and blocked check with the reason the run gave, keyed by the clause id the failure names', () => {
+  it('should expect every failure and blocked check with the reason the run gave, keyed by the check that reported it', () => {
     const { entries, added } = updateExpectations([], run);
     expect(added).toEqual(entries);
     expect(entries).toEqual([
-      { check: 'ERRORS-TOKEN-1', expect: 'fail', reason: 'as ERRORS-TOKEN-1: expected HTTP 404; actual 2 distinct mismatches: 1. HTTP 200' },
-      { check: 'STATUS-MUTE-2', expect: 'fail', reason: 'blocked by STATUS-MUTE-1 (mute answered HTTP 404)' },
-      { check: 'STATUS-READ-1', expect: 'fail', reason: 'expected HTTP 404; actual 2 distinct mismatches: 1. HTTP 200' },
-      { check: 'STATUS-READ-2', expect: 'fail', reason: 'expected HTTP 404; actual 2 distinct mismatches: 1. HTTP 200' },
+      { check: 'APPS-VERIFY-2 w', expect: 'fail', reason: 'as ERRORS-TOKEN-1: expected HTTP 404; actual 2 distinct mismatches: 1. HTTP 200' },
+      { check: 'STATUS-MUTE-2 u', expect: 'fail', reason: 'blocked by STATUS-MUTE-1 (mute answered HTTP 404)' },
+      { check: 'STATUS-READ-1 x', expect: 'fail', reason: 'expected HTTP 404; actual 2 distinct mismatches: 1. HTTP 200' },
+      { check: 'STATUS-READ-2 y', expect: 'fail', reason: 'expected HTTP 404; actual 2 distinct mismatches: 1. HTTP 200' },
     ]);
+  });
+
+  it('should fail the gate when a check passing beside a blocked check of its clause (another transport) regresses', () => {
+    const baseline = [result('STREAM-USER-3 muted (SSE)', 'blocked', { blockedBy: { clause: 'STREAM-SSE-1', summary: 'no event stream' } }), result('STREAM-USER-3 muted (WebSocket)', 'passed')];
+    const { entries } = updateExpectations([], baseline);
+    expect(entries.map((e) => e.check)).toEqual(['STREAM-USER-3 muted (SSE)']);
+    const regressed = [check('STREAM-USER-3 muted (SSE)', 'blocked'), check('STREAM-USER-3 muted (WebSocket)', 'failed')];
+    judgeRun(regressed, entries);
+    expect(regressed.map((c) => c.outcome)).toEqual(['blocked', 'failed']);
+  });
+
+  it('should read an entry keyed by a clause alone as every check of the clause, and rewrite it per check that it held', () => {
+    const clauseEntries: Expectation[] = [
+      { check: 'STREAM-USER-3', expect: 'fail', reason: 'ticket 3' },
+      { check: 'STATUS-READ-2', expect: 'fail', reason: 'ticket 4' },
+      { check: 'ERRORS-TOKEN-1', expect: 'fail', reason: 'ticket 5' },
+      { check: 'STATUS-READ-1 x', expect: 'fail', reason: 'ticket 6' },
+      { check: 'STATUS-READ-1', expect: 'fail', reason: 'ticket 7' },
+    ];
+    const stream = [result('STREAM-USER-3 muted (SSE)', 'blocked'), result('STREAM-USER-3 muted (WebSocket)', 'passed'), result('STREAM-USER-3 muted (WebSocket) again', 'passed')];
+    const checks = [...stream, ...run];
+    const judged = checks.map((c) => ({ ...c }));
+    expect(judgeRun(judged, clauseEntries).map((e) => e.state)).toEqual(['blocked', 'failing as expected', 'failing as expected', 'failing as expected', 'failing as expected']);
+    const { entries, rewritten, widened } = updateExpectations(clauseEntries, checks);
+    expect(entries.map((e) => `${e.check} ${JSON.stringify(e.expect)}: ${e.reason}`)).toEqual([
+      'STREAM-USER-3 muted (SSE) "fail": ticket 3',
+      'STATUS-READ-2 y "fail": ticket 4',
+      'APPS-VERIFY-2 w "fail": ticket 5',
+      'STATUS-READ-1 x "fail": ticket 6',
+      'STATUS-MUTE-2 u "fail": blocked by STATUS-MUTE-1 (mute answered HTTP 404)',
+    ]);
+    expect(rewritten.map((e) => e.check)).toEqual(['STREAM-USER-3 muted (SSE)', 'STATUS-READ-2 y', 'APPS-VERIFY-2 w']);
+    expect(widened).toEqual([]);
+    // A clause's entry none of whose checks fails or is blocked any more: each passing check widened to either outcome.
+    const fixed = updateExpectations([{ check: 'STREAM-USER-3', expect: 'fail', reason: 'ticket 3' }], stream.slice(1));
+    expect(fixed.entries.map((e) => [e.check, e.expect])).toEqual([
+      ['STREAM-USER-3 muted (WebSocket)', ['fail', 'pass']],
+      ['STREAM-USER-3 muted (WebSocket) again', ['fail', 'pass']],
+    ]);
+    expect(fixed.widened).toEqual(fixed.entries);
   });
 
   it('should write a file that --expectations reads and under which the same run passes', () => {
@@ -139,21 +179,21 @@ describe('updateExpectations', () => {
 
   it("should keep a person's reasons and skips and the entries this run did not judge, and widen the expected failures that now pass", () => {
     const existing: Expectation[] = [
-      { check: 'STATUS-READ-1', expect: 'fail', reason: 'ticket 7' },
+      { check: 'STATUS-READ-1 x', expect: 'fail', reason: 'ticket 7' },
       { check: 'STATUS-MUTE-2', expect: 'skip', reason: 'no mutes here' },
       { check: 'STATUS-READ-2 z', expect: 'fail', reason: 'fixed since' },
-      { check: 'ERRORS-TOKEN-1', expect: 'fail', reason: 'a failure filed under it keeps it' },
+      { check: 'APPS-VERIFY-2 w', expect: 'fail', reason: 'a failure filed under another clause keeps it' },
       { check: 'MEDIA-V2-1', expect: 'fail', reason: 'not in this run' },
     ];
     const { entries, widened } = updateExpectations(existing, run);
     expect(widened).toEqual([{ check: 'STATUS-READ-2 z', expect: ['fail', 'pass'], reason: 'fixed since' }]);
     expect(entries.map((e) => `${e.check} ${JSON.stringify(e.expect)}: ${e.reason}`)).toEqual([
-      'STATUS-READ-1 "fail": ticket 7',
+      'STATUS-READ-1 x "fail": ticket 7',
       'STATUS-MUTE-2 "skip": no mutes here',
       'STATUS-READ-2 z ["fail","pass"]: fixed since',
-      'ERRORS-TOKEN-1 "fail": a failure filed under it keeps it',
+      'APPS-VERIFY-2 w "fail": a failure filed under another clause keeps it',
       'MEDIA-V2-1 "fail": not in this run',
-      'STATUS-READ-2 "fail": expected HTTP 404; actual 2 distinct mismatches: 1. HTTP 200',
+      'STATUS-READ-2 y "fail": expected HTTP 404; actual 2 distinct mismatches: 1. HTTP 200',
     ]);
   });
 
@@ -165,7 +205,9 @@ describe('updateExpectations', () => {
     const failing = [check('STATUS-READ-1 x', 'failed')];
     expect(judgeRun(failing, flaky).map((e) => e.state)).toEqual(['failing as expected']);
     expect(failing[0]?.outcome).toBe('expected-failure');
-    expect(updateExpectations(flaky, [result('STATUS-READ-1 x', 'passed')])).toEqual({ entries: flaky, added: [], widened: [], intermittent: [] });
+    const titled = [{ ...flaky[0]!, check: 'STATUS-READ-1 x' }];
+    expect(updateExpectations(flaky, [result('STATUS-READ-1 x', 'passed')])).toEqual({ entries: titled, added: [], widened: [], intermittent: [], rewritten: titled });
+    expect(updateExpectations(titled, [result('STATUS-READ-1 x', 'passed')])).toEqual({ entries: titled, added: [], widened: [], intermittent: [], rewritten: [] });
     expect(parseExpectations(expectationsText(flaky), 'e.json')).toEqual(flaky);
   });
 
@@ -180,12 +222,12 @@ describe('updateExpectations', () => {
     const existing: Expectation[] = [{ check: 'STATUS-REBLOG-2', expect: 'fail', reason: 'ticket 9' }];
     const { entries, added, intermittent } = updateExpectations(existing, checks);
     expect(entries.map((e) => [e.check, e.expect])).toEqual([
-      ['STATUS-REBLOG-2', ['fail', 'blocked']],
-      ['STATUS-REBLOG-5', ['fail', 'pass']],
-      ['STATUS-REBLOG-7', ['pass', 'blocked']],
+      ['STATUS-REBLOG-2 z', ['fail', 'blocked']],
+      ['STATUS-REBLOG-5 x', ['fail', 'pass']],
+      ['STATUS-REBLOG-7 y', ['pass', 'blocked']],
     ]);
-    expect(added.map((e) => e.check)).toEqual(['STATUS-REBLOG-5', 'STATUS-REBLOG-7']);
-    expect(intermittent.map((e) => e.check)).toEqual(['STATUS-REBLOG-2', 'STATUS-REBLOG-5', 'STATUS-REBLOG-7']);
+    expect(added.map((e) => e.check)).toEqual(['STATUS-REBLOG-5 x', 'STATUS-REBLOG-7 y']);
+    expect(intermittent.map((e) => e.check)).toEqual(['STATUS-REBLOG-2 z', 'STATUS-REBLOG-5 x', 'STATUS-REBLOG-7 y']);
     expect(parseExpectations(expectationsText(entries), 'e.json')).toEqual(entries);
   });
 

@@ -4,17 +4,19 @@
 // "unexpectedly passing" and fails the run (unless --allow-unexpected-pass), so the file cannot rot.
 //
 // Format (JSON):
-//   { "expectations": [ { "check": "STATUS-READ-1", "expect": "fail", "reason": "tokenless reads are off here" } ] }
-// `check` is a clause id (every check titled with it, and every failure that names it) or one check's full title.
+//   { "expectations": [ { "check": "STATUS-READ-1 a public status is readable without a token", "expect": "fail", "reason": "tokenless reads are off here" } ] }
+// `check` is one check's full title (its clause id, words and transport, as every report shows it), or a clause id
+// alone (every check titled with it, and every failure that names it), as files written before were keyed.
 // `expect` may name more than one outcome, as wpt's metadata does for an intermittent test: ["fail", "pass"] is a
 // check whose verdict is known to move between runs; either outcome holds it.
 //
 // --write-expectations FILE (updateExpectations) turns a run into that file, the ratchet of a CI gate: every failure
-// and every blocked check of the run is expected, so that the next run fails only on what is new. A blocked check is
-// written as expected to fail: "fail" reads "not known to pass", so that the check fails the run neither while it
-// stays blocked nor when, once judged, it fails, and is unexpectedly passing when it passes. Over an existing file,
-// an expected failure that now passes is widened to ["fail", "pass"], not dropped: one run cannot tell a fix from a
-// verdict that moves between runs, and a gate must not fail on the next run of an unchanged server.
+// and every blocked check of the run is expected, each by an entry of its own, so that the next run fails only on
+// what is new. A blocked check is written as expected to fail: "fail" reads "not known to pass", so that the check
+// fails the run neither while it stays blocked nor when, once judged, it fails, and is unexpectedly passing when it
+// passes. Over an existing file, an expected failure that now passes is widened to ["fail", "pass"], not dropped: one
+// run cannot tell a fix from a verdict that moves between runs, and a gate must not fail on the next run of an
+// unchanged server.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { causeLabel, CLAUSE_ID, findClause, type FailureData, type Severity } from '../judge/clauses.ts';
@@ -229,6 +231,8 @@ export interface ExpectationsUpdate {
   widened: Expectation[];
   /** The entries, kept or added, of the checks whose verdict differed between the repeats: the outcomes they showed. */
   intermittent: Expectation[];
+  /** The entries that a clause's entry of the file became, one per check of the clause it held. */
+  rewritten: Expectation[];
 }
 
 /** The outcomes an entry names of a check's verdicts: a failure, a pass, a block (not judged or skipped fail nothing). */
@@ -247,46 +251,63 @@ function widenedBy(expect: Expect, shown: readonly Allowed[]): Expect {
   return ALLOWED.filter((outcome) => outcomes.has(outcome));
 }
 
+/** The entry is keyed by a clause id alone, as files written before entries were per check are: it names every check of the clause. */
+const byClause = (e: Expectation): boolean => CLAUSE_ID.exec(e.check)?.[0] === e.check;
+
+/** A check's verdict that an entry holds as it is: a block always (it fails nothing), a failure or a pass where the entry names it. */
+const holds = (e: Expectation, c: Reasoned): boolean => c.status === 'blocked' || (c.status === 'failed' ? expectsFailure(e) : allowsPass(e));
+
 /**
  * The expectations after a run: the existing entries with their reasons as a person wrote them, the expected failures
  * that are unexpectedly passing widened to ["fail", "pass"] (never flipped: a verdict that moved once may move back);
  * then one entry for each failure or blocked check no entry covers.
- * Entries about checks this run did not judge (other groups, skips) stay. A new entry is keyed by the clause id the
- * failure names (a blocked check's own), the stable key of the reports and of selection: a check of the clause that
- * passes today stays passed beside it, and a failure of it tomorrow is held by the entry.
+ * Entries about checks this run did not judge (other groups, skips) stay. An entry is keyed by the check's full title
+ * (its clause id, words and transport): one check per entry, so that a check of the clause that passes beside one that
+ * fails or is blocked fails the gate when it regresses. An entry keyed by a clause alone (a file written before) is
+ * rewritten per check, with its reason, for each check of the clause the run judged and the entry held; a check of the
+ * clause that passed while another did not gets no entry.
  */
 export function updateExpectations(existing: readonly Expectation[], checks: readonly Reasoned[]): ExpectationsUpdate {
   // Judged on copies: the run's own outcomes stay as its reports give them.
   const states = judgeRun(checks.map((c) => ({ ...c })), existing);
   const widened: Expectation[] = [];
   const intermittent: Expectation[] = [];
-  const kept = existing.map((e, i) => {
-    // A check whose verdict moved between repeats: its entry lists every outcome it showed (a skip stays a skip).
-    const moving = e.expect === 'skip' ? undefined : checks.find((c) => c.intermittent && names(e, c));
-    if (moving) {
-      const wide = { ...e, expect: widenedBy(e.expect, shownOutcomes(moving)) };
+  const rewritten: Expectation[] = [];
+  /** The entry of one check, as the run leaves it: the outcomes it showed when they moved, either outcome once it passes unexpectedly. */
+  const updated = (e: Expectation, c: Reasoned | undefined, state: ExpectationState | undefined): Expectation[] => {
+    if (c?.intermittent) {
+      const wide = { ...e, expect: widenedBy(e.expect, shownOutcomes(c)) };
       intermittent.push(wide);
-      return wide;
+      return [wide];
     }
-    if (states[i]?.state !== 'unexpectedly passing') return e;
+    if (state !== 'unexpectedly passing') return [e];
     const wide = { ...e, expect: FLAKY };
     widened.push(wide);
-    return wide;
+    return [wide];
+  };
+  // A check has one entry: the one that names it by title, else the first clause's entry that held it.
+  const titled = new Set(existing.filter((e) => !byClause(e)).map((e) => e.check));
+  const kept = existing.flatMap((e, i) => {
+    if (e.expect === 'skip') return [e];
+    const state = states[i]?.state;
+    const judged = checks.filter((c) => c.status !== 'skipped' && c.status !== 'not-judged' && explains(e, c));
+    if (!byClause(e) || judged.length === 0) return updated(e, judged[0], state);
+    // A clause's entry, per check: each check it held keeps it; a pass beside a failure or a block of the clause is no longer held.
+    const perCheck = judged.filter((c) => !titled.has(c.title) && (c.intermittent || holds(e, c) || state === 'unexpectedly passing'));
+    for (const c of perCheck) titled.add(c.title);
+    const entries = perCheck.flatMap((c) => updated({ ...e, check: c.title }, c, state));
+    rewritten.push(...entries);
+    return entries;
   });
-  // A failure before a block, so that a clause's reason is a failure's.
-  const candidates = checks
-    .filter(needsEntry)
-    .map((c) => ({ c, check: c.failedClause ?? c.clause }))
-    .sort((x, y) => Number(x.c.status === 'blocked') - Number(y.c.status === 'blocked'));
   const added: Expectation[] = [];
-  for (const { c, check } of candidates) {
+  for (const c of checks.filter(needsEntry)) {
     if ([...kept, ...added].some((e) => covers(e, c))) continue;
-    const entry: Expectation = { check, expect: c.intermittent ? shownOutcomes(c) : 'fail', reason: reasonOf(c) };
+    const entry: Expectation = { check: c.title, expect: c.intermittent ? shownOutcomes(c) : 'fail', reason: reasonOf(c) };
     if (c.intermittent) intermittent.push(entry);
     added.push(entry);
   }
   added.sort((x, y) => x.check.localeCompare(y.check));
-  return { entries: [...kept, ...added], added, widened, intermittent };
+  return { entries: [...kept, ...added], added, widened, intermittent, rewritten };
 }
 
 /** The file's text: one entry a line, so that a baseline's diff reads check by check. */
@@ -308,9 +329,10 @@ function writeExpectations(file: string, entries: readonly Expectation[]): void 
  * updated by the run's checks and written to `file`. Returns the line that says what changed.
  */
 export function writeUpdatedExpectations(file: string, existing: readonly Expectation[], checks: readonly Reasoned[]): string {
-  const { entries, added, widened, intermittent } = updateExpectations(existing, checks);
+  const { entries, added, widened, intermittent, rewritten } = updateExpectations(existing, checks);
   writeExpectations(file, entries);
   const widenedList = widened.length ? `; widened ${widened.length} that now pass to ["fail", "pass"] (remove an entry once it is fixed for good): ${widened.map((e) => e.check).join(', ')}` : '';
   const intermittentList = intermittent.length ? `; ${intermittent.length} intermittent, written with the outcomes they showed: ${intermittent.map((e) => `${e.check} ${JSON.stringify(e.expect)}`).join(', ')}` : '';
-  return `Expectations written to ${file}: ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}, ${added.length} added${widenedList}${intermittentList}`;
+  const rewrittenList = rewritten.length ? `; entries keyed by a clause alone rewritten as ${rewritten.length} of one check each` : '';
+  return `Expectations written to ${file}: ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}, ${added.length} added${rewrittenList}${widenedList}${intermittentList}`;
 }

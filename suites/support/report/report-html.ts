@@ -77,7 +77,7 @@ details.failure summary { cursor: pointer; }
 .guard { background: #6639ba; color: #fff; }
 .words { color: var(--muted); margin: 6px 0; }
 pre { background: #f6f8fa; border: 1px solid var(--line); border-radius: 6px; padding: 10px; overflow-x: auto; white-space: pre-wrap; word-break: break-word; font: 12px/1.45 ui-monospace, SFMono-Regular, Menlo, monospace; }
-.reproduce .step { display: flex; gap: 8px; align-items: flex-start; margin: 0 0 6px; } .reproduce pre { flex: 1; margin: 0; }
+.reproduce .step { display: flex; gap: 8px; align-items: flex-start; margin: 0 0 6px; } .reproduce pre { flex: 1; margin: 0; min-width: 0; }
 .scroll { overflow-x: auto; max-width: 100%; }
 details.clause-section { border-bottom: 1px solid var(--line); } details.clause-section > summary { cursor: pointer; padding: 6px 0; font-weight: 600; }
 details.clause-section .counts { font-weight: 400; margin-left: 8px; }
@@ -90,7 +90,7 @@ table.matrix td.cell { text-align: center; min-width: 90px; font-weight: 600; }
 .root-cause-tile { box-shadow: 0 0 0 2px #fff, 0 0 0 4px var(--ink); }
 .tile-meaning .tile { min-width: 0; margin: 0 2px; }
 .tile .blocks, .cell .blocks { display: inline-block; margin-left: 5px; padding: 0 5px; border-radius: 8px; background: #fff; color: var(--ink); font-weight: 600; }
-ol.root-causes li { margin: 0 0 10px; } ol.root-causes .evidence { color: var(--muted); }
+ol.root-causes li { margin: 0 0 10px; overflow-wrap: anywhere; } ol.root-causes .evidence { color: var(--muted); }
 ul.groups { list-style: none; padding: 0; } ul.groups .mark { display: inline-block; width: 1.4em; font-weight: 700; }
 .g-failed .mark { color: var(--failed); } .g-passed .mark { color: var(--passed); } .g-nothing-judged .mark { color: var(--blocked); } .g-failed-within-the-verdict .mark { color: var(--warning); }
 `;

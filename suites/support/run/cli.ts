@@ -53,7 +53,7 @@ Output:
 
 CI gate:
   --expectations FILE lists checks known to fail (or to skip) with a reason: {"expectations": [{"check":
-                      "<clause id or full check title>", "expect": "fail" | "skip", "reason": "..."}]}.
+                      "<full check title, or a clause id for all its checks>", "expect": "fail" | "skip", "reason": "..."}]}.
                       Expected failures do not fail the run; one that passes is "unexpectedly passing" and
                       fails it, unless --allow-unexpected-pass. A failed SHOULD clause is a warning.
   --write-expectations FILE

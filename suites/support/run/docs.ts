@@ -8,6 +8,7 @@ import { CLAUSES, findClause, type Clause } from '../judge/clauses.ts';
 import { SETTINGS } from '../talk/config.ts';
 import { isReason } from '../judge/contract-rows.ts';
 import { contractMap } from './contract-map.ts';
+import { FIGURES_PAGE, figuresPage, fullRunFigures } from './figures.ts';
 import { planOf, selectionOf } from './selection.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -180,4 +181,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const pages = generatedPages();
   for (const { path, text } of pages) writeFileSync(join(ROOT, path), text);
   process.stdout.write(`Written: ${pages.map((p) => p.path).join(', ')}\n`);
+  // Added up from the suite files' plan, which loads them: apart from the pages above.
+  void fullRunFigures(ROOT).then((figures) => {
+    writeFileSync(join(ROOT, FIGURES_PAGE), figuresPage(GENERATED_MARK, figures));
+    process.stdout.write(`Written: ${FIGURES_PAGE}\n`);
+  });
 }

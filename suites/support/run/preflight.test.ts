@@ -79,8 +79,10 @@ describe('the preflight of a configured server', () => {
     const started = performance.now();
     const checked = await preflight(settings(url, { timeoutMs: WAIT_NOTICE_MS + 500 }), (line) => lines.push(`${Math.round(performance.now() - started)} ${line}`));
     expect(checked).toEqual({ ok: false, problem: `no answer from ${url} within 1.5 s (CONFORMANCE_TIMEOUT_MS) to HEAD / and GET /api/v1/accounts/verify_credentials` });
+    // The notice comes once its delay has passed, before the preflight gives up: a busy machine may delay it, never advance it.
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(new RegExp(`^1\\d{3} … waiting for ${url} \\(HEAD / and GET /api/v1/accounts/verify_credentials\\), up to 1.5 s`));
+    expect(lines[0]).toMatch(new RegExp(`^\\d+ … waiting for ${url} \\(HEAD / and GET /api/v1/accounts/verify_credentials\\), up to 1.5 s`));
+    expect(Number(lines[0]?.split(' ')[0])).toBeGreaterThanOrEqual(WAIT_NOTICE_MS - 1);
   });
 
   it("should wait for the first answers within its own bound where the run's timeout is longer, and let a slow server be run", async () => {

@@ -17,8 +17,9 @@ beforeAll(async () => {
   server = await startReferenceServer();
   registerSecret(server.users.a.token, 'CONFORMANCE_TOKEN_A');
   registerSecret(server.users.b.token, 'CONFORMANCE_TOKEN_B');
-  a = new HttpClient(server.url, 'A', server.users.a.token, 5000);
-  b = new HttpClient(server.url, 'B', server.users.b.token, 5000);
+  // The default timeout: an upload the server decodes in this busy process may take seconds.
+  a = new HttpClient(server.url, 'A', server.users.a.token, 30_000);
+  b = new HttpClient(server.url, 'B', server.users.b.token, 30_000);
 });
 afterAll(() => server.close());
 

@@ -1,0 +1,134 @@
+// The figures of a full run that the documentation gives (its checks, its requests by path, its streams, its calls of
+// the IP access bucket), made from the declarations that decide them: the checks of the suite files, the run-wide
+// clauses, and what each check's steps declare they cost (run-plan.ts). docs/figures.md states them (npm run docs
+// writes it); every other page links to it, and where a page shows one in a sample (a run's last line, its plan, the
+// budget's table), docs.test.ts holds that sample equal to them. suites/self/budget.test.ts holds the plan equal to
+// what a run counts, section by section.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runWideClauses } from '../judge/run-wide.ts';
+import { CLAUSE_ID } from '../judge/clauses.ts';
+import { configFromEnv, releaseAtLeast, type Config } from '../talk/config.ts';
+import { planOfRun, type GroupPlan } from './run-plan.ts';
+import { planOf, selectionOf } from './selection.ts';
+
+/** The one page that states the figures. */
+export const FIGURES_PAGE = 'docs/figures.md';
+
+export interface RunFigures {
+  /** The checks the suite files declare, as --list counts them. */
+  declaredChecks: number;
+  /** The run-wide clauses a full run judges, each one result over the whole run: those whose checks the release runs. */
+  runWideChecks: number;
+  /** The checks a run reports: the declared ones and the run-wide ones. */
+  reportedChecks: number;
+  requests: number;
+  api: number;
+  oauth: number;
+  files: number;
+  streams: number;
+  /** The calls the IP access bucket counts: the /api calls and the stream connections. */
+  ipAccess: number;
+  groups: readonly GroupPlan[];
+}
+
+/**
+ * A full run as the embedded server's: accounts A and B with their passwords, a list, the destructive check, and A's
+ * account id known before the groups (as the embedded server and a configured server's preflight give it). The
+ * values are placeholders: the plan reads which settings are there, never what they say.
+ */
+function fullRunConfig(): Config {
+  const env = { CONFORMANCE_TOKEN_A: 'figures-token-a', CONFORMANCE_TOKEN_B: 'figures-token-b', CONFORMANCE_USERNAME_A: 'a', CONFORMANCE_PASSWORD_A: 'figures-password-a', CONFORMANCE_USERNAME_B: 'b', CONFORMANCE_PASSWORD_B: 'figures-password-b', CONFORMANCE_LIST_ID: '1', CONFORMANCE_DESTRUCTIVE: '1' };
+  return { ...configFromEnv(env), accountIdA: '1' };
+}
+
+/** A need of a release, as the suite files state it ("release < 3.0.0", "release >= 2.7.0"). */
+const RELEASE_NEED = /^release (<|>=) (\S+)$/;
+
+/** Whether a check with these needs runs on a server of `release`, as far as the release decides. */
+function runsOnRelease(needs: readonly string[], release: string): boolean {
+  return needs.every((need) => {
+    const [, relation, bound] = RELEASE_NEED.exec(need) ?? [];
+    return bound === undefined || releaseAtLeast(release, bound) === (relation === '>=');
+  });
+}
+
+export async function fullRunFigures(root: string): Promise<RunFigures> {
+  const declared = planOf(root, selectionOf({})).checks;
+  const config = fullRunConfig();
+  const { total, groups } = await planOfRun(root, [...new Set(declared.map((check) => check.file))], config);
+  // A run-wide clause is judged where one of its checks runs (run-wide-results.ts): RESOURCE-CARD-1's only before 3.0.0.
+  const running = new Set(declared.filter((check) => runsOnRelease(check.needs, config.serverVersion)).map((check) => CLAUSE_ID.exec(check.title ?? '')?.[0]));
+  const runWideChecks = [...runWideClauses().keys()].filter((id) => running.has(id)).length;
+  return {
+    declaredChecks: declared.length,
+    runWideChecks,
+    reportedChecks: declared.length + runWideChecks,
+    requests: total.api + total.oauth + total.files,
+    ...total,
+    ipAccess: total.api + total.streams,
+    groups,
+  };
+}
+
+/** The page that states the figures, once. */
+export function figuresPage(mark: string, f: RunFigures): string {
+  const cell = (n: number) => (n === 0 ? '' : String(n));
+  const rows = f.groups.map((g) => `| ${g.heading} | ${g.checks} | ${g.cost.api + g.cost.oauth + g.cost.files} | ${cell(g.cost.api)} | ${cell(g.cost.oauth)} | ${cell(g.cost.files)} | ${cell(g.cost.streams)} |`);
+  return `${[
+    mark,
+    "# A full run's figures",
+    'What a full default run against the embedded reference server judges and spends, added up from the declarations ' +
+      '(`suites/support/run/figures.ts`): the checks of the suite files, the run-wide clauses, and the cost that the steps ' +
+      "of each check declare ([declaring checks](declaring-checks.md)). `suites/self/budget.test.ts` holds a run's count " +
+      'equal to this plan, section by section. A run against a configured server adds its command\'s own requests ' +
+      '([performance](performance.md#the-request-budget)).',
+    `- **${f.reportedChecks} checks** a run reports: the ${f.declaredChecks} the suite files declare (as \`--list\` counts them) ` +
+      `and ${f.runWideChecks} run-wide clauses whose checks the release runs, each judged once over the whole run.`,
+    `- **${f.requests} requests** (${f.api} \`/api\`, ${f.oauth} \`/oauth\`, ${f.files} files) and **${f.streams} stream connections**.`,
+    `- **${f.ipAccess} calls of the IP access bucket** (its \`/api\` calls and stream connections), of the contract's 300 per 5 minutes.`,
+    '| group | checks | requests | /api | /oauth | files | streams |\n|---|---|---|---|---|---|---|\n' + rows.join('\n'),
+  ].join('\n\n')}\n`;
+}
+
+/** A sample of a page that shows figures: a pattern whose groups are, in order, these figures. */
+interface Stated {
+  file: string;
+  pattern: RegExp;
+  figures: readonly (keyof Omit<RunFigures, 'groups'>)[];
+}
+
+/** Every sample of the documentation that shows a figure of a full run (the others link to docs/figures.md). */
+const STATED: readonly Stated[] = [
+  { file: 'README.md', pattern: /^Conformance: PASS: (\d+) checks, .*; (\d+) requests in /m, figures: ['reportedChecks', 'requests'] },
+  { file: 'docs/configuration.md', pattern: /^Conformance: PASS: (\d+) checks, .*; (\d+) requests in /m, figures: ['reportedChecks', 'requests'] },
+  { file: 'docs/declaring-checks.md', pattern: /`Plan: (\d+) requests \((\d+)\s+\/api, (\d+) \/oauth, (\d+) files\) and (\d+) stream connections`/, figures: ['requests', 'api', 'oauth', 'files', 'streams'] },
+  { file: 'docs/ci-gate.md', pattern: /a full run's spend \((\d+) IP access calls/, figures: ['ipAccess'] },
+  { file: 'docs/performance.md', pattern: /^\| the run \| (\d+) \| (\d+) \| (\d*) \| (\d*) \|/m, figures: ['requests', 'api', 'oauth', 'files'] },
+];
+
+/** "file: what it states, what the plan gives" for every sample that differs from the figures, or that is gone. */
+export function misstatedFigures(root: string, f: RunFigures): string[] {
+  const problems: string[] = [];
+  for (const { file, pattern, figures } of STATED) {
+    const match = pattern.exec(readFileSync(join(root, file), 'utf8'));
+    if (!match) {
+      problems.push(`${file}: no longer shows ${figures.join(', ')} as ${pattern} reads them (figures.ts STATED)`);
+      continue;
+    }
+    figures.forEach((name, i) => {
+      const stated = Number(match[i + 1] || 0);
+      if (stated !== f[name]) problems.push(`${file}: ${name} ${stated}, the plan gives ${f[name]}`);
+    });
+  }
+  // The budget's table in performance.md: a row per group, its requests and their paths.
+  const performance = readFileSync(join(root, 'docs/performance.md'), 'utf8');
+  for (const g of f.groups) {
+    const row = new RegExp(`^\\| ${g.heading.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\| (\\d+)[^|]*\\| (\\d*) \\| (\\d*) \\| (\\d*) \\|`, 'm').exec(performance);
+    if (!row) continue;
+    const stated = row.slice(1, 5).map((cell) => Number(cell || 0));
+    const planned = [g.cost.api + g.cost.oauth + g.cost.files, g.cost.api, g.cost.oauth, g.cost.files];
+    if (stated.join() !== planned.join()) problems.push(`docs/performance.md: ${g.heading} ${stated.join(', ')} (requests, /api, /oauth, files), the plan gives ${planned.join(', ')}`);
+  }
+  return problems;
+}
