@@ -257,24 +257,20 @@ const anotherKey = (key: string) => `${key.slice(0, Math.max(0, key.length - 12)
 // delete and read gone of the status the other key made, its read of it present where no read of the file showed a
 // status (the other account's read of the poll does, where B is configured: run/cleanup-reads.ts shownPresent), and its
 // poll's reads before (the first read of a poll in the file, the first the ledger deletes) and after. The other key goes
-// twice at the same moment: one status for one key, whatever the timing (what the second gives is that status, so the
-// ledger undoes it once; a second status, where the server made two, goes on the ledger too). All come before the
-// poll's DELETE.
+// twice at the same moment: one status for one key, whatever the timing (the ledger undoes that status once, and a second
+// one, where the server made two, too). All come before the poll's DELETE.
 const resubmissions = step(
   'the same submission again, with the same Idempotency-Key, and twice at the same moment with another',
   { as: AUTHOR, needs: { submitted }, changes: [poll, submitted], cost: { api: otherReader ? 7 : 8 } },
   async ({ submitted: { status, created, key } }) => {
     // Each sent as the submission went, its body format too: a server may read a form and not JSON, or the reverse.
     const submission = created.exchange as Exchange;
-    const otherKey = anotherKey(key);
-    const [again, other, otherAgain] = await Promise.all([
+    const [again, [other, otherAgain]] = await Promise.all([
       author.submitAgain(submission, { 'Idempotency-Key': key }),
-      author.submitAgain(submission, { 'Idempotency-Key': otherKey }),
-      author.submitAgain(submission, { 'Idempotency-Key': otherKey }),
+      author.submitTwiceAtOnce(submission, { 'Idempotency-Key': anotherKey(key) }),
     ]);
     if (createdId(again.exchange) === status.id) again.settle();
-    if (createdId(otherAgain.exchange) === createdId(other.exchange)) otherAgain.settle();
-    return made({ again, other: other.exchange, otherAgain: otherAgain.exchange });
+    return made({ again, other, otherAgain });
   },
 );
 

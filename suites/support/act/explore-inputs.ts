@@ -157,7 +157,7 @@ export function coveringOrder(operations: readonly Operation[], classes: (op: Op
 }
 
 /** The requests of the default run that the exploration takes: what the run's plan leaves of one IP access window (docs/exploring.md). */
-export const DEFAULT_SHARE = 14;
+export const DEFAULT_SHARE = 2;
 /** The most deletions and unreblogs the exploration adds under --explore N: the run's own 15 and these stay within the Deletion bucket's 30. */
 export const MOST_EXPLORE_DELETIONS = 10;
 
