@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RUN_ACCESS_CALLS } from '../talk/pacing.ts';
 import { plannedWaits, stabilityPlan } from './stability-plan.ts';
 
 describe('the plan of a stability run', () => {
@@ -9,14 +10,16 @@ describe('the plan of a stability run', () => {
   });
 
   it('should foresee a reset of each bucket that the repeats of a full run spend past its limit', () => {
+    // A full run's IP access calls, three times: past two resets of the bucket's 300.
+    const calls = 3 * RUN_ACCESS_CALLS;
     expect(plannedWaits(3, 200, 200)).toEqual([
-      { bucket: 'IP access', calls: 837, waits: 2 },
+      { bucket: 'IP access', calls, waits: 2 },
       { bucket: 'Deletion', calls: 45, waits: 1 },
       { bucket: 'Uploading', calls: 27, waits: 0 },
     ]);
     const plan = stabilityPlan(3, 200, 200, 7).split('\n');
     expect(plan.slice(1)).toEqual([
-      '  IP access (300 per 5 min per address): about 837 calls, so 2 waits for its reset, up to 5 min each',
+      `  IP access (300 per 5 min per address): about ${calls} calls, so 2 waits for its reset, up to 5 min each`,
       '  Deletion (30 per 30 min per account): about 45 calls, so 1 wait for its reset, up to 30 min each',
     ]);
   });
