@@ -34,7 +34,7 @@ const failuresOf = (run: CliRun) => (run.results?.checks ?? []).filter((c) => c.
 
 describe('the exploration, seeded', () => {
   it('should send the same inputs and reach the same verdicts in two runs with one seed', { timeout: 240_000 }, async () => {
-    const args = ['--group', 'explore', '--explore', '40', '--seed', '7', '--fault', 'STATUS-BOOKMARK-4:malformed'];
+    const args = ['--group', 'explore', '--explore', '60', '--seed', '7', '--fault', 'STATUS-BOOKMARK-4:malformed'];
     const hars = [1, 2].map((n) => join(mkdtempSync(join(tmpdir(), 'explore-seed-')), `run-${n}.har`));
     const first = await runCli(args, { CONFORMANCE_RECORD: hars[0] as string });
     const second = await runCli(args, { CONFORMANCE_RECORD: hars[1] as string });
