@@ -283,7 +283,8 @@ describe('report.html in headless Chromium', () => {
       const causes = await page.locator('#root-causes li').allInnerTexts();
       // A clause of ownership leads, whatever it blocks.
       expect(causes[0]).toMatch(new RegExp(`^${LONE_FAULT} failed ownership: blocks 0 checks`));
-      expect(causes[1]).toMatch(new RegExp(`^${BLOCKING_FAULT} failed: blocks ${blocked} checks\\s+expected visibility [^\\n]*\\s+curl -sS -i -X POST [^\\n]*\\s+Copy$`));
+      // The cause's evidence, then its replay: a line that says how to paste it, a Copy button per curl line, one for all.
+      expect(causes[1]).toMatch(new RegExp(`^${BLOCKING_FAULT} failed: blocks ${blocked} checks\\s+expected visibility [^\\n]*\\s+Replay, to paste into sh[^\\n]*\\s+(?:[^\\n]*curl -sS [^\\n]*\\s+Copy\\s+)+Copy all curl lines$`));
       const tile = `#matrix a.tile[data-clause="${BLOCKING_FAULT}"]`;
       expect(await page.getAttribute(tile, 'data-blocks')).toBe(String(blocked));
       expect(await page.textContent(`${tile} .blocks`)).toBe(String(blocked));
