@@ -178,10 +178,13 @@ export interface ReporterOptions {
 
 export type Verbosity = 'quiet' | 'normal' | 'verbose';
 
-/** A check's line in a verbose run: its outcome, its title, and why it was not passed or failed where that is said. */
+/**
+ * A check's line in a verbose run: its outcome, its title, and why it was not passed or failed where that is said. Only
+ * the reason is redacted: a title holds words, which the positional masks would eat ("as Bearer is taken").
+ */
 export function checkLine(check: CheckResult): string {
   const why = check.skipReason ?? (check.blockedBy ? `blocked by ${check.blockedBy.clause ?? check.blockedBy.summary}` : (check.notJudged ?? statusCodeOnlyNote(check)));
-  return redact(`  ${check.outcome}: ${check.title}${why ? ` (${why})` : ''}`);
+  return `  ${check.outcome}: ${check.title}${why ? ` (${redact(why)})` : ''}`;
 }
 
 export default class ConformanceReporter implements Reporter {

@@ -7,6 +7,7 @@ import { clauseResults, groupLine, groupMark, redactedResults, releaseSkips, run
 import { junitXml } from './junit.ts';
 import { rankRootCauses } from './root-causes.ts';
 import { sampleCheck, sampleResults } from './sample-results.ts';
+import { checkLine } from './reporter.ts';
 import { summaryMarkdown } from './summary-md.ts';
 import { groupLines, terminalSummary } from './terminal.ts';
 import { unheldBlocks, withSuiteErrors } from './blocks.ts';
@@ -261,5 +262,17 @@ describe('a pass that judged the status code only', () => {
     expect(summaryMarkdown(results)).not.toContain('- STATUS-READ-1 a check: status code only');
     expect(reportHtml(results)).toContain('(judged 1; <span class="status-code-only">status code only: the server sent {&quot;error&quot;: &quot;Not Found&quot;}');
     expect(JSON.parse(JSON.stringify(redactedResults(results))).checks[0].statusCodeOnly).toEqual(statusCodeOnly);
+  });
+});
+
+describe('titles in the text reports', () => {
+  it('should keep a title whose words follow "Bearer", and still mask the token a failure message carries', () => {
+    const title = 'AUTH-BEARER-1 the token sent in the Authorization header as Bearer is taken: the private status answers its owner';
+    const failed = sampleCheck('AUTH-BEARER-1', 'failed', { title, message: 'sent Authorization: Bearer s3cr3t-t0ken-value and got 401' });
+    const results = sampleResults([failed], { rootCauses: rankRootCauses([failed]) });
+    for (const text of [terminalSummary(results), summaryMarkdown(results), checkLine(failed)]) {
+      expect(text).toContain(title);
+      expect(text).not.toContain('s3cr3t-t0ken-value');
+    }
   });
 });

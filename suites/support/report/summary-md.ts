@@ -1,7 +1,6 @@
 // summary.md: the run as a CI job summary, root causes first, then every failure, block and skip with its evidence.
 import { findClause } from '../judge/clauses.ts';
-import { byFailedClause, type CheckResult, checksCount, groupLine, type GroupResult, type LeftBehind, leftBehindParts, type RankedCause, releaseLine, REPLAY_SAID, type RunResults, statusCodeOnlyNote, timingLine } from './results.ts';
-import { redact } from '../talk/redact.ts';
+import { byFailedClause, type CheckResult, checksCount, groupLine, type GroupResult, type LeftBehind, leftBehindParts, type RankedCause, redactedResults, releaseLine, REPLAY_SAID, type RunResults, statusCodeOnlyNote, timingLine } from './results.ts';
 import { blockedByCause, SUITE_ERRORS_SAID, suiteErrorsOf } from './blocks.ts';
 import { causeState, ROOT_CAUSES_SAID } from './root-causes.ts';
 import { FLIPPING_SAID, flippingChecks, INTERMITTENT_SAID, intermittentChecks, repeatLines, verdictList, verdictsOf } from './stability.ts';
@@ -42,7 +41,8 @@ function groupsSection(groups: readonly GroupResult[]): string[] {
   return ['## Groups', '', ...groups.map((g) => `- ${groupLine(g)}`), ''];
 }
 
-export function summaryMarkdown(results: RunResults): string {
+export function summaryMarkdown(raw: RunResults): string {
+  const results = redactedResults(raw);
   const t = results.totals;
   const lines = [
     `# Conformance: ${results.verdict}`,
@@ -118,7 +118,7 @@ export function summaryMarkdown(results: RunResults): string {
     '',
     ...leftBehindSection(results.leftovers),
   );
-  return redact(lines.join('\n'));
+  return lines.join('\n');
 }
 /** summary.md's intermittent checks, each repeat with its evidence, and the checks that keep flipping from run to run. */
 function stabilitySections(results: RunResults): string[] {

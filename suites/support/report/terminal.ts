@@ -1,8 +1,7 @@
 // The end of the terminal output (and of a CI log), and the GitHub Actions annotations of the checks that need a
 // person's eye.
-import { redact } from '../talk/redact.ts';
 import { blockedByCause, NOT_SELECTED, suiteErrorsOf } from './blocks.ts';
-import { byFailedClause, checksCount, groupLine, leftBehindLine, leftBehindParts, releaseLine, timingLine, totalsLine, type CheckResult, type RunResults } from './results.ts';
+import { byFailedClause, checksCount, groupLine, leftBehindLine, leftBehindParts, redactedResults, releaseLine, timingLine, totalsLine, type CheckResult, type RunResults } from './results.ts';
 import { rootCauseLine, ROOT_CAUSES_HEADING } from './root-causes.ts';
 import { flippingChecks, intermittentChecks, repeatLines, verdictList, verdictsOf } from './stability.ts';
 
@@ -35,12 +34,14 @@ function suiteErrorLines(results: RunResults): string[] {
 }
 
 /** The end of a quiet run's output (-q): the verdict and the errors of the suite, nothing else. */
-export function quietSummary(results: RunResults): string {
-  return redact([verdictLine(results), ...suiteErrorLines(results)].join('\n'));
+export function quietSummary(raw: RunResults): string {
+  const results = redactedResults(raw);
+  return [verdictLine(results), ...suiteErrorLines(results)].join('\n');
 }
 
 /** The end of the terminal output (and of a CI log): verdict, totals, and what to look at. */
-export function terminalSummary(results: RunResults): string {
+export function terminalSummary(raw: RunResults): string {
+  const results = redactedResults(raw);
   const lines = [verdictLine(results), releaseLine(results), timingLine(results)];
   const causes = results.rootCauses;
   if (causes.length > 0) lines.push(ROOT_CAUSES_HEADING);
@@ -81,7 +82,7 @@ export function terminalSummary(results: RunResults): string {
   for (const e of byHand.slice(0, LEFT_BEHIND_SHOWN)) lines.push(`    ${leftBehindLine(e)}`);
   if (byHand.length > LEFT_BEHIND_SHOWN) lines.push(`    ... and ${byHand.length - LEFT_BEHIND_SHOWN} more in summary.md`);
   if (applicationsLine) lines.push(`  Applications: ${applicationsLine} (client ids in summary.md)`);
-  return redact(lines.join('\n'));
+  return lines.join('\n');
 }
 
 /** GitHub Actions workflow commands escape %, CR and LF in messages, and also , and : in properties. */
@@ -89,7 +90,8 @@ const ghData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').repla
 const ghProperty = (s: string) => ghData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
 /** One ::error (or ::warning) line per check that needs a person's eye, for GitHub Actions. */
-export function githubAnnotations(results: RunResults): string[] {
+export function githubAnnotations(raw: RunResults): string[] {
+  const results = redactedResults(raw);
   const annotate = (level: 'error' | 'warning', c: CheckResult, message: string) =>
     `::${level} file=${ghProperty(c.file)}${c.line ? `,line=${c.line}` : ''},title=${ghProperty(c.failedClause ?? c.clause)}::${ghData(message)}`;
   const lines: string[] = [];
@@ -103,5 +105,5 @@ export function githubAnnotations(results: RunResults): string[] {
   }
   for (const e of [...results.errors, ...results.groups.flatMap((g) => g.errors)]) lines.push(`::error title=conformance::${ghData(e)}`);
   for (const c of results.checks) if (c.suiteError) lines.push(`::warning file=${ghProperty(c.file)}${c.line ? `,line=${c.line}` : ''},title=error of the suite::${ghData(c.suiteError)}`);
-  return lines.map(redact);
+  return lines;
 }
