@@ -137,8 +137,13 @@ function configOrUsageError(): Config {
 
 /** The exploration's model and what this configuration gives each operation, loaded only when --list takes its checks. */
 async function exploredListing(config: Config): Promise<string[]> {
-  const [{ exploreListing }, { exploreSettingsOf }, { exploreShareOf }] = await Promise.all([import('../judge/explore-oracle.ts'), import('../act/explore-inputs.ts'), import('./run-plan.ts')]);
-  return exploreListing(exploreSettingsOf(config, await exploreShareOf(ROOT, config)), config.seed);
+  const [{ exploreListing }, { exploreSettingsOf }, { exploreShareOf }, { asPlanned }] = await Promise.all([
+    import('../judge/explore-oracle.ts'),
+    import('../act/explore-inputs.ts'),
+    import('./run-plan.ts'),
+    import('./figures.ts'),
+  ]);
+  return exploreListing(exploreSettingsOf(config, await exploreShareOf(ROOT, asPlanned(config))), config.seed);
 }
 
 /** The line that announces what --explore N adds to the run, and the windows of the IP access bucket it takes. */

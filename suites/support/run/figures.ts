@@ -34,16 +34,23 @@ export interface RunFigures {
   groups: readonly GroupPlan[];
 }
 
+/** The embedded server's accounts, as placeholders: the plan reads which settings are there, never what they say. */
+const EMBEDDED_ACCOUNTS = { CONFORMANCE_TOKEN_A: 'figures-token-a', CONFORMANCE_TOKEN_B: 'figures-token-b', CONFORMANCE_USERNAME_A: 'a', CONFORMANCE_PASSWORD_A: 'figures-password-a', CONFORMANCE_USERNAME_B: 'b', CONFORMANCE_PASSWORD_B: 'figures-password-b', CONFORMANCE_LIST_ID: '1' };
+
 /**
- * A full run as the embedded server's: accounts A and B with their passwords, a list, the destructive check, and A's
- * account id known before the groups (as the embedded server and a configured server's preflight give it). The
- * values are placeholders: the plan reads which settings are there, never what they say.
+ * A run's configuration as its plan sees it: where the embedded server will serve it, with the accounts A and B, their
+ * passwords, a list and A's account id that the server makes when it starts (after the command plans).
  */
+export function asPlanned(config: Config): Config {
+  if (!config.embedded) return config;
+  const { tokenA, tokenB, usernameA, passwordA, usernameB, passwordB, listId } = configFromEnv(EMBEDDED_ACCOUNTS);
+  return { ...config, tokenA, tokenB, usernameA, passwordA, usernameB, passwordB, listId, accountIdA: '1' };
+}
+
 let fullRun: Config | undefined;
+/** A full run as the embedded server's: accounts A and B with their passwords, a list, the destructive check, and A's account id known before the groups. One object: the plan loads the suite files once per configuration (run-plan.ts). */
 function fullRunConfig(): Config {
-  const env = { CONFORMANCE_TOKEN_A: 'figures-token-a', CONFORMANCE_TOKEN_B: 'figures-token-b', CONFORMANCE_USERNAME_A: 'a', CONFORMANCE_PASSWORD_A: 'figures-password-a', CONFORMANCE_USERNAME_B: 'b', CONFORMANCE_PASSWORD_B: 'figures-password-b', CONFORMANCE_LIST_ID: '1', CONFORMANCE_DESTRUCTIVE: '1' };
-  // One object: the plan loads the suite files once per configuration (run-plan.ts).
-  fullRun ??= { ...configFromEnv(env), accountIdA: '1' };
+  fullRun ??= asPlanned(configFromEnv({ CONFORMANCE_DESTRUCTIVE: '1' }));
   return fullRun;
 }
 
