@@ -6,6 +6,7 @@
 // A check per clause an input may break: one deviation, one failure in its own clause, whichever operation showed it.
 // The default run's share sends ids that name nothing on the operations that delete nothing: no object, no deletion;
 // --explore N makes the objects of the other classes first (on the ledger) and sends N requests more.
+import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'vitest';
 import { MEDIA_FIXTURES } from '../fixtures/media/index.ts';
 import { actors, type Actor } from './support/act/actors.ts';
@@ -14,9 +15,12 @@ import { costOf, drawInputs, exploreSettingsOf, scopeOf, sendInputs, shrink, SHR
 import { CLAUSE_ID } from './support/judge/clauses.ts';
 import { expectationOf, judgeExplored, verdictOf, type Explored } from './support/judge/explore-oracle.ts';
 import { it, made, section, step } from './support/run/checks.ts';
+import { exploreShareOf } from './support/run/run-plan.ts';
 
 const { config, a, b } = actors();
-const scope = scopeOf({ ...exploreSettingsOf(config), withB: b !== undefined });
+// The default share is what the run's plan of the other groups leaves of the IP access line: their checks come first.
+const share = await exploreShareOf(fileURLToPath(new URL('..', import.meta.url)), config);
+const scope = scopeOf({ ...exploreSettingsOf(config, share), withB: b !== undefined });
 const inputs = drawInputs(scope, config.seed);
 /** Where an error row covers an input, its check judges a 5xx; where the contract leaves the answer open, ERRORS-5XX-1 does. */
 const judgedHere = (input: Sent['input']) => expectationOf(input.operation, input.idClass).kind !== 'open';

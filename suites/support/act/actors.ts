@@ -266,9 +266,11 @@ export function joinRun(name: string): void {
 /** The configuration a run's plan declares its checks with, outside vitest (run/run-plan.ts), where nothing is injected. */
 let declaringWith: Config | undefined;
 
-/** Lets the suite files be loaded outside vitest, to declare their checks for the run's plan: no request is made. */
-export function declareWith(config: Config): void {
+/** Lets the suite files be loaded outside vitest, to declare their checks for the run's plan: no request is made. Answers the configuration it replaces. */
+export function declareWith(config: Config | undefined): Config | undefined {
+  const outer = declaringWith;
   declaringWith = config;
+  return outer;
 }
 
 function configOfFile(): Config {

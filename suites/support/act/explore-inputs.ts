@@ -156,8 +156,6 @@ export function coveringOrder(operations: readonly Operation[], classes: (op: Op
   return cells;
 }
 
-/** The requests of the default run that the exploration takes: what the run's plan leaves of one IP access window (docs/exploring.md). */
-export const DEFAULT_SHARE = 2;
 /** The most deletions and unreblogs the exploration adds under --explore N: the run's own 15 and these stay within the Deletion bucket's 30. */
 export const MOST_EXPLORE_DELETIONS = 10;
 
@@ -182,16 +180,22 @@ export function costOf(cell: { operation: string; idClass: IdClass }): { request
   return { requests: undone ? 2 : 1, deletions: (op.deletes ? 1 : 0) + (undo?.deletes ? 1 : 0) };
 }
 
-/** What of a run's configuration the exploration takes: --explore N (undefined: the default share alone), the server's release, whether B is configured. */
+/**
+ * What of a run's configuration the exploration takes: --explore N (undefined: the default share alone), the default
+ * share (the requests the run's plan leaves of one IP access window: run/run-plan.ts derives it), the server's
+ * release, whether B is configured.
+ */
 export interface ExploreSettings {
   explore?: number;
+  share: number;
   serverVersion: string;
   withB: boolean;
 }
 
-/** The exploration's settings of a configuration: the embedded server always has B. */
-export const exploreSettingsOf = (config: Config): ExploreSettings => ({
+/** The exploration's settings of a configuration and the default share the run's plan leaves it: the embedded server always has B. */
+export const exploreSettingsOf = (config: Config, share: number): ExploreSettings => ({
   ...(config.explore === undefined ? {} : { explore: config.explore }),
+  share,
   serverVersion: config.serverVersion,
   withB: config.embedded || config.tokenB !== undefined,
 });
@@ -206,9 +210,9 @@ export function scopeOf(settings: ExploreSettings): Scope & { objects: boolean }
   const withB = (classes: readonly IdClass[]) => (settings.withB ? [...classes] : classes.filter((c) => c !== 'visible' && c !== 'hidden'));
   if (settings.explore === 0) return { operations: [], classes: () => [], requests: 0, deletions: 0, objects: false };
   if (settings.explore === undefined) {
-    return { operations: released.filter((op) => !op.deletes), classes: () => NAMING_NOTHING, requests: DEFAULT_SHARE, deletions: 0, objects: false };
+    return { operations: released.filter((op) => !op.deletes), classes: () => NAMING_NOTHING, requests: settings.share, deletions: 0, objects: false };
   }
-  return { operations: released, classes: (op) => withB(classesOf(op)), requests: DEFAULT_SHARE + settings.explore, deletions: MOST_EXPLORE_DELETIONS, objects: true };
+  return { operations: released, classes: (op) => withB(classesOf(op)), requests: settings.share + settings.explore, deletions: MOST_EXPLORE_DELETIONS, objects: true };
 }
 
 /**

@@ -8,7 +8,6 @@ import {
   classesOf,
   costOf,
   coverageLines,
-  DEFAULT_SHARE,
   drawInputs,
   ID_CLASSES,
   operationNamed,
@@ -271,7 +270,7 @@ export function exploreListing(settings: ExploreSettings, seed: number): string[
   const scope = scopeOf(settings);
   const inputs = drawInputs(scope, seed);
   const requests = inputs.reduce((sum, input) => sum + costOf(input).requests, 0);
-  const share = settings.explore === undefined ? `the default share (${DEFAULT_SHARE} requests: ids that name nothing, on the operations that delete nothing)` : settings.explore === 0 ? 'off (--explore 0)' : `the default share and --explore ${settings.explore}`;
+  const share = settings.explore === undefined ? `the default share (${settings.share} requests: ids that name nothing, on the operations that delete nothing)` : settings.explore === 0 ? 'off (--explore 0)' : `the default share and --explore ${settings.explore}`;
   return [
     '',
     'Explored inputs (docs/exploring.md): the model, each operation with what each class of its id must answer',

@@ -119,11 +119,13 @@ let headings: readonly string[] = [];
 /** The sections `load` declares (it imports suite files), each check with what it needs; no test is registered, no step run. */
 export async function declaredSections(load: () => Promise<unknown>): Promise<DeclaredSection[]> {
   const sections: DeclaredSection[] = [];
+  // A file may plan with others while it loads (the exploration's share, run-plan.ts): its own sections resume after.
+  const outer = declaring;
   declaring = sections;
   try {
     await load();
   } finally {
-    declaring = undefined;
+    declaring = outer;
   }
   return sections;
 }

@@ -9,7 +9,7 @@ import { config as loadDotenv } from 'dotenv';
 import { ConfigError, configFromEnv, PACKAGE, PREFLIGHT_ACCOUNT_A, SETTINGS, type Config } from '../talk/config.ts';
 import { preflight, type Sent } from './preflight.ts';
 import type { Verbosity } from '../report/reporter.ts';
-import { listing, planOf, runWideChecks, selectionMistake, selectionOf, withoutSkipped } from './selection.ts';
+import { EXPLORE_FILE, listing, planOf, runWideChecks, selectionMistake, selectionOf, withoutSkipped } from './selection.ts';
 import { EXIT, expectationsOf, usageError } from './usage.ts';
 import type { Command } from './run-command.ts';
 
@@ -135,13 +135,15 @@ function configOrUsageError(): Config {
   }
 }
 
-/** The suite file of the generated inputs (docs/exploring.md): --list shows its model, and --explore N announces what it adds. */
-const EXPLORE_FILE = 'suites/explore.test.ts';
-
 /** The exploration's model and what this configuration gives each operation, loaded only when --list takes its checks. */
 async function exploredListing(config: Config): Promise<string[]> {
-  const [{ exploreListing }, { exploreSettingsOf }] = await Promise.all([import('../judge/explore-oracle.ts'), import('../act/explore-inputs.ts')]);
-  return exploreListing(exploreSettingsOf(config), config.seed);
+  const [{ exploreListing }, { exploreSettingsOf }, { exploreShareOf }, { asPlanned }] = await Promise.all([
+    import('../judge/explore-oracle.ts'),
+    import('../act/explore-inputs.ts'),
+    import('./run-plan.ts'),
+    import('./figures.ts'),
+  ]);
+  return exploreListing(exploreSettingsOf(config, await exploreShareOf(ROOT, asPlanned(config))), config.seed);
 }
 
 /** The line that announces what --explore N adds to the run, and the windows of the IP access bucket it takes. */

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { runWideClauses } from '../judge/run-wide.ts';
 import { CLAUSE_ID } from '../judge/clauses.ts';
 import { configFromEnv, releaseAtLeast, type Config } from '../talk/config.ts';
-import { planOfRun, type GroupPlan } from './run-plan.ts';
+import { exploreShareOf, IP_ACCESS_LINE, planOfRun, type GroupPlan } from './run-plan.ts';
 import { planOf, selectionOf } from './selection.ts';
 
 /** The one page that states the figures. */
@@ -29,17 +29,29 @@ export interface RunFigures {
   streams: number;
   /** The calls the IP access bucket counts: the /api calls and the stream connections. */
   ipAccess: number;
+  /** The exploration's default share: what the other groups leave of the IP access line (run-plan.ts exploreShareOf). */
+  exploreShare: number;
   groups: readonly GroupPlan[];
 }
 
+/** The embedded server's accounts, as placeholders: the plan reads which settings are there, never what they say. */
+const EMBEDDED_ACCOUNTS = { CONFORMANCE_TOKEN_A: 'figures-token-a', CONFORMANCE_TOKEN_B: 'figures-token-b', CONFORMANCE_USERNAME_A: 'a', CONFORMANCE_PASSWORD_A: 'figures-password-a', CONFORMANCE_USERNAME_B: 'b', CONFORMANCE_PASSWORD_B: 'figures-password-b', CONFORMANCE_LIST_ID: '1' };
+
 /**
- * A full run as the embedded server's: accounts A and B with their passwords, a list, the destructive check, and A's
- * account id known before the groups (as the embedded server and a configured server's preflight give it). The
- * values are placeholders: the plan reads which settings are there, never what they say.
+ * A run's configuration as its plan sees it: where the embedded server will serve it, with the accounts A and B, their
+ * passwords, a list and A's account id that the server makes when it starts (after the command plans).
  */
+export function asPlanned(config: Config): Config {
+  if (!config.embedded) return config;
+  const { tokenA, tokenB, usernameA, passwordA, usernameB, passwordB, listId } = configFromEnv(EMBEDDED_ACCOUNTS);
+  return { ...config, tokenA, tokenB, usernameA, passwordA, usernameB, passwordB, listId, accountIdA: '1' };
+}
+
+let fullRun: Config | undefined;
+/** A full run as the embedded server's: accounts A and B with their passwords, a list, the destructive check, and A's account id known before the groups. One object: the plan loads the suite files once per configuration (run-plan.ts). */
 function fullRunConfig(): Config {
-  const env = { CONFORMANCE_TOKEN_A: 'figures-token-a', CONFORMANCE_TOKEN_B: 'figures-token-b', CONFORMANCE_USERNAME_A: 'a', CONFORMANCE_PASSWORD_A: 'figures-password-a', CONFORMANCE_USERNAME_B: 'b', CONFORMANCE_PASSWORD_B: 'figures-password-b', CONFORMANCE_LIST_ID: '1', CONFORMANCE_DESTRUCTIVE: '1' };
-  return { ...configFromEnv(env), accountIdA: '1' };
+  fullRun ??= asPlanned(configFromEnv({ CONFORMANCE_DESTRUCTIVE: '1' }));
+  return fullRun;
 }
 
 /** A need of a release, as the suite files state it ("release < 3.0.0", "release >= 2.7.0"). */
@@ -67,6 +79,7 @@ export async function fullRunFigures(root: string): Promise<RunFigures> {
     requests: total.api + total.oauth + total.files,
     ...total,
     ipAccess: total.api + total.streams,
+    exploreShare: await exploreShareOf(root, config),
     groups,
   };
 }
@@ -86,7 +99,9 @@ export function figuresPage(mark: string, f: RunFigures): string {
     `- **${f.reportedChecks} checks** a run reports: the ${f.declaredChecks} the suite files declare (as \`--list\` counts them) ` +
       `and ${f.runWideChecks} run-wide clauses whose checks the release runs, each judged once over the whole run.`,
     `- **${f.requests} requests** (${f.api} \`/api\`, ${f.oauth} \`/oauth\`, ${f.files} files) and **${f.streams} stream connections**.`,
-    `- **${f.ipAccess} calls of the IP access bucket** (its \`/api\` calls and stream connections), of the contract's 300 per 5 minutes.`,
+    `- **${f.ipAccess} calls of the IP access bucket** (its \`/api\` calls and stream connections), of the contract's 300 per 5 minutes: ` +
+      `the line is ${IP_ACCESS_LINE} (300 less pacing's reserve), and the exploration's default share is the ${f.exploreShare} the other groups leave of it ` +
+      '([exploring](exploring.md)).',
     '| group | checks | requests | /api | /oauth | files | streams |\n|---|---|---|---|---|---|---|\n' + rows.join('\n'),
   ].join('\n\n')}\n`;
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { configFromEnv } from '../talk/config.ts';
 import { ROOT } from './docs.ts';
-import { planLine, planOfRun } from './run-plan.ts';
+import { exploreShareOf, IP_ACCESS_LINE, planLine, planOfRun } from './run-plan.ts';
+import { EXPLORE_FILE, planOf, selectionOf } from './selection.ts';
 
 const FILES = ['suites/account-relations.test.ts', 'suites/client-registration.test.ts'];
 const config = configFromEnv({});
@@ -23,5 +24,15 @@ describe("the run's plan", () => {
       [0, { api: 0, oauth: 0, files: 0, streams: 0 }],
       [1, { api: 3, oauth: 2, files: 0, streams: 0 }],
     ]);
+  });
+
+  it("should give the exploration's default share what the other groups leave of the IP access line, and plan it so", async () => {
+    const others = [...new Set(planOf(ROOT, selectionOf({})).checks.map((check) => check.file))].filter((file) => file !== EXPLORE_FILE);
+    const { total } = await planOfRun(ROOT, others, config);
+    const share = await exploreShareOf(ROOT, config);
+    expect(share).toBe(Math.max(0, IP_ACCESS_LINE - total.api - total.streams));
+    // The exploration's own plan spends exactly that share: the run's IP access calls reach the line.
+    const explore = await planOfRun(ROOT, [EXPLORE_FILE], config);
+    expect(explore.total).toEqual({ api: share, oauth: 0, files: 0, streams: 0 });
   });
 });

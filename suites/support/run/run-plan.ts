@@ -6,8 +6,16 @@ import { resolve } from 'node:path';
 import { declareWith } from '../act/actors.ts';
 import type { Config } from '../talk/config.ts';
 import type { PathCost } from '../talk/counts.ts';
+import { LIMITS, reserveOf } from '../talk/pacing.ts';
 import { declaredSections, runsWith, type DeclaredSection } from './checks.ts';
 import { closure, costOf } from './plan.ts';
+import { EXPLORE_FILE, planOf, selectionOf } from './selection.ts';
+
+/**
+ * Issue 50's hard line: a full default run's IP access calls, streams included, fit one window of the contract's
+ * bucket from a fresh window, less pacing's reserve (285 of 300).
+ */
+export const IP_ACCESS_LINE = LIMITS['IP access'].limit - reserveOf('IP access');
 
 export interface GroupPlan {
   file: string;
@@ -27,25 +35,55 @@ export interface RunPlan {
 const NOTHING: PathCost = { api: 0, oauth: 0, files: 0, streams: 0 };
 const add = (x: PathCost, y: PathCost): PathCost => ({ api: x.api + y.api, oauth: x.oauth + y.oauth, files: x.files + y.files, streams: x.streams + y.streams });
 
-/** The sections of each suite file loaded so far: a module is loaded once, so it declares once. */
+/** The configurations planned with in this process, each numbered: a suite file declares its checks as its configuration gives them. */
+const planned = new WeakMap<Config, number>();
+let configurations = 0;
+/**
+ * The sections of each suite file loaded so far for a configuration: a module is loaded once, so it declares once. It
+ * is loaded as a module of its own (the query), apart from the suite file vitest runs: a worker that runs the files
+ * one after another in one module graph (run-command.ts) may plan with them while it runs them (the exploration's
+ * share), for each run of our own runner's its own configuration.
+ */
 const loaded = new Map<string, Promise<DeclaredSection[]>>();
-function sectionsOf(url: string): Promise<DeclaredSection[]> {
-  const known = loaded.get(url);
+function sectionsOf(url: string, config: Config): Promise<DeclaredSection[]> {
+  if (!planned.has(config)) planned.set(config, configurations++);
+  const module = `${url}?plan=${planned.get(config)}`;
+  const known = loaded.get(module);
   if (known) return known;
-  const sections = declaredSections(() => import(url));
-  loaded.set(url, sections);
+  const sections = declaredSections(() => import(module));
+  loaded.set(module, sections);
   return sections;
+}
+
+/**
+ * The exploration's default share (docs/exploring.md): what a full run's other groups leave of the line, their checks
+ * and controls first (issue 50's order), for this configuration (its release, B, its credentials), whatever the
+ * selection. 0 where they leave nothing: a request more of the checks is then a decision on the budget.
+ */
+export async function exploreShareOf(root: string, config: Config): Promise<number> {
+  const others = [...new Set(planOf(root, selectionOf({})).checks.map((check) => check.file))].filter((file) => file !== EXPLORE_FILE);
+  const { total } = await planOfRun(root, others, config);
+  return Math.max(0, IP_ACCESS_LINE - total.api - total.streams);
 }
 
 /** The plan of the suite files `files` (relative to `root`) for `config`: `selected` keeps a check by its full name, as vitest's testNamePattern does. */
 export async function planOfRun(root: string, files: readonly string[], config: Config, selected: (fullName: string) => boolean = () => true): Promise<RunPlan> {
-  declareWith(config);
+  // Restored after: a worker that plans while it runs files goes on with the configuration its files were given.
+  const outer = declareWith(config);
+  try {
+    return await plannedGroups(root, files, config, selected);
+  } finally {
+    declareWith(outer);
+  }
+}
+
+async function plannedGroups(root: string, files: readonly string[], config: Config, selected: (fullName: string) => boolean): Promise<RunPlan> {
   const groups: GroupPlan[] = [];
   const unplanned: string[] = [];
   for (const file of files) {
     let sections: DeclaredSection[];
     try {
-      sections = await sectionsOf(pathToFileURL(resolve(root, file)).href);
+      sections = await sectionsOf(pathToFileURL(resolve(root, file)).href, config);
     } catch {
       // A suite file still written with vitest's describe and it cannot be loaded outside vitest.
       unplanned.push(file);

@@ -9,6 +9,9 @@ import { CLAUSE_ID } from '../judge/clauses.ts';
 import { releaseAtLeast } from '../talk/config.ts';
 import { names, onlyPattern, type Expectation, type IdSelection } from '../report/expectations.ts';
 
+/** The suite file of the generated inputs (docs/exploring.md): --list shows its model, --explore N announces what it adds, and its default share is what the other groups leave (run-plan.ts). */
+export const EXPLORE_FILE = 'suites/explore.test.ts';
+
 export interface Selection extends IdSelection {
   /** Group names as given, lower case: a suite file's name without .test.ts, or the name the reports show (groupFiles). */
   groups: readonly string[];
