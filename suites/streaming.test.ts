@@ -7,7 +7,8 @@
 // by STREAM-WS-1 when A's WebSocket user stream did not open). An event stream is read whatever its Content-Type,
 // which STREAM-SSE-1 alone judges; an event check needs its stream open and the event's cause made, nothing more.
 import { Actor, actors } from './support/act/actors.ts';
-import { deletePublic, muteThread, NEEDS_B, openStreams, postDirect, postPublic, readDeleted, readDirect, reply, streamsOpened, unmuteThread } from './support/act/stream-moves.ts';
+import { NEEDS_B } from './support/act/stream-keys.ts';
+import { deletePublic, muteThread, openStreams, postDirect, postPublic, readDeleted, readDirect, reply, streamsOpened, unmuteThread } from './support/act/stream-moves.ts';
 import { directCarriesDirectMessage, hashtagCarriesTaggedStatus, listCarriesMemberStatus, localCarriesPublicStatus, localHashtagCarriesTaggedStatus, otherHashtagLeavesOutStatus, publicCarriesPublicStatus, publicLeavesOutPrivateStatus, userCarriesOwnStatus } from './support/judge/stream-carrying.ts';
 import { answersEventStreams, carriesHeartbeats, deleteNamesStatusId, framesEvents, framesMessages, opensUserStream, updateCarriesStatus } from './support/judge/stream-frames.ts';
 import { mutedThreadStaysQuiet, notificationIsObject, unmutedThreadNotifies, userCarriesNotification } from './support/judge/stream-notifications.ts';

@@ -16,14 +16,7 @@ import { remember, type LedgerEntry } from './ledger.ts';
 import { took } from './moves.ts';
 import { now, settle } from './settle.ts';
 import { answerOf, causeOf, failed, succeeded, type Step, type StepOutcome } from './steps.ts';
-
-export const TAG = 'conformancestream';
-export const OTHER_TAG = 'conformanceother';
-export const NEEDS_B = 'needs CONFORMANCE_TOKEN_B: the other user posts, replies and mentions A';
-
-/** The streams of a run: A's, and the user stream of the public status's author. */
-export type StreamKey = 'user' | 'authorUser' | 'public' | 'local' | 'hashtag' | 'localHashtag' | 'otherHashtag' | 'list' | 'direct';
-export const STREAM_KEYS: readonly StreamKey[] = ['user', 'authorUser', 'public', 'local', 'hashtag', 'localHashtag', 'otherHashtag', 'list', 'direct'];
+import { OTHER_TAG, TAG, type StreamKey } from './stream-keys.ts';
 
 /** Every stream of one transport as it was opened; the list stream only with CONFORMANCE_LIST_ID. */
 export interface OpenedStreams {

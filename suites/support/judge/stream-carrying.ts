@@ -4,7 +4,8 @@ import { block, countJudged, madeWith, need } from './preconditions.ts';
 import { answerOf, causeOf } from '../act/steps.ts';
 import { carrying } from '../talk/streams.ts';
 import { carriesStatus } from './stream-events.ts';
-import { blockIfUnreadable, OTHER_TAG, TAG, type StreamingScenario } from './stream-scenario.ts';
+import { OTHER_TAG, TAG } from '../act/stream-keys.ts';
+import { blockIfUnreadable, type StreamingScenario } from './stream-scenario.ts';
 import { expectNone, failOn } from './stream-waits.ts';
 
 // Posting a public status produces update on public, on the author's user stream and on hashtag streams for its tags.

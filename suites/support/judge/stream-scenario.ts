@@ -20,14 +20,13 @@
 import type { Exchange } from '../talk/http.ts';
 import type { PreparedStatus, Status } from '../act/created.ts';
 import { type RootCause, answerOf, causeOf, failed, succeeded, type Step, type StepOutcome } from '../act/steps.ts';
-import { STREAM_KEYS, type Muted, type OpenedStreams, type Posted as PostedStatus, type PostedPublic, type PostedReply, type StreamKey } from '../act/stream-moves.ts';
+import type { Muted, OpenedStreams, Posted as PostedStatus, PostedPublic, PostedReply } from '../act/stream-moves.ts';
+import { STREAM_KEYS, type StreamKey } from '../act/stream-keys.ts';
 import { block, countJudged, need } from './preconditions.ts';
 import { observeResource } from './resources.ts';
 import { describeEvent, type EventStream, type StreamEvent } from '../talk/streams.ts';
 import { names, statusPayload, updateAbout } from './stream-events.ts';
 import { failOn, unreadable } from './stream-waits.ts';
-
-export { NEEDS_B, OTHER_TAG, TAG } from '../act/stream-moves.ts';
 
 /** What the scenario's moves came to (each a step of suites/streaming.test.ts), with the streams of one transport. */
 export interface Played {
