@@ -110,7 +110,7 @@ function postedBy(played: Played): Posted {
     publicStatus: valueOf(publicStatus, (posted) => posted.status),
     privateReply: reply(privateReply),
     publicReply: reply(publicReply),
-    mute: valueOf(played.mute, (muted) => muted.moved),
+    mute: played.mute.ok ? played.mute.value.moved : played.mute,
     unmute: played.unmute,
     deletion,
     deletedRead: played.deletedRead,

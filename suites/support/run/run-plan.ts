@@ -14,6 +14,8 @@ export interface GroupPlan {
   heading: string;
   /** The checks the run will judge. */
   checks: number;
+  /** Every check the section declares, each variant of one apart: those the run reports. */
+  declared: number;
   cost: PathCost;
 }
 
@@ -53,7 +55,7 @@ export async function planOfRun(root: string, files: readonly string[], config: 
     }
     for (const { heading, checks } of sections) {
       const kept = [...checks].filter(([name, check]) => selected(name) && runsWith(check, config.serverVersion)).map(([, check]) => check);
-      groups.push({ file, heading, checks: kept.length, cost: costOf(closure(kept.flatMap((check) => check.steps))) });
+      groups.push({ file, heading, checks: kept.length, declared: checks.size, cost: costOf(closure(kept.flatMap((check) => check.steps))) });
     }
   }
   return { groups, unplanned, total: groups.reduce((sum, group) => add(sum, group.cost), NOTHING) };
