@@ -10,6 +10,9 @@ import type { StepOutcome, RootCause } from '../act/steps.ts';
 import { CLAUSE_ID, findClause } from '../judge/clauses.ts';
 import { before, block, since } from '../judge/preconditions.ts';
 import { runStop } from '../judge/run-stop.ts';
+import { expectNoMismatch, ownedCheckTitle } from '../judge/run-wide.ts';
+// The registered checks name the run-wide clauses they judge, whose owning checks it.runWide titles.
+import '../judge/registered-checks.ts';
 import { releaseAtLeast } from '../talk/config.ts';
 import type { PathCost } from '../talk/counts.ts';
 import type { Exchange } from '../talk/http.ts';
@@ -160,6 +163,17 @@ export function it<N extends Steps = None, U extends Steps = None, V extends Ste
   if (!variants) return declareCheck<N, U & V>(title, once as typeof once & { uses?: U & V }, judge);
   for (const variant of variants) declareCheck<N, U & V>(`${title} (${variant.name})`, { ...once, uses: { ...once.uses, ...variant.uses } as U & V }, judge);
 }
+
+/**
+ * The check of a run-wide clause in the group that owns it, made from the clause's registry (judge/run-wide.ts): its
+ * title, and its judgement of every answer its group met. `noneMet` gives the cause that left it nothing to judge,
+ * where one did (a creation that failed).
+ */
+it.runWide = <N extends Steps = None, U extends Steps = None>(
+  clauseId: string,
+  options: CheckOptions<N, U>,
+  noneMet?: (values: Values<N> & StepOutcomes<U>) => RootCause | undefined,
+): void => it(ownedCheckTitle(clauseId), options, (values) => expectNoMismatch(clauseId, noneMet?.(values)));
 
 function declareCheck<N extends Steps, U extends Steps>(
   title: string,
