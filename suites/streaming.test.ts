@@ -23,7 +23,8 @@ const { config, a, b } = actors();
 // B posts, replies and mentions A; without B, A posts and nothing notifies A.
 const poster = b ?? a;
 const posterAs = b ? 'B' : 'A';
-const opened = { streams: streamsOpened(config, b !== undefined) };
+const hasB = b !== undefined;
+const opened = { streams: streamsOpened(config, hasB) };
 
 const sseStreams = step('every event stream opened (server-sent events)', { as: 'A', cost: opened }, async () => made(await openStreams(openSse, config, a, poster)));
 const webSocketStreams = step('every WebSocket stream opened', { as: 'A', cost: opened }, async () => made(await openStreams(openWebSocket, config, a, poster)));
@@ -39,13 +40,13 @@ const heard = step('a stream of either transport open to listen', { as: 'A', nee
 const direct = step("A's direct message, posted while the streams listen", { as: 'A', needs: { heard }, cost: { api: 3 } }, () => postDirect(a));
 const directRead = step("A's read of its direct message", { as: 'A', needs: { direct }, cost: { api: 1 } }, ({ direct }) => readDirect(a, direct));
 // The scenario deletes it, and deletedRead reads it gone for the ledger.
-const publicStatus = step('the public status tagged for the hashtag streams, mentioning A with B', { as: posterAs, needs: { heard }, uses: { direct }, cost: { api: 1 } }, ({ direct }) => postPublic(poster, b !== undefined, direct));
+const publicStatus = step('the public status tagged for the hashtag streams, mentioning A with B', { as: posterAs, needs: { heard }, uses: { direct }, cost: { api: 1 } }, ({ direct }) => postPublic(poster, hasB, direct));
 // Each move in the thread acts on the public status: they keep this order, the mute around the private reply.
 const thread = { needs: { publicStatus }, changes: [publicStatus] };
-const mute = step('A mutes the thread of the public status', { as: 'A', ...thread, cost: { api: b ? 1 : 0 } }, ({ publicStatus }) => (b ? muteThread(a, publicStatus) : Promise.resolve(notMade({ summary: NEEDS_B }))));
-const privateReply = step('a private reply in the thread', { as: posterAs, ...thread, cost: { api: 3 } }, ({ publicStatus }) => reply(poster, b !== undefined, publicStatus, 'private'));
+const mute = step('A mutes the thread of the public status', { as: 'A', ...thread, cost: { api: b ? 1 : 0 } }, async ({ publicStatus }) => (b ? muteThread(a, publicStatus) : notMade({ summary: NEEDS_B })));
+const privateReply = step('a private reply in the thread', { as: posterAs, ...thread, cost: { api: 3 } }, ({ publicStatus }) => reply(poster, hasB, publicStatus, 'private'));
 const unmute = step('A unmutes the thread', { as: 'A', needs: { publicStatus, mute }, changes: [publicStatus], cost: { api: b ? 1 : 0 } }, ({ publicStatus, mute }) => unmuteThread(a, publicStatus, mute));
-const publicReply = step('a public reply in the thread, tagged another tag', { as: posterAs, ...thread, cost: { api: 3 } }, ({ publicStatus }) => reply(poster, b !== undefined, publicStatus, 'public'));
+const publicReply = step('a public reply in the thread, tagged another tag', { as: posterAs, ...thread, cost: { api: 3 } }, ({ publicStatus }) => reply(poster, hasB, publicStatus, 'public'));
 const deletion = step('the public status deleted once the public streams carried it', { as: posterAs, needs: { publicStatus, heard }, changes: [publicStatus], cost: { api: 1 } }, ({ publicStatus, heard }) =>
   deletePublic(poster, publicStatus, heard.map(({ streams }) => streams.public)),
 );
