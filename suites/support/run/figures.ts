@@ -85,7 +85,7 @@ export function figuresPage(mark: string, f: RunFigures): string {
       "of each check declare ([declaring checks](declaring-checks.md)). `suites/self/budget.test.ts` holds a run's count " +
       'equal to this plan, section by section. A run against a configured server adds its command\'s own requests ' +
       '([performance](performance.md#the-request-budget)).',
-    `- **${f.reportedChecks} checks** a run reports: the ${f.declaredChecks} the suite files declare (as \`--list\` counts them) ` +
+    `- **${f.reportedChecks} checks** a run reports: the ${f.declaredChecks} the suite files declare (a check declared over variants once per variant) ` +
       `and ${f.runWideChecks} run-wide clauses whose checks the release runs, each judged once over the whole run.`,
     `- **${f.requests} requests** (${f.api} \`/api\`, ${f.oauth} \`/oauth\`, ${f.files} files) and **${f.streams} stream connections**.`,
     `- **${f.ipAccess} calls of the IP access bucket** (its \`/api\` calls and stream connections), of the contract's 300 per 5 minutes.`,
