@@ -39,6 +39,13 @@ module.exports = {
       to: { path: '^suites/support/[^/]+$' },
     },
     {
+      name: 'no-judge-sends',
+      comment: 'judges only judge: judge/ reads what the steps brought and imports nothing that sends a request (its types aside)',
+      severity: 'error',
+      from: { path: '^suites/support/judge/', pathNot: '[.]test[.]ts$' },
+      to: { path: '^suites/support/(act/(actors|applications|sign-in|moves|sequence|stream-moves)|talk/(sse|websocket|undici|browser|connections))[.]ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'no-circular',
       comment: 'a module that imports itself back through others has no place in a layer of its own',
       severity: 'error',

@@ -13,7 +13,6 @@ import { LIMITS, resetTimeOf, unpaced } from './support/talk/pacing.ts';
 import { causeOf, type RootCause, type StepOutcome } from './support/act/steps.ts';
 import { block, needs } from './support/judge/preconditions.ts';
 import { violationsOf } from './support/judge/registered-checks.ts';
-import { expectNoMismatch } from './support/judge/run-wide.ts';
 import { check, expectRefusal, fail } from './support/judge/verify.ts';
 import { it, made, requirement, section, step } from './support/run/checks.ts';
 
@@ -342,19 +341,8 @@ section('Limits', () => {
 
   // The run-wide rules, over this group's own responses: they need every step of the group to have ended.
   const everyResponse = { uses: { readings } };
-  it('LIMITS-HEADERS-1 every /api/* response of this group carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset', everyResponse, () => {
-    expectNoMismatch('LIMITS-HEADERS-1');
-  });
-
-  it('LIMITS-HEADERS-2 on every /api/* response of this group X-RateLimit-Limit and X-RateLimit-Remaining are non-negative whole numbers', everyResponse, () => {
-    expectNoMismatch('LIMITS-HEADERS-2');
-  });
-
-  it('LIMITS-HEADERS-3 on every /api/* response of this group X-RateLimit-Remaining does not exceed X-RateLimit-Limit', everyResponse, () => {
-    expectNoMismatch('LIMITS-HEADERS-3');
-  });
-
-  it('LIMITS-HEADERS-4 on every /api/* response of this group X-RateLimit-Reset is a timestamp in the future', everyResponse, () => {
-    expectNoMismatch('LIMITS-HEADERS-4');
-  });
+  it.runWide('LIMITS-HEADERS-1', everyResponse);
+  it.runWide('LIMITS-HEADERS-2', everyResponse);
+  it.runWide('LIMITS-HEADERS-3', everyResponse);
+  it.runWide('LIMITS-HEADERS-4', everyResponse);
 });

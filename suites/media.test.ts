@@ -28,7 +28,6 @@ import { releaseAtLeast } from './support/talk/config.ts';
 import type { FormParams } from './support/talk/form.ts';
 import { block, controlled, countJudged, notJudged, requireThat } from './support/judge/preconditions.ts';
 import { answerOf, causeOf, succeeded, type Step } from './support/act/steps.ts';
-import { expectNoMismatch } from './support/judge/run-wide.ts';
 import { now, settle } from './support/act/settle.ts';
 import { check, expectEqual, expectError, expectOk, expectRefusal, fail } from './support/judge/verify.ts';
 import { it, made, notMade, requirement, section, step, type StepOutcome } from './support/run/checks.ts';
@@ -669,8 +668,6 @@ section('Media', () => {
 
   // The run-wide clause this group owns judges every Attachment it met, so it comes last.
   section('every answer of the group', () => {
-    it('RESOURCE-ATTACHMENT-1 every Attachment answered has the fields and types of the contract', { uses: { png } }, ({ png }) => {
-      expectNoMismatch('RESOURCE-ATTACHMENT-1', png.ok ? undefined : png.cause);
-    });
+    it.runWide('RESOURCE-ATTACHMENT-1', { uses: { png } }, ({ png }) => (png.ok ? undefined : png.cause));
   });
 });

@@ -510,9 +510,7 @@ section('Statuses', () => {
     countJudged();
   });
 
-  it('WIRE-JSON-1 every /api/* answer of this group is JSON', EVERY_ANSWER, () => {
-    expectNoMismatch('WIRE-JSON-1');
-  });
+  it.runWide('WIRE-JSON-1', EVERY_ANSWER);
 
   it(
     'WIRE-JSON-2 an error answer is JSON {error: string} also for a client that sends Accept: */* (as curl does) or no Accept header',
@@ -760,13 +758,8 @@ section('Statuses', () => {
 
   // The run-wide clauses this group owns judge everything it met, what its checks observed included, so they come last.
   section('every answer of the group', () => {
-    it('RESOURCE-STATUS-1 a Status has the fields and types of the contract', { needs: { top }, ...EVERY_ANSWER }, ({ top }) => {
-      expectNoMismatch('RESOURCE-STATUS-1', top.ok ? undefined : top.cause);
-    });
-
-    it('RESOURCE-ACCOUNT-1 the author of a Status is an Account with the fields and types of the contract', { needs: { top }, ...EVERY_ANSWER }, ({ top }) => {
-      expectNoMismatch('RESOURCE-ACCOUNT-1', top.ok ? undefined : top.cause);
-    });
+    it.runWide('RESOURCE-STATUS-1', { needs: { top }, ...EVERY_ANSWER }, ({ top }) => (top.ok ? undefined : top.cause));
+    it.runWide('RESOURCE-ACCOUNT-1', { needs: { top }, ...EVERY_ANSWER }, ({ top }) => (top.ok ? undefined : top.cause));
 
     it('RESOURCE-CONTEXT-1 a Context has ancestors and descendants, arrays of Status', { needs: { reply, byOwner }, ...EVERY_ANSWER }, ({ reply, byOwner }) => {
       const exchange = contextOf(byOwner, madeWith(reply, []));
@@ -775,14 +768,8 @@ section('Statuses', () => {
       expectNoMismatch('RESOURCE-CONTEXT-1');
     });
 
-    it('ERRORS-BODY-1 an error answer carries a JSON body {error: string}', EVERY_ANSWER, () => {
-      expectNoMismatch('ERRORS-BODY-1');
-    });
-
-    it('ERRORS-TEXT-1 an error answer carries the text of its row of the Errors table', EVERY_ANSWER, () => {
-      // A text is read from {error: string}: where no error answer had that shape, ERRORS-BODY-1 left nothing to read.
-      const noBody = hasMismatch('ERRORS-BODY-1') ? { clause: 'ERRORS-BODY-1', summary: 'no error answer carried {"error": string} to read a text from' } : undefined;
-      expectNoMismatch('ERRORS-TEXT-1', noBody);
-    });
+    it.runWide('ERRORS-BODY-1', EVERY_ANSWER);
+    // A text is read from {error: string}: where no error answer had that shape, ERRORS-BODY-1 left nothing to read.
+    it.runWide('ERRORS-TEXT-1', EVERY_ANSWER, () => (hasMismatch('ERRORS-BODY-1') ? { clause: 'ERRORS-BODY-1', summary: 'no error answer carried {"error": string} to read a text from' } : undefined));
   });
 });

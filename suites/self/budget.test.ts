@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS, reserveOf, type Bucket } from '../support/talk/pacing.ts';
 import { ROOT } from '../support/run/docs.ts';
 import { fullRunFigures } from '../support/run/figures.ts';
+import type { RunResults } from '../support/report/results.ts';
 import { runCli } from './run-cli.ts';
 
 const RUN_TIMEOUT_MS = 300_000;
@@ -27,6 +28,13 @@ const mostRequests = async () => (await fullRunFigures(ROOT)).requests;
 const MOST_DELETIONS = 15;
 /** The most uploads of one account a full run may make: two runs in a row fit the Uploading bucket at 15. */
 const MOST_UPLOADS = 12;
+
+/** Each group that planned its cost, with what its plan said and what the run counted, by path. */
+function plannedAndCounted(results: RunResults) {
+  return results.groups.flatMap(({ name, planned, counts }) =>
+    planned && counts ? [{ name, planned, counted: { api: counts.perPath.api ?? 0, oauth: counts.perPath.oauth ?? 0, files: counts.perPath.files ?? 0, streams: counts.streamConnections } }] : [],
+  );
+}
 
 describe('the budget of a full run', () => {
   it('should stay within every bucket of the Limits table, never wait for a reset and receive no refusal', { timeout: RUN_TIMEOUT_MS + 30_000 }, async () => {
@@ -56,11 +64,22 @@ describe('the budget of a full run', () => {
     expect(counts.total, `requests of a full run, on every path (${JSON.stringify(counts.perPath)})`).toBeLessThanOrEqual(await mostRequests());
     expect(counts.pacedMs, 'time pacing waited for a reset').toBe(0);
     // A section declared in the one shape knows its cost before its first request: the plan and the count agree.
-    const planned = results.groups.flatMap(({ name, planned, counts }) =>
-      planned && counts ? [{ name, planned, counted: { api: counts.perPath.api ?? 0, oauth: counts.perPath.oauth ?? 0, files: counts.perPath.files ?? 0, streams: counts.streamConnections } }] : [],
-    );
+    const planned = plannedAndCounted(results);
     expect(planned.length, 'groups that planned their cost').toBeGreaterThan(0);
     for (const { name, planned: cost, counted } of planned) expect(counted, `${name}: the requests its plan said it would make`).toEqual(cost);
     expect(counts.refusals, 'calls refused (429) outside the destructive check').toBe(0);
+  });
+
+  // Judges only judge: a check that fails sends nothing its plan did not say. Under these faults the direct stream
+  // carries no direct message (A's read of it tells whether it could) and the delete events name their status
+  // wrongly (the read after the DELETE tells whether it is gone): both reads are steps of the plan, sent by every run.
+  it('should send what its plan said when checks fail: the streams with two faults', { timeout: RUN_TIMEOUT_MS + 30_000 }, async () => {
+    const run = await runCli(['--group', 'streaming', '--fault', 'STREAM-DIRECT-1,EVENTS-DELETE-1'], {}, RUN_TIMEOUT_MS);
+    const results = run.results;
+    expect(results, `the run left no results.json: ${run.stderr.slice(-2000)}`).toBeDefined();
+    if (!results) return;
+    expect(results.checks.filter((c) => c.status === 'failed').map((c) => c.clause).sort()).toEqual(['EVENTS-DELETE-1', 'EVENTS-DELETE-1', 'STREAM-DIRECT-1', 'STREAM-DIRECT-1']);
+    const [streaming] = plannedAndCounted(results);
+    expect(streaming?.counted, 'the requests of the streaming plan').toEqual(streaming?.planned);
   });
 });

@@ -27,7 +27,7 @@ describe('the layers of the support layer', () => {
     expect(code).toBe(0);
   });
 
-  it('should fail a tree with an import from a lower folder to a higher one, a cycle, loose modules and an import of a suite', async () => {
+  it('should fail a tree with an import from a lower folder to a higher one, a cycle, loose modules, a judge that imports an actor and an import of a suite', async () => {
     const files: Record<string, string> = {
       'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', allowImportingTsExtensions: true, noEmit: true } }),
       'suites/statuses.test.ts': "export const suite = 'statuses';\n",
@@ -37,6 +37,8 @@ describe('the layers of the support layer', () => {
       'suites/support/loose.ts': "import { results } from './report/results.ts';\nexport const loose = results;\n",
       'suites/support/helper.ts': "export const helper = 1;\n",
       'suites/support/run/cli.ts': "import { helper } from '../helper.ts';\nexport const cli = helper;\n",
+      'suites/support/act/actors.ts': "export const actors = () => 'A';\n",
+      'suites/support/judge/sends.ts': "import { actors } from '../act/actors.ts';\nexport const judged = actors;\n",
     };
     for (const [path, text] of Object.entries(files)) {
       mkdirSync(dirname(join(broken, path)), { recursive: true });
@@ -45,6 +47,7 @@ describe('the layers of the support layer', () => {
     const { code, report } = await cruise(broken, ['suites']);
     expect(code).not.toBe(0);
     for (const rule of ['no-talk-to-higher', 'no-circular', 'no-support-to-suites']) expect(report).toContain(rule);
+    expect(report).toMatch(/no-judge-sends: suites\/support\/judge\/sends\.ts → suites\/support\/act\/actors\.ts/);
     // A loose module that imports, and one that only is imported.
     expect(report).toMatch(/no-loose-support-modules: suites\/support\/loose\.ts →/);
     expect(report).toMatch(/no-loose-support-modules: suites\/support\/run\/cli\.ts → suites\/support\/helper\.ts/);

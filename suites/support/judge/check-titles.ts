@@ -2,6 +2,9 @@
 // (clauses.test.ts holds that), so reading the source finds each check's line without vitest's task locations,
 // which capture and source-map a stack trace for every check of every file each worker collects.
 import { readFileSync } from 'node:fs';
+import { ownedCheckTitle } from './run-wide.ts';
+// The registered checks name the run-wide clauses they judge, whose owning checks it.runWide titles.
+import './registered-checks.ts';
 
 export interface Title {
   line: number;
@@ -33,7 +36,9 @@ export function checkTitles(source: string): Title[] {
     // A template literal with placeholders cannot be read here: a title names its clause literally.
     const raw = match[2];
     const literal = raw !== undefined && !(match[1] === '`' && raw.includes('${'));
-    titles.push({ line, at: match.index, ...(literal ? { text: raw.replace(/\\(.)/g, '$1') } : {}) });
+    // it.runWide('RESOURCE-STATUS-1', ...) is titled from the clause's registry (run/checks.ts).
+    const text = literal ? raw.replace(/\\(.)/g, '$1') : undefined;
+    titles.push({ line, at: match.index, ...(text === undefined ? {} : { text: match[0].startsWith('it.runWide(') ? ownedCheckTitle(text) : text }) });
   }
   return titles;
 }

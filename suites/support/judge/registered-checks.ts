@@ -19,6 +19,8 @@ interface Registration extends RegisterOptions {
 }
 
 interface RegisterOptions {
+  /** The words of the title of the check that owns the clause in its group (run-wide.ts RunWide.owner). */
+  owner: string;
   /** Which responses the check judges: /api/* answers (the streaming interface aside), or every answer. */
   judges?: 'api' | 'every answer';
   /** Report every operation (method and path template) that broke the rule, not only the first exchange. */
@@ -35,11 +37,11 @@ interface RegisterOptions {
 const REGISTRY = new Map<string, Registration>();
 
 /** Registers the check of a clause of the catalogue; a clause has one registered check. */
-function register(id: string, sentence: string, expected: string, check: RegisteredCheck, options: RegisterOptions = {}): void {
+function register(id: string, sentence: string, expected: string, check: RegisteredCheck, options: RegisterOptions): void {
   clause(id); // throws for an id the catalogue does not have
   if (REGISTRY.has(id)) throw new Error(`${id} has a registered check already`);
-  REGISTRY.set(id, { expected, check, ...options });
-  runWideClause(id, `${sentence}: every response of the run`, options.explainedBy);
+  REGISTRY.set(id, { ...options, expected, check });
+  runWideClause(id, `${sentence}: every response of the run`, { owner: options.owner, ...(options.explainedBy ? { explainedBy: options.explainedBy } : {}) });
 }
 
 const HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
@@ -51,12 +53,12 @@ const RESET_TOLERANCE_MS = 1000;
 register('LIMITS-HEADERS-1', 'every /api/* response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset', 'the three X-RateLimit headers', (ex) => {
   const missing = HEADERS.filter((name) => ex.headers[name] === undefined);
   return missing.length ? `no ${missing.join(', ')}` : undefined;
-});
+}, { owner: 'every /api/* response of this group carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset' });
 
 register('LIMITS-HEADERS-2', 'X-RateLimit-Limit and X-RateLimit-Remaining are non-negative whole numbers', 'X-RateLimit-Limit and X-RateLimit-Remaining as non-negative whole numbers', (ex) => {
   const bad = HEADERS.slice(0, 2).filter((name) => ex.headers[name] !== undefined && countOf(ex.headers[name]) === undefined);
   return bad.length ? bad.map((name) => `${name}: "${ex.headers[name]}"`).join(', ') : undefined;
-}, carrying(...HEADERS.slice(0, 2)));
+}, { ...carrying(...HEADERS.slice(0, 2)), owner: 'on every /api/* response of this group X-RateLimit-Limit and X-RateLimit-Remaining are non-negative whole numbers' });
 
 // Judged where both are counts: values that are no counts are LIMITS-HEADERS-2's, which then explains the absence.
 register('LIMITS-HEADERS-3', 'X-RateLimit-Remaining never exceeds X-RateLimit-Limit', 'X-RateLimit-Remaining <= X-RateLimit-Limit', (ex) => {
@@ -65,7 +67,7 @@ register('LIMITS-HEADERS-3', 'X-RateLimit-Remaining never exceeds X-RateLimit-Li
   // Values that are not numbers are LIMITS-HEADERS-2's to report.
   if (limit === undefined || remaining === undefined || remaining <= limit) return undefined;
   return `X-RateLimit-Remaining ${remaining} > X-RateLimit-Limit ${limit}`;
-}, { carries: (ex) => HEADERS.slice(0, 2).every((name) => countOf(ex.headers[name]) !== undefined), explainedBy: ['LIMITS-HEADERS-1', 'LIMITS-HEADERS-2'] });
+}, { owner: 'on every /api/* response of this group X-RateLimit-Remaining does not exceed X-RateLimit-Limit', carries: (ex) => HEADERS.slice(0, 2).every((name) => countOf(ex.headers[name]) !== undefined), explainedBy: ['LIMITS-HEADERS-1', 'LIMITS-HEADERS-2'] });
 
 register('LIMITS-HEADERS-4', 'X-RateLimit-Reset is a timestamp in the future', 'X-RateLimit-Reset: a timestamp (ISO 8601, HTTP-date or Unix seconds) not before the response', (ex) => {
   const value = ex.headers['x-ratelimit-reset'];
@@ -77,7 +79,7 @@ register('LIMITS-HEADERS-4', 'X-RateLimit-Reset is a timestamp in the future', '
   const answeredAt = Number.isNaN(date) ? Date.now() : date;
   if (reset + RESET_TOLERANCE_MS >= answeredAt) return undefined;
   return `X-RateLimit-Reset: "${value}", ${Math.round((answeredAt - reset) / 1000)} s before the response${Number.isNaN(date) ? '' : ` (Date: ${ex.headers.date})`}`;
-}, carrying(HEADERS[2] as string));
+}, { ...carrying(HEADERS[2] as string), owner: 'on every /api/* response of this group X-RateLimit-Reset is a timestamp in the future' });
 
 // A client reads the format from Content-Type (masto, megalodon parse JSON by it): a JSON body labelled as another
 // format is no JSON answer to it. Any JSON media type (application/json, +json, a charset) passes, and so does a
@@ -96,7 +98,7 @@ register('WIRE-JSON-1', 'every /api/* answer is JSON (the streaming interface as
     return `HTTP ${ex.status} content-type ${type ?? 'none'}: ${ex.text.slice(0, 120)}`;
   }
   return type === undefined || NAMES_JSON.test(type) ? undefined : `HTTP ${ex.status}: a JSON body labelled content-type ${type}`;
-});
+}, { owner: 'every /api/* answer of this group is JSON' });
 
 // The contract lists no condition answered with a server error; a request sent malformed on purpose (its check
 // wants a refusal, and judges a 5xx itself) is not counted, nor a move repeated on purpose (STATUS-REPEAT-1 judges
@@ -104,7 +106,7 @@ register('WIRE-JSON-1', 'every /api/* answer is JSON (the streaming interface as
 register('ERRORS-5XX-1', 'a well-formed request never gets a server error (5xx)', 'an answer below HTTP 500', (ex) => {
   if (ex.malformed || ex.repeated || ex.status === undefined || ex.status < 500) return undefined;
   return `HTTP ${ex.status} to ${operationOf(ex)} (as ${ex.actor}): ${excerpt(ex.text, 120) || '(empty body)'}`;
-}, { judges: 'every answer', perOperation: true });
+}, { owner: 'no well-formed request of this group so far, a repeated favourite among them, gets a server error (5xx)', judges: 'every answer', perOperation: true });
 
 // The streaming interface is not JSON and, on Mastodon, a separate service without rate-limit headers.
 const isApi = (exchange: Exchange) => {

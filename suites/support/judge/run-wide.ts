@@ -132,28 +132,43 @@ export interface RunWide {
   explainedBy?: readonly string[];
   /** The cases the contract's types name, which the run should meet (an Account with no status yet). */
   cases?: string[];
+  /**
+   * The words of the title of the check that owns the clause in its group, after the clause id ("a Status has the
+   * fields and types of the contract"): that check, made from them (run/checks.ts it.runWide), judges what its group met.
+   */
+  owner?: string;
 }
 
 /** The run-wide clauses; registered checks add theirs (runWideClause). */
 const RUN_WIDE = new Map<string, RunWide>([
-  ['RESOURCE-STATUS-1', { sentence: 'every Status the run met has the fields and types of the contract' }],
-  ['RESOURCE-ACCOUNT-1', { sentence: 'every Account the run met has the fields and types of the contract' }],
-  ['RESOURCE-APPLICATION-1', { sentence: 'every Application the run met has the fields and types of the contract' }],
-  ['RESOURCE-TOKEN-1', { sentence: 'every Token the run met has an access_token string' }],
+  ['RESOURCE-STATUS-1', { sentence: 'every Status the run met has the fields and types of the contract', owner: 'a Status has the fields and types of the contract' }],
+  ['RESOURCE-ACCOUNT-1', { sentence: 'every Account the run met has the fields and types of the contract', owner: 'the author of a Status is an Account with the fields and types of the contract' }],
+  ['RESOURCE-APPLICATION-1', { sentence: 'every Application the run met has the fields and types of the contract', owner: 'the registration answer has the Application fields and types of the contract' }],
+  ['RESOURCE-TOKEN-1', { sentence: 'every Token the run met has an access_token string', owner: 'the token operation answers a Token whose access_token is a string' }],
   ['RESOURCE-CONTEXT-1', { sentence: 'every Context the run met has ancestors and descendants, arrays of Status' }],
   ['RESOURCE-CARD-1', { sentence: 'every Card the run met has the fields and types of the contract' }],
-  ['RESOURCE-POLL-1', { sentence: 'every Poll the run met has the fields and types of the contract', explainedBy: ['STATUS-POLL-1'] }],
+  ['RESOURCE-POLL-1', { sentence: 'every Poll the run met has the fields and types of the contract', owner: 'a Poll has the fields and types of the contract', explainedBy: ['STATUS-POLL-1'] }],
   ['RESOURCE-SCHEDULED-1', { sentence: 'every ScheduledStatus the run met has id, scheduled_at, params and media_attachments', explainedBy: ['STATUS-SCHEDULED-1'] }],
-  ['RESOURCE-ATTACHMENT-1', { sentence: 'every Attachment the run met has the fields and types of the contract' }],
-  ['ERRORS-BODY-1', { sentence: 'every error answer the checks identified carries a JSON body {error: string}' }],
-  ['ERRORS-TEXT-1', { sentence: 'every error answer the checks identified carries the text of its row of the Errors table', explainedBy: ['ERRORS-BODY-1'] }],
+  ['RESOURCE-ATTACHMENT-1', { sentence: 'every Attachment the run met has the fields and types of the contract', owner: 'every Attachment answered has the fields and types of the contract' }],
+  ['ERRORS-BODY-1', { sentence: 'every error answer the checks identified carries a JSON body {error: string}', owner: 'an error answer carries a JSON body {error: string}' }],
+  ['ERRORS-TEXT-1', { sentence: 'every error answer the checks identified carries the text of its row of the Errors table', owner: 'an error answer carries the text of its row of the Errors table', explainedBy: ['ERRORS-BODY-1'] }],
 ]);
 
-/** Names a run-wide clause, the sentence of its run-wide result ("every Status the run met") and what explains an absence. */
-export function runWideClause(clauseId: string, sentence: string, explainedBy?: readonly string[]): void {
+/**
+ * Names a run-wide clause, the sentence of its run-wide result ("every Status the run met"), what explains an absence,
+ * and the words of its owning check's title.
+ */
+export function runWideClause(clauseId: string, sentence: string, more: Pick<RunWide, 'explainedBy' | 'owner'> = {}): void {
   clause(clauseId); // throws for an id the catalogue does not have
   if (RUN_WIDE.has(clauseId)) throw new Error(`${clauseId} is a run-wide clause already`);
-  RUN_WIDE.set(clauseId, { sentence, ...(explainedBy ? { explainedBy } : {}) });
+  RUN_WIDE.set(clauseId, { sentence, ...more });
+}
+
+/** The title of the check that owns a run-wide clause in its group: the clause id and the words its registry gives. */
+export function ownedCheckTitle(clauseId: string): string {
+  const words = RUN_WIDE.get(clauseId)?.owner;
+  if (!words) throw new Error(`${clauseId} is no run-wide clause whose registry names its owning check`);
+  return `${clauseId} ${words}`;
 }
 
 /** A case of the clause's resource that the run should meet: a run that met none says so in the clause's result. */

@@ -1,11 +1,11 @@
 // Which stream carries which status, and what a stream leaves out: each check of the scenario (stream-scenario.ts)
 // that waits for an update on the stream its clause names, or judges an absence against a later status.
-import type { TestContext } from 'vitest';
-import { actors } from '../act/actors.ts';
-import { block, countJudged, madeWith, need, needs } from './preconditions.ts';
+import { block, countJudged, madeWith, need } from './preconditions.ts';
 import { answerOf, causeOf } from '../act/steps.ts';
-import { carriesStatus, carrying } from './stream-events.ts';
-import { blockIfUnreadable, NEEDS_B, OTHER_TAG, TAG, type StreamingScenario } from './stream-scenario.ts';
+import { carrying } from '../talk/streams.ts';
+import { carriesStatus } from './stream-events.ts';
+import { OTHER_TAG, TAG } from '../act/stream-keys.ts';
+import { blockIfUnreadable, type StreamingScenario } from './stream-scenario.ts';
 import { expectNone, failOn } from './stream-waits.ts';
 
 // Posting a public status produces update on public, on the author's user stream and on hashtag streams for its tags.
@@ -77,22 +77,20 @@ export async function otherHashtagLeavesOutStatus(scenario: StreamingScenario): 
   );
 }
 
-export async function listCarriesMemberStatus(scenario: StreamingScenario, context: TestContext): Promise<void> {
-  const { config, b } = actors();
-  needs(context, config.listId, 'needs CONFORMANCE_LIST_ID: a list of account A that includes account B (the contract cannot create lists)');
-  needs(context, b, `${NEEDS_B} (B is the member of the list whose status the list stream must carry)`);
+// Runs with a list of A's that has B as member (suites/streaming.test.ts requires both).
+export async function listCarriesMemberStatus(scenario: StreamingScenario): Promise<void> {
   const { publicStatus, at } = scenario.posted;
   const status = need(publicStatus);
   await scenario.expectUpdate('list', 'STREAM-LIST-1', status, at.public, `an update event carrying status ${status.id} of the list's member B`);
 }
 
 export async function directCarriesDirectMessage(scenario: StreamingScenario): Promise<void> {
-  const { directStatus, at } = scenario.posted;
+  const { directStatus, directRead, at } = scenario.posted;
   const status = need(directStatus);
   const stream = scenario.listening('direct', 'STREAM-DIRECT-1');
   if (await stream.find(carrying(status.id), at.direct)) return countJudged();
   // The stream carries what its user may see: a direct message its author cannot read cannot arrive either.
-  const read = await actors().a.get(`/api/v1/statuses/${status.id}`);
+  const read = need(directRead);
   if (read.status !== 200) block(causeOf('STATUS-VIS-6', `the author's read of the direct message answered ${answerOf(read)}`, read));
   blockIfUnreadable(stream);
   failOn(stream, `an event carrying direct message ${status.id} (on ${stream.label}, within ${stream.timeoutMs} ms)`, stream.lastSeen(at.direct));

@@ -54,9 +54,3 @@ export const deleteOf = (id: string) => (event: StreamEvent) => event.event === 
 export function notificationAbout(id: string, others: readonly string[] = []): (event: StreamEvent) => boolean {
   return (event) => event.event === 'notification' && event.data.includes(id) && !others.some((other) => event.data.includes(other));
 }
-
-/**
- * Any event that carries this status. Which stream carries which event is not shown: Mastodon delivers a direct
- * message on the direct stream as a `conversation` event that holds it, older servers as an `update`.
- */
-export const carrying = (id: string) => (event: StreamEvent) => event.event !== 'delete' && event.data.includes(id);

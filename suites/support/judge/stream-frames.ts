@@ -2,10 +2,9 @@
 // events' Content-Type, heartbeats and event: and data: lines, and the WebSocket's opening and messages.
 import { excerpt } from '../talk/http.ts';
 import { describeEvent, isEventStream, type EventStream } from '../talk/streams.ts';
-import { actors } from '../act/actors.ts';
 import { block, countJudged, need } from './preconditions.ts';
 import { causeOf } from '../act/steps.ts';
-import { now, settle, settleWindowMs } from '../act/settle.ts';
+import { settleWindowMs } from '../act/settle.ts';
 import { observeResource } from './resources.ts';
 import { carriesStatus, deletedIdOf, deleteOf, isObject, parseJson } from './stream-events.ts';
 import { blockIfUnreadable, type StreamingScenario } from './stream-scenario.ts';
@@ -28,7 +27,7 @@ export async function updateCarriesStatus(scenario: StreamingScenario): Promise<
 // Events table: delete carries the id of the deleted status. It needs the stream open and the status deleted,
 // nothing more: a delete that came is judged whether or not the update before it came.
 export async function deleteNamesStatusId(scenario: StreamingScenario): Promise<void> {
-  const { publicStatus, deletion, at } = scenario.posted;
+  const { publicStatus, deletion, deletedRead, at } = scenario.posted;
   const status = need(publicStatus);
   need(deletion);
   const stream = scenario.listening('public');
@@ -40,8 +39,7 @@ export async function deleteNamesStatusId(scenario: StreamingScenario): Promise<
   const deletes = stream.eventsSince(at.deletion).filter((e) => e.event === 'delete');
   if (deletes.length === 0 && !stream.events.some(carriesStatus(status.id))) block(scenario.missingUpdate(stream, status.id, 'STREAM-PUBLIC-1'));
   // A status that still exists after its DELETE answered 200 was not deleted: no delete event can be expected.
-  const { a, b } = actors();
-  const { exchange: read } = await settle(() => (b ?? a).get(`/api/v1/statuses/${status.id}`), (answer) => answer.status !== 200, now());
+  const read = need(deletedRead);
   if (read.status === 200) block(causeOf('STATUS-DELETE-2', `the status still reads after its DELETE answered 200 (settle window ${settleWindowMs()} ms)`, read));
   const actual = deletes.length > 0 ? `${deletes.map(describeEvent).slice(0, 3).join('; ')} (${stream.lastSeen()})` : stream.lastSeen();
   failOn(stream, `a delete event whose payload is the id ${status.id} (compared as text; on ${stream.label}, within ${stream.timeoutMs} ms)`, actual);

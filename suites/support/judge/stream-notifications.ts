@@ -1,20 +1,17 @@
 // The notifications on A's user stream: B's mention of A, the quiet of a thread A muted and its return after the
-// unmute, and the Notification an event carries.
-import type { TestContext } from 'vitest';
+// unmute, and the Notification an event carries. Each runs with B, who mentions A (suites/streaming.test.ts requires it).
 import { describeEvent, type EventStream, type StreamEvent } from '../talk/streams.ts';
-import { actors } from '../act/actors.ts';
 import type { Status } from '../act/created.ts';
-import { block, countJudged, need, needs, since } from './preconditions.ts';
+import { block, countJudged, need } from './preconditions.ts';
 import { isObject, notificationAbout, parseJson } from './stream-events.ts';
-import { MUTE_RELEASE, NEEDS_B, type StreamingScenario } from './stream-scenario.ts';
+import type { StreamingScenario } from './stream-scenario.ts';
 import { expectNone, failOn } from './stream-waits.ts';
 
 /**
  * The notification about B's mention of A in the public status (not about B's replies, which also name it). The
  * check of `clause` fails without it; the others are blocked.
  */
-async function mentionNotification(scenario: StreamingScenario, context: TestContext, clause?: string): Promise<StreamEvent> {
-  needs(context, actors().b, NEEDS_B);
+async function mentionNotification(scenario: StreamingScenario, clause?: string): Promise<StreamEvent> {
   const { publicStatus, privateReply, publicReply, mention, at } = scenario.posted;
   const status = need(publicStatus);
   need(mention);
@@ -27,15 +24,13 @@ async function mentionNotification(scenario: StreamingScenario, context: TestCon
   return failOn(stream, `a notification event about B's mention of A in status ${status.id} (on ${stream.label}, within ${stream.timeoutMs} ms)`);
 }
 
-export async function userCarriesNotification(scenario: StreamingScenario, context: TestContext): Promise<void> {
-  await mentionNotification(scenario, context, 'STREAM-USER-2');
+export async function userCarriesNotification(scenario: StreamingScenario): Promise<void> {
+  await mentionNotification(scenario, 'STREAM-USER-2');
   countJudged();
 }
 
 /** What the mute checks build on: B's replies before and after A's unmute, each of which works. */
-async function thread(scenario: StreamingScenario, context: TestContext): Promise<{ quiet: Status; resumed: Status; stream: EventStream }> {
-  needs(context, actors().b, NEEDS_B);
-  since(context, actors().config, MUTE_RELEASE);
+async function thread(scenario: StreamingScenario): Promise<{ quiet: Status; resumed: Status; stream: EventStream }> {
   const stream = scenario.listening('user');
   const { mute, privateReply, unmute, publicReply } = scenario.posted;
   need(mute);
@@ -43,13 +38,13 @@ async function thread(scenario: StreamingScenario, context: TestContext): Promis
   need(unmute);
   const resumed = need(publicReply);
   // The user stream delivers notifications at all: else the mute checks cannot tell anything.
-  await mentionNotification(scenario, context);
+  await mentionNotification(scenario);
   return { quiet, resumed, stream };
 }
 
 // After mute, a reply in the muted thread produces no notification; the notification after unmute must arrive to show that.
-export async function mutedThreadStaysQuiet(scenario: StreamingScenario, context: TestContext): Promise<void> {
-  const { quiet, resumed, stream } = await thread(scenario, context);
+export async function mutedThreadStaysQuiet(scenario: StreamingScenario): Promise<void> {
+  const { quiet, resumed, stream } = await thread(scenario);
   await expectNone(
     stream,
     `notification event about reply ${quiet.id}, posted while A muted the thread`,
@@ -61,8 +56,8 @@ export async function mutedThreadStaysQuiet(scenario: StreamingScenario, context
   );
 }
 
-export async function unmutedThreadNotifies(scenario: StreamingScenario, context: TestContext): Promise<void> {
-  const { resumed, stream } = await thread(scenario, context);
+export async function unmutedThreadNotifies(scenario: StreamingScenario): Promise<void> {
+  const { resumed, stream } = await thread(scenario);
   const event = await stream.find(notificationAbout(resumed.id), scenario.posted.at.publicReply);
   if (event) return countJudged();
   const cause = scenario.missingNotification(stream, resumed.id, 'STREAM-USER-4');
@@ -71,8 +66,8 @@ export async function unmutedThreadNotifies(scenario: StreamingScenario, context
 }
 
 // Events table: notification carries a Notification, whose fields are not shown: a JSON object.
-export async function notificationIsObject(scenario: StreamingScenario, context: TestContext): Promise<void> {
-  const event = await mentionNotification(scenario, context);
+export async function notificationIsObject(scenario: StreamingScenario): Promise<void> {
+  const event = await mentionNotification(scenario);
   const payload = parseJson(event.data);
   if (!payload.ok || !isObject(payload.value)) {
     failOn(scenario.listening('user'), 'a notification payload that is a JSON object', `${payload.ok ? `JSON ${typeof payload.value}` : payload.reason}: ${describeEvent(event)}`);

@@ -1,8 +1,9 @@
-// The streaming behaviour both transports must show, written once: the streams a run opens and what it posts while
-// they listen (this scenario), and one check per clause, by what the streams show: which stream carries which status
-// (stream-carrying.ts), the notifications and mutes (stream-notifications.ts), and the events' payloads and frames
-// (stream-frames.ts), with the few that only one transport has. suites/streaming.test.ts names the clauses in its
-// titles and plays this scenario over both transports at once.
+// The streaming behaviour both transports must show, written once: what the scenario's moves brought, as one
+// transport's checks see it (this view), and one check per clause, by what the streams show: which stream carries
+// which status (stream-carrying.ts), the notifications and mutes (stream-notifications.ts), and the events' payloads
+// and frames (stream-frames.ts), with the few that only one transport has. The moves are steps of
+// suites/streaming.test.ts (act/stream-moves.ts): the streams of both transports are opened, and the statuses posted
+// while they all listen; each check is declared once there and run over each transport. Nothing here sends a request.
 //
 // Frugal: both transports listen while the same statuses are posted, and four statuses serve every stream, the
 // fewest that show a direct message, a private status and two public ones (the absence on another tag's stream needs
@@ -16,25 +17,35 @@
 // The preparation never judges: a stream that did not open, a status that could not be made, a mute that did not
 // mute are steps that failed, and the checks that need them are blocked by their cause. An event that did not come
 // blocks the checks that build on it, named by the clause of that event (or of its framing, when it came unnamed).
-import { actors, type Actor } from '../act/actors.ts';
-import { createdObject, type Exchange } from '../talk/http.ts';
-import { authorGap, type Created, type PreparedStatus, type Status } from '../act/created.ts';
-import { type RootCause, answerOf, causeOf, failed, succeeded, type Step } from '../act/steps.ts';
-import { remember } from '../act/ledger.ts';
+import type { Exchange } from '../talk/http.ts';
+import type { PreparedStatus, Status } from '../act/created.ts';
+import { type RootCause, answerOf, causeOf, failed, succeeded, type Step, type StepOutcome } from '../act/steps.ts';
+import type { Muted, OpenedStreams, Posted as PostedStatus, PostedPublic, PostedReply } from '../act/stream-moves.ts';
+import { STREAM_KEYS, type StreamKey } from '../act/stream-keys.ts';
 import { block, countJudged, need } from './preconditions.ts';
-import { took } from '../act/moves.ts';
 import { observeResource } from './resources.ts';
-import { describeEvent, type EventStream, type Opener, type StreamEvent, type StreamRequest } from '../talk/streams.ts';
-import { carrying, names, statusPayload, updateAbout } from './stream-events.ts';
+import { describeEvent, type EventStream, type StreamEvent } from '../talk/streams.ts';
+import { names, statusPayload, updateAbout } from './stream-events.ts';
 import { failOn, unreadable } from './stream-waits.ts';
 
-export const TAG = 'conformancestream';
-export const OTHER_TAG = 'conformanceother';
-export const NEEDS_B = 'needs CONFORMANCE_TOKEN_B: the other user posts, replies and mentions A';
-export const MUTE_RELEASE = '1.4.2';
-
-/** The streams of a run: A's, and the user stream of the public status's author. */
-type StreamKey = 'user' | 'authorUser' | 'public' | 'local' | 'hashtag' | 'localHashtag' | 'otherHashtag' | 'list' | 'direct';
+/** What the scenario's moves came to (each a step of suites/streaming.test.ts), with the streams of one transport. */
+export interface Played {
+  /** The streams of the transport the check listens on, as they were opened. */
+  streams: StepOutcome<OpenedStreams>;
+  /** Whether any stream of any transport opened: without one, nothing was posted. */
+  heard: StepOutcome<unknown>;
+  direct: StepOutcome<PostedStatus>;
+  /** A's read of its direct message. */
+  directRead: StepOutcome<Exchange>;
+  publicStatus: StepOutcome<PostedPublic>;
+  mute: StepOutcome<Muted>;
+  privateReply: StepOutcome<PostedReply>;
+  unmute: StepOutcome<unknown>;
+  publicReply: StepOutcome<PostedReply>;
+  deletion: StepOutcome<{ at: number }>;
+  /** The poster's read of the public status after its DELETE. */
+  deletedRead: StepOutcome<Exchange>;
+}
 
 /** The clause of what each stream carries: a stream that does not open (while others do) fails it. */
 const CARRIES: Record<Exclude<StreamKey, 'user'>, string> = {
@@ -51,11 +62,14 @@ const CARRIES: Record<Exclude<StreamKey, 'user'>, string> = {
 /** The streams that carry the public status (tagged TAG, by the author), the public stream first. */
 const CARRYING_PUBLIC: readonly StreamKey[] = ['public', 'local', 'hashtag', 'localHashtag', 'authorUser'];
 
+/** What the scenario posted while the streams listened, as the checks need it. */
 interface Posted {
-  directStatus: Step<Status>;
+  directStatus: StepOutcome<Status>;
+  /** A's read of its direct message. */
+  directRead: StepOutcome<Exchange>;
   /** A's acct, written in the public status and B's replies: the mention that notifies A. */
   mention: Step<string>;
-  publicStatus: Step<Status>;
+  publicStatus: StepOutcome<Status>;
   /**
    * The poster's replies to the public status, a private one, then a public one tagged OTHER_TAG. The absence checks
    * need of them only their visibility (madeWith): a reply link the server dropped matters to the mute checks alone.
@@ -63,50 +77,54 @@ interface Posted {
   privateReply: PreparedStatus;
   publicReply: PreparedStatus;
   /** With B only: A's mute of the thread before the private reply, and A's unmute before the public one. */
-  mute: Step<unknown>;
-  unmute: Step<unknown>;
-  /** The poster's DELETE of the public status. */
-  deletion: Step<unknown>;
+  mute: StepOutcome<unknown>;
+  unmute: StepOutcome<unknown>;
+  /** The poster's DELETE of the public status, and its read after. */
+  deletion: StepOutcome<unknown>;
+  deletedRead: StepOutcome<Exchange>;
   /** When each cause happened: a wait for its event lasts at most the timeout from then. */
   at: { direct: number; public: number; publicReply: number; deletion: number };
 }
-
-type Thread = Pick<Posted, 'privateReply' | 'publicReply' | 'mute' | 'unmute'>;
 
 const notMade = (cause: RootCause): PreparedStatus => ({ ...failed<Status>(cause), settle: () => undefined, unkept: [] });
 
 /** Nothing posted, for want of a stream to listen: every step has the cause that no stream opened. */
 function notPosted(cause: RootCause): Posted {
   const none = failed<never>(cause);
-  return { directStatus: none, mention: none, publicStatus: none, privateReply: notMade(cause), publicReply: notMade(cause), mute: none, unmute: none, deletion: none, at: { direct: 0, public: 0, publicReply: 0, deletion: 0 } };
+  return { directStatus: none, directRead: none, mention: none, publicStatus: none, privateReply: notMade(cause), publicReply: notMade(cause), mute: none, unmute: none, deletion: none, deletedRead: none, at: { direct: 0, public: 0, publicReply: 0, deletion: 0 } };
 }
 
-/**
- * The poster replies to the public status privately, then in public tagged OTHER_TAG. With B, A mutes the thread
- * before the private reply and unmutes it before the public one: without B no reply could notify A.
- */
-async function replyInThread(a: Actor, b: Actor | undefined, published: Step<Status>, written: string): Promise<Thread> {
-  if (!published.ok) {
-    const cause = published.cause;
-    return { privateReply: notMade(cause), publicReply: notMade(cause), mute: failed(cause), unmute: failed(cause) };
-  }
-  const poster = b ?? a;
-  const root = published.value.id;
-  const thread = `/api/v1/statuses/${root}`;
-  const withoutB = failed<string>({ summary: NEEDS_B });
-  /** A's mute or unmute of the thread: it took when its answer, or a read after it, shows the flag (moves.ts). */
-  const moved = async (action: 'mute' | 'unmute', clause: string) => {
-    const exchange = await a.post(`${thread}/${action}`);
-    return took(a, published, succeeded(exchange, exchange), 'muted', action === 'mute', clause, `POST .../${action}`);
-  };
-  const mute = b ? await moved('mute', 'STATUS-MUTE-1') : withoutB;
-  const muted = b ? remember(`mute of ${root} by A`, () => a.post(`${thread}/unmute`)) : undefined;
-  const privateReply = await poster.createStatus({ status: `${written}conformance probe: a private reply on the streams`, in_reply_to_id: root, visibility: 'private' });
-  const unmute = b ? await moved('unmute', 'STATUS-MUTE-3') : withoutB;
-  if (unmute.ok) muted?.settle();
-  const publicReply = await poster.createStatus({ status: `${written}conformance probe: a public reply on the streams #${OTHER_TAG}`, in_reply_to_id: root, visibility: 'public' });
-  return { privateReply, publicReply, mute, unmute };
+/** A move's outcome as the checks see it: its value, or the cause it came to. */
+function valueOf<T, V>(outcome: StepOutcome<T>, value: (made: T) => V): StepOutcome<V> {
+  return outcome.ok ? { ok: true, value: value(outcome.value), ...(outcome.exchange ? { exchange: outcome.exchange } : {}) } : outcome;
 }
+
+/** What the moves posted, each failed one with its cause. */
+function postedBy(played: Played): Posted {
+  const { direct, publicStatus, privateReply, publicReply, deletion } = played;
+  const reply = (outcome: StepOutcome<PostedReply>) => (outcome.ok ? outcome.value.created : notMade(outcome.cause));
+  return {
+    directStatus: valueOf(direct, (posted) => posted.status),
+    directRead: played.directRead,
+    mention: publicStatus.ok ? publicStatus.value.mention : failed(publicStatus.cause),
+    publicStatus: valueOf(publicStatus, (posted) => posted.status),
+    privateReply: reply(privateReply),
+    publicReply: reply(publicReply),
+    mute: played.mute.ok ? played.mute.value.moved : played.mute,
+    unmute: played.unmute,
+    deletion,
+    deletedRead: played.deletedRead,
+    at: {
+      direct: direct.ok ? direct.value.at : 0,
+      public: publicStatus.ok ? publicStatus.value.at : 0,
+      publicReply: publicReply.ok ? publicReply.value.at : 0,
+      deletion: deletion.ok ? deletion.value.at : 0,
+    },
+  };
+}
+
+/** One view of each transport's streams: every check of the transport shares it, and so the causes it works out. */
+const views = new WeakMap<OpenedStreams, StreamingScenario>();
 
 export class StreamingScenario {
   private constructor(
@@ -118,29 +136,19 @@ export class StreamingScenario {
   ) {}
 
   /**
-   * Opens every stream over each transport, then posts while they all listen: one set of statuses serves every
-   * transport, each judged on its own streams. Never throws.
+   * The scenario as the checks of one transport see it: its own streams, and what was posted while every stream of
+   * both transports listened. With no stream open on any transport nothing was posted, and each transport's checks
+   * are blocked by its own cause (STREAM-SSE-1, STREAM-WS-1).
    */
-  static async play<T extends string>(openers: Record<T, Opener>): Promise<Record<T, StreamingScenario>> {
-    const { a, b } = actors();
-    const poster = b ?? a;
-    const transports = Object.keys(openers) as T[];
-    const runs = await Promise.all(
-      transports.map(async (transport) => {
-        const streams = await openStreams(openers[transport], a, poster);
-        return { transport, streams, opened: openedSteps(streams, b ? 'STREAM-USER-2' : 'STREAM-USER-1') };
-      }),
-    );
-
-    // No stream open on any transport: nothing could carry what a post makes, so nothing is posted and no check
-    // waits for an event. Each transport's checks are blocked by its own cause (STREAM-SSE-1, STREAM-WS-1).
-    const unheard = runs.flatMap(({ transport, streams, opened }) =>
-      opened.public.ok || Object.values(opened).some((step) => step.ok) ? [] : [[transport, new StreamingScenario(streams, opened, notPosted(opened.public.cause))] as const],
-    );
-    if (unheard.length === runs.length) return Object.fromEntries(unheard) as Record<T, StreamingScenario>;
-
-    const posted = await postWhileListening(a, b, runs.map(({ opened }) => opened.public));
-    return Object.fromEntries(runs.map(({ transport, streams, opened }) => [transport, new StreamingScenario(streams, opened, posted)])) as Record<T, StreamingScenario>;
+  static of(played: Played): StreamingScenario {
+    const opening = need(played.streams);
+    const known = views.get(opening);
+    if (known) return known;
+    const { streams, withB } = opening;
+    const opened = openedSteps(streams, withB ? 'STREAM-USER-2' : 'STREAM-USER-1');
+    const view = new StreamingScenario(streams, opened, played.heard.ok ? postedBy(played) : notPosted(opened.public.ok ? played.heard.cause : opened.public.cause));
+    views.set(opening, view);
+    return view;
   }
 
   /** Every stream of the run, for the checks that judge them all. */
@@ -228,64 +236,6 @@ export function blockIfUnreadable(stream: EventStream): void {
 }
 
 /**
- * What the scenario posts while every stream listens, each cause timed for the waits of its events: A's direct
- * message, the poster's public status and its replies (with B, A's mute and unmute of the thread between them), then
- * the deletion of the public status once each transport's public stream carried it (or did not within the timeout).
- */
-async function postWhileListening(a: Actor, b: Actor | undefined, publicStreams: readonly Step<EventStream>[]): Promise<Posted> {
-  const poster = b ?? a;
-  const directStatus = await a.createStatus({ status: 'conformance probe: a direct message on the streams', visibility: 'direct' });
-  const at = { direct: Date.now(), public: 0, publicReply: 0, deletion: 0 };
-  const mention = mentionOf(directStatus);
-  const written = b && mention.ok ? `@${mention.value} ` : '';
-  const published = await poster.createStatus({ status: `${written}conformance probe: a public status on the streams #${TAG}`, visibility: 'public' });
-  at.public = Date.now();
-
-  const thread = await replyInThread(a, b, published, written);
-  at.publicReply = Date.now();
-
-  let deletion: Step<unknown> = published;
-  if (published.ok) {
-    // A server that delivers asynchronously could otherwise send the delete before the update it deletes.
-    await Promise.all(publicStreams.map((pub) => (pub.ok ? pub.value.find(carrying(published.value.id), at.public) : undefined)));
-    // Its delete event may come before the answer: the wait starts when the request is sent.
-    at.deletion = Date.now();
-    const answer = await poster.delete(`/api/v1/statuses/${published.value.id}`);
-    if (answer.status === 200) published.settle();
-    deletion = answer.status === 200 ? succeeded(undefined, answer) : failed(causeOf('STATUS-DELETE-1', `DELETE of the poster's own status answered ${answerOf(answer)}`, answer), answer);
-  }
-  return { directStatus, mention, publicStatus: published, ...thread, deletion, at };
-}
-
-/** A's acct, from the status A created first (whatever else is wrong with it): the poster mentions A with it. */
-function mentionOf(created: Created<Status>): Step<string> {
-  const status = createdObject(created.exchange as Exchange);
-  const acct = (status?.account as { acct?: unknown } | null | undefined)?.acct;
-  if (typeof acct === 'string' && acct !== '') return succeeded(acct, created.exchange as Exchange);
-  if (!created.ok) return failed(created.cause, created.exchange);
-  // A Status without its account is the Status's gap; an account without acct is the Account's.
-  return failed(authorGap(status, 'acct, to mention A by', created.exchange), created.exchange);
-}
-
-/** Every stream of a run over one transport: A's, and the user stream of the public status's author. */
-async function openStreams(open: Opener, a: Actor, poster: Actor): Promise<Record<StreamKey, EventStream | undefined>> {
-  const { config } = actors();
-  const listen = (actor: Actor, request: Omit<StreamRequest, 'actor' | 'token'>) => open(config, { actor: actor.name, token: actor.token, ...request });
-  const [user, authorUser, pub, local, hashtag, localHashtag, otherHashtag, list, direct] = await Promise.all([
-    listen(a, { stream: 'user' }),
-    poster === a ? undefined : listen(poster, { stream: 'user' }),
-    listen(a, { stream: 'public' }),
-    listen(a, { stream: 'public:local' }),
-    listen(a, { stream: 'hashtag', tag: TAG }),
-    listen(a, { stream: 'hashtag:local', tag: TAG }),
-    listen(a, { stream: 'hashtag', tag: OTHER_TAG }),
-    config.listId ? listen(a, { stream: 'list', list: config.listId }) : undefined,
-    listen(a, { stream: 'direct' }),
-  ]);
-  return { user, authorUser: authorUser ?? user, public: pub, local, hashtag, localHashtag, otherHashtag, list, direct };
-}
-
-/**
  * Each stream as a step. One that did not open is blocked by the transport's clause when the transport shows no
  * working stream (SSE: none answered 200; WebSocket: A's user stream did not open), else by the clause of what it
  * carries, which its own check then fails. An SSE stream that answered 200 is read whatever its Content-Type.
@@ -305,6 +255,5 @@ function openedSteps(streams: Record<StreamKey, EventStream | undefined>, userCl
     if (!works) return failed(noTransport, stream.exchange);
     return failed(didNotOpen(key === 'user' ? userClause : CARRIES[key], stream), stream.exchange);
   };
-  const keys: StreamKey[] = ['user', 'authorUser', 'public', 'local', 'hashtag', 'localHashtag', 'otherHashtag', 'list', 'direct'];
-  return Object.fromEntries(keys.map((key) => [key, stepOf(key)])) as Record<StreamKey, Step<EventStream>>;
+  return Object.fromEntries(STREAM_KEYS.map((key) => [key, stepOf(key)])) as Record<StreamKey, Step<EventStream>>;
 }

@@ -10,6 +10,9 @@ import type { StepOutcome, RootCause } from '../act/steps.ts';
 import { CLAUSE_ID, findClause } from '../judge/clauses.ts';
 import { before, block, since } from '../judge/preconditions.ts';
 import { runStop } from '../judge/run-stop.ts';
+import { expectNoMismatch, ownedCheckTitle } from '../judge/run-wide.ts';
+// The registered checks name the run-wide clauses they judge, whose owning checks it.runWide titles.
+import '../judge/registered-checks.ts';
 import { releaseAtLeast } from '../talk/config.ts';
 import type { PathCost } from '../talk/counts.ts';
 import type { Exchange } from '../talk/http.ts';
@@ -81,7 +84,21 @@ export interface Requirement {
 /** A requirement of the configuration; its reason names the setting (CONFORMANCE_...), for --list and docs/checks.md. */
 export const requirement = (present: unknown, reason: string): Requirement => ({ met: Boolean(present), reason });
 
-interface CheckOptions<N extends Steps, U extends Steps> {
+/**
+ * A variant a check runs in (wpt's variants): its name, which ends the title of its result in parentheses ("(SSE)"),
+ * and the steps it brings, which the check's judge gets with those the check uses.
+ */
+export interface Variant<V extends Steps> {
+  name: string;
+  uses: V;
+}
+
+interface CheckOptions<N extends Steps, U extends Steps, V extends Steps = None> {
+  /**
+   * The variants the check runs in: declared once, it has a result per variant, each judged, reported, expected and
+   * blocked on its own, as if declared apart.
+   */
+  variants?: readonly Variant<V>[];
   /** What the configuration must give: a check without it is skipped, and its steps are not planned. */
   requires?: readonly Requirement[];
   /**
@@ -135,11 +152,34 @@ export const runsWith = (check: DeclaredCheck, serverVersion: string) => (!check
 
 /**
  * A check: its title (the clause id and one sentence in the contract's terms), the steps it needs and uses, and how it
- * judges them. It is skipped where the catalogue says its clause came with a later release than the server's.
+ * judges them. It is skipped where the catalogue says its clause came with a later release than the server's. With
+ * variants, each is a check of its own, titled with the variant's name in parentheses.
  */
-export function it<N extends Steps = None, U extends Steps = None>(
+export function it<N extends Steps = None, U extends Steps = None, V extends Steps = None>(
   title: string,
+  options: CheckOptions<N, U, V>,
+  judge: (values: Values<N> & StepOutcomes<U & V>, context: TestContext) => void | Promise<void>,
+): void {
+  const { variants, ...once } = options;
+  // Without variants V is None: the check uses its own steps alone.
+  if (!variants) return declareCheck<N, U & V>(title, once as typeof once & { uses?: U & V }, judge);
+  for (const variant of variants) declareCheck<N, U & V>(`${title} (${variant.name})`, { ...once, uses: { ...once.uses, ...variant.uses } as U & V }, judge);
+}
+
+/**
+ * The check of a run-wide clause in the group that owns it, made from the clause's registry (judge/run-wide.ts): its
+ * title, and its judgement of every answer its group met. `noneMet` gives the cause that left it nothing to judge,
+ * where one did (a creation that failed).
+ */
+it.runWide = <N extends Steps = None, U extends Steps = None>(
+  clauseId: string,
   options: CheckOptions<N, U>,
+  noneMet?: (values: Values<N> & StepOutcomes<U>) => RootCause | undefined,
+): void => it(ownedCheckTitle(clauseId), options, (values) => expectNoMismatch(clauseId, noneMet?.(values)));
+
+function declareCheck<N extends Steps, U extends Steps>(
+  title: string,
+  options: Omit<CheckOptions<N, U>, 'variants'>,
   judge: (values: Values<N> & StepOutcomes<U>, context: TestContext) => void | Promise<void>,
 ): void {
   if (!collecting) throw new Error(`the check "${title}" is declared outside a section()`);

@@ -22,6 +22,8 @@ export interface GroupPlan {
   heading: string;
   /** The checks the run will judge. */
   checks: number;
+  /** Every check the section declares, each variant of one apart: those the run reports. */
+  declared: number;
   cost: PathCost;
 }
 
@@ -91,7 +93,7 @@ async function plannedGroups(root: string, files: readonly string[], config: Con
     }
     for (const { heading, checks } of sections) {
       const kept = [...checks].filter(([name, check]) => selected(name) && runsWith(check, config.serverVersion)).map(([, check]) => check);
-      groups.push({ file, heading, checks: kept.length, cost: costOf(closure(kept.flatMap((check) => check.steps))) });
+      groups.push({ file, heading, checks: kept.length, declared: checks.size, cost: costOf(closure(kept.flatMap((check) => check.steps))) });
     }
   }
   return { groups, unplanned, total: groups.reduce((sum, group) => add(sum, group.cost), NOTHING) };

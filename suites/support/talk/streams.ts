@@ -47,6 +47,12 @@ atFileEnd(() => {
  */
 const LIFE_TIMEOUTS = 12;
 
+/**
+ * Any event that carries this status. Which stream carries which event is not shown: Mastodon delivers a direct
+ * message on the direct stream as a `conversation` event that holds it, older servers as an `update`.
+ */
+export const carrying = (id: string) => (event: StreamEvent) => event.event !== 'delete' && event.data.includes(id);
+
 /** One open stream, over either transport: what arrived, and finders that wait for more (judge/stream-waits.ts judges with them). */
 export class EventStream {
   readonly events: StreamEvent[] = [];
