@@ -25,7 +25,7 @@ import { answerOf, causeOf, failed, succeeded, type Step, type StepOutcome } fro
 import { expectNoMismatch, hasMismatch } from './support/judge/run-wide.ts';
 import { noteLate, now, observeLate, settle } from './support/act/settle.ts';
 import { check, expectEqual, expectError, expectJson, expectList, expectOk, fail, observeErrorBody, statusLine as statusLineOf } from './support/judge/verify.ts';
-import { it, made, notMade, requirement, section, step } from './support/run/checks.ts';
+import { absent, it, made, notMade, requirement, section, step } from './support/run/checks.ts';
 import { expectEveryCell } from './support/judge/access-cells.ts';
 
 const { config, a, b, anon } = actors();
@@ -453,7 +453,7 @@ section('Statuses', () => {
     expectEqual(status.in_reply_to_account_id, parent.account.id, 'in_reply_to_account_id', reply.exchange);
   });
 
-  it('STATUS-READ-1 a public status is readable without a token', { requires: [requirement(!config.whitelistMode, WHITELIST)], needs: { top, tokenless } }, ({ top, tokenless }) => {
+  it('STATUS-READ-1 a public status is readable without a token', { requires: [absent(config.whitelistMode, WHITELIST)], needs: { top, tokenless } }, ({ top, tokenless }) => {
     const status = need(top);
     expectStatus(readOf(tokenless, status), status);
   });
@@ -476,7 +476,7 @@ section('Statuses', () => {
 
   it(
     'STATUS-READ-4 reading a private status without a token gets 404 "Record not found"',
-    { requires: [requirement(!config.whitelistMode, WHITELIST)], needs: { hidden, byOwner, tokenless } },
+    { requires: [absent(config.whitelistMode, WHITELIST)], needs: { hidden, byOwner, tokenless } },
     ({ hidden, byOwner, tokenless }) => {
       const status = madeWith(hidden, ['visibility']);
       ownAnswered(hidden, byOwner, readOf(byOwner, status), 'STATUS-READ-2', "A's read of its own private status");
@@ -592,7 +592,7 @@ section('Statuses', () => {
 
     it(
       'STATUS-VIS-2 context of public and unlisted statuses answers without a token',
-      { requires: [requirement(!config.whitelistMode, WHITELIST)], needs: { top, reply, tokenless } },
+      { requires: [absent(config.whitelistMode, WHITELIST)], needs: { top, reply, tokenless } },
       ({ top, reply, tokenless }) => {
         for (const status of [need(top), madeWith(reply, ['visibility'])]) expectContext(contextOf(tokenless, status));
       },
@@ -600,7 +600,7 @@ section('Statuses', () => {
 
     it(
       'STATUS-VIS-3 an unlisted status is readable without a token',
-      { requires: [requirement(!config.whitelistMode, WHITELIST)], needs: { top, reply, tokenless } },
+      { requires: [absent(config.whitelistMode, WHITELIST)], needs: { top, reply, tokenless } },
       ({ top, reply, tokenless }) => {
         const status = madeWith(reply, ['visibility']);
         expectTokenlessReads(tokenless, need(top));

@@ -76,10 +76,18 @@ export const notMade = (cause: RootCause, exchange?: Exchange): Extract<StepOutc
 export interface Requirement {
   met: boolean;
   reason: string;
+  /** The settings it needs, as --list and docs/checks.md show them: "CONFORMANCE_TOKEN_B", "not CONFORMANCE_WHITELIST_MODE". */
+  settings: readonly string[];
 }
 
-/** A requirement of the configuration; its reason names the setting (CONFORMANCE_...), for --list and docs/checks.md. */
-export const requirement = (present: unknown, reason: string): Requirement => ({ met: Boolean(present), reason });
+/** The settings a reason names (CONFORMANCE_...): a requirement's reason names the settings it needs, each once. */
+const settingsNamed = (reason: string) => [...new Set(reason.match(/CONFORMANCE_[A-Z_]+[A-Z]/g) ?? [])];
+
+/** A requirement of the configuration: what must be present; its reason names the settings that give it (CONFORMANCE_...). */
+export const requirement = (present: unknown, reason: string): Requirement => ({ met: Boolean(present), reason, settings: settingsNamed(reason) });
+
+/** A requirement that a setting is not given (an instance not in whitelist mode); its reason names that setting. */
+export const absent = (setting: unknown, reason: string): Requirement => ({ met: !setting, reason, settings: settingsNamed(reason).map((name) => `not ${name}`) });
 
 interface CheckOptions<N extends Steps, U extends Steps> {
   /** What the configuration must give: a check without it is skipped, and its steps are not planned. */
@@ -96,10 +104,14 @@ interface CheckOptions<N extends Steps, U extends Steps> {
 }
 
 export interface DeclaredCheck {
+  /** Its title as declared: the clause id and one sentence. */
+  title: string;
   steps: DeclaredStep<unknown>[];
   requires: readonly Requirement[];
   /** The release the check's clause came with (the catalogue's since). */
   release?: string;
+  /** The release that removed the check's operation (CheckOptions.removedIn). */
+  removedIn?: string;
 }
 
 /** The outermost section being collected: its checks by title, and its plan. */
@@ -131,6 +143,11 @@ export async function declaredSections(load: () => Promise<unknown>): Promise<De
 /** Whether a declared check runs with this configuration: its clause's release, and every requirement it names. */
 export const runsWith = (check: DeclaredCheck, serverVersion: string) => (!check.release || releaseAtLeast(serverVersion, check.release)) && check.requires.every(({ met }) => met);
 
+/** What a check needs from the configuration, as --list shows it: its release range, then the settings its requirements name. */
+export const needsOf = (check: DeclaredCheck): string[] => [
+  ...new Set([...(check.release ? [`release >= ${check.release}`] : []), ...(check.removedIn ? [`release < ${check.removedIn}`] : []), ...check.requires.flatMap(({ settings }) => settings)]),
+];
+
 /**
  * A check: its title (the clause id and one sentence in the contract's terms), the steps it needs and uses, and how it
  * judges them. It is skipped where the catalogue says its clause came with a later release than the server's.
@@ -148,7 +165,7 @@ export function it<N extends Steps = None, U extends Steps = None>(
   const uses: Steps = options.uses ?? {};
   const release = findClause(CLAUSE_ID.exec(title)?.[0] ?? '')?.since;
   const requires = options.requires ?? [];
-  const declared: DeclaredCheck = { steps: [...Object.values(needs), ...Object.values(uses)], requires, ...(release ? { release } : {}) };
+  const declared: DeclaredCheck = { title, steps: [...Object.values(needs), ...Object.values(uses)], requires, ...(release ? { release } : {}), ...(options.removedIn ? { removedIn: options.removedIn } : {}) };
   checks.set(name, declared);
   if (declaring) return;
   vitestIt(title, async (context) => {

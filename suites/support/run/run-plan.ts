@@ -29,7 +29,8 @@ const add = (x: PathCost, y: PathCost): PathCost => ({ api: x.api + y.api, oauth
 
 /** The sections of each suite file loaded so far: a module is loaded once, so it declares once. */
 const loaded = new Map<string, Promise<DeclaredSection[]>>();
-function sectionsOf(url: string): Promise<DeclaredSection[]> {
+/** The sections a suite file declares, loaded outside vitest (the configuration is declareWith's): nothing is sent. */
+export function sectionsOf(url: string): Promise<DeclaredSection[]> {
   const known = loaded.get(url);
   if (known) return known;
   const sections = declaredSections(() => import(url));
