@@ -296,7 +296,9 @@ export default class ConformanceReporter implements Reporter {
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
-    const config = configFromEnv(process.env);
+    // The configuration the run resolved (the embedded server's address among it), as its project provides it to the
+    // checks; the environment's where no module ran.
+    const config = modules.map((module) => module.project.getProvidedContext().config).find((provided) => provided !== undefined) ?? configFromEnv(process.env);
     for (const path of this.unselected) {
       const { group, checks } = unselectedGroup(path);
       this.groups.push(group);
@@ -323,7 +325,7 @@ export default class ConformanceReporter implements Reporter {
     const groups = withRunTotals(this.groups, checks);
     const unverdicted: Omit<RunResults, 'verdict'> = {
       server: {
-        baseUrl: config.baseUrl || process.env.CONFORMANCE_RESOLVED_BASE_URL || '',
+        baseUrl: config.baseUrl,
         embedded: config.embedded,
         version: config.serverVersion,
         faults: config.faults,

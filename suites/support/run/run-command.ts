@@ -55,7 +55,6 @@ async function runGroups(files: readonly string[], reporter: ConformanceReporter
   // The embedded server starts here, loaded as this process loads the CLI, and not in vitest's global setup, which
   // would load it through vite's transforms first: a few tenths of a second off every run.
   const run = await prepared();
-  if (run.config.embedded) process.env.CONFORMANCE_RESOLVED_BASE_URL = run.config.baseUrl;
   const vitest = await startVitest('test', [...files], {
     root,
     config: false,
