@@ -93,10 +93,10 @@ interface CheckOptions<N extends Steps, U extends Steps> {
   /** What the configuration must give: a check without it is skipped, and its steps are not planned. */
   requires?: readonly Requirement[];
   /**
-   * The release that removed the check's operation (the catalogue gives the release a clause came with, not this one):
-   * on it and later the check is skipped, before anything else, as a run that stopped (--max-failures) skips it too.
+   * The clause of the catalogue that says the check's operation was removed (STATUS-CARD-2): from the release it came
+   * with, the check is skipped, before anything else, as a run that stopped (--max-failures) skips it too.
    */
-  removedIn?: string;
+  removedBy?: string;
   /** Steps the check cannot be judged without: one that failed blocks it with its cause. */
   needs?: N;
   /** Steps the check judges whatever became of them (their answers are its evidence). */
@@ -110,7 +110,7 @@ export interface DeclaredCheck {
   requires: readonly Requirement[];
   /** The release the check's clause came with (the catalogue's since). */
   release?: string;
-  /** The release that removed the check's operation (CheckOptions.removedIn). */
+  /** The release that removed the check's operation (the since of CheckOptions.removedBy). */
   removedIn?: string;
 }
 
@@ -141,7 +141,8 @@ export async function declaredSections(load: () => Promise<unknown>): Promise<De
 }
 
 /** Whether a declared check runs with this configuration: its clause's release, and every requirement it names. */
-export const runsWith = (check: DeclaredCheck, serverVersion: string) => (!check.release || releaseAtLeast(serverVersion, check.release)) && check.requires.every(({ met }) => met);
+export const runsWith = (check: DeclaredCheck, serverVersion: string) =>
+  (!check.release || releaseAtLeast(serverVersion, check.release)) && (!check.removedIn || !releaseAtLeast(serverVersion, check.removedIn)) && check.requires.every(({ met }) => met);
 
 /** What a check needs from the configuration, as --list shows it: its release range, then the settings its requirements name. */
 export const needsOf = (check: DeclaredCheck): string[] => [
@@ -164,14 +165,16 @@ export function it<N extends Steps = None, U extends Steps = None>(
   const needs: Steps = options.needs ?? {};
   const uses: Steps = options.uses ?? {};
   const release = findClause(CLAUSE_ID.exec(title)?.[0] ?? '')?.since;
+  const removedIn = options.removedBy === undefined ? undefined : findClause(options.removedBy)?.since;
+  if (options.removedBy !== undefined && !removedIn) throw new Error(`the check "${title}" is removed by ${options.removedBy}, which has no release in the catalogue`);
   const requires = options.requires ?? [];
-  const declared: DeclaredCheck = { title, steps: [...Object.values(needs), ...Object.values(uses)], requires, ...(release ? { release } : {}), ...(options.removedIn ? { removedIn: options.removedIn } : {}) };
+  const declared: DeclaredCheck = { title, steps: [...Object.values(needs), ...Object.values(uses)], requires, ...(release ? { release } : {}), ...(removedIn ? { removedIn } : {}) };
   checks.set(name, declared);
   if (declaring) return;
   vitestIt(title, async (context) => {
     const { config } = actors();
     if (release) since(context, config, release);
-    if (options.removedIn) before(context, config, options.removedIn);
+    if (removedIn) before(context, config, removedIn);
     for (const { met, reason } of requires) if (!met) context.skip(reason);
     // After the skips of the configuration, which a run that did not stop would give too.
     const stop = runStop(config.stop);
