@@ -1,7 +1,9 @@
-// The layers of the support layer (docs/architecture.md): imports go one way only,
+// The layers of the support layer (docs/architecture.md): imports go one way only, through its five folders,
 // run -> report -> judge -> act -> talk. A folder may import its own modules and those of any folder below it, never one
-// above; the support layer never imports the suites or our own tests of them; and no module imports itself back
-// through others. suites/self/layers.test.ts runs these rules inside npm test; `npm run layers` runs them alone.
+// above; the support layer never imports the suites or our own tests of them; the reference server and the media
+// files (fixtures/) stand below it all but talk/ and the clause catalogue, and only run/ starts the server; and no
+// module imports itself back through others. suites/support/run/layers.test.ts runs these rules in the unit lane;
+// `npm run layers` runs them alone.
 /** The folders of suites/support, lowest first. */
 const LAYERS = ['talk', 'act', 'judge', 'report', 'run'];
 
@@ -44,6 +46,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^suites/support/judge/', pathNot: '[.]test[.]ts$' },
       to: { path: '^suites/support/(act/(actors|applications|sign-in|moves|sequence|stream-moves)|talk/(sse|websocket|undici|browser|connections))[.]ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'no-fixtures-to-higher',
+      comment: 'fixtures/ (the reference server, the media files) may import of the suites only talk/ and the clause catalogue (the releases and faults it names); its tests may use the verifiers',
+      severity: 'error',
+      from: { path: '^fixtures/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^suites/', pathNot: '^suites/support/(talk/|judge/clauses\\.ts$)' },
+    },
+    {
+      name: 'no-reference-server-below-run',
+      comment: 'only run/ starts the reference server or reads its faults and variations: the layers below it talk to a server, whichever it is',
+      severity: 'error',
+      from: { path: '^suites/support/(talk|act|judge|report)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^fixtures/reference-server/' },
     },
     {
       name: 'no-circular',

@@ -5,8 +5,8 @@
 // another.
 // Two lanes: `npm test` runs every project (CI's full lane); `npm run test:unit` runs the fast lane, the part of
 // "self" that starts no conformance run, no child process and no browser: the tests beside the support layer's
-// modules, the reference server's and the schemas' (package.json). A test under suites/self/ is in the full lane only
-// (the layer rules too: they run dependency-cruiser as a child process; `npm run layers` runs them alone).
+// modules (the layer rules among them: dependency-cruiser runs in the test's process), the reference server's and the
+// schemas' (package.json). A test under suites/self/ is in the full lane only.
 import { defineConfig } from 'vitest/config';
 import { conformanceProject, GroupOrder } from './suites/support/run/conformance-project.ts';
 

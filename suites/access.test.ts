@@ -19,7 +19,7 @@ import { createdId, type Attachment, type Created, type Status } from './support
 import { createdObject, excerpt, type Exchange, jsonOf } from './support/talk/http.ts';
 import { OOB, registerApp, requestToken, type Application } from './support/act/applications.ts';
 import { remember } from './support/act/ledger.ts';
-import { releaseAtLeast } from './support/talk/config.ts';
+import { releaseHas } from './support/judge/clauses.ts';
 import { block, need } from './support/judge/preconditions.ts';
 import { answerOf as answered, causeOf, failed, succeeded as reached, type RootCause, type Step, type StepOutcome } from './support/act/steps.ts';
 import { flagOn, shows } from './support/act/moves.ts';
@@ -30,18 +30,13 @@ import { it, made, notMade, requirement, section, step } from './support/run/che
 
 const { config, a, anon } = actors();
 
-// The releases that added the operations (the contract's Versioning table).
-const BOOKMARKS = '3.1.0';
-const MUTES = '1.4.2';
-const PINS = '1.6.0';
-const MEDIA_READ = '3.1.3';
 
 const NAME = 'conformance access';
 const WEBSITE = 'https://conformance.invalid/access';
 
-/** Rule 5's fine-grained write scopes, those this release has (bookmarks came with 3.1.0). */
+/** Rule 5's fine-grained write scopes, those this release has (write:bookmarks came with the bookmarks, STATUS-BOOKMARK-1). */
 const WRITE_SCOPES = ['write:statuses', 'write:favourites', 'write:bookmarks', 'write:mutes', 'write:accounts', 'write:media'].filter(
-  (scope) => scope !== 'write:bookmarks' || releaseAtLeast(config.serverVersion, BOOKMARKS),
+  (scope) => scope !== 'write:bookmarks' || releaseHas(config.serverVersion, 'STATUS-BOOKMARK-1'),
 );
 
 /** The token that posts the statuses: read and write:statuses only, so it lacks every other write scope. */
@@ -202,7 +197,6 @@ interface Pair {
   undo: string;
   actClause: string;
   undoClause: string;
-  since?: string;
   /** ACCESS-BROAD-1 names the act: the token holding only write makes it first, and is its control where accepted. */
   broad?: true;
 }
@@ -210,13 +204,13 @@ interface Pair {
 const PAIRS: readonly Pair[] = [
   { scope: 'write:statuses', flag: 'reblogged', act: 'reblog', undo: 'unreblog', actClause: 'STATUS-REBLOG-1', undoClause: 'STATUS-REBLOG-4', broad: true },
   { scope: 'write:favourites', flag: 'favourited', act: 'favourite', undo: 'unfavourite', actClause: 'STATUS-FAV-1', undoClause: 'STATUS-FAV-3' },
-  { scope: 'write:bookmarks', flag: 'bookmarked', act: 'bookmark', undo: 'unbookmark', actClause: 'STATUS-BOOKMARK-1', undoClause: 'STATUS-BOOKMARK-2', since: BOOKMARKS, broad: true },
-  { scope: 'write:mutes', flag: 'muted', act: 'mute', undo: 'unmute', actClause: 'STATUS-MUTE-1', undoClause: 'STATUS-MUTE-3', since: MUTES },
-  { scope: 'write:accounts', flag: 'pinned', act: 'pin', undo: 'unpin', actClause: 'STATUS-PIN-1', undoClause: 'STATUS-PIN-5', since: PINS },
+  { scope: 'write:bookmarks', flag: 'bookmarked', act: 'bookmark', undo: 'unbookmark', actClause: 'STATUS-BOOKMARK-1', undoClause: 'STATUS-BOOKMARK-2', broad: true },
+  { scope: 'write:mutes', flag: 'muted', act: 'mute', undo: 'unmute', actClause: 'STATUS-MUTE-1', undoClause: 'STATUS-MUTE-3' },
+  { scope: 'write:accounts', flag: 'pinned', act: 'pin', undo: 'unpin', actClause: 'STATUS-PIN-1', undoClause: 'STATUS-PIN-5' },
 ];
 
-/** The pairs of this release. */
-const pairs = PAIRS.filter((pair) => !pair.since || releaseAtLeast(config.serverVersion, pair.since));
+/** The pairs of this release: a pair came with its act (the release of its act's clause). */
+const pairs = PAIRS.filter((pair) => releaseHas(config.serverVersion, pair.actClause));
 
 /** The scope lacked by the token that holds `scope`, the control of its pair: the two tokens are complementary. */
 const holderScope = (scope: string) => (scope === 'write:statuses' ? 'write:favourites' : 'write:statuses');
@@ -536,7 +530,7 @@ const mediaMoves = step(
     ]);
     if (!upload.ok) return made({ upload, refused: [refusedUpload] });
     const path = `/api/v1/media/${upload.value.id}`;
-    const readable = releaseAtLeast(config.serverVersion, MEDIA_READ);
+    const readable = releaseHas(config.serverVersion, 'MEDIA-READ-1');
     // Read and update paths are not shown; these are Mastodon's, as in the media group.
     const [refusedRead, refusedUpdate] = await Promise.all([
       readable ? actor.get(path) : undefined,

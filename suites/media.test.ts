@@ -24,7 +24,7 @@ import { MEDIA_FIXTURES, uploadOf, type MediaFixture } from '../fixtures/media/i
 import { actors, formNotUnderstood, type Actor, type UploadApi } from './support/act/actors.ts';
 import { createdId, type Attachment, type Status } from './support/act/created.ts';
 import { createdObject, type Exchange } from './support/talk/http.ts';
-import { releaseAtLeast } from './support/talk/config.ts';
+import { findClause, releaseHas } from './support/judge/clauses.ts';
 import type { FormParams } from './support/talk/form.ts';
 import { block, controlled, countJudged, notJudged, requireThat } from './support/judge/preconditions.ts';
 import { answerOf, causeOf, succeeded, type Step } from './support/act/steps.ts';
@@ -33,9 +33,9 @@ import { check, expectEqual, expectError, expectOk, expectRefusal, fail } from '
 import { it, made, notMade, requirement, section, step, type StepOutcome } from './support/run/checks.ts';
 
 const { config, a, b } = actors();
-// The v2 uploads come with 3.1.3, the focal point with 2.3.0.
-const v2 = releaseAtLeast(config.serverVersion, '3.1.3');
-const withFocus = releaseAtLeast(config.serverVersion, '2.3.0');
+// The v2 uploads and the focal point came with the releases of their clauses (the catalogue's since).
+const v2 = releaseHas(config.serverVersion, 'MEDIA-V2-1');
+const withFocus = releaseHas(config.serverVersion, 'MEDIA-FOCUS-1');
 // An id no server has given out, far above any snowflake of this century: where the run could delete no attachment
 // of its own, whose id is of the server's own shape (a server may refuse an id of another shape before any lookup).
 const MISSING_ID = '999999999999999999';
@@ -292,7 +292,7 @@ const afterFirstCreation = { firstCreation: sensitiveWithoutMedia };
 // Where the release has no v2 upload (3.1.3), MEDIA-UPLOAD-2 and the attached status go on without the JPEG: the part
 // of them that gates on the release, here (the checks of the v2 upload itself are skipped by the catalogue's since).
 // The steps of the v2 uploads then send nothing.
-const NO_V2 = { summary: 'no v2 upload before release 3.1.3' };
+const NO_V2 = { summary: `no v2 upload before release ${findClause('MEDIA-V2-1')?.since}` };
 const jpeg = step('image-320x240.jpg uploaded with v2', { as: 'A', cost: v2 ? { api: 2, files: 1 } : {} }, async () => (v2 ? uploaded(MEDIA_FIXTURES.jpeg, {}, 'v2') : notMade(NO_V2)));
 
 const jpegReads = step('the JPEG read until its processing ended', { as: 'A', needs: { jpeg }, cost: { api: v2 ? 2 : 0 } }, async ({ jpeg }) =>

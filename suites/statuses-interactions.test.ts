@@ -31,7 +31,7 @@ import { actors, type Actor } from './support/act/actors.ts';
 import { createdObject, type Exchange, jsonOf, type RequestOptions } from './support/talk/http.ts';
 import { authorGap, madeStep, type Created, type Status } from './support/act/created.ts';
 import { remember, type LedgerEntry } from './support/act/ledger.ts';
-import { releaseAtLeast } from './support/talk/config.ts';
+import { releaseHas } from './support/judge/clauses.ts';
 import type { FormParams } from './support/talk/form.ts';
 import { Holds, shows, took, type Flag } from './support/act/moves.ts';
 import { block, controlled, need, needHeld } from './support/judge/preconditions.ts';
@@ -46,11 +46,9 @@ import { ClauseFailure } from './support/judge/clauses.ts';
 
 const { config, a, b } = actors();
 const NEEDS_B = 'needs CONFORMANCE_TOKEN_B';
-// The releases that added the operations (the contract's Versioning table), where they gate a part of a step.
-const PINS = '1.6.0';
-const REBLOG_VISIBILITY = '2.8.0';
-const pinsExist = releaseAtLeast(config.serverVersion, PINS);
-const visibilityParameter = releaseAtLeast(config.serverVersion, REBLOG_VISIBILITY);
+// The operations and parameters this release has, where they gate a part of a step: the releases of their clauses.
+const pinsExist = releaseHas(config.serverVersion, 'STATUS-PIN-1');
+const visibilityParameter = releaseHas(config.serverVersion, 'STATUS-REBLOG-2');
 
 const on = (statusId: string, operation: string) => `/api/v1/statuses/${statusId}/${operation}`;
 
@@ -343,12 +341,12 @@ const held = step(
   async ({ subject, undos }) => made({ holds: undos, read: subject.ok ? await undos.confirm(a, subject.value.id) : undefined }),
 );
 
-/** The moves the sequences draw from, as the release has them (bookmarks since 3.1.0, mutes 1.4.2, pins 1.6.0). */
+/** The moves the sequences draw from, as the release has them (bookmarks, mutes and pins came with their clauses' releases). */
 const SEQUENCE_MOVES: MoveName[] = [
   'favourite',
   'unfavourite',
-  ...(releaseAtLeast(config.serverVersion, '3.1.0') ? (['bookmark', 'unbookmark'] as const) : []),
-  ...(releaseAtLeast(config.serverVersion, '1.4.2') ? (['mute', 'unmute'] as const) : []),
+  ...(releaseHas(config.serverVersion, 'STATUS-BOOKMARK-1') ? (['bookmark', 'unbookmark'] as const) : []),
+  ...(releaseHas(config.serverVersion, 'STATUS-MUTE-1') ? (['mute', 'unmute'] as const) : []),
   ...(pinsExist ? (['pin', 'unpin'] as const) : []),
 ];
 /** The undo of each move, for the ledger: what a move leaves set is undone at the end unless a move undid it before. */

@@ -18,15 +18,15 @@
 import { actors, formNotUnderstood, type Actor } from './support/act/actors.ts';
 import { createdObject, type Exchange } from './support/talk/http.ts';
 import { madeStep, type PreparedStatus, type Status } from './support/act/created.ts';
-import { releaseAtLeast } from './support/talk/config.ts';
 import type { FormParams } from './support/talk/form.ts';
 import { block, controlled, countJudged, madeWith, need } from './support/judge/preconditions.ts';
 import { answerOf, causeOf, failed, succeeded, type Step, type StepOutcome } from './support/act/steps.ts';
 import { expectNoMismatch, hasMismatch } from './support/judge/run-wide.ts';
 import { noteLate, now, observeLate, settle } from './support/act/settle.ts';
 import { check, expectEqual, expectError, expectJson, expectList, expectOk, fail, observeErrorBody, statusLine as statusLineOf } from './support/judge/verify.ts';
-import { it, made, notMade, requirement, section, step } from './support/run/checks.ts';
+import { absent, it, made, notMade, requirement, section, step } from './support/run/checks.ts';
 import { expectEveryCell } from './support/judge/access-cells.ts';
+import { releaseHas } from './support/judge/clauses.ts';
 
 const { config, a, b, anon } = actors();
 const DIRECT_TEXT = 'conformance probe: a direct status that mentions nobody #conformance';
@@ -35,14 +35,14 @@ const MISSING_ID = '999999999999999999';
 const TOKEN_INVALID = 'The access token is invalid';
 const REFUSED = { status: 'conformance probe: must be refused' };
 const DIRECT_POLL = { status: 'conformance probe: a direct status with a poll', visibility: 'direct', poll: { options: ['yes', 'no'], expires_in: 3600 } };
-const POLLS = '2.8.0';
 const WHITELIST = 'the instance runs in whitelist mode: tokenless reads answer 401 there (CONFORMANCE_WHITELIST_MODE)';
-// Before 2.7.0 every read of a status needed a token: what a tokenless read answered then is not shown.
-const TOKENLESS_READS = '2.7.0';
+// Before tokenless reads came (STATUS-READ-1's release) every read of a status needed a token: what a tokenless read
+// answered then is not shown.
+const tokenlessReadsExist = releaseHas(config.serverVersion, 'STATUS-READ-1');
 // The public operations are read without a token, except where whitelist mode refuses tokenless reads.
 const publicReader = config.whitelistMode ? a : anon;
-// Who reads the statuses without a token: everyone since 2.7.0, except in whitelist mode, where only its own check reads the public one.
-const tokenlessReads = !config.whitelistMode && releaseAtLeast(config.serverVersion, TOKENLESS_READS);
+// Who reads the statuses without a token: everyone since tokenless reads came, except in whitelist mode, where only its own check reads the public one.
+const tokenlessReads = !config.whitelistMode && tokenlessReadsExist;
 
 /** What one reader's GETs answered, by path. */
 type Answers = ReadonlyMap<string, Exchange>;
@@ -200,8 +200,8 @@ const hidden = step("A's private reply to the reply", { as: 'A', needs: { reply 
 
 const direct = step("A's direct status, which mentions nobody", { as: 'A', cost: STATUS_COST }, async () => creation(await a.createStatus({ status: DIRECT_TEXT, visibility: 'direct' })));
 
-// Polls came with 2.8.0: they gate one status of STATUS-CREATE-4, not the check, so the gating stays here.
-const polls = releaseAtLeast(config.serverVersion, POLLS);
+// Polls came with STATUS-POLL-1's release: they gate one status of STATUS-CREATE-4, not the check, so the gating stays here.
+const polls = releaseHas(config.serverVersion, 'STATUS-POLL-1');
 // Left to the ledger, which deletes it as its author and reads it, and its poll, gone.
 const directPoll = step('a direct status with a poll, of B where B is configured', { as: b ? 'B' : 'A', cost: polls ? POLL_STATUS_COST : {} }, async () =>
   made(polls ? await (b ?? a).createStatus(DIRECT_POLL) : undefined),
@@ -453,7 +453,7 @@ section('Statuses', () => {
     expectEqual(status.in_reply_to_account_id, parent.account.id, 'in_reply_to_account_id', reply.exchange);
   });
 
-  it('STATUS-READ-1 a public status is readable without a token', { requires: [requirement(!config.whitelistMode, WHITELIST)], needs: { top, tokenless } }, ({ top, tokenless }) => {
+  it('STATUS-READ-1 a public status is readable without a token', { requires: [absent(config.whitelistMode, WHITELIST)], needs: { top, tokenless } }, ({ top, tokenless }) => {
     const status = need(top);
     expectStatus(readOf(tokenless, status), status);
   });
@@ -476,7 +476,7 @@ section('Statuses', () => {
 
   it(
     'STATUS-READ-4 reading a private status without a token gets 404 "Record not found"',
-    { requires: [requirement(!config.whitelistMode, WHITELIST)], needs: { hidden, byOwner, tokenless } },
+    { requires: [absent(config.whitelistMode, WHITELIST)], needs: { hidden, byOwner, tokenless } },
     ({ hidden, byOwner, tokenless }) => {
       const status = madeWith(hidden, ['visibility']);
       ownAnswered(hidden, byOwner, readOf(byOwner, status), 'STATUS-READ-2', "A's read of its own private status");
@@ -590,7 +590,7 @@ section('Statuses', () => {
 
     it(
       'STATUS-VIS-2 context of public and unlisted statuses answers without a token',
-      { requires: [requirement(!config.whitelistMode, WHITELIST)], needs: { top, reply, tokenless } },
+      { requires: [absent(config.whitelistMode, WHITELIST)], needs: { top, reply, tokenless } },
       ({ top, reply, tokenless }) => {
         for (const status of [need(top), madeWith(reply, ['visibility'])]) expectContext(contextOf(tokenless, status));
       },
@@ -598,7 +598,7 @@ section('Statuses', () => {
 
     it(
       'STATUS-VIS-3 an unlisted status is readable without a token',
-      { requires: [requirement(!config.whitelistMode, WHITELIST)], needs: { top, reply, tokenless } },
+      { requires: [absent(config.whitelistMode, WHITELIST)], needs: { top, reply, tokenless } },
       ({ top, reply, tokenless }) => {
         const status = madeWith(reply, ['visibility']);
         expectTokenlessReads(tokenless, need(top));
@@ -639,8 +639,8 @@ section('Statuses', () => {
         ownAnswered(hidden, byOwner, readOf(byOwner, status), 'STATUS-VIS-6', "A's read of its own direct status");
         ownAnswered(hidden, byOwner, contextOf(byOwner, status), 'STATUS-VIS-6', "A's context of its own direct status");
         for (const viewer of viewers) {
-          // Tokenless reads came with 2.7.0: they gate one read of this check, not the check, so the gating stays here.
-          if (viewer !== tokenless || releaseAtLeast(config.serverVersion, TOKENLESS_READS)) expectError(readOf(viewer, status), 404, 'Record not found');
+          // Tokenless reads gate one read of this check, not the check, so the gating stays here.
+          if (viewer !== tokenless || tokenlessReadsExist) expectError(readOf(viewer, status), 404, 'Record not found');
           expectError(contextOf(viewer, status), 404, 'Record not found');
         }
       },
@@ -675,13 +675,13 @@ section('Statuses', () => {
   // The catalogue gives the release a clause came with, not the one that removed its operation: those checks name it
   // (on such a release STATUS-CARD-2 needs the same read).
   section('card', () => {
-    it('STATUS-CARD-1 GET .../card answers a Card (before its removal in 3.0.0)', { removedIn: '3.0.0', needs: { top, cardRead } }, ({ top, cardRead }) => {
+    it('STATUS-CARD-1 GET .../card answers a Card (before its removal in 3.0.0)', { removedBy: 'STATUS-CARD-2', needs: { top, cardRead } }, ({ top, cardRead }) => {
       const exchange = cardOf(cardRead, need(top));
       const body = expectJson(exchange);
       check(typeof body === 'object' && body !== null && !Array.isArray(body), 'a Card object', exchange.text, exchange);
     });
 
-    it('RESOURCE-CARD-1 a Card has the fields and types of the contract', { removedIn: '3.0.0', needs: { top, cardRead } }, ({ top, cardRead }) => {
+    it('RESOURCE-CARD-1 a Card has the fields and types of the contract', { removedBy: 'STATUS-CARD-2', needs: { top, cardRead } }, ({ top, cardRead }) => {
       const exchange = cardOf(cardRead, need(top));
       if (exchange.status !== 200) block(causeOf('STATUS-CARD-1', `GET .../card answered ${answerOf(exchange)}`, exchange));
       expectOk(exchange, 'Card');

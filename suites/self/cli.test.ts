@@ -40,7 +40,7 @@ describe('the command', () => {
     expect(run.stdout).toBe(`${name} ${version}\n`);
   });
 
-  it('should list the checks a selection takes, with clause id, group and needs, sending no request and writing no report', async () => {
+  it('should list the checks a selection takes, with clause id, group, needs, cost and steps, sending no request and writing no report', async () => {
     // A server that counts the connections made to it: --list makes none.
     let connections = 0;
     const server = createServer((socket) => {
@@ -54,13 +54,16 @@ describe('the command', () => {
       const run = await runCli(['--list', '--group', 'statuses', '--only', 'status-read', '--exclude', 'STATUS-READ-2'], env, 30_000);
       expect(run.code, run.stderr).toBe(0);
       const lines = run.stdout.trimEnd().split('\n');
-      expect(lines[0]).toMatch(/^CLAUSE +GROUP +NEEDS +CHECK$/);
-      expect(lines.slice(1, -1).map((l) => l.split(/ {2,}/).slice(0, 3))).toEqual([
+      expect(lines[0]).toMatch(/^CLAUSE +GROUP +NEEDS +COST +CHECK$/);
+      // A line per check, each followed by its steps in the order the plan runs them.
+      expect(lines.slice(1, -2).filter((l) => !l.startsWith('    step: ')).map((l) => l.split(/ {2,}/).slice(0, 3))).toEqual([
         ['STATUS-READ-1', 'Statuses', 'release >= 2.7.0, not CONFORMANCE_WHITELIST_MODE'],
         ['STATUS-READ-3', 'Statuses', 'CONFORMANCE_TOKEN_B'],
         ['STATUS-READ-4', 'Statuses', 'release >= 2.7.0, not CONFORMANCE_WHITELIST_MODE'],
         ['STATUS-READ-5', 'Statuses', '-'],
       ]);
+      expect(lines[2]).toMatch(/^ {4}step: A's public status.* \(as A; \d+ \/api\)$/);
+      expect(lines.at(-2)).toMatch(/^\d+ steps, each run once: \d+ \/api$/);
       expect(lines.at(-1)).toBe('4 checks in 1 group');
       expect(connections).toBe(0);
       expect(readdirSync(run.reportDir)).toEqual([]);

@@ -9,7 +9,7 @@ import { registerSecret } from '../talk/redact.ts';
 import type { Actor } from './actors.ts';
 import { codeExchanged, codeUnanswered, remember, rememberApplication, rememberUnanswered } from './ledger.ts';
 import { answerOf, causeOf, failed, succeeded, type Step } from './steps.ts';
-import { made } from './made.ts';
+import { announceCreation } from './creations.ts';
 
 export interface Application {
   client_id: string;
@@ -36,7 +36,7 @@ export async function registerApp(anon: Actor, params: FormParams = {}): Promise
   }
   const how = `register one (POST /api/v1/apps with redirect_uris ${JSON.stringify(fields.redirect_uris)} and scopes "${String(fields.scopes)}") and use its client_id in place of ${app.client_id}`;
   registerSecret(app.client_secret, 'CLIENT_SECRET', `the client_secret of application ${app.client_id}, which the run never exported: ${how}`);
-  made('Application', app, exchange);
+  announceCreation('Application', app, exchange);
   return succeeded(app as unknown as Application, exchange);
 }
 
@@ -83,7 +83,7 @@ export async function requestToken(
   const clause = present && typeof given !== 'string' ? 'RESOURCE-TOKEN-1' : 'OAUTH-TOKEN-1';
   const what = body ? (present ? ` with access_token ${JSON.stringify(given)}` : ' without an access_token') : '';
   const step: Step<string> = token ? succeeded(token, exchange) : failed(causeOf(clause, `the ${grant} grant answered ${answerOf(exchange)}${what}`, exchange), exchange);
-  if (body && present) made('Token', body, exchange);
+  if (body && present) announceCreation('Token', body, exchange);
   // Sent, with no complete answer: the server may have issued a token the run never saw, listed with its code's
   // authorization where the code is one, else as a token possibly left behind.
   const code = params.grant_type === 'authorization_code' && typeof params.code === 'string' ? params.code : undefined;

@@ -4,7 +4,7 @@
 import type { FormParams } from '../talk/form.ts';
 import { createdObject, type Exchange } from '../talk/http.ts';
 import { type RootCause, answerOf, causeOf, failed, succeeded, type Step } from './steps.ts';
-import { made } from './made.ts';
+import { announceCreation } from './creations.ts';
 
 export interface Status {
   id: string;
@@ -56,7 +56,7 @@ export type Created<T> = Step<T> & { settle: () => void };
 export function createdStep<T>(exchange: Exchange, resource: 'Status' | 'Attachment' | 'Application', clause: string, what: string): Step<T> {
   const body = createdObject(exchange);
   if (!body || typeof body.id !== 'string') return failed(causeOf(clause, `${what} answered ${answerOf(exchange)}${body ? ' without an id' : ''}`, exchange), exchange);
-  made(resource, body, exchange);
+  announceCreation(resource, body, exchange);
   return succeeded(body as T, exchange);
 }
 

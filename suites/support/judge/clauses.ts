@@ -2,6 +2,7 @@
 // stable id, the section it stands in, the contract's own words, what kind of rule it is and the release that introduced it.
 // Checks name their clause as the first word of their title; reports are organised by this catalogue.
 import type { ReplayStep } from '../talk/replay.ts';
+import { releaseAtLeast } from '../talk/config.ts';
 
 import type { RootCause } from '../act/steps.ts';
 
@@ -324,6 +325,17 @@ export const CLAUSE_ID = /^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+(?=\s|$)/;
 
 export function findClause(id: string): Clause | undefined {
   return BY_ID.get(id);
+}
+
+/**
+ * Whether a server of `release` has what a clause describes: the catalogue's since is the one table of releases
+ * (as test262's features), read by the checks and steps that need an operation or a parameter, and by the reference
+ * server that serves it. A clause without since came with the first release.
+ */
+export function releaseHas(release: string, id: string): boolean {
+  const clause = findClause(id);
+  if (!clause) throw new Error(`no clause ${id} in the catalogue (suites/support/judge/clauses.ts)`);
+  return !clause.since || releaseAtLeast(release, clause.since);
 }
 
 /** A failure as data: what every report shows of it, without reading the message back. */

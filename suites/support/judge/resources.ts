@@ -4,7 +4,7 @@
 import type { Exchange } from '../talk/http.ts';
 import { caseMet, expectCase, judgedOnce, observeMismatch } from './run-wide.ts';
 import { schemaMismatches, type ResourceName } from './schema.ts';
-import { onMade } from '../act/made.ts';
+import { onCreation } from '../act/creations.ts';
 
 /** Which resource a nested field holds: a mismatch breaks the clause of the innermost resource on its path. */
 const NESTED: Record<string, ResourceName> = {
@@ -88,4 +88,4 @@ export function observeResource(resource: Exclude<ResourceName, 'Error'>, value:
 }
 
 // Every object a creation of the run answered is an instance of its resource.
-onMade(observeResource);
+onCreation(observeResource);

@@ -4,7 +4,7 @@
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
-import { checkLines, checkTitles, describeTitles } from '../judge/check-titles.ts';
+import { declaredChecks, lineOf, PROJECT_ROOT } from './declared-checks.ts';
 import { type CheckResult, type CheckStatus, checksCount, clauseOfTitle, type GroupResult, type LeftBehind, redactedResults, type RunResults, runVerdict, severityOf, statusCodeOnlyNote, totalsLine, totalsOf, withRunTotals } from './results.ts';
 import { configFromEnv } from '../talk/config.ts';
 import { addCounts, emptyCounts, type Counts } from '../talk/counts.ts';
@@ -130,20 +130,34 @@ export function checkOf(test: TestCase, group: string, file: string, pattern?: R
   };
 }
 
+/** The line of each check's title in a suite file (the first, where a title is written twice); empty where it cannot be read. */
+function checkLines(path: string, titles: readonly string[]): Map<string, number> {
+  let source: string;
+  try {
+    source = readFileSync(path, 'utf8');
+  } catch {
+    return new Map();
+  }
+  return new Map(titles.flatMap((title) => [lineOf(source, title) ?? []].flat().map((line): [string, number] => [title, line])));
+}
+
 /**
- * The checks of a suite file that was not run because the selection takes none of them, read from its source: each
- * skipped as not selected, as vitest reports a check of a file it runs that the selection leaves out.
+ * The checks of a suite file that was not run because the selection takes none of them, as it declares them
+ * (report/declared-checks.ts): each skipped as not selected, as vitest reports a check of a file it runs that the
+ * selection leaves out.
  */
-export function unselectedGroup(path: string): { group: GroupResult; checks: CheckResult[] } {
-  const source = readFileSync(path, 'utf8');
-  const file = relative(process.cwd(), path);
-  const name = describeTitles(source)[0] ?? basename(path);
-  const checks = checkTitles(source).flatMap(({ text, line }): CheckResult[] => {
-    if (text === undefined) return [];
-    const clause = clauseOfTitle(text);
-    return [{ clause, title: text, group: name, file, line, status: 'skipped', outcome: 'skipped', severity: severityOf(clause), durationMs: 0, skipReason: NOT_SELECTED, observations: [] }];
+export function unselectedGroup(path: string, root = PROJECT_ROOT): { group: GroupResult; checks: CheckResult[] } {
+  const file = relative(root, path);
+  const declared = declaredChecks(root).find((group) => group.file === file);
+  const name = declared?.group ?? basename(path);
+  const titles = declared?.checks.map(({ title }) => title) ?? [];
+  const lines = checkLines(path, titles);
+  const checks = titles.map((title): CheckResult => {
+    const clause = clauseOfTitle(title);
+    const line = lines.get(title);
+    return { clause, title, group: name, file: relative(process.cwd(), path), ...(line ? { line } : {}), status: 'skipped', outcome: 'skipped', severity: severityOf(clause), durationMs: 0, skipReason: NOT_SELECTED, observations: [] };
   });
-  return { group: { name, file, durationMs: 0, ...totalsOf(checks), errors: [] }, checks };
+  return { group: { name, file: relative(process.cwd(), path), durationMs: 0, ...totalsOf(checks), errors: [] }, checks };
 }
 
 /** The four report files of a run (or of merged shards) in `dir`. */
@@ -262,7 +276,7 @@ export default class ConformanceReporter implements Reporter {
   onTestModuleEnd(module: TestModule): void {
     const file = relative(process.cwd(), module.moduleId);
     const name = groupName(module);
-    const lines = checkLines(module.moduleId);
+    const lines = checkLines(module.moduleId, [...module.children.allTests()].map((t) => t.name));
     const checks = [...module.children.allTests()].map((t) => checkOf(t, name, file, this.testNamePattern, lines));
     // A preparation that threw is a defect of the suite, not of the server: it fails the run as an error outside checks.
     const errors = [...module.errors(), ...[...module.children.allSuites()].flatMap((suite) => suite.errors())].map(errorText);
@@ -285,7 +299,9 @@ export default class ConformanceReporter implements Reporter {
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
-    const config = configFromEnv(process.env);
+    // The configuration the run resolved (the embedded server's address among it), as its project provides it to the
+    // checks; the environment's where no module ran.
+    const config = modules.map((module) => module.project.getProvidedContext().config).find((provided) => provided !== undefined) ?? configFromEnv(process.env);
     for (const path of this.unselected) {
       const { group, checks } = unselectedGroup(path);
       this.groups.push(group);
@@ -312,7 +328,7 @@ export default class ConformanceReporter implements Reporter {
     const groups = withRunTotals(this.groups, checks);
     const unverdicted: Omit<RunResults, 'verdict'> = {
       server: {
-        baseUrl: config.baseUrl || process.env.CONFORMANCE_RESOLVED_BASE_URL || '',
+        baseUrl: config.baseUrl,
         embedded: config.embedded,
         version: config.serverVersion,
         faults: config.faults,

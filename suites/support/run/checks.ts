@@ -79,10 +79,18 @@ export const notMade = (cause: RootCause, exchange?: Exchange): Extract<StepOutc
 export interface Requirement {
   met: boolean;
   reason: string;
+  /** The settings it needs, as --list and docs/checks.md show them: "CONFORMANCE_TOKEN_B", "not CONFORMANCE_WHITELIST_MODE". */
+  settings: readonly string[];
 }
 
-/** A requirement of the configuration; its reason names the setting (CONFORMANCE_...), for --list and docs/checks.md. */
-export const requirement = (present: unknown, reason: string): Requirement => ({ met: Boolean(present), reason });
+/** The settings a reason names (CONFORMANCE_...): a requirement's reason names the settings it needs, each once. */
+const settingsNamed = (reason: string) => [...new Set(reason.match(/CONFORMANCE_[A-Z_]+[A-Z]/g) ?? [])];
+
+/** A requirement of the configuration: what must be present; its reason names the settings that give it (CONFORMANCE_...). */
+export const requirement = (present: unknown, reason: string): Requirement => ({ met: Boolean(present), reason, settings: settingsNamed(reason) });
+
+/** A requirement that a setting is not given (an instance not in whitelist mode); its reason names that setting. */
+export const absent = (setting: unknown, reason: string): Requirement => ({ met: !setting, reason, settings: settingsNamed(reason).map((name) => `not ${name}`) });
 
 /**
  * A variant a check runs in (wpt's variants): its name, which ends the title of its result in parentheses ("(SSE)"),
@@ -102,10 +110,10 @@ interface CheckOptions<N extends Steps, U extends Steps, V extends Steps = None>
   /** What the configuration must give: a check without it is skipped, and its steps are not planned. */
   requires?: readonly Requirement[];
   /**
-   * The release that removed the check's operation (the catalogue gives the release a clause came with, not this one):
-   * on it and later the check is skipped, before anything else, as a run that stopped (--max-failures) skips it too.
+   * The clause of the catalogue that says the check's operation was removed (STATUS-CARD-2): from the release it came
+   * with, the check is skipped, before anything else, as a run that stopped (--max-failures) skips it too.
    */
-  removedIn?: string;
+  removedBy?: string;
   /** Steps the check cannot be judged without: one that failed blocks it with its cause. */
   needs?: N;
   /** Steps the check judges whatever became of them (their answers are its evidence). */
@@ -113,10 +121,14 @@ interface CheckOptions<N extends Steps, U extends Steps, V extends Steps = None>
 }
 
 export interface DeclaredCheck {
+  /** Its title as declared: the clause id and one sentence. */
+  title: string;
   steps: DeclaredStep<unknown>[];
   requires: readonly Requirement[];
   /** The release the check's clause came with (the catalogue's since). */
   release?: string;
+  /** The release that removed the check's operation (the since of CheckOptions.removedBy). */
+  removedIn?: string;
 }
 
 /** The outermost section being collected: its checks by title, and its plan. */
@@ -148,7 +160,13 @@ export async function declaredSections(load: () => Promise<unknown>): Promise<De
 }
 
 /** Whether a declared check runs with this configuration: its clause's release, and every requirement it names. */
-export const runsWith = (check: DeclaredCheck, serverVersion: string) => (!check.release || releaseAtLeast(serverVersion, check.release)) && check.requires.every(({ met }) => met);
+export const runsWith = (check: DeclaredCheck, serverVersion: string) =>
+  (!check.release || releaseAtLeast(serverVersion, check.release)) && (!check.removedIn || !releaseAtLeast(serverVersion, check.removedIn)) && check.requires.every(({ met }) => met);
+
+/** What a check needs from the configuration, as --list shows it: its release range, then the settings its requirements name. */
+export const needsOf = (check: DeclaredCheck): string[] => [
+  ...new Set([...(check.release ? [`release >= ${check.release}`] : []), ...(check.removedIn ? [`release < ${check.removedIn}`] : []), ...check.requires.flatMap(({ settings }) => settings)]),
+];
 
 /**
  * A check: its title (the clause id and one sentence in the contract's terms), the steps it needs and uses, and how it
@@ -189,14 +207,16 @@ function declareCheck<N extends Steps, U extends Steps>(
   const needs: Steps = options.needs ?? {};
   const uses: Steps = options.uses ?? {};
   const release = findClause(CLAUSE_ID.exec(title)?.[0] ?? '')?.since;
+  const removedIn = options.removedBy === undefined ? undefined : findClause(options.removedBy)?.since;
+  if (options.removedBy !== undefined && !removedIn) throw new Error(`the check "${title}" is removed by ${options.removedBy}, which has no release in the catalogue`);
   const requires = options.requires ?? [];
-  const declared: DeclaredCheck = { steps: [...Object.values(needs), ...Object.values(uses)], requires, ...(release ? { release } : {}) };
+  const declared: DeclaredCheck = { title, steps: [...Object.values(needs), ...Object.values(uses)], requires, ...(release ? { release } : {}), ...(removedIn ? { removedIn } : {}) };
   checks.set(name, declared);
   if (declaring) return;
   vitestIt(title, async (context) => {
     const { config } = actors();
     if (release) since(context, config, release);
-    if (options.removedIn) before(context, config, options.removedIn);
+    if (removedIn) before(context, config, removedIn);
     for (const { met, reason } of requires) if (!met) context.skip(reason);
     // After the skips of the configuration, which a run that did not stop would give too.
     const stop = runStop(config.stop);

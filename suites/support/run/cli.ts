@@ -9,8 +9,9 @@ import { config as loadDotenv } from 'dotenv';
 import { ConfigError, configFromEnv, PACKAGE, PREFLIGHT_ACCOUNT_A, SETTINGS, type Config } from '../talk/config.ts';
 import { preflight, type Sent } from './preflight.ts';
 import type { Verbosity } from '../report/reporter.ts';
-import { EXPLORE_FILE, listing, planOf, runWideChecks, selectionMistake, selectionOf, withoutSkipped } from './selection.ts';
+import { EXPLORE_FILE, listing, runWideChecks, selectedOf, selectionMistake, selectionOf, withoutSkipped } from './selection.ts';
 import { EXIT, expectationsOf, usageError } from './usage.ts';
+import { declarations } from '../report/declared-checks.ts';
 import type { Command } from './run-command.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -27,8 +28,9 @@ Selection (ids and group names match whatever their case; one that matches no ch
   --only PREFIX       run the checks whose clause id starts with PREFIX (STATUS-READ, OAUTH-); repeatable;
                       a group with none of them is not run, its checks reported as not selected
   --exclude PREFIX    leave out the checks whose clause id starts with PREFIX (same forms as --only); repeatable
-  --list              print the checks the selection takes, with their clause id, group and what they need
-                      from the configuration; runs nothing and sends no request
+  --list              print the checks the selection takes, with their clause id, group, what they need
+                      from the configuration and what they cost, each followed by the steps it needs in
+                      the order the plan runs them; runs nothing and sends no request
   --shard I/N         run the I-th of N slices of the suite files (vitest's --shard), one per CI machine;
                       merge the slices' results with: npm run matrix -- --merge a/results.json b/results.json --out DIR
   -x, --exit-first    stop the run at its first failed check (--max-failures 1)
@@ -119,12 +121,6 @@ function stabilityOf(flags: StabilityFlags): Command['stability'] {
   };
 }
 
-/** The run-wide clauses a run judges, the registered checks' among them: loaded for --list only (a run loads them in its workers). */
-async function runWideClausesOfRun() {
-  await Promise.all([import('../judge/registered-checks.ts'), import('../judge/resources.ts')]);
-  return (await import('../judge/run-wide.ts')).runWideClauses();
-}
-
 /** The run's configuration; a setting the run cannot take is a usage error. */
 function configOrUsageError(): Config {
   try {
@@ -141,7 +137,7 @@ async function exploredListing(config: Config): Promise<string[]> {
     import('../judge/explore-oracle.ts'),
     import('../act/explore-inputs.ts'),
     import('./run-plan.ts'),
-    import('./figures.ts'),
+    import('./declarations.ts'),
   ]);
   return exploreListing(exploreSettingsOf(config, await exploreShareOf(ROOT, asPlanned(config))), config.seed);
 }
@@ -172,13 +168,13 @@ async function main(): Promise<number> {
   }
   if (flags.quiet && flags.verbose) usageError('-q (--quiet) and -v (--verbose) exclude each other');
   const verbosity: Verbosity = flags.quiet ? 'quiet' : flags.verbose ? 'verbose' : 'normal';
-  // The selection is read from the suites' source before anything else: a name that matches nothing stops the command.
+  // The selection is read from the declared checks before anything else: a name that matches nothing stops the command.
   const selection = selectionOf(flags as { group?: string[]; only?: string[]; exclude?: string[] });
   const mistake = selectionMistake(ROOT, selection);
   if (mistake) usageError(mistake);
   const shard = flags.shard as string | undefined;
   const stability = stabilityOf(flags as StabilityFlags);
-  const plan = planOf(ROOT, selection, shard !== undefined);
+  const plan = selectedOf(ROOT, selection, shard !== undefined);
   loadDotenv({ quiet: true });
   for (const s of SETTINGS) {
     const value = flags[s.flag.slice(2)];
@@ -189,7 +185,7 @@ async function main(): Promise<number> {
     // What a run would take, the checks the expectations file skips left out: no server starts, no request is sent.
     const checks = withoutSkipped(plan.checks, expectationsOf(process.env.CONFORMANCE_EXPECTATIONS));
     const explored = checks.some((check) => check.file === EXPLORE_FILE) ? await exploredListing(configOrUsageError()) : [];
-    process.stdout.write(`${[...listing(checks, runWideChecks(checks, await runWideClausesOfRun(), configOrUsageError().serverVersion)), ...explored].join('\n')}\n`);
+    process.stdout.write(`${[...listing(checks, runWideChecks(checks, declarations(ROOT).runWide, configOrUsageError().serverVersion)), ...explored].join('\n')}\n`);
     return EXIT.passed;
   }
   const config = configOrUsageError();

@@ -8,10 +8,17 @@ import { contractRows, staleMappings, unmappedRows } from './contract-map.ts';
 import { anchorsOf, brokenLinks, contractText, GENERATED_MARK, generatedPages, headingAnchor, relativeLinks, ROOT, stalePages } from './docs.ts';
 import { FIGURES_PAGE, figuresPage, fullRunFigures, misstatedFigures } from './figures.ts';
 import { IP_ACCESS_LINE } from './run-plan.ts';
+import { DECLARED_CHECKS } from '../report/declared-checks.ts';
+import { declarationsText, loadDeclarations } from './declarations.ts';
 
 describe('documentation', () => {
   it('should have every generated page as npm run docs makes it', () => {
     expect(stalePages(), 'these generated pages differ from the code: refresh them with npm run docs').toEqual([]);
+  });
+
+  it('should hold the declared checks that --list, the selection, the reports and the pages read equal to what the suite files declare', async () => {
+    const declared = declarationsText(await loadDeclarations(ROOT));
+    expect(readFileSync(join(ROOT, DECLARED_CHECKS), 'utf8'), `${DECLARED_CHECKS} differs from the suite files' declarations: refresh it with npm run docs`).toBe(declared);
   });
 
   it('should find a generated page stale once it is edited by hand, and name it', () => {

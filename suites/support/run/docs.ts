@@ -1,6 +1,8 @@
-// The documentation pages that restate code (the clause catalogue, the settings) are made from the declarations
-// themselves, so that they cannot drift from them: `npm run docs` writes them, and docs.test.ts fails where a page on
-// disk differs from what this makes, or where a relative link of README.md or docs/ leads nowhere.
+// The documentation pages that restate code (the clause catalogue, the settings, every check and what it needs) are
+// made from the declarations themselves, so that they cannot drift from them: `npm run docs` writes them, and
+// docs.test.ts fails where a page on disk differs from what this makes, or where a relative link of README.md or docs/
+// leads nowhere. The checks' pages read the declared checks (report/declared-checks.ts), which `npm run docs` writes
+// first from the loaded suite files (declarations.ts).
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +11,9 @@ import { SETTINGS } from '../talk/config.ts';
 import { isReason } from '../judge/contract-rows.ts';
 import { contractMap } from './contract-map.ts';
 import { FIGURES_PAGE, figuresPage, fullRunFigures } from './figures.ts';
-import { planOf, selectionOf } from './selection.ts';
+import { DECLARED_CHECKS, declaredChecks } from '../report/declared-checks.ts';
+import { declarationsText, loadDeclarations } from './declarations.ts';
+import { costText, selectedOf, selectionOf } from './selection.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 /** The first line of every generated page: a reader who edits one learns where its text comes from. */
@@ -75,10 +79,10 @@ function settingsPage(): string {
 
 /** Every check the suite files declare, with what it needs from the configuration: the rows `--list` prints for a whole run. */
 function checksPage(): string {
-  const { checks } = planOf(ROOT, selectionOf({}));
-  const rows = checks.map(({ title, group, needs, file, line }) => {
-    const id = title?.split(' ')[0] ?? `${file}:${line}`;
-    return [`\`${id}\``, group, needs.join(', ') || '', title === undefined ? 'a title made at run time' : title.slice(id.length).trim()];
+  const { checks } = selectedOf(ROOT, selectionOf({}));
+  const rows = checks.map(({ title, group, needs }) => {
+    const id = title.split(' ')[0] as string;
+    return [`\`${id}\``, group, needs.join(', ') || '', title.slice(id.length).trim()];
   });
   return `${[
     GENERATED_MARK,
@@ -88,6 +92,37 @@ function checksPage(): string {
       'What a check needs from the server before it can judge is in [what each check needs](needs.md).',
     table(['clause', 'group', 'needs from the configuration', 'check'], rows),
   ].join('\n\n')}\n`;
+}
+
+/** needs.md's header, written by hand: how a need that fails blocks a check, which no declaration says. */
+const NEEDS_HEADER = `# What each check needs
+
+What a check needs before it can judge, group by group, as its suite file declares it: the steps of preparation it
+names and every step they need, in the order the plan runs them, each with the account it acts as and what it costs
+([declaring checks](declaring-checks.md)). \`--list\` prints the same under each check. A step that could not come
+to its value blocks every check after it, naming its root cause ([verdict rules](verdicts.md)); what a check needs from
+the configuration (a token, a password, a release) is in [every check](checks.md).
+
+Throughout: an application is APPS-REGISTER-1's; a token the token operation did not give, OAUTH-TOKEN-1's
+(RESOURCE-TOKEN-1's where access_token is no string); a prepared status, STATUS-CREATE-1's, or, where the check needs
+it, the clause of the visibility, reply or poll it came without (STATUS-CREATE-4, -6, STATUS-POLL-1); a 401 to a token
+the run obtained itself, the grant's that gave it (OAUTH-PASSWORD-1, AUTH-FLOW-1), not the operation's; a 403 to A or B
+on a user-token operation, ACCESS-BROAD-1's; a 403 to a media operation, outside the contract (which broad scopes imply
+which narrow ones is not shown). A's account id comes from the command's preflight (its verify_credentials with A's
+token, outside the contract) or the embedded server. A run-wide clause needs only what the run met.`;
+
+/** Every group's steps, numbered in the order of declaration, and each check with the numbers of the steps it needs. */
+function needsPage(): string {
+  const parts = [GENERATED_MARK, NEEDS_HEADER];
+  for (const { file, group, steps, checks } of declaredChecks(ROOT)) {
+    parts.push(
+      `## ${group}`,
+      `The steps of \`${file}\`, in the order of declaration, which the plan keeps on each object.`,
+      table(['step', 'what it brings', 'as', 'cost'], steps.map(({ name, as, cost }, i) => [String(i + 1), name, as, costText(cost)])),
+      table(['check', 'steps', 'cost run alone'], checks.map(({ title, steps: own, cost }) => [title, own.map((i) => i + 1).join(', ') || 'none', costText(cost)])),
+    );
+  }
+  return `${parts.join('\n\n')}\n`;
 }
 
 /** The contract as the project ships it: the text the contract map is read from. */
@@ -128,6 +163,7 @@ export function generatedPages(): Page[] {
     { path: 'docs/clauses.md', text: clausesPage() },
     { path: 'docs/settings.md', text: settingsPage() },
     { path: 'docs/checks.md', text: checksPage() },
+    { path: 'docs/needs.md', text: needsPage() },
     { path: 'docs/contract-map.md', text: contractMapPage() },
   ];
 }
@@ -178,12 +214,10 @@ export function brokenLinks(root = ROOT): string[] {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  // The declared checks first, loaded from the suite files: the pages of the checks and the figures read them.
+  writeFileSync(join(ROOT, DECLARED_CHECKS), declarationsText(await loadDeclarations(ROOT)));
   const pages = generatedPages();
   for (const { path, text } of pages) writeFileSync(join(ROOT, path), text);
-  process.stdout.write(`Written: ${pages.map((p) => p.path).join(', ')}\n`);
-  // Added up from the suite files' plan, which loads them: apart from the pages above.
-  void fullRunFigures(ROOT).then((figures) => {
-    writeFileSync(join(ROOT, FIGURES_PAGE), figuresPage(GENERATED_MARK, figures));
-    process.stdout.write(`Written: ${FIGURES_PAGE}\n`);
-  });
+  writeFileSync(join(ROOT, FIGURES_PAGE), figuresPage(GENERATED_MARK, await fullRunFigures(ROOT)));
+  process.stdout.write(`Written: ${[DECLARED_CHECKS, ...pages.map((p) => p.path), FIGURES_PAGE].join(', ')}\n`);
 }

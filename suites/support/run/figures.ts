@@ -6,11 +6,11 @@
 // what a run counts, section by section.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runWideClauses } from '../judge/run-wide.ts';
+import { declarations } from '../report/declared-checks.ts';
 import { CLAUSE_ID } from '../judge/clauses.ts';
-import { configFromEnv, releaseAtLeast, type Config } from '../talk/config.ts';
 import { exploreShareOf, IP_ACCESS_LINE, planOfRun, type GroupPlan } from './run-plan.ts';
-import { planOf, selectionOf } from './selection.ts';
+import { fullRunConfig } from './declarations.ts';
+import { runsAtRelease, selectedOf, selectionOf } from './selection.ts';
 
 /** The one page that states the figures. */
 export const FIGURES_PAGE = 'docs/figures.md';
@@ -34,44 +34,13 @@ export interface RunFigures {
   groups: readonly GroupPlan[];
 }
 
-/** The embedded server's accounts, as placeholders: the plan reads which settings are there, never what they say. */
-const EMBEDDED_ACCOUNTS = { CONFORMANCE_TOKEN_A: 'figures-token-a', CONFORMANCE_TOKEN_B: 'figures-token-b', CONFORMANCE_USERNAME_A: 'a', CONFORMANCE_PASSWORD_A: 'figures-password-a', CONFORMANCE_USERNAME_B: 'b', CONFORMANCE_PASSWORD_B: 'figures-password-b', CONFORMANCE_LIST_ID: '1' };
-
-/**
- * A run's configuration as its plan sees it: where the embedded server will serve it, with the accounts A and B, their
- * passwords, a list and A's account id that the server makes when it starts (after the command plans).
- */
-export function asPlanned(config: Config): Config {
-  if (!config.embedded) return config;
-  const { tokenA, tokenB, usernameA, passwordA, usernameB, passwordB, listId } = configFromEnv(EMBEDDED_ACCOUNTS);
-  return { ...config, tokenA, tokenB, usernameA, passwordA, usernameB, passwordB, listId, accountIdA: '1' };
-}
-
-let fullRun: Config | undefined;
-/** A full run as the embedded server's: accounts A and B with their passwords, a list, the destructive check, and A's account id known before the groups. One object: the plan loads the suite files once per configuration (run-plan.ts). */
-function fullRunConfig(): Config {
-  fullRun ??= asPlanned(configFromEnv({ CONFORMANCE_DESTRUCTIVE: '1' }));
-  return fullRun;
-}
-
-/** A need of a release, as the suite files state it ("release < 3.0.0", "release >= 2.7.0"). */
-const RELEASE_NEED = /^release (<|>=) (\S+)$/;
-
-/** Whether a check with these needs runs on a server of `release`, as far as the release decides. */
-function runsOnRelease(needs: readonly string[], release: string): boolean {
-  return needs.every((need) => {
-    const [, relation, bound] = RELEASE_NEED.exec(need) ?? [];
-    return bound === undefined || releaseAtLeast(release, bound) === (relation === '>=');
-  });
-}
-
 export async function fullRunFigures(root: string): Promise<RunFigures> {
-  const declared = planOf(root, selectionOf({})).checks;
+  const declared = selectedOf(root, selectionOf({})).checks;
   const config = fullRunConfig();
   const { total, groups } = await planOfRun(root, [...new Set(declared.map((check) => check.file))], config);
   // A run-wide clause is judged where one of its checks runs (run-wide-results.ts): RESOURCE-CARD-1's only before 3.0.0.
-  const running = new Set(declared.filter((check) => runsOnRelease(check.needs, config.serverVersion)).map((check) => CLAUSE_ID.exec(check.title ?? '')?.[0]));
-  const runWideChecks = [...runWideClauses().keys()].filter((id) => running.has(id)).length;
+  const running = new Set(declared.filter((check) => runsAtRelease(check, config.serverVersion)).map((check) => CLAUSE_ID.exec(check.title)?.[0]));
+  const runWideChecks = declarations(root).runWide.filter(({ id }) => running.has(id)).length;
   // Counted from the declarations: a check declared once over several variants is a check of each.
   const declaredChecks = groups.reduce((sum, group) => sum + group.declared, 0);
   return {

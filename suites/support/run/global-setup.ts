@@ -55,8 +55,7 @@ export async function prepareRun(
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | void> {
   // A project's own env (our self tests run many projects in one process, each with its fault) wins.
   const { config, close } = await prepareRun({ ...process.env, ...project.config.env });
-  // The reporter runs in this process and names the server in the reports.
-  if (config.embedded) process.env.CONFORMANCE_RESOLVED_BASE_URL = config.baseUrl;
+  // The checks and the reporter (which names the server in the reports) read the configuration as resolved here.
   project.provide('config', config);
   return close;
 }

@@ -14,7 +14,7 @@ import type { RunResults } from '../report/results.ts';
 import { addedLatencyMs, variationsOf, type Variation } from '../../../fixtures/reference-server/variations.ts';
 import { announceWait, budgetAtStart } from '../talk/pacing.ts';
 import { INSTANCE, reportedVersion, versionHint } from './version-hint.ts';
-import { planOf, selectionOf, withoutSkipped, type Plan, type Selection } from './selection.ts';
+import { selectedOf, selectionOf, withoutSkipped, type Selected, type Selection } from './selection.ts';
 import { EXIT, expectationsOf, usageError } from './usage.ts';
 import type { Sent } from './preflight.ts';
 import { gateAdvice } from '../report/advice.ts';
@@ -55,7 +55,6 @@ async function runGroups(files: readonly string[], reporter: ConformanceReporter
   // The embedded server starts here, loaded as this process loads the CLI, and not in vitest's global setup, which
   // would load it through vite's transforms first: a few tenths of a second off every run.
   const run = await prepared();
-  if (run.config.embedded) process.env.CONFORMANCE_RESOLVED_BASE_URL = run.config.baseUrl;
   const vitest = await startVitest('test', [...files], {
     root,
     config: false,
@@ -128,7 +127,7 @@ async function readBudget(config: Config, wholeRun: boolean, ownRequests: Counts
 export interface Command {
   root: string;
   selection: Selection;
-  plan: Plan;
+  plan: Selected;
   verbosity: Verbosity;
   shard?: string;
   config: Config;
@@ -178,7 +177,7 @@ export async function runConformance({ root, selection, plan, verbosity, shard, 
   }
   // A stability run's plan, before its first request: against a configured server, each repeat's IP access calls are
   // the run plan's.
-  if (stability.repeat > 1) process.stdout.write(`${stabilityPlan(stability.repeat, plan.checks.length, planOf(root, selectionOf({})).checks.length, config.seed, runCalls)}\n`);
+  if (stability.repeat > 1) process.stdout.write(`${stabilityPlan(stability.repeat, plan.checks.length, selectedOf(root, selectionOf({})).checks.length, config.seed, runCalls)}\n`);
   if (!config.embedded) {
     const reported = await readBudget(config, wholeRun, ownRequests, runCalls);
     if (reported && verbosity !== 'quiet') process.stdout.write(`${versionHint(reported, config.serverVersion, Boolean(process.env.CONFORMANCE_SERVER_VERSION?.trim()))}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { configFromEnv } from '../talk/config.ts';
 import { ROOT } from './docs.ts';
 import { exploreShareOf, IP_ACCESS_LINE, planLine, planOfRun } from './run-plan.ts';
-import { EXPLORE_FILE, planOf, selectionOf } from './selection.ts';
+import { EXPLORE_FILE, selectedOf, selectionOf } from './selection.ts';
 
 const FILES = ['suites/account-relations.test.ts', 'suites/client-registration.test.ts'];
 const config = configFromEnv({});
@@ -27,7 +27,7 @@ describe("the run's plan", () => {
   });
 
   it("should give the exploration's default share what the other groups leave of the IP access line, and plan it so", async () => {
-    const others = [...new Set(planOf(ROOT, selectionOf({})).checks.map((check) => check.file))].filter((file) => file !== EXPLORE_FILE);
+    const others = [...new Set(selectedOf(ROOT, selectionOf({})).checks.map((check) => check.file))].filter((file) => file !== EXPLORE_FILE);
     const { total } = await planOfRun(ROOT, others, config);
     const share = await exploreShareOf(ROOT, config);
     expect(share).toBe(Math.max(0, IP_ACCESS_LINE - total.api - total.streams));

@@ -9,7 +9,7 @@ import type { PathCost } from '../talk/counts.ts';
 import { LIMITS, reserveOf } from '../talk/pacing.ts';
 import { declaredSections, runsWith, type DeclaredSection } from './checks.ts';
 import { closure, costOf } from './plan.ts';
-import { EXPLORE_FILE, planOf, selectionOf } from './selection.ts';
+import { EXPLORE_FILE, selectedOf, selectionOf } from './selection.ts';
 
 /**
  * Issue 50's hard line: a full default run's IP access calls, streams included, fit one window of the contract's
@@ -47,7 +47,7 @@ let configurations = 0;
  * share), for each run of our own runner's its own configuration.
  */
 const loaded = new Map<string, Promise<DeclaredSection[]>>();
-function sectionsOf(url: string, config: Config): Promise<DeclaredSection[]> {
+export function sectionsOf(url: string, config: Config): Promise<DeclaredSection[]> {
   if (!planned.has(config)) planned.set(config, configurations++);
   const module = `${url}?plan=${planned.get(config)}`;
   const known = loaded.get(module);
@@ -63,7 +63,7 @@ function sectionsOf(url: string, config: Config): Promise<DeclaredSection[]> {
  * selection. 0 where they leave nothing: a request more of the checks is then a decision on the budget.
  */
 export async function exploreShareOf(root: string, config: Config): Promise<number> {
-  const others = [...new Set(planOf(root, selectionOf({})).checks.map((check) => check.file))].filter((file) => file !== EXPLORE_FILE);
+  const others = [...new Set(selectedOf(root, selectionOf({})).checks.map((check) => check.file))].filter((file) => file !== EXPLORE_FILE);
   const { total } = await planOfRun(root, others, config);
   return Math.max(0, IP_ACCESS_LINE - total.api - total.streams);
 }

@@ -1,12 +1,10 @@
-// The selection of a run (--group, --only, --exclude), read from the suite files' source before anything runs: the
-// checks it takes (--list, the progress counter), the files to run, and the user's mistakes in it (a name that
-// matches nothing: exit 2), each told with the nearest names there are.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { checkNeeds } from '../judge/check-needs.ts';
-import { describeTitles } from '../judge/check-titles.ts';
+// The selection of a run (--group, --only, --exclude), read from the checks the suite files declare
+// (report/declared-checks.ts) before anything runs: the checks it takes (--list, the progress counter), the files to
+// run, and the user's mistakes in it (a name that matches nothing: exit 2), each told with the nearest names there are.
 import { CLAUSE_ID } from '../judge/clauses.ts';
 import { releaseAtLeast } from '../talk/config.ts';
+import type { PathCost } from '../talk/counts.ts';
+import { declaredChecks, type ListedRunWide, type ListedStep } from '../report/declared-checks.ts';
 import { names, onlyPattern, type Expectation, type IdSelection } from '../report/expectations.ts';
 
 /** The suite file of the generated inputs (docs/exploring.md): --list shows its model, --explore N announces what it adds, and its default share is what the other groups leave (run-plan.ts). */
@@ -17,18 +15,23 @@ export interface Selection extends IdSelection {
   groups: readonly string[];
 }
 
-/** One check of a suite file as its source writes it; a title that is no literal is undefined (the check is run). */
-export interface PlannedCheck {
+/** One check as its suite file declares it, with its group and the steps it needs. */
+export interface SelectedCheck {
   file: string;
   group: string;
-  line: number;
-  title?: string;
-  needs: string[];
+  title: string;
+  /** What it needs from the configuration: "release >= 2.7.0", "CONFORMANCE_TOKEN_B". */
+  needs: readonly string[];
+  since?: string;
+  removedIn?: string;
+  /** Its steps and every step they need, in the order of declaration, and what they cost. */
+  steps: readonly ListedStep[];
+  cost: PathCost;
 }
 
-export interface Plan {
-  /** The checks the selection takes, in the order of their files and lines. */
-  checks: PlannedCheck[];
+export interface Selected {
+  /** The checks the selection takes, in the order of their files and declarations. */
+  checks: SelectedCheck[];
   /** The suite files to run (every file where none is named and nothing narrows the selection). */
   run: string[];
   /** The suite files the selection takes no check of: not run, their checks reported as not selected. */
@@ -49,13 +52,13 @@ const fileOf = (group: string) => `suites/${group}.test.ts`;
 const clauseOf = (title: string) => CLAUSE_ID.exec(title)?.[0] ?? 'UNNAMED';
 const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
-/** Every group of the suite: the suites/<group>.test.ts files under `root`. */
+/** Every group of the suite: the suites/<group>.test.ts files that declare checks. */
 export function suiteGroups(root: string): string[] {
-  return readdirSync(join(root, 'suites')).filter((name) => name.endsWith('.test.ts')).map((name) => name.slice(0, -'.test.ts'.length)).sort();
+  return [...new Set(declaredChecks(root).map(({ file }) => file.slice('suites/'.length, -'.test.ts'.length)))].sort();
 }
 
-/** The name every report and --list show for a group: its file's first describe title. */
-const shownName = (root: string, group: string) => describeTitles(readFileSync(join(root, fileOf(group)), 'utf8'))[0] ?? group;
+/** The name every report and --list show for a group: the heading of its file's section. */
+const shownName = (root: string, group: string) => declaredChecks(root).find(({ file }) => file === fileOf(group))?.group ?? group;
 
 /**
  * The names --group takes, lower case, each with its group (a suite file's name): the file's name ("statuses") and the
@@ -77,11 +80,11 @@ const filesOf = (root: string, groups: readonly string[]) => {
   return [...new Set(groups.map((name) => fileOf(named.get(name)?.group ?? name)))];
 };
 
-/** The checks of one suite file, read from its source; its first describe title names its group. */
-function checksOf(root: string, file: string): PlannedCheck[] {
-  const source = readFileSync(join(root, file), 'utf8');
-  const group = describeTitles(source)[0] ?? file;
-  return checkNeeds(source).map(({ line, text, needs }) => ({ file, group, line, ...(text === undefined ? {} : { title: text }), needs }));
+/** The checks one suite file declares, each with its steps. */
+function checksOf(root: string, file: string): SelectedCheck[] {
+  return declaredChecks(root)
+    .filter((declared) => declared.file === file)
+    .flatMap(({ group, steps, checks }) => checks.map(({ steps: own, ...check }) => ({ file, group, ...check, steps: own.map((i) => steps[i] as ListedStep) })));
 }
 
 /**
@@ -89,14 +92,13 @@ function checksOf(root: string, file: string): PlannedCheck[] {
  * describe titles too, but no id prefix starts a word of one (the one word in capitals, POST, is no id). With
  * --shard every file is run, so that the shards slice the same list.
  */
-export function planOf(root: string, selection: Selection, sharded = false): Plan {
+export function selectedOf(root: string, selection: Selection, sharded = false): Selected {
   const only = onlyPattern(selection.only);
   const exclude = onlyPattern(selection.exclude);
   const files = selection.groups.length ? filesOf(root, selection.groups) : suiteGroups(root).map(fileOf);
-  const plan: Plan = { checks: [], run: [], unselected: [] };
+  const plan: Selected = { checks: [], run: [], unselected: [] };
   for (const file of files) {
-    // A title that is no literal cannot be told: the check is taken, and vitest's pattern decides.
-    const taken = checksOf(root, file).filter(({ title }) => title === undefined || ((!only || only.test(title)) && !exclude?.test(title)));
+    const taken = checksOf(root, file).filter(({ title }) => (!only || only.test(title)) && !exclude?.test(title));
     plan.checks.push(...taken);
     (taken.length > 0 || sharded ? plan.run : plan.unselected).push(file);
   }
@@ -127,10 +129,10 @@ export function nearest(word: string, names: Iterable<string>, count = 3): strin
 }
 
 /** Every id a prefix may name: each clause id of a check and each of its starts at a dash (STATUS, STATUS-READ). */
-function idPrefixes(checks: readonly PlannedCheck[]): Set<string> {
+function idPrefixes(checks: readonly SelectedCheck[]): Set<string> {
   const prefixes = new Set<string>();
   for (const { title } of checks) {
-    const id = title === undefined ? undefined : CLAUSE_ID.exec(title)?.[0];
+    const id = CLAUSE_ID.exec(title)?.[0];
     id?.split('-').forEach((_, i, parts) => prefixes.add(parts.slice(0, i + 1).join('-')));
   }
   return prefixes;
@@ -151,59 +153,81 @@ export function selectionMistake(root: string, selection: Selection): string | u
     const shown = nearest(group, named.keys()).map((name) => named.get(name)?.written ?? name);
     return `unknown group "${group}": no ${fileOf(group)}, and no group shows that name; nearest: ${quoted(shown)}`;
   }
-  const everyCheck = planOf(root, { groups: [], only: [], exclude: [] }).checks;
+  const everyCheck = selectedOf(root, { groups: [], only: [], exclude: [] }).checks;
   for (const [flag, prefixes] of [['--only', selection.only], ['--exclude', selection.exclude]] as const) {
     for (const prefix of prefixes) {
       const pattern = onlyPattern([prefix]) as RegExp;
-      if (everyCheck.some(({ title }) => title !== undefined && pattern.test(title))) continue;
+      if (everyCheck.some(({ title }) => pattern.test(title))) continue;
       return `${flag} "${prefix}" matches no check; nearest ids: ${quoted(nearest(prefix, idPrefixes(everyCheck)))}`;
     }
   }
-  if (planOf(root, selection).checks.length === 0) return 'the selection (--group, --only, --exclude) takes no check: every check it names is left out by another of its options';
+  if (selectedOf(root, selection).checks.length === 0) return 'the selection (--group, --only, --exclude) takes no check: every check it names is left out by another of its options';
   return undefined;
 }
 
 /** The checks a run takes: the planned ones less those the expectations file skips. */
-export function withoutSkipped(checks: readonly PlannedCheck[], expectations: readonly Expectation[]): PlannedCheck[] {
+export function withoutSkipped(checks: readonly SelectedCheck[], expectations: readonly Expectation[]): SelectedCheck[] {
   const skips = expectations.filter((e) => e.expect === 'skip');
-  return checks.filter(({ title }) => title === undefined || !skips.some((e) => names(e, { clause: clauseOf(title), title })));
+  return checks.filter(({ title }) => !skips.some((e) => names(e, { clause: clauseOf(title), title })));
 }
 
-const RELEASE_NEED = /^release (>=|<) (\d+\.\d+\.\d+)$/;
-
-/** Whether a check's needs of a release (release >= 2.7.0, release < 3.0.0) are met by `release`; its settings aside. */
-const runsAtRelease = (check: PlannedCheck, release: string) =>
-  check.needs.every((need) => {
-    const [, which, bound] = RELEASE_NEED.exec(need) ?? [];
-    return bound === undefined || (which === '>=') === releaseAtLeast(release, bound);
-  });
+/** Whether a check runs on a server of `release`, as far as its release range decides; its settings aside. */
+export const runsAtRelease = ({ since, removedIn }: Pick<SelectedCheck, 'since' | 'removedIn'>, release: string) =>
+  (!since || releaseAtLeast(release, since)) && (!removedIn || !releaseAtLeast(release, removedIn));
 
 /**
  * The run-wide checks a run of `checks` reports (report/run-wide-results.ts): one per run-wide clause whose own check
  * is taken and runs at `release`, counted in that check's group, with its needs.
  */
-export function runWideChecks(checks: readonly PlannedCheck[], clauses: ReadonlyMap<string, { sentence: string }>, release: string): PlannedCheck[] {
-  return [...clauses].flatMap(([id, { sentence }]) => {
-    const own = checks.find((check) => check.title !== undefined && clauseOf(check.title) === id && runsAtRelease(check, release));
-    return own ? [{ ...own, title: `${id} ${sentence} (run-wide)` }] : [];
+export function runWideChecks(checks: readonly SelectedCheck[], clauses: readonly ListedRunWide[], release: string): SelectedCheck[] {
+  return clauses.flatMap(({ id, sentence }) => {
+    const own = checks.find((check) => clauseOf(check.title) === id && runsAtRelease(check, release));
+    // Judged over everything the run met: it has no steps of its own.
+    return own ? [{ ...own, title: `${id} ${sentence} (run-wide)`, steps: [], cost: { api: 0, oauth: 0, files: 0, streams: 0 } }] : [];
   });
 }
 
+/** What steps cost, in a few words: "3 /api, 1 /oauth, 1 stream", or "nothing". */
+export function costText(cost: Partial<PathCost>): string {
+  const parts = [
+    [cost.api, '/api'],
+    [cost.oauth, '/oauth'],
+    [cost.files, 'files'],
+    [cost.streams, cost.streams === 1 ? 'stream' : 'streams'],
+  ].flatMap(([n, what]) => (n ? [`${n} ${what}`] : []));
+  return parts.join(', ') || 'nothing';
+}
+
+/** Every step of the checks, each once (a step several checks need is planned once), and what they cost in all. */
+function stepsOfAll(checks: readonly SelectedCheck[]): { steps: number; cost: PathCost } {
+  const steps = new Set(checks.flatMap((check) => check.steps));
+  const cost: PathCost = { api: 0, oauth: 0, files: 0, streams: 0 };
+  for (const step of steps) for (const path of Object.keys(cost) as (keyof PathCost)[]) cost[path] += step.cost[path] ?? 0;
+  return { steps: steps.size, cost };
+}
+
 /**
- * --list: a line per check (clause id, group, needs, title), in columns under a heading, the run-wide checks last, and
- * the count, which is a run's.
+ * --list, as pytest's --setup-plan shows the fixtures a test will set up: a line per check (clause id, group, needs,
+ * what it costs run alone, title) in columns under a heading, each followed by its steps in the order the plan runs
+ * them (the account each acts as, what it costs); the run-wide checks last; then the steps of the whole selection,
+ * each once, and the count of checks, which is a run's.
  */
-export function listing(groupChecks: readonly PlannedCheck[], runWide: readonly PlannedCheck[] = []): string[] {
+export function listing(groupChecks: readonly SelectedCheck[], runWide: readonly SelectedCheck[] = []): string[] {
   const checks = [...groupChecks, ...runWide];
-  const rows = checks.map(({ title, group, needs, file, line }) => {
-    const id = title === undefined ? `(${file}:${line})` : clauseOf(title);
-    return [id, group, needs.join(', ') || '-', title === undefined ? 'a title made at run time' : title.slice(id.length).trim()];
+  const rows = checks.map(({ title, group, needs, cost }) => {
+    const id = clauseOf(title);
+    return [id, group, needs.join(', ') || '-', costText(cost), title.slice(id.length).trim()];
   });
-  const table = [['CLAUSE', 'GROUP', 'NEEDS', 'CHECK'], ...rows];
-  const widths = [0, 1, 2].map((column) => Math.max(...table.map((row) => (row[column] as string).length)));
+  const table = [['CLAUSE', 'GROUP', 'NEEDS', 'COST', 'CHECK'], ...rows];
+  const widths = [0, 1, 2, 3].map((column) => Math.max(...table.map((row) => (row[column] as string).length)));
+  const line = (row: readonly string[]) => row.map((cell, column) => (column < 4 ? cell.padEnd(widths[column] as number) : cell)).join('  ');
+  const stepLines = (check: SelectedCheck) => check.steps.map((step) => `    step: ${step.name} (as ${step.as}; ${costText(step.cost)})`);
   const groups = new Set(checks.map((c) => c.group)).size;
+  const all = stepsOfAll(groupChecks);
   return [
-    ...table.map((row) => row.map((cell, column) => (column < 3 ? cell.padEnd(widths[column] as number) : cell)).join('  ')),
+    line(table[0] as string[]),
+    ...checks.flatMap((check, i) => [line(rows[i] as string[]), ...stepLines(check)]),
+    `${counted(all.steps, 'step')}, each run once: ${costText(all.cost)}`,
     `${counted(checks.length, 'check')} in ${counted(groups, 'group')}${runWide.length ? `: ${groupChecks.length} of the ${groups === 1 ? "group's" : "groups'"} own and ${runWide.length} run-wide (one per run-wide clause whose check runs, judged over every group and counted in its check's group), as a run counts them` : ''}`,
   ];
 }

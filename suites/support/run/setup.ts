@@ -9,7 +9,7 @@ import type { Config } from '../talk/config.ts';
 import { endFile, startFile } from '../talk/file-state.ts';
 import { recordExchanges, writeHarPart } from '../talk/har.ts';
 import '../judge/registered-checks.ts';
-// Listens to what the run's creations answer (act/made.ts), before the file's first creation.
+// Listens to what the run's creations answer (act/creations.ts), before the file's first creation.
 import '../judge/resources.ts';
 import { runWideSnapshot } from '../judge/run-wide.ts';
 import { undici } from '../talk/undici.ts';

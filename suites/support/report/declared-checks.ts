@@ -1,0 +1,77 @@
+// The checks the suite files declare, as the planner runs them: each check's title, what it needs from the
+// configuration, its release range, its steps and their cost. run/declarations.ts writes them to one file from the
+// loaded declarations (npm run docs; run/docs.test.ts fails where it differs from them), so that --list, the
+// selection, the reports and the generated pages read them without loading the suite files, and none reads their
+// source.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { PathCost } from '../talk/counts.ts';
+
+/** The file of the declarations, from the project's root. */
+export const DECLARED_CHECKS = 'suites/declared-checks.json';
+/** The project's root, where the suite files and their declarations are. */
+export const PROJECT_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
+/** A step as declared: its name, the account it acts as, and the requests it sends when all goes well. */
+export interface ListedStep {
+  name: string;
+  as: string;
+  cost: Partial<PathCost>;
+}
+
+export interface ListedCheck {
+  title: string;
+  /** What it needs from the configuration: "release >= 2.7.0", "CONFORMANCE_TOKEN_B", "not CONFORMANCE_WHITELIST_MODE". */
+  needs: string[];
+  /** The release its clause came with (the catalogue's since), and the one that removed its operation. */
+  since?: string;
+  removedIn?: string;
+  /** Its steps and every step they need, in the order of declaration: indexes into its group's steps. */
+  steps: number[];
+  /** What those steps cost, by path: what the check costs run alone. */
+  cost: PathCost;
+}
+
+/** A suite file's declarations: its group (the heading of its section), its steps, and its checks in order. */
+export interface ListedGroup {
+  file: string;
+  group: string;
+  steps: ListedStep[];
+  checks: ListedCheck[];
+}
+
+/** A run-wide clause as it is registered: judged once over everything the run met, reported in its own check's group. */
+export interface ListedRunWide {
+  id: string;
+  sentence: string;
+}
+
+export interface Declarations {
+  runWide: ListedRunWide[];
+  groups: ListedGroup[];
+}
+
+const read = new Map<string, Declarations>();
+
+/** The declarations of every suite file and the run-wide clauses, read once per root. */
+export function declarations(root = PROJECT_ROOT): Declarations {
+  const known = read.get(root);
+  if (known) return known;
+  const { runWide, groups } = JSON.parse(readFileSync(join(root, DECLARED_CHECKS), 'utf8')) as Declarations;
+  read.set(root, { runWide, groups });
+  return { runWide, groups };
+}
+
+/** The declarations of every suite file. */
+export const declaredChecks = (root = PROJECT_ROOT): ListedGroup[] => declarations(root).groups;
+
+/**
+ * The line of a suite file where a check's title is written, for the reports' file:line. The title is text the
+ * declaration gave; the first line that holds its start up to its first character a literal may escape is the one.
+ */
+export function lineOf(source: string, title: string): number | undefined {
+  const start = title.split(/['"`\\]/)[0] ?? title;
+  const index = source.split('\n').findIndex((line) => line.includes(start));
+  return index === -1 ? undefined : index + 1;
+}
