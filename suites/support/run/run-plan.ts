@@ -63,8 +63,15 @@ function sectionsOf(url: string, config: Config): Promise<DeclaredSection[]> {
 export async function exploreShareOf(root: string, config: Config): Promise<number> {
   const others = [...new Set(planOf(root, selectionOf({})).checks.map((check) => check.file))].filter((file) => file !== EXPLORE_FILE);
   const { total } = await planOfRun(root, others, config);
-  return Math.max(0, IP_ACCESS_LINE - total.api - total.streams);
+  return Math.max(0, IP_ACCESS_LINE - commandCallsOf(config) - total.api - total.streams);
 }
+
+/**
+ * The IP access calls the command itself makes before the groups, which the line includes: against a configured
+ * server, a GET /api/v1/accounts/verify_credentials per configured token (preflight.ts) and the read of the budget,
+ * GET /api/v1/instance (run-command.ts); the embedded server's run makes none.
+ */
+export const commandCallsOf = (config: Config): number => (config.embedded ? 0 : 1 + (config.tokenA ? 1 : 0) + (config.tokenB ? 1 : 0));
 
 /** The plan of the suite files `files` (relative to `root`) for `config`: `selected` keeps a check by its full name, as vitest's testNamePattern does. */
 export async function planOfRun(root: string, files: readonly string[], config: Config, selected: (fullName: string) => boolean = () => true): Promise<RunPlan> {
