@@ -48,7 +48,7 @@ export function asPlanned(config: Config): Config {
 }
 
 let fullRun: Config | undefined;
-/** A full run as the embedded server's: accounts A and B with their passwords, a list, the destructive check, and A's account id known before the groups. One object: the plan loads the suite files once per configuration (run-plan.ts). */
+/** A full run as the embedded server's: accounts A and B with their passwords, a list, the destructive check, and A's account id known before the groups. */
 function fullRunConfig(): Config {
   fullRun ??= asPlanned(configFromEnv({ CONFORMANCE_DESTRUCTIVE: '1' }));
   return fullRun;
