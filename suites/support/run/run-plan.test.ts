@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { configFromEnv } from '../talk/config.ts';
 import { ROOT } from './docs.ts';
-import { exploreShareOf, IP_ACCESS_LINE, planLine, planOfRun } from './run-plan.ts';
+import { commandCallsOf, exploreShareOf, IP_ACCESS_LINE, planLine, planOfRun } from './run-plan.ts';
 import { EXPLORE_FILE, selectedOf, selectionOf } from './selection.ts';
 
 const FILES = ['suites/account-relations.test.ts', 'suites/client-registration.test.ts'];
@@ -34,5 +34,11 @@ describe("the run's plan", () => {
     // The exploration's own plan spends exactly that share: the run's IP access calls reach the line.
     const explore = await planOfRun(ROOT, [EXPLORE_FILE], config);
     expect(explore.total).toEqual({ api: share, oauth: 0, files: 0, streams: 0 });
+  });
+
+  it("should leave in the line the command's own calls against a configured server: the budget's read and a verify_credentials per token", () => {
+    expect(commandCallsOf(config)).toBe(0);
+    expect(commandCallsOf(configFromEnv({ CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_TOKEN_A: 'token-of-a' }))).toBe(2);
+    expect(commandCallsOf(configFromEnv({ CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_TOKEN_A: 'token-of-a', CONFORMANCE_TOKEN_B: 'token-of-b' }))).toBe(3);
   });
 });

@@ -37,19 +37,31 @@ export interface RunPlan {
 const NOTHING: PathCost = { api: 0, oauth: 0, files: 0, streams: 0 };
 const add = (x: PathCost, y: PathCost): PathCost => ({ api: x.api + y.api, oauth: x.oauth + y.oauth, files: x.files + y.files, streams: x.streams + y.streams });
 
-/** The configurations planned with in this process, each numbered: a suite file declares its checks as its configuration gives them. */
-const planned = new WeakMap<Config, number>();
-let configurations = 0;
+/**
+ * What of a configuration a plan may read: which settings are there (never what a token, a password or a URL says),
+ * the release, and every number and switch. Runs of our own runner differ in their server and tokens, not in this:
+ * they plan with the same modules.
+ */
+function planSignature(config: Config): string {
+  const kept = Object.entries(config).map(([key, value]) =>
+    key === 'serverVersion' || typeof value === 'number' || typeof value === 'boolean' ? [key, value] : typeof value === 'string' ? [key, value !== ''] : [key, undefined],
+  );
+  return JSON.stringify(kept.filter(([, value]) => value !== undefined));
+}
+
+/** The signatures planned with in this process, each numbered: a suite file declares its checks as its configuration gives them. */
+const planned = new Map<string, number>();
 /**
  * The sections of each suite file loaded so far for a configuration: a module is loaded once, so it declares once. It
  * is loaded as a module of its own (the query), apart from the suite file vitest runs: a worker that runs the files
  * one after another in one module graph (run-command.ts) may plan with them while it runs them (the exploration's
- * share), for each run of our own runner's its own configuration.
+ * share), for each kind of configuration its own.
  */
 const loaded = new Map<string, Promise<DeclaredSection[]>>();
 export function sectionsOf(url: string, config: Config): Promise<DeclaredSection[]> {
-  if (!planned.has(config)) planned.set(config, configurations++);
-  const module = `${url}?plan=${planned.get(config)}`;
+  const signature = planSignature(config);
+  if (!planned.has(signature)) planned.set(signature, planned.size);
+  const module = `${url}?plan=${planned.get(signature)}`;
   const known = loaded.get(module);
   if (known) return known;
   const sections = declaredSections(() => import(module));
@@ -65,8 +77,15 @@ export function sectionsOf(url: string, config: Config): Promise<DeclaredSection
 export async function exploreShareOf(root: string, config: Config): Promise<number> {
   const others = [...new Set(selectedOf(root, selectionOf({})).checks.map((check) => check.file))].filter((file) => file !== EXPLORE_FILE);
   const { total } = await planOfRun(root, others, config);
-  return Math.max(0, IP_ACCESS_LINE - total.api - total.streams);
+  return Math.max(0, IP_ACCESS_LINE - commandCallsOf(config) - total.api - total.streams);
 }
+
+/**
+ * The IP access calls the command itself makes before the groups, which the line includes: against a configured
+ * server, a GET /api/v1/accounts/verify_credentials per configured token (preflight.ts) and the read of the budget,
+ * GET /api/v1/instance (run-command.ts); the embedded server's run makes none.
+ */
+export const commandCallsOf = (config: Config): number => (config.embedded ? 0 : 1 + (config.tokenA ? 1 : 0) + (config.tokenB ? 1 : 0));
 
 /** The plan of the suite files `files` (relative to `root`) for `config`: `selected` keeps a check by its full name, as vitest's testNamePattern does. */
 export async function planOfRun(root: string, files: readonly string[], config: Config, selected: (fullName: string) => boolean = () => true): Promise<RunPlan> {
