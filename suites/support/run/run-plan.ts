@@ -7,7 +7,8 @@ import { declareWith } from '../act/actors.ts';
 import type { Config } from '../talk/config.ts';
 import type { PathCost } from '../talk/counts.ts';
 import { declaredSections, runsWith, type DeclaredSection } from './checks.ts';
-import { closure, costOf } from './plan.ts';
+import { closure, costOf, mayAddAll } from './plan.ts';
+import { startOrder } from './conformance-project.ts';
 
 export interface GroupPlan {
   file: string;
@@ -15,6 +16,8 @@ export interface GroupPlan {
   /** The checks the run will judge. */
   checks: number;
   cost: PathCost;
+  /** The calls a deviating server may add to its steps' (plan.ts mayAddOf). */
+  mayAdd: number;
 }
 
 export interface RunPlan {
@@ -37,12 +40,12 @@ function sectionsOf(url: string): Promise<DeclaredSection[]> {
   return sections;
 }
 
-/** The plan of the suite files `files` (relative to `root`) for `config`: `selected` keeps a check by its full name, as vitest's testNamePattern does. */
+/** The plan of the suite files `files` (relative to `root`) for `config`, its groups in the order they start: `selected` keeps a check by its full name, as vitest's testNamePattern does. */
 export async function planOfRun(root: string, files: readonly string[], config: Config, selected: (fullName: string) => boolean = () => true): Promise<RunPlan> {
   declareWith(config);
   const groups: GroupPlan[] = [];
   const unplanned: string[] = [];
-  for (const file of files) {
+  for (const file of startOrder(root, files)) {
     let sections: DeclaredSection[];
     try {
       sections = await sectionsOf(pathToFileURL(resolve(root, file)).href);
@@ -53,7 +56,8 @@ export async function planOfRun(root: string, files: readonly string[], config: 
     }
     for (const { heading, checks } of sections) {
       const kept = [...checks].filter(([name, check]) => selected(name) && runsWith(check, config.serverVersion)).map(([, check]) => check);
-      groups.push({ file, heading, checks: kept.length, cost: costOf(closure(kept.flatMap((check) => check.steps))) });
+      const steps = closure(kept.flatMap((check) => check.steps));
+      groups.push({ file, heading, checks: kept.length, cost: costOf(steps), mayAdd: mayAddAll(steps) });
     }
   }
   return { groups, unplanned, total: groups.reduce((sum, group) => add(sum, group.cost), NOTHING) };
