@@ -99,10 +99,13 @@ function previousOf(file: string): RunResults {
 async function readBudget(config: Config, wholeRun: boolean, ownRequests: Counts, planned: Pick<StartPlan, 'runCalls' | 'sections' | 'everyPath'>): Promise<string | undefined> {
   let resetToWaitFor: number | undefined;
   tally(ownRequests, 'anonymous', 'GET', INSTANCE);
+  // The command's /api calls so far (the preflight's, this read): what a server counting /api alone counted of them.
+  const ownApiCalls = ownRequests.perPath.api ?? 0;
   const reported = await reportedVersion(config.baseUrl, config.userAgent, config.timeoutMs, (headers) => {
-    const start = budgetAtStart(headers, { wholeRun, settleMs: config.settleMs, ...planned });
+    const start = budgetAtStart(headers, { wholeRun, settleMs: config.settleMs, ...planned, ownApiCalls });
     if (!start) return;
     if (start.warning) process.stdout.write(`${start.warning}\n`);
+    if (start.foreseenWaits) addCounts(ownRequests, { ...emptyCounts(), foreseenWaits: start.foreseenWaits });
     if (start.waitBeforeStart) {
       resetToWaitFor = start.reading.resetAt;
       return;

@@ -32,6 +32,8 @@ export interface Counts {
   pacedSpans?: WaitSpan[];
   /** Where pacing's waits came: before sections, before steps, before calls outside any step, and inside steps (which no run should show). */
   pacedAt?: WaitPlaces;
+  /** The waits for a reset the start line named (the command's reading of the budget): no more may come. */
+  foreseenWaits?: number;
   /** The slowest answer of the run: how long it took and to what (a slow server is waited for, and this says how slow). */
   slowest?: { ms: number; request: string };
   /** Requests that got no (complete) answer within CONFORMANCE_TIMEOUT_MS. */
@@ -185,6 +187,7 @@ export function addCounts(into: Counts, from: Counts): Counts {
   // Groups wait side by side for the same reset: the run waited the wall time their spans cover, not their sum.
   into.pacedSpans = [...(into.pacedSpans ?? []), ...(from.pacedSpans ?? [])];
   into.pacedMs = wallMs(into.pacedSpans);
+  if (from.foreseenWaits !== undefined) into.foreseenWaits = (into.foreseenWaits ?? 0) + from.foreseenWaits;
   if (from.pacedAt) {
     const at = (into.pacedAt ??= { sections: 0, steps: 0, calls: 0, insideSteps: [] });
     at.sections += from.pacedAt.sections;

@@ -274,6 +274,11 @@ export interface StartPlan {
   sections?: readonly SectionPlan[];
   /** The server counts every path in its access buckets (rate-limit headers on the preflight's HEAD /). */
   everyPath?: boolean;
+  /**
+   * The command's own /api calls before the reading, the reading's own included: where the server counted more in its
+   * period, it counts other paths too (the preflight's HEAD /) or calls before ours, and the run plans every path.
+   */
+  ownApiCalls?: number;
 }
 
 /** The calls of a cost a server counts in its IP access bucket: /api and streams, and where it counts every path the rest too. */
@@ -301,20 +306,28 @@ export function windowsOf(sections: readonly SectionPlan[], everyPath: boolean, 
  * What the headers of the command's first call (GET /api/v1/instance) say of the budget: the reading for every file to
  * start from, and where the run cannot fit in what is left, a line that says so and names every wait it foresees.
  */
-export function budgetAtStart(headers: Record<string, string>, plan: StartPlan): { reading: Reading; warning?: string; waitBeforeStart?: boolean } | undefined {
+export function budgetAtStart(headers: Record<string, string>, plan: StartPlan): { reading: Reading; warning?: string; waitBeforeStart?: boolean; foreseenWaits?: number } | undefined {
   const limit = countOf(headers['x-ratelimit-limit']);
   const remaining = countOf(headers['x-ratelimit-remaining']);
   const reset = resetTimeOf(headers['x-ratelimit-reset']);
   if (limit === undefined || remaining === undefined || reset === undefined) return undefined;
   const serverNow = Date.parse(headers.date ?? '');
   const resetAt = Date.now() + reset - (Number.isNaN(serverNow) ? Date.now() : serverNow) + CLOCK_SLACK_MS;
-  const everyPath = plan.everyPath === true;
-  const reading: Reading = { remaining, limit, resetAt, ...(everyPath ? { everyPath } : {}) };
+  // Where the headers of HEAD / did not say, the count may: more than our /api calls spent, and the run cannot tell
+  // our HEAD / from calls before ours, so it plans with every path counted (the worst case).
+  const countedMore = plan.ownApiCalls !== undefined && limit - remaining > plan.ownApiCalls;
+  const everyPath = plan.everyPath === true || (plan.sections !== undefined && countedMore);
   const reserve = reserveOf('IP access');
   const usableNow = Math.max(0, remaining - reserve);
   const perPeriod = Math.max(1, limit - reserve);
   const untilReset = `${duration(Math.max(0, resetAt - Date.now()))} from now`;
-  const said = `Rate limit: the server reports ${remaining} of ${limit} requests left until ${clockTime(resetAt)} UTC (X-RateLimit headers of GET /api/v1/instance${everyPath ? '; it counts every path, /oauth, /auth and files too, as the headers of HEAD / showed' : ''}); `;
+  const reading: Reading = { remaining, limit, resetAt, ...(everyPath ? { everyPath } : {}) };
+  const howKnown = plan.everyPath
+    ? '; it counts every path, /oauth, /auth and files too, as the headers of HEAD / showed'
+    : everyPath
+      ? `; it counted ${limit - remaining} calls, more than the command's ${plan.ownApiCalls} on /api: it counts other paths too, or calls before ours, so the run plans with /oauth, /auth and files counted`
+      : '';
+  const said = `Rate limit: the server reports ${remaining} of ${limit} requests left until ${clockTime(resetAt)} UTC (X-RateLimit headers of GET /api/v1/instance${howKnown}); `;
   const narrow = `where a run in the last ${LIMITS.Deletion.periodMs / MINUTE} minutes spent them, for the reset of the Deletion and Uploading buckets (${LIMITS.Deletion.limit} per ${LIMITS.Deletion.periodMs / MINUTE} minutes each)`;
   const settle = plan.settleMs > ANNOUNCED_WAIT_MS ? [`for the settle window (${plan.settleMs} ms) where a group confirms its undos held`] : [];
   if (plan.sections) {
@@ -332,7 +345,7 @@ export function budgetAtStart(headers: Record<string, string>, plan: StartPlan):
       said +
       `this run's plan makes ${planned} calls it counts, and a server that deviates as far as every step's bound at most ${worst}: ${first}${perPeriod} calls each, ${reserve} of ${limit} kept in hand), so the run waits only between sections: ${waits.join(', then ')}; ` +
       `a server that adds fewer calls than the bounds may need fewer of these waits, one that adds more than a step's bound may wait inside that step; it also waits ${[narrow, ...settle].join(', ')}, and says so each time it does; it may wait more where other clients spend the same budget.`;
-    return { reading: { ...reading, windowed: true }, warning, waitBeforeStart: false };
+    return { reading: { ...reading, windowed: true }, warning, waitBeforeStart: false, foreseenWaits: waits.length };
   }
   // What is left against what a run spends, less the reserve pacing keeps in hand: a fresh period (the version hint's
   // own call aside) fits a run.
@@ -351,7 +364,7 @@ export function budgetAtStart(headers: Record<string, string>, plan: StartPlan):
   const warning =
     said +
     `${plan.runCalls === undefined ? `a full run makes about ${RUN_ACCESS_CALLS}` : `this run's plan makes ${runCalls}`} calls it counts, so the run waits ${waits.join(', ')}, and says so each time it does; it may wait more where other clients spend the same budget.`;
-  return { reading, warning, waitBeforeStart };
+  return { reading, warning, waitBeforeStart, foreseenWaits: 1 + further };
 }
 
 /** Starts the file's counter of the IP access bucket from the command's reading, while that period lasts. */
