@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { startVitest } from 'vitest/node';
 import type { Config } from '../talk/config.ts';
 import { addCounts, drained, emptyCounts, tally, type Counts } from '../talk/counts.ts';
-import { conformanceProject, GroupOrder, transformCache } from './conformance-project.ts';
+import { conformanceProject, GroupOrder, startOrder, transformCache } from './conformance-project.ts';
 import { prepareRun } from './global-setup.ts';
 import { selectionPattern, writeUpdatedExpectations } from '../report/expectations.ts';
 import ConformanceReporter, { type Verbosity } from '../report/reporter.ts';
@@ -182,7 +182,12 @@ export async function runConformance({ root, selection, plan, verbosity, shard, 
     if (verbosity !== 'quiet') process.stdout.write(`Plan: ${planLine(runPlan)}\n`);
     runCalls = runPlan.unplanned.length === 0 ? runPlan.total.api + runPlan.total.streams : undefined;
     // Where every group is planned, the budget is measured section by section: the run is split into windows between them.
-    if (runPlan.unplanned.length === 0) planned = { everyPath, runCalls: countedCalls(runPlan.total, everyPath), sections: runPlan.groups.map(({ heading, cost, mayAdd }) => ({ name: heading, cost, mayAdd })) };
+    if (runPlan.unplanned.length === 0) {
+      // In the order the groups start (GroupOrder): the windows are filled in that order.
+      const order = startOrder(root, files);
+      const sections = [...runPlan.groups].sort((x, y) => order.indexOf(x.file) - order.indexOf(y.file)).map(({ heading, cost, mayAdd }) => ({ name: heading, cost, mayAdd }));
+      planned = { everyPath, runCalls: countedCalls(runPlan.total, everyPath), sections };
+    }
   }
   // A stability run's plan, before its first request: against a configured server, each repeat's IP access calls are
   // the run plan's.

@@ -7,8 +7,7 @@ import { declareWith } from '../act/actors.ts';
 import type { Config } from '../talk/config.ts';
 import type { PathCost } from '../talk/counts.ts';
 import { declaredSections, runsWith, type DeclaredSection } from './checks.ts';
-import { closure, costOf, mayAddAll } from './plan.ts';
-import { startOrder } from './conformance-project.ts';
+import { closure, costOf, mayAddOf } from './plan.ts';
 
 export interface GroupPlan {
   file: string;
@@ -17,6 +16,16 @@ export interface GroupPlan {
   checks: number;
   cost: PathCost;
   /** The calls a deviating server may add to its steps' (plan.ts mayAddOf). */
+  mayAdd: number;
+  /** Its steps, in the order of declaration. */
+  steps: StepPlan[];
+}
+
+/** A step as the plan counts it: what it costs when all goes well, and what a deviating server may add to that. */
+export interface StepPlan {
+  name: string;
+  as: string;
+  cost: PathCost;
   mayAdd: number;
 }
 
@@ -40,12 +49,12 @@ function sectionsOf(url: string): Promise<DeclaredSection[]> {
   return sections;
 }
 
-/** The plan of the suite files `files` (relative to `root`) for `config`, its groups in the order they start: `selected` keeps a check by its full name, as vitest's testNamePattern does. */
+/** The plan of the suite files `files` (relative to `root`) for `config`: `selected` keeps a check by its full name, as vitest's testNamePattern does. */
 export async function planOfRun(root: string, files: readonly string[], config: Config, selected: (fullName: string) => boolean = () => true): Promise<RunPlan> {
   declareWith(config);
   const groups: GroupPlan[] = [];
   const unplanned: string[] = [];
-  for (const file of startOrder(root, files)) {
+  for (const file of files) {
     let sections: DeclaredSection[];
     try {
       sections = await sectionsOf(pathToFileURL(resolve(root, file)).href);
@@ -56,8 +65,8 @@ export async function planOfRun(root: string, files: readonly string[], config: 
     }
     for (const { heading, checks } of sections) {
       const kept = [...checks].filter(([name, check]) => selected(name) && runsWith(check, config.serverVersion)).map(([, check]) => check);
-      const steps = closure(kept.flatMap((check) => check.steps));
-      groups.push({ file, heading, checks: kept.length, cost: costOf(steps), mayAdd: mayAddAll(steps) });
+      const steps = closure(kept.flatMap((check) => check.steps)).map((step) => ({ name: step.name, as: step.as, cost: costOf([step]), mayAdd: mayAddOf(step) }));
+      groups.push({ file, heading, checks: kept.length, cost: steps.reduce((sum, step) => add(sum, step.cost), NOTHING), mayAdd: steps.reduce((sum, step) => sum + step.mayAdd, 0), steps });
     }
   }
   return { groups, unplanned, total: groups.reduce((sum, group) => add(sum, group.cost), NOTHING) };
@@ -68,4 +77,22 @@ export function planLine({ total, unplanned }: RunPlan): string {
   const requests = total.api + total.oauth + total.files;
   const unknown = unplanned.length ? `, besides ${unplanned.length} group${unplanned.length === 1 ? '' : 's'} not planned (${unplanned.join(', ')})` : '';
   return `${requests} requests (${total.api} /api, ${total.oauth} /oauth, ${total.files} files) and ${total.streams} stream connections${unknown}`;
+}
+
+/**
+ * The steps of a plan, one line each (--list): its group, the account it acts as, the calls it makes when all goes
+ * well, and what a deviating server may add to them (re-reads, controls, retries): the bucket must hold both before
+ * its first call. The last line adds them up.
+ */
+export function stepListing({ groups }: RunPlan): string[] {
+  const calls = (cost: PathCost) => cost.api + cost.oauth + cost.files + cost.streams;
+  const rows = groups.flatMap((g) => g.steps.map((s) => [s.name, g.heading, s.as, String(calls(s.cost)), String(s.mayAdd)]));
+  const table = [['STEP', 'GROUP', 'AS', 'CALLS', 'MAY ADD'], ...rows];
+  const widths = [0, 1, 2, 3].map((column) => Math.max(...table.map((row) => (row[column] as string).length)));
+  const planned = groups.reduce((sum, g) => sum + calls(g.cost), 0);
+  const mayAdd = groups.reduce((sum, g) => sum + g.mayAdd, 0);
+  return [
+    ...table.map((row) => row.map((cell, column) => (column < 4 ? cell.padEnd(widths[column] as number) : cell)).join('  ')),
+    `${rows.length} steps: ${planned} calls (streams included) when all goes well, and at most ${mayAdd} more from a deviating server (each step's MAY ADD: the bucket holds both before the step's first call)`,
+  ];
 }
