@@ -51,9 +51,11 @@ describe('the command', () => {
     try {
       const env = { CONFORMANCE_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, CONFORMANCE_TOKEN_A: 'token-of-a' };
       // The Statuses group's: the explored inputs judge some of these clauses too, and their listing adds the model.
-      const run = await runCli(['--list', '--group', 'statuses', '--only', 'status-read', '--exclude', 'STATUS-READ-2'], env, 30_000);
+      const run = await runCli(['--list', '--group', 'statuses', '--only', 'status-read', '--exclude', 'STATUS-READ-2'], env, 60_000);
       expect(run.code, run.stderr).toBe(0);
-      const lines = run.stdout.trimEnd().split('\n');
+      // The checks, then (after a blank line) the steps they need, each with what a deviating server may add to it.
+      const [checkLines = '', stepLines = ''] = run.stdout.trimEnd().split('\n\n');
+      const lines = checkLines.split('\n');
       expect(lines[0]).toMatch(/^CLAUSE +GROUP +NEEDS +CHECK$/);
       expect(lines.slice(1, -1).map((l) => l.split(/ {2,}/).slice(0, 3))).toEqual([
         ['STATUS-READ-1', 'Statuses', 'release >= 2.7.0, not CONFORMANCE_WHITELIST_MODE'],
@@ -62,6 +64,9 @@ describe('the command', () => {
         ['STATUS-READ-5', 'Statuses', '-'],
       ]);
       expect(lines.at(-1)).toBe('4 checks in 1 group');
+      const steps = stepLines.split('\n');
+      expect(steps[0]).toMatch(/^STEP +GROUP +AS +CALLS +MAY ADD$/);
+      expect(steps.at(-1)).toMatch(/^\d+ steps: \d+ calls \(streams included\) when all goes well, and at most \d+ more from a deviating server/);
       expect(connections).toBe(0);
       expect(readdirSync(run.reportDir)).toEqual([]);
     } finally {
@@ -81,7 +86,7 @@ describe('the command', () => {
   });
 
   it('should run only the files --only takes a check of (whatever the case of its ids), and report the others as not selected, as when it ran them', async () => {
-    const [one, listed] = await Promise.all([runCli(['--only', 'relations-token'], {}, 60_000), runCli(['--list'], {}, 30_000)]);
+    const [one, listed] = await Promise.all([runCli(['--only', 'relations-token'], {}, 60_000), runCli(['--list'], {}, 60_000)]);
     expect(one.code, one.stdout.slice(-2000)).toBe(0);
     // The whole catalogue: every check of every group, the one taken and the others not selected; no run-wide check,
     // whose own checks did not run, which --list of a whole run counts besides.

@@ -135,6 +135,16 @@ function configOrUsageError(): Config {
   }
 }
 
+/**
+ * The steps the listed checks need, with what each may add on a deviating server (run-plan.ts stepListing): loaded only
+ * for --list, as a run's plan loads them (the suite files declare their steps; no test is registered, no request sent).
+ */
+async function stepsListing(files: readonly string[], config: Config, source: string | undefined): Promise<string[]> {
+  const { planOfRun, stepListing } = await import('./run-plan.ts');
+  const pattern = source ? new RegExp(source) : undefined;
+  return stepListing(await planOfRun(ROOT, files, config, (name) => !pattern || pattern.test(name)));
+}
+
 /** The suite file of the generated inputs (docs/exploring.md): --list shows its model, and --explore N announces what it adds. */
 const EXPLORE_FILE = 'suites/explore.test.ts';
 
@@ -187,7 +197,10 @@ async function main(): Promise<number> {
     // What a run would take, the checks the expectations file skips left out: no server starts, no request is sent.
     const checks = withoutSkipped(plan.checks, expectationsOf(process.env.CONFORMANCE_EXPECTATIONS));
     const explored = checks.some((check) => check.file === EXPLORE_FILE) ? await exploredListing(configOrUsageError()) : [];
-    process.stdout.write(`${[...listing(checks, runWideChecks(checks, await runWideClausesOfRun(), configOrUsageError().serverVersion)), ...explored].join('\n')}\n`);
+    const expectations = expectationsOf(process.env.CONFORMANCE_EXPECTATIONS);
+    const { selectionPattern } = await import('../report/expectations.ts');
+    const steps = await stepsListing([...new Set(checks.map((check) => check.file))], configOrUsageError(), selectionPattern(selection, expectations));
+    process.stdout.write(`${[...listing(checks, runWideChecks(checks, await runWideClausesOfRun(), configOrUsageError().serverVersion)), ...explored, '', ...steps].join('\n')}\n`);
     return EXIT.passed;
   }
   const config = configOrUsageError();

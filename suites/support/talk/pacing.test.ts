@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../../fixtures/reference-server/server.ts';
 import { startFile } from './file-state.ts';
 import { HttpClient } from './http.ts';
-import { budgetAtStart, budgetKeysOf, paceAfter, paceBefore, reserveOf, resetTimeOf, RUN_ACCESS_CALLS, unpaced, useAnnouncer, usePacingClock, withinFlow } from './pacing.ts';
+import { budgetAtStart, budgetKeysOf, countedCalls, paceAfter, paceBefore, pacingPlaces, reserveOf, resetTimeOf, RUN_ACCESS_CALLS, unpaced, useAnnouncer, usePacingClock, windowsOf, withinFlow, type SectionPlan } from './pacing.ts';
 
 const MINUTE = 60_000;
 const MISSING_ID = '999999999999999999';
@@ -167,5 +167,99 @@ describe('a flow (a step of the plan)', () => {
     // Outside a flow, pacing waits as ever.
     await call();
     expect(slept).toHaveLength(1);
+  });
+});
+
+describe("the server's count and a step's worst case", () => {
+  const START = Date.parse('2026-01-01T00:00:00Z');
+  let now: number;
+  let slept: number[];
+  const headersOf = (remaining: number) => ({
+    'x-ratelimit-limit': '300',
+    'x-ratelimit-remaining': String(remaining),
+    'x-ratelimit-reset': new Date(now + MINUTE).toISOString(),
+    date: new Date(now).toUTCString(),
+  });
+
+  beforeEach(() => {
+    startFile();
+    now = START;
+    slept = [];
+    useAnnouncer(() => undefined);
+    usePacingClock({ now: () => now, sleep: async (ms) => void (slept.push(ms), (now += ms)) });
+  });
+
+  afterEach(() => {
+    usePacingClock(undefined);
+    useAnnouncer(undefined);
+  });
+
+  /** A call of A, answered with the server's Remaining. */
+  const callAnswered = async (remaining: number) => paceAfter('A', 'GET', '/api/v1/statuses/1', headersOf(remaining), await paceBefore('A', 'GET', '/api/v1/statuses/1'));
+
+  it('should take what is left from the server, above its own count too, and pass over an answer of an earlier call', async () => {
+    await callAnswered(100);
+    // Ten calls it counted; the server says it counted two of them (another path, a cache: its count decides).
+    const tickets = [];
+    for (let i = 0; i < 10; i++) tickets.push(await paceBefore('A', 'GET', '/api/v1/statuses/1'));
+    paceAfter('A', 'GET', '/api/v1/statuses/1', headersOf(98), tickets[9]);
+    // An answer of an earlier call, arriving last, says less than the later one: passed over.
+    paceAfter('A', 'GET', '/api/v1/statuses/1', headersOf(50), tickets[0]);
+    await withinFlow('the step "98 calls"', 'A', { api: 98 }, 0, async () => undefined);
+    expect(slept).toEqual([]);
+    await withinFlow('the step "99 calls"', 'A', { api: 99 }, 0, async () => undefined);
+    expect(slept).toHaveLength(1);
+  });
+
+  it('should wait before a step until the bucket holds its planned calls and what a deviating server may add, then never inside it', async () => {
+    await callAnswered(10);
+    await withinFlow('the step "eight calls and five more"', 'A', { api: 8 }, 5, async () => {
+      expect(slept, 'waited before the step').toHaveLength(1);
+      for (let i = 0; i < 13; i++) await callAnswered(Math.max(0, 300 - 15 - i));
+    });
+    expect(slept).toHaveLength(1);
+    expect(pacingPlaces()).toEqual({ sections: 0, steps: 1, calls: 0, insideSteps: [] });
+  });
+
+  it('should say where a step waited between its calls: the calls beyond its bound are paced one by one', async () => {
+    await callAnswered(100);
+    await withinFlow('the step "one call, none added"', 'A', { api: 1 }, 0, async () => {
+      await callAnswered(reserveOf('IP access'));
+      await callAnswered(200);
+    });
+    expect(pacingPlaces().insideSteps).toEqual([expect.stringMatching(/before GET \/api\/v1\/statuses\/1 \(as A\), inside the step "one call, none added"$/)]);
+  });
+});
+
+describe('the windows of a run its bucket cannot carry', () => {
+  const section = (name: string, api: number, mayAdd = 0): SectionPlan => ({ name, cost: { api }, mayAdd });
+  const headers = (remaining: number) => ({
+    'x-ratelimit-limit': '300',
+    'x-ratelimit-remaining': String(remaining),
+    'x-ratelimit-reset': new Date(Date.now() + MINUTE).toISOString(),
+    date: new Date().toUTCString(),
+  });
+
+  it('should fill each window in the order sections start, with their worst case, and start none in what cannot hold it', () => {
+    const sections = [section('a', 90, 10), section('b', 90, 10), section('c', 90, 10), section('d', 90, 10)];
+    expect(windowsOf(sections, false, 150, 285).map((w) => w.map((s) => s.name))).toEqual([['a'], ['b', 'c'], ['d']]);
+    expect(windowsOf(sections, false, 50, 285).map((w) => w.map((s) => s.name))).toEqual([[], ['a', 'b'], ['c', 'd']]);
+    // The /oauth calls and files count where the server counts every path.
+    expect(countedCalls({ api: 2, oauth: 3, files: 1, streams: 4 }, true)).toBe(10);
+    expect(countedCalls({ api: 2, oauth: 3, files: 1, streams: 4 }, false)).toBe(6);
+  });
+
+  it('should name each wait between sections at the start, and plan every path where the server counted more than the command sent on /api', () => {
+    const sections = [section('Limits', 20), section('Statuses', 150, 20), section('OAuth', 10, 5)];
+    const start = budgetAtStart(headers(296), { wholeRun: true, settleMs: 1000, sections: sections.map((s) => ({ ...s, cost: { ...s.cost, oauth: 40 } })), ownApiCalls: 3 });
+    // 4 counted, the command's 3 /api calls and its HEAD /: the /oauth calls count too.
+    expect(start?.reading.everyPath).toBe(true);
+    expect(start?.reading.windowed).toBe(true);
+    expect(start?.foreseenWaits).toBe(1);
+    expect(start?.warning).toMatch(/its sections run in 2 windows of the bucket \(now: Limits, Statuses; 285 calls each, 15 of 300 kept in hand\), so the run waits only between sections: for the reset \(\d+ s from now\) before OAuth;/);
+    // A fresh period that holds the worst case: nothing to say, no window.
+    const fits = budgetAtStart(headers(297), { wholeRun: true, settleMs: 1000, sections, ownApiCalls: 3 });
+    expect(fits?.warning).toBeUndefined();
+    expect(fits?.reading.windowed).toBeUndefined();
   });
 });
