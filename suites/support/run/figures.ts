@@ -10,6 +10,7 @@ import { runWideClauses } from '../judge/run-wide.ts';
 import { CLAUSE_ID } from '../judge/clauses.ts';
 import { configFromEnv, releaseAtLeast, type Config } from '../talk/config.ts';
 import { planOfRun, type GroupPlan } from './run-plan.ts';
+import type { PathCost } from '../talk/counts.ts';
 import { planOf, selectionOf } from './selection.ts';
 
 /** The one page that states the figures. */
@@ -74,7 +75,9 @@ export async function fullRunFigures(root: string): Promise<RunFigures> {
 /** The page that states the figures, once. */
 export function figuresPage(mark: string, f: RunFigures): string {
   const cell = (n: number) => (n === 0 ? '' : String(n));
-  const rows = f.groups.map((g) => `| ${g.heading} | ${g.checks} | ${g.cost.api + g.cost.oauth + g.cost.files} | ${cell(g.cost.api)} | ${cell(g.cost.oauth)} | ${cell(g.cost.files)} | ${cell(g.cost.streams)} |`);
+  const rows = f.groups.map((g) => `| ${g.heading} | ${g.checks} | ${g.cost.api + g.cost.oauth + g.cost.files} | ${cell(g.cost.api)} | ${cell(g.cost.oauth)} | ${cell(g.cost.files)} | ${cell(g.cost.streams)} | ${g.mayAdd} |`);
+  const calls = (c: PathCost) => c.api + c.oauth + c.files + c.streams;
+  const stepRows = f.groups.flatMap((g) => g.steps.map((s) => `| ${g.heading} | ${s.name.replace(/\|/g, '\\|')} | ${s.as} | ${calls(s.cost)} | ${s.mayAdd} |`));
   return `${[
     mark,
     "# A full run's figures",
@@ -87,7 +90,13 @@ export function figuresPage(mark: string, f: RunFigures): string {
       `and ${f.runWideChecks} run-wide clauses whose checks the release runs, each judged once over the whole run.`,
     `- **${f.requests} requests** (${f.api} \`/api\`, ${f.oauth} \`/oauth\`, ${f.files} files) and **${f.streams} stream connections**.`,
     `- **${f.ipAccess} calls of the IP access bucket** (its \`/api\` calls and stream connections), of the contract's 300 per 5 minutes.`,
-    '| group | checks | requests | /api | /oauth | files | streams |\n|---|---|---|---|---|---|---|\n' + rows.join('\n'),
+    '| group | checks | requests | /api | /oauth | files | streams | may add |\n|---|---|---|---|---|---|---|---|\n' + rows.join('\n'),
+    "## Each step's bound",
+    'What each step of a full run makes when all goes well (its calls on every path, streams included, its undo by the ' +
+      'ledger and that read included), and what a deviating server may add to them: re-reads, controls, retries, a web ' +
+      "sign-in's pages (`mayAddOf` in `suites/support/run/plan.ts`; [a step's worst case](performance.md#a-steps-worst-case)). " +
+      "A step starts only when the rate-limit bucket holds both; `--list` shows them for a selection.",
+    '| group | step | as | calls | may add |\n|---|---|---|---|---|\n' + stepRows.join('\n'),
   ].join('\n\n')}\n`;
 }
 
@@ -129,6 +138,17 @@ export function misstatedFigures(root: string, f: RunFigures): string[] {
     const stated = row.slice(1, 5).map((cell) => Number(cell || 0));
     const planned = [g.cost.api + g.cost.oauth + g.cost.files, g.cost.api, g.cost.oauth, g.cost.files];
     if (stated.join() !== planned.join()) problems.push(`docs/performance.md: ${g.heading} ${stated.join(', ')} (requests, /api, /oauth, files), the plan gives ${planned.join(', ')}`);
+  }
+  // The bounds' table in performance.md (a step's worst case): a row per section, its steps, calls and what it may add.
+  for (const g of f.groups) {
+    const row = new RegExp(`^\\| ${g.heading.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\| (\\d+) \\| (\\d+)[^|]*\\| (\\d+) \\|$`, 'm').exec(performance);
+    if (!row) {
+      problems.push(`docs/performance.md: no row of ${g.heading} in the table of bounds (a step's worst case)`);
+      continue;
+    }
+    const stated = row.slice(1, 4).map(Number);
+    const planned = [g.steps.length, g.cost.api + g.cost.oauth + g.cost.files + g.cost.streams, g.mayAdd];
+    if (stated.join() !== planned.join()) problems.push(`docs/performance.md: ${g.heading} ${stated.join(', ')} (steps, calls, may add), the plan gives ${planned.join(', ')}`);
   }
   return problems;
 }

@@ -130,7 +130,7 @@ export class Plan {
       for (const [name, used] of Object.entries(step.uses)) values[name] = await (this.#outcomes.get(used) as Promise<StepOutcome<unknown>>);
       await Promise.all(before);
       try {
-        // A step is a flow: it starts only when the rate-limit budget covers its worst case, and never waits inside.
+        // A step starts only when the rate-limit budget holds its worst case, and never waits between its calls.
         return await withinFlow(`the step "${step.name}"`, step.as, step.cost, mayAddOf(step), () => step.run(values));
       } catch (error) {
         throw new StepError(step, error);
