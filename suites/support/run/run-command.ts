@@ -106,12 +106,10 @@ async function readBudget(config: Config, wholeRun: boolean, ownRequests: Counts
     if (!start) return;
     if (start.warning) process.stdout.write(`${start.warning}\n`);
     if (start.foreseenWaits) addCounts(ownRequests, { ...emptyCounts(), foreseenWaits: start.foreseenWaits });
-    if (start.waitBeforeStart) {
-      resetToWaitFor = start.reading.resetAt;
-      return;
-    }
-    // Every suite file starts its pacing from this reading: its first calls do not overrun what is left.
+    // Every suite file starts its pacing from this reading: its first calls do not overrun what is left. After a wait
+    // for the reset, the reading's period is over: the files keep only what it says of the run (every path, windows).
     process.env.CONFORMANCE_BUDGET_AT_START = JSON.stringify(start.reading);
+    if (start.waitBeforeStart) resetToWaitFor = start.reading.resetAt;
   });
   if (resetToWaitFor !== undefined) {
     const ms = Math.max(0, resetToWaitFor - Date.now());

@@ -262,4 +262,24 @@ describe('the windows of a run its bucket cannot carry', () => {
     expect(fits?.warning).toBeUndefined();
     expect(fits?.reading.windowed).toBeUndefined();
   });
+
+  it('should not split a run whose plan fits what is left, and say a deviating server may wait before a step', () => {
+    const sections = [section('Limits', 20, 10), section('Statuses', 250, 40)];
+    const start = budgetAtStart(headers(297), { wholeRun: true, settleMs: 1000, sections, ownApiCalls: 3 });
+    expect(start?.reading.windowed).toBeUndefined();
+    expect(start?.waitBeforeStart).toBeFalsy();
+    expect(start?.foreseenWaits).toBe(0);
+    expect(start?.warning).toMatch(/this run's plan makes 270 calls it counts, within what is left \(15 kept in hand\); each step starts only when the bucket holds its calls and what a deviating server may add to them \(every step's bound: at most 320 calls in all\), so a server that adds calls to the plan may need a wait for the reset \(\d+ s from now\) before one of its steps/);
+  });
+
+  it('should wait for the reset before a whole run that would wait as often starting in what is left', () => {
+    const sections = [section('Limits', 20), section('Statuses', 150), section('OAuth', 150)];
+    // 40 left: Limits now, then a window each for Statuses and OAuth; from a fresh period, two windows.
+    const whole = budgetAtStart(headers(55), { wholeRun: true, settleMs: 1000, sections, ownApiCalls: 3 });
+    expect(whole?.waitBeforeStart).toBe(true);
+    expect(whole?.foreseenWaits).toBe(2);
+    expect(whole?.warning).toMatch(/so the run waits only between sections: for the reset \(\d+ s from now\) before it starts, Limits, Statuses, then for the next reset \(up to 5 min 0 s: a period, less the time the sections before took in it\) before OAuth;/);
+    // A selection starts at once.
+    expect(budgetAtStart(headers(55), { wholeRun: false, settleMs: 1000, sections, ownApiCalls: 3 })?.waitBeforeStart).toBe(false);
+  });
 });

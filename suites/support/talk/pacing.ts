@@ -334,18 +334,29 @@ export function budgetAtStart(headers: Record<string, string>, plan: StartPlan):
     const planned = plan.sections.reduce((sum, s) => sum + countedCalls(s.cost, everyPath), 0);
     const worst = plan.sections.reduce((sum, s) => sum + countedCalls(s.cost, everyPath) + s.mayAdd, 0);
     if (worst <= usableNow) return { reading };
-    const windows = windowsOf(plan.sections, everyPath, usableNow, perPeriod);
+    const perStep = `each step starts only when the bucket holds its calls and what a deviating server may add to them (every step's bound: at most ${worst} calls in all)`;
+    // The plan fits what is left: a contract-faithful server never waits. Only a deviating one may, before a step.
+    if (planned <= usableNow) {
+      const warning = said + `this run's plan makes ${planned} calls it counts, within what is left (${reserve} kept in hand); ${perStep}, so a server that adds calls to the plan may need a wait for the reset (${untilReset}) before one of its steps, and the run says so if it does.`;
+      return { reading, warning, foreseenWaits: 0 };
+    }
+    const now = windowsOf(plan.sections, everyPath, usableNow, perPeriod);
+    // A whole run that would start in what is left and wait no less than from a fresh period waits for the reset
+    // first: every section then starts as in a run before it (the Limits group's checks need headroom in the buckets).
+    const fresh = windowsOf(plan.sections, everyPath, perPeriod, perPeriod);
+    const waitBeforeStart = plan.wholeRun && resetAt - Date.now() <= LONGEST_WAIT_MS && (now[0]?.length ?? 0) > 0 && fresh.length <= now.length - 1;
+    const windows = waitBeforeStart ? [[], ...fresh] : now;
     const period = duration(LIMITS['IP access'].periodMs);
     const names = (w: SectionPlan[]) => w.map((s) => s.name).join(', ');
     const waits = windows.flatMap((w, i) =>
-      i === 0 ? [] : [`${i === 1 ? `for the reset (${untilReset})` : `for the next reset (up to ${period}: a period, less the time the sections before took in it)`} before ${names(w)}`],
+      i === 0 ? [] : [`${i === 1 ? `for the reset (${untilReset})` : `for the next reset (up to ${period}: a period, less the time the sections before took in it)`} before ${i === 1 && waitBeforeStart ? 'it starts, ' : ''}${names(w)}`],
     );
     const first = windows[0]?.length ? `its sections run in ${windows.length} windows of the bucket (now: ${names(windows[0])}; ` : `its sections run in ${windows.length - 1} windows of the bucket (`;
     const warning =
       said +
-      `this run's plan makes ${planned} calls it counts, and a server that deviates as far as every step's bound at most ${worst}: ${first}${perPeriod} calls each, ${reserve} of ${limit} kept in hand), so the run waits only between sections: ${waits.join(', then ')}; ` +
+      `this run's plan makes ${planned} calls it counts, and ${perStep}: ${first}${perPeriod} calls each, ${reserve} of ${limit} kept in hand), so the run waits only between sections: ${waits.join(', then ')}; ` +
       `a server that adds fewer calls than the bounds may need fewer of these waits, one that adds more than a step's bound may wait inside that step; it also waits ${[narrow, ...settle].join(', ')}, and says so each time it does; it may wait more where other clients spend the same budget.`;
-    return { reading: { ...reading, windowed: true }, warning, waitBeforeStart: false, foreseenWaits: waits.length };
+    return { reading: { ...reading, windowed: true }, warning, waitBeforeStart, foreseenWaits: waits.length };
   }
   // What is left against what a run spends, less the reserve pacing keeps in hand: a fresh period (the version hint's
   // own call aside) fits a run.
