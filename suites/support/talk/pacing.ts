@@ -344,7 +344,7 @@ export function budgetAtStart(headers: Record<string, string>, plan: StartPlan):
     // A whole run that would start in what is left and wait no less than from a fresh period waits for the reset
     // first: every section then starts as in a run before it (the Limits group's checks need headroom in the buckets).
     const fresh = windowsOf(plan.sections, everyPath, perPeriod, perPeriod);
-    const waitBeforeStart = plan.wholeRun && resetAt - Date.now() <= LONGEST_WAIT_MS && (now[0]?.length ?? 0) > 0 && fresh.length <= now.length - 1;
+    const waitBeforeStart = plan.wholeRun && resetAt - Date.now() <= LONGEST_WAIT_MS && fresh.length <= now.length - 1;
     const windows = waitBeforeStart ? [[], ...fresh] : now;
     const period = duration(LIMITS['IP access'].periodMs);
     const names = (w: SectionPlan[]) => w.map((s) => s.name).join(', ');
