@@ -105,7 +105,7 @@ interface Counter {
   /** X-RateLimit-Limit of the reading. */
   limit: number;
 }
-const fresh = (): Counter => ({ remaining: 0, resetAt: 0, readAt: 0, sent: 0, held: 0, limit: 0 });
+const unknownCounter = (): Counter => ({ remaining: 0, resetAt: 0, readAt: 0, sent: 0, held: 0, limit: 0 });
 
 // Never wait longer than the contract's longest period (and a little) for one reset.
 export const LONGEST_WAIT_MS = 31 * MINUTE;
@@ -166,7 +166,7 @@ const everyPathCounted = (): boolean => countsEveryPath || shared?.numbers[NUMBE
 const periodShown = (): number => Math.max(periodSeen, shared?.numbers[NUMBERS.period] ?? 0);
 
 function counterOf(key: string): Counter {
-  if (key !== SHARED_KEY || !shared) return { ...(counters.get(key) ?? fresh()) };
+  if (key !== SHARED_KEY || !shared) return { ...(counters.get(key) ?? unknownCounter()) };
   const { numbers, calls } = shared;
   return {
     remaining: numbers[NUMBERS.remaining] as number,
@@ -191,7 +191,7 @@ function update(key: string, change: (counter: Counter) => Partial<Counter>): vo
 /** Adds `n` to our calls sent or held against a counter; returns the new count. */
 function addTo(key: string, field: 'sent' | 'held', n: number): number {
   if (key === SHARED_KEY && shared) return Atomics.add(shared.calls, CALLS[field], n) + n;
-  const counter = counters.get(key) ?? fresh();
+  const counter = counters.get(key) ?? unknownCounter();
   counter[field] += n;
   counters.set(key, counter);
   return counter[field];
@@ -228,6 +228,8 @@ function periodEnded(key: string): void {
 }
 
 perFile(() => {
+  // A section the file before did not end (its cleanup threw) gives back what it held of the run's shared counter.
+  endSection();
   counters.clear();
   waited = [];
   waitsAt = { sections: 0, steps: 0, calls: 0, insideSteps: [] };
