@@ -28,7 +28,8 @@ Selection (ids and group names match whatever their case; one that matches no ch
                       a group with none of them is not run, its checks reported as not selected
   --exclude PREFIX    leave out the checks whose clause id starts with PREFIX (same forms as --only); repeatable
   --list              print the checks the selection takes, with their clause id, group and what they need
-                      from the configuration; runs nothing and sends no request
+                      from the configuration, then the steps they need, with the calls of each and what a
+                      deviating server may add; runs nothing and sends no request
   --shard I/N         run the I-th of N slices of the suite files (vitest's --shard), one per CI machine;
                       merge the slices' results with: npm run matrix -- --merge a/results.json b/results.json --out DIR
   -x, --exit-first    stop the run at its first failed check (--max-failures 1)
