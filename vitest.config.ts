@@ -11,7 +11,7 @@ import { defineConfig } from 'vitest/config';
 import { conformanceProject, GroupOrder } from './suites/support/run/conformance-project.ts';
 
 const TIMED = ['suites/self/hostile-servers.test.ts', 'suites/self/cli-mistakes.test.ts'];
-const HEAVY = ['suites/self/fault-exactness.test.ts', 'suites/self/variations.test.ts', 'suites/self/repeat.test.ts'];
+const HEAVY = ['suites/self/fault-exactness.test.ts', 'suites/self/variations.test.ts', 'suites/self/repeat.test.ts', 'suites/self/windows.test.ts'];
 
 export default defineConfig({
   test: {

@@ -13,11 +13,15 @@ export const DECLARED_CHECKS = 'suites/declared-checks.json';
 /** The project's root, where the suite files and their declarations are. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
-/** A step as declared: its name, the account it acts as, and the requests it sends when all goes well. */
+/**
+ * A step as declared: its name, the account it acts as, the requests it sends when all goes well, and the calls a
+ * deviating server may add to them (re-reads, controls, retries: run/plan.ts mayAddOf), which it waits for room for.
+ */
 export interface ListedStep {
   name: string;
   as: string;
   cost: Partial<PathCost>;
+  mayAdd: number;
 }
 
 export interface ListedCheck {

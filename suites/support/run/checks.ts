@@ -16,7 +16,8 @@ import '../judge/registered-checks.ts';
 import { releaseAtLeast } from '../talk/config.ts';
 import type { PathCost } from '../talk/counts.ts';
 import type { Exchange } from '../talk/http.ts';
-import { closure, costOf, nextOrder, Plan, type Cost, type DeclaredStep } from './plan.ts';
+import { startSection } from '../talk/pacing.ts';
+import { closure, costOf, mayAddAll, nextOrder, Plan, type Cost, type DeclaredStep } from './plan.ts';
 
 export type { Cost, DeclaredStep } from './plan.ts';
 export type { StepOutcome } from '../act/steps.ts';
@@ -54,6 +55,8 @@ export interface StepOptions<N extends Steps, U extends Steps> {
   after?: readonly DeclaredStep<unknown>[];
   /** The requests the step sends when all goes well, its undo by the ledger and that undo's read included. */
   cost: Cost;
+  /** The requests a deviating server may add to `cost` (re-reads, controls, retries): derived from it where not given (plan.ts mayAddOf). */
+  mayAdd?: number;
 }
 
 /**
@@ -65,8 +68,8 @@ export function step<T, N extends Steps = None, U extends Steps = None>(
   options: StepOptions<N, U>,
   run: (values: Values<N> & StepOutcomes<U>) => Promise<StepOutcome<T>>,
 ): DeclaredStep<T> {
-  const { as, needs = {}, uses = {}, changes = [], after = [], cost } = options;
-  return { name, as, order: nextOrder(), needs, uses, changes, after, cost, run: (values) => run(values as Values<N> & StepOutcomes<U>) };
+  const { as, needs = {}, uses = {}, changes = [], after = [], cost, mayAdd } = options;
+  return { name, as, order: nextOrder(), needs, uses, changes, after, cost, ...(mayAdd === undefined ? {} : { mayAdd }), run: (values) => run(values as Values<N> & StepOutcomes<U>) };
 }
 
 /** A step that came to a value: its exchange, where one shows it, travels with it into the reports. */
@@ -273,9 +276,12 @@ export function section(heading: string, declare: () => void): void {
         .flatMap((name) => checks.get(name) ?? [])
         .filter((check) => runsWith(check, serverVersion));
       const steps = kept.flatMap((check) => check.steps);
-      suite.meta.planned = costOf(closure(steps));
+      const planned = closure(steps);
+      suite.meta.planned = costOf(planned);
       // A run that stopped judges none of the checks: their steps would only make what the cleanup undoes.
       if (runStop(actors().config.stop)?.reached) return;
+      // Where the run is split into windows, the section starts only when the bucket holds its worst case.
+      await startSection(`the section "${heading}"`, suite.meta.planned, mayAddAll(planned));
       await plan.run(steps);
     });
   });

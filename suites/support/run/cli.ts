@@ -30,7 +30,8 @@ Selection (ids and group names match whatever their case; one that matches no ch
   --exclude PREFIX    leave out the checks whose clause id starts with PREFIX (same forms as --only); repeatable
   --list              print the checks the selection takes, with their clause id, group, what they need
                       from the configuration and what they cost, each followed by the steps it needs in
-                      the order the plan runs them; runs nothing and sends no request
+                      the order the plan runs them, with what a deviating server may add to each; runs
+                      nothing and sends no request
   --shard I/N         run the I-th of N slices of the suite files (vitest's --shard), one per CI machine;
                       merge the slices' results with: npm run matrix -- --merge a/results.json b/results.json --out DIR
   -x, --exit-first    stop the run at its first failed check (--max-failures 1)
@@ -194,6 +195,7 @@ async function main(): Promise<number> {
   // address where nothing listens or nothing answers, a token refused, tokens of one account.
   let preflightRoundTripMs = 0;
   let preflightSent: Sent[] = [];
+  let everyPath = false;
   // Only this run's preflight names A's account id: not a value left in the environment.
   delete process.env[PREFLIGHT_ACCOUNT_A];
   if (!config.embedded) {
@@ -201,13 +203,14 @@ async function main(): Promise<number> {
     if (!checked.ok) usageError(checked.problem);
     preflightRoundTripMs = checked.roundTripMs;
     preflightSent = checked.sent;
+    everyPath = checked.everyPath;
     // A's account id, read by the preflight with A's token: the groups take it from there rather than ask again
     // (prepareRun hands it to them; the run's plan counts no request for it).
     if (checked.accountIdA) process.env[PREFLIGHT_ACCOUNT_A] = checked.accountIdA;
   }
   const known: Config = process.env[PREFLIGHT_ACCOUNT_A] ? { ...config, accountIdA: process.env[PREFLIGHT_ACCOUNT_A] } : config;
   const { runConformance } = await import('./run-command.ts');
-  return runConformance({ root: ROOT, selection, plan, verbosity, config: known, preflightRoundTripMs, preflightSent, stability, ...(shard === undefined ? {} : { shard }) });
+  return runConformance({ root: ROOT, selection, plan, verbosity, config: known, preflightRoundTripMs, preflightSent, everyPath, stability, ...(shard === undefined ? {} : { shard }) });
 }
 
 main().then(

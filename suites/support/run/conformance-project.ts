@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { DEFAULT_TIMEOUT_MS } from '../talk/config.ts';
@@ -80,10 +80,17 @@ const WAITING_FILES = [/(^|[\\/])statuses-interactions\.test\.ts$/, /(^|[\\/])me
 export class GroupOrder extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const isGroup = (f: TestSpecification) => f.project.name === 'conformance';
-    const waiting = (f: TestSpecification) => WAITING_FILES.findIndex((file) => file.test(f.moduleId));
-    const rank = (f: TestSpecification) => (LIMITS_FILE.test(f.moduleId) ? 0 : !isGroup(f) ? 4 : waiting(f) >= 0 ? 1 + waiting(f) : 3);
-    const size = (f: TestSpecification) => statSync(f.moduleId).size;
-    const bySize = (x: TestSpecification, y: TestSpecification) => (isGroup(x) && isGroup(y) ? size(y) - size(x) || x.moduleId.localeCompare(y.moduleId) : 0);
-    return (await super.sort(files)).sort((x, y) => rank(x) - rank(y) || bySize(x, y));
+    return (await super.sort(files)).sort((x, y) => startRank(x.moduleId, isGroup(x)) - startRank(y.moduleId, isGroup(y)) || (isGroup(x) && isGroup(y) ? bySize(x.moduleId, y.moduleId) : 0));
   }
 }
+
+/** A file's place among those GroupOrder starts: Limits, then the waiting groups, then the other groups, then our own tests. */
+function startRank(file: string, isGroup: boolean): number {
+  const waiting = WAITING_FILES.findIndex((pattern) => pattern.test(file));
+  return LIMITS_FILE.test(file) ? 0 : !isGroup ? 4 : waiting >= 0 ? 1 + waiting : 3;
+}
+const bySize = (x: string, y: string) => statSync(y).size - statSync(x).size || x.localeCompare(y);
+
+/** The suite files (relative to `root`) in the order GroupOrder starts them: the run's plan splits them into windows in that order. */
+export const startOrder = (root: string, files: readonly string[]): string[] =>
+  [...files].sort((x, y) => startRank(x, true) - startRank(y, true) || bySize(resolve(root, x), resolve(root, y)));

@@ -11,7 +11,7 @@ import '../judge/resources.ts';
 import { runWideClauses } from '../judge/run-wide.ts';
 import type { Declarations, ListedGroup, ListedStep } from '../report/declared-checks.ts';
 import { needsOf, type DeclaredStep } from './checks.ts';
-import { closure, costOf } from './plan.ts';
+import { closure, costOf, mayAddOf } from './plan.ts';
 import { sectionsOf } from './run-plan.ts';
 
 /** The embedded server's accounts, as placeholders: the plan reads which settings are there, never what they say. */
@@ -61,7 +61,7 @@ export async function loadDeclarations(root: string): Promise<Declarations> {
       groups.push({
         file,
         group: heading,
-        steps: steps.map(({ name, as, cost }): ListedStep => ({ name, as, cost })),
+        steps: steps.map((step): ListedStep => ({ name: step.name, as: step.as, cost: step.cost, mayAdd: mayAddOf(step) })),
         checks: declared.map((check) => {
           const own = closure(check.steps);
           return {

@@ -11,6 +11,7 @@ import { CLAUSE_ID } from '../judge/clauses.ts';
 import { exploreShareOf, IP_ACCESS_LINE, planOfRun, type GroupPlan } from './run-plan.ts';
 import { fullRunConfig } from './declarations.ts';
 import { runsAtRelease, selectedOf, selectionOf } from './selection.ts';
+import type { PathCost } from '../talk/counts.ts';
 
 /** The one page that states the figures. */
 export const FIGURES_PAGE = 'docs/figures.md';
@@ -58,7 +59,9 @@ export async function fullRunFigures(root: string): Promise<RunFigures> {
 /** The page that states the figures, once. */
 export function figuresPage(mark: string, f: RunFigures): string {
   const cell = (n: number) => (n === 0 ? '' : String(n));
-  const rows = f.groups.map((g) => `| ${g.heading} | ${g.checks} | ${g.cost.api + g.cost.oauth + g.cost.files} | ${cell(g.cost.api)} | ${cell(g.cost.oauth)} | ${cell(g.cost.files)} | ${cell(g.cost.streams)} |`);
+  const rows = f.groups.map((g) => `| ${g.heading} | ${g.checks} | ${g.cost.api + g.cost.oauth + g.cost.files} | ${cell(g.cost.api)} | ${cell(g.cost.oauth)} | ${cell(g.cost.files)} | ${cell(g.cost.streams)} | ${g.mayAdd} |`);
+  const calls = (c: PathCost) => c.api + c.oauth + c.files + c.streams;
+  const stepRows = f.groups.flatMap((g) => g.steps.map((s) => `| ${g.heading} | ${s.name.replace(/\|/g, '\\|')} | ${s.as} | ${calls(s.cost)} | ${s.mayAdd} |`));
   return `${[
     mark,
     "# A full run's figures",
@@ -73,7 +76,13 @@ export function figuresPage(mark: string, f: RunFigures): string {
     `- **${f.ipAccess} calls of the IP access bucket** (its \`/api\` calls and stream connections), of the contract's 300 per 5 minutes: ` +
       `the line is ${IP_ACCESS_LINE} (300 less pacing's reserve), and the exploration's default share is the ${f.exploreShare} the other groups leave of it ` +
       '([exploring](exploring.md)).',
-    '| group | checks | requests | /api | /oauth | files | streams |\n|---|---|---|---|---|---|---|\n' + rows.join('\n'),
+    '| group | checks | requests | /api | /oauth | files | streams | may add |\n|---|---|---|---|---|---|---|---|\n' + rows.join('\n'),
+    "## Each step's bound",
+    'What each step of a full run makes when all goes well (its calls on every path, streams included, its undo by the ' +
+      'ledger and that read included), and what a deviating server may add to them: re-reads, controls, retries, a web ' +
+      "sign-in's pages (`mayAddOf` in `suites/support/run/plan.ts`; [a step's worst case](performance.md#a-steps-worst-case)). " +
+      "A step starts only when the rate-limit bucket holds both; `--list` shows them for a selection.",
+    '| group | step | as | calls | may add |\n|---|---|---|---|---|\n' + stepRows.join('\n'),
   ].join('\n\n')}\n`;
 }
 
@@ -115,6 +124,17 @@ export function misstatedFigures(root: string, f: RunFigures): string[] {
     const stated = row.slice(1, 5).map((cell) => Number(cell || 0));
     const planned = [g.cost.api + g.cost.oauth + g.cost.files, g.cost.api, g.cost.oauth, g.cost.files];
     if (stated.join() !== planned.join()) problems.push(`docs/performance.md: ${g.heading} ${stated.join(', ')} (requests, /api, /oauth, files), the plan gives ${planned.join(', ')}`);
+  }
+  // The bounds' table in performance.md (a step's worst case): a row per section, its steps, calls and what it may add.
+  for (const g of f.groups) {
+    const row = new RegExp(`^\\| ${g.heading.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\| (\\d+) \\| (\\d+)[^|]*\\| (\\d+) \\|$`, 'm').exec(performance);
+    if (!row) {
+      problems.push(`docs/performance.md: no row of ${g.heading} in the table of bounds (a step's worst case)`);
+      continue;
+    }
+    const stated = row.slice(1, 4).map(Number);
+    const planned = [g.steps.length, g.cost.api + g.cost.oauth + g.cost.files + g.cost.streams, g.mayAdd];
+    if (stated.join() !== planned.join()) problems.push(`docs/performance.md: ${g.heading} ${stated.join(', ')} (steps, calls, may add), the plan gives ${planned.join(', ')}`);
   }
   return problems;
 }

@@ -43,7 +43,11 @@ export interface Sent {
   path: string;
 }
 
-export type Preflight = { ok: true; roundTripMs: number; sent: Sent[]; accountIdA?: string } | { ok: false; problem: string };
+/**
+ * everyPath: HEAD / came with rate-limit headers, as from a server that counts every path (/oauth, /auth, files) in
+ * its access buckets: the run plans those calls against the bucket too.
+ */
+export type Preflight = { ok: true; roundTripMs: number; sent: Sent[]; accountIdA?: string; everyPath: boolean } | { ok: false; problem: string };
 
 /** Why a request got no (complete) answer: its time ran out, the server closed the connection, or another error (its code). */
 type Failure = { kind: 'timeout' | 'closed' | 'other'; code: string };
@@ -54,6 +58,8 @@ interface Answer {
   body: string;
   failure?: Failure;
   ms: number;
+  /** It came with an X-RateLimit-Remaining header. */
+  rateLimited?: boolean;
 }
 
 function failureOf(error: unknown): Failure {
@@ -75,6 +81,7 @@ async function ask(url: string, settings: PreflightSettings, method: 'HEAD' | 'G
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': settings.userAgent, ...(token ? { authorization: `Bearer ${token}` } : {}) };
     const response = await (await undici()).request(url, { method, headers, signal: AbortSignal.timeout(timeoutMs), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
     answer.status = response.statusCode;
+    if (response.headers['x-ratelimit-remaining'] !== undefined) answer.rateLimited = true;
     answer.ms = performance.now() - started;
     for await (const chunk of response.body) {
       answer.body += String(chunk);
@@ -166,5 +173,5 @@ export async function preflight(settings: PreflightSettings, announce: (line: st
     ...(tokenB ? [{ actor: 'B', method: 'GET', path: CREDENTIALS } as const] : []),
   ];
   // HEAD / sizes the run by its round trip; where it got no answer, the first request that did.
-  return { ok: true, sent, roundTripMs: (root.status !== undefined ? root : (answers.find((answer) => answer.status !== undefined) ?? root)).ms, ...(idA ? { accountIdA: idA } : {}) };
+  return { ok: true, sent, roundTripMs: (root.status !== undefined ? root : (answers.find((answer) => answer.status !== undefined) ?? root)).ms, ...(idA ? { accountIdA: idA } : {}), everyPath: root.rateLimited === true };
 }

@@ -6,13 +6,13 @@ import { resolve } from 'node:path';
 import { startVitest } from 'vitest/node';
 import type { Config } from '../talk/config.ts';
 import { addCounts, drained, emptyCounts, tally, type Counts } from '../talk/counts.ts';
-import { conformanceProject, GroupOrder, transformCache } from './conformance-project.ts';
+import { conformanceProject, GroupOrder, startOrder, transformCache } from './conformance-project.ts';
 import { prepareRun } from './global-setup.ts';
 import { selectionPattern, writeUpdatedExpectations } from '../report/expectations.ts';
 import ConformanceReporter, { type Verbosity } from '../report/reporter.ts';
 import type { RunResults } from '../report/results.ts';
 import { addedLatencyMs, variationsOf, type Variation } from '../../../fixtures/reference-server/variations.ts';
-import { announceWait, budgetAtStart } from '../talk/pacing.ts';
+import { announceWait, budgetAtStart, countedCalls, type StartPlan } from '../talk/pacing.ts';
 import { INSTANCE, reportedVersion, versionHint } from './version-hint.ts';
 import { selectedOf, selectionOf, withoutSkipped, type Selected, type Selection } from './selection.ts';
 import { EXIT, expectationsOf, usageError } from './usage.ts';
@@ -95,19 +95,20 @@ function previousOf(file: string): RunResults {
  * in it (`runCalls`, the IP access calls of the run's plan, where every group is planned) waits for the reset first.
  * Returns the version the server reports.
  */
-async function readBudget(config: Config, wholeRun: boolean, ownRequests: Counts, runCalls?: number): Promise<string | undefined> {
+async function readBudget(config: Config, wholeRun: boolean, ownRequests: Counts, planned: Pick<StartPlan, 'runCalls' | 'sections' | 'everyPath'>): Promise<string | undefined> {
   let resetToWaitFor: number | undefined;
   tally(ownRequests, 'anonymous', 'GET', INSTANCE);
+  // The command's /api calls so far (the preflight's, this read): what a server counting /api alone counted of them.
+  const ownApiCalls = ownRequests.perPath.api ?? 0;
   const reported = await reportedVersion(config.baseUrl, config.userAgent, config.timeoutMs, (headers) => {
-    const start = budgetAtStart(headers, { wholeRun, settleMs: config.settleMs, ...(runCalls === undefined ? {} : { runCalls }) });
+    const start = budgetAtStart(headers, { wholeRun, settleMs: config.settleMs, ...planned, ownApiCalls });
     if (!start) return;
     if (start.warning) process.stdout.write(`${start.warning}\n`);
-    if (start.waitBeforeStart) {
-      resetToWaitFor = start.reading.resetAt;
-      return;
-    }
-    // Every suite file starts its pacing from this reading: its first calls do not overrun what is left.
+    if (start.foreseenWaits) addCounts(ownRequests, { ...emptyCounts(), foreseenWaits: start.foreseenWaits });
+    // Every suite file starts its pacing from this reading: its first calls do not overrun what is left. After a wait
+    // for the reset, the reading's period is over: the files keep only what it says of the run (every path, windows).
     process.env.CONFORMANCE_BUDGET_AT_START = JSON.stringify(start.reading);
+    if (start.waitBeforeStart) resetToWaitFor = start.reading.resetAt;
   });
   if (resetToWaitFor !== undefined) {
     const ms = Math.max(0, resetToWaitFor - Date.now());
@@ -134,12 +135,14 @@ export interface Command {
   preflightRoundTripMs: number;
   /** The preflight's requests: the server counts them among the run's. */
   preflightSent?: readonly Sent[];
+  /** The preflight's HEAD / came with rate-limit headers: the server counts every path in its access buckets. */
+  everyPath?: boolean;
   /** --repeat: the times the selection runs; --max-failures (-x: 1): the failures that stop the run; --previous: the results before. */
   stability: { repeat: number; maxFailures?: number; previousFile?: string };
 }
 
 /** Runs the selected checks and returns the exit code: the verdict, or 2 for a configuration the run cannot take. */
-export async function runConformance({ root, selection, plan, verbosity, shard, config, preflightRoundTripMs, preflightSent = [], stability }: Command): Promise<number> {
+export async function runConformance({ root, selection, plan, verbosity, shard, config, preflightRoundTripMs, preflightSent = [], everyPath = false, stability }: Command): Promise<number> {
   // The command's own requests (the preflight's, each budget read's), counted with the next run's groups: a server, or
   // a proxy in front of it, counts them as the run's.
   const ownRequests = emptyCounts();
@@ -164,6 +167,7 @@ export async function runConformance({ root, selection, plan, verbosity, shard, 
   const source = selectionPattern(selection, expectations);
   const testNamePattern = source ? new RegExp(source) : undefined;
   let runCalls: number | undefined;
+  let planned: Pick<StartPlan, 'runCalls' | 'sections' | 'everyPath'> = { everyPath };
   // The embedded server's accounts are made when it starts, after this: its runs are planned from the full run's figures.
   if (!config.embedded) {
     // What this run's checks cost, before its first request: the IP access bucket must carry its /api calls and streams.
@@ -174,12 +178,19 @@ export async function runConformance({ root, selection, plan, verbosity, shard, 
     const runPlan = await planOfRun(root, files, config, (name) => !testNamePattern || testNamePattern.test(name));
     if (verbosity !== 'quiet') process.stdout.write(`Plan: ${planLine(runPlan)}\n`);
     runCalls = runPlan.unplanned.length === 0 ? runPlan.total.api + runPlan.total.streams : undefined;
+    // Where every group is planned, the budget is measured section by section: the run is split into windows between them.
+    if (runPlan.unplanned.length === 0) {
+      // In the order the groups start (GroupOrder): the windows are filled in that order.
+      const order = startOrder(root, files);
+      const sections = [...runPlan.groups].sort((x, y) => order.indexOf(x.file) - order.indexOf(y.file)).map(({ heading, cost, mayAdd }) => ({ name: heading, cost, mayAdd }));
+      planned = { everyPath, runCalls: countedCalls(runPlan.total, everyPath), sections };
+    }
   }
   // A stability run's plan, before its first request: against a configured server, each repeat's IP access calls are
   // the run plan's.
   if (stability.repeat > 1) process.stdout.write(`${stabilityPlan(stability.repeat, plan.checks.length, selectedOf(root, selectionOf({})).checks.length, config.seed, runCalls)}\n`);
   if (!config.embedded) {
-    const reported = await readBudget(config, wholeRun, ownRequests, runCalls);
+    const reported = await readBudget(config, wholeRun, ownRequests, planned);
     if (reported && verbosity !== 'quiet') process.stdout.write(`${versionHint(reported, config.serverVersion, Boolean(process.env.CONFORMANCE_SERVER_VERSION?.trim()))}
 `);
   }
@@ -213,7 +224,7 @@ export async function runConformance({ root, selection, plan, verbosity, shard, 
   // them as one once the last ends, or once a run stopped at --max-failures.
   for (let repeat = 0; repeat < stability.repeat && !reporter.published; repeat++) {
     // What the repeats before spent: the next starts its pacing from the server's word, not from the first reading.
-    if (repeat > 0 && !config.embedded) await readBudget(config, wholeRun, ownRequests, runCalls);
+    if (repeat > 0 && !config.embedded) await readBudget(config, wholeRun, ownRequests, planned);
     await runGroups(plan.run, reporter, { root, workers, testNamePattern, shard, stop });
   }
   if (!existsSync(resultsFile)) return EXIT.failed;

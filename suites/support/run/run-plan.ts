@@ -8,7 +8,7 @@ import type { Config } from '../talk/config.ts';
 import type { PathCost } from '../talk/counts.ts';
 import { LIMITS, reserveOf } from '../talk/pacing.ts';
 import { declaredSections, runsWith, type DeclaredSection } from './checks.ts';
-import { closure, costOf } from './plan.ts';
+import { closure, costOf, mayAddOf } from './plan.ts';
 import { EXPLORE_FILE, selectedOf, selectionOf } from './selection.ts';
 
 /**
@@ -25,6 +25,18 @@ export interface GroupPlan {
   /** Every check the section declares, each variant of one apart: those the run reports. */
   declared: number;
   cost: PathCost;
+  /** The calls a deviating server may add to its steps' (plan.ts mayAddOf). */
+  mayAdd: number;
+  /** Its steps, in the order of declaration. */
+  steps: StepPlan[];
+}
+
+/** A step as the plan counts it: what it costs when all goes well, and what a deviating server may add to that. */
+export interface StepPlan {
+  name: string;
+  as: string;
+  cost: PathCost;
+  mayAdd: number;
 }
 
 export interface RunPlan {
@@ -112,7 +124,8 @@ async function plannedGroups(root: string, files: readonly string[], config: Con
     }
     for (const { heading, checks } of sections) {
       const kept = [...checks].filter(([name, check]) => selected(name) && runsWith(check, config.serverVersion)).map(([, check]) => check);
-      groups.push({ file, heading, checks: kept.length, declared: checks.size, cost: costOf(closure(kept.flatMap((check) => check.steps))) });
+      const steps = closure(kept.flatMap((check) => check.steps)).map((step) => ({ name: step.name, as: step.as, cost: costOf([step]), mayAdd: mayAddOf(step) }));
+      groups.push({ file, heading, checks: kept.length, declared: checks.size, cost: steps.reduce((sum, step) => add(sum, step.cost), NOTHING), mayAdd: steps.reduce((sum, step) => sum + step.mayAdd, 0), steps });
     }
   }
   return { groups, unplanned, total: groups.reduce((sum, group) => add(sum, group.cost), NOTHING) };
@@ -123,4 +136,22 @@ export function planLine({ total, unplanned }: RunPlan): string {
   const requests = total.api + total.oauth + total.files;
   const unknown = unplanned.length ? `, besides ${unplanned.length} group${unplanned.length === 1 ? '' : 's'} not planned (${unplanned.join(', ')})` : '';
   return `${requests} requests (${total.api} /api, ${total.oauth} /oauth, ${total.files} files) and ${total.streams} stream connections${unknown}`;
+}
+
+/**
+ * The steps of a plan, one line each (--list): its group, the account it acts as, the calls it makes when all goes
+ * well, and what a deviating server may add to them (re-reads, controls, retries): the bucket must hold both before
+ * its first call. The last line adds them up.
+ */
+export function stepListing({ groups }: RunPlan): string[] {
+  const calls = (cost: PathCost) => cost.api + cost.oauth + cost.files + cost.streams;
+  const rows = groups.flatMap((g) => g.steps.map((s) => [s.name, g.heading, s.as, String(calls(s.cost)), String(s.mayAdd)]));
+  const table = [['STEP', 'GROUP', 'AS', 'CALLS', 'MAY ADD'], ...rows];
+  const widths = [0, 1, 2, 3].map((column) => Math.max(...table.map((row) => (row[column] as string).length)));
+  const planned = groups.reduce((sum, g) => sum + calls(g.cost), 0);
+  const mayAdd = groups.reduce((sum, g) => sum + g.mayAdd, 0);
+  return [
+    ...table.map((row) => row.map((cell, column) => (column < 4 ? cell.padEnd(widths[column] as number) : cell)).join('  ')),
+    `${rows.length} steps: ${planned} calls (streams included) when all goes well, and at most ${mayAdd} more from a deviating server (each step's MAY ADD: the bucket holds both before the step's first call)`,
+  ];
 }

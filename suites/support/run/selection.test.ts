@@ -67,7 +67,7 @@ describe('nearest', () => {
 
 describe('listing', () => {
   const NONE = { api: 0, oauth: 0, files: 0, streams: 0 };
-  const status = { name: "A's public status", as: 'A', cost: { api: 2 } };
+  const status = { name: "A's public status", as: 'A', cost: { api: 2 }, mayAdd: 1 };
   const check = (title: string, needs: string[] = [], removedIn?: string): SelectedCheck => ({
     file: 'suites/statuses.test.ts',
     group: 'Statuses',
@@ -80,15 +80,15 @@ describe('listing', () => {
 
   it("should give a line per check in columns: clause id, group, needs, cost, the check's sentence; its steps under it; then the steps of all, each once, and the count", () => {
     const read = { ...check('STATUS-READ-1 a public status', ['CONFORMANCE_TOKEN_B']), steps: [status], cost: { ...NONE, api: 2 } };
-    const again = { ...check('STATUS-READ-22 another'), steps: [status, { name: "B's read", as: 'B', cost: { api: 1 } }], cost: { ...NONE, api: 3 } };
+    const again = { ...check('STATUS-READ-22 another'), steps: [status, { name: "B's read", as: 'B', cost: { api: 1 }, mayAdd: 0 }], cost: { ...NONE, api: 3 } };
     expect(listing([read, again])).toEqual([
       'CLAUSE          GROUP     NEEDS                COST    CHECK',
       'STATUS-READ-1   Statuses  CONFORMANCE_TOKEN_B  2 /api  a public status',
-      "    step: A's public status (as A; 2 /api)",
+      "    step: A's public status (as A; 2 /api; may add 1)",
       'STATUS-READ-22  Statuses  -                    3 /api  another',
-      "    step: A's public status (as A; 2 /api)",
-      "    step: B's read (as B; 1 /api)",
-      '2 steps, each run once: 3 /api',
+      "    step: A's public status (as A; 2 /api; may add 1)",
+      "    step: B's read (as B; 1 /api; may add 0)",
+      '2 steps, each run once: 3 /api; a deviating server may add at most 1 calls',
       '2 checks in 1 group',
     ]);
   });

@@ -199,17 +199,17 @@ export function costText(cost: Partial<PathCost>): string {
 }
 
 /** Every step of the checks, each once (a step several checks need is planned once), and what they cost in all. */
-function stepsOfAll(checks: readonly SelectedCheck[]): { steps: number; cost: PathCost } {
+function stepsOfAll(checks: readonly SelectedCheck[]): { steps: number; cost: PathCost; mayAdd: number } {
   const steps = new Set(checks.flatMap((check) => check.steps));
   const cost: PathCost = { api: 0, oauth: 0, files: 0, streams: 0 };
   for (const step of steps) for (const path of Object.keys(cost) as (keyof PathCost)[]) cost[path] += step.cost[path] ?? 0;
-  return { steps: steps.size, cost };
+  return { steps: steps.size, cost, mayAdd: [...steps].reduce((sum, step) => sum + step.mayAdd, 0) };
 }
 
 /**
  * --list, as pytest's --setup-plan shows the fixtures a test will set up: a line per check (clause id, group, needs,
  * what it costs run alone, title) in columns under a heading, each followed by its steps in the order the plan runs
- * them (the account each acts as, what it costs); the run-wide checks last; then the steps of the whole selection,
+ * them (the account each acts as, what it costs, what a deviating server may add to it); the run-wide checks last; then the steps of the whole selection,
  * each once, and the count of checks, which is a run's.
  */
 export function listing(groupChecks: readonly SelectedCheck[], runWide: readonly SelectedCheck[] = []): string[] {
@@ -221,13 +221,13 @@ export function listing(groupChecks: readonly SelectedCheck[], runWide: readonly
   const table = [['CLAUSE', 'GROUP', 'NEEDS', 'COST', 'CHECK'], ...rows];
   const widths = [0, 1, 2, 3].map((column) => Math.max(...table.map((row) => (row[column] as string).length)));
   const line = (row: readonly string[]) => row.map((cell, column) => (column < 4 ? cell.padEnd(widths[column] as number) : cell)).join('  ');
-  const stepLines = (check: SelectedCheck) => check.steps.map((step) => `    step: ${step.name} (as ${step.as}; ${costText(step.cost)})`);
+  const stepLines = (check: SelectedCheck) => check.steps.map((step) => `    step: ${step.name} (as ${step.as}; ${costText(step.cost)}; may add ${step.mayAdd})`);
   const groups = new Set(checks.map((c) => c.group)).size;
   const all = stepsOfAll(groupChecks);
   return [
     line(table[0] as string[]),
     ...checks.flatMap((check, i) => [line(rows[i] as string[]), ...stepLines(check)]),
-    `${counted(all.steps, 'step')}, each run once: ${costText(all.cost)}`,
+    `${counted(all.steps, 'step')}, each run once: ${costText(all.cost)}; a deviating server may add at most ${all.mayAdd} calls`,
     `${counted(checks.length, 'check')} in ${counted(groups, 'group')}${runWide.length ? `: ${groupChecks.length} of the ${groups === 1 ? "group's" : "groups'"} own and ${runWide.length} run-wide (one per run-wide clause whose check runs, judged over every group and counted in its check's group), as a run counts them` : ''}`,
   ];
 }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { leftovers, undoAll } from './cleanup.ts';
 import type { LeftBehind } from '../report/results.ts';
 import { countsSnapshot, type Counts } from '../talk/counts.ts';
+import { endSection } from '../talk/pacing.ts';
 import type { Config } from '../talk/config.ts';
 import { endFile, startFile } from '../talk/file-state.ts';
 import { recordExchanges, writeHarPart } from '../talk/har.ts';
@@ -37,6 +38,8 @@ beforeAll(async () => {
 afterAll(async ({}, file) => {
   await endFile();
   await undoAll();
+  // The section held its worst case for its cleanup's calls too: what it did not spend is the next section's.
+  endSection();
   file.meta.counts = countsSnapshot();
   file.meta.leftovers = leftovers();
   file.meta.runWide = runWideSnapshot();

@@ -1,7 +1,7 @@
 // The request counter of one worker: total, per account, per rate-limit bucket, and the writes the
 // contract's budgets care about. Each suite file hands its counts to the reporter, which adds them up.
 import { perFile } from './file-state.ts';
-import { budgetKeysOf, bucketsOf, pacingWaits, wallMs, type WaitSpan } from './pacing.ts';
+import { budgetKeysOf, bucketsOf, pacingPlaces, pacingWaits, wallMs, type WaitPlaces, type WaitSpan } from './pacing.ts';
 
 export interface Counts {
   total: number;
@@ -30,6 +30,10 @@ export interface Counts {
   pacedMs: number;
   /** The spans pacing waited, which pacedMs covers: the files' spans are merged, not added. */
   pacedSpans?: WaitSpan[];
+  /** Where pacing's waits came: before sections, before steps, before calls outside any step, and inside steps (which no run should show). */
+  pacedAt?: WaitPlaces;
+  /** The waits for a reset the start line named (the command's reading of the budget): no more may come. */
+  foreseenWaits?: number;
   /** The slowest answer of the run: how long it took and to what (a slow server is waited for, and this says how slow). */
   slowest?: { ms: number; request: string };
   /** Requests that got no (complete) answer within CONFORMANCE_TIMEOUT_MS. */
@@ -157,7 +161,7 @@ export function countStreamConnection(): void {
 
 export function countsSnapshot(): Counts {
   const pacedSpans = pacingWaits();
-  return { ...structuredClone(counts), pacedMs: wallMs(pacedSpans), pacedSpans };
+  return { ...structuredClone(counts), pacedMs: wallMs(pacedSpans), pacedSpans, pacedAt: pacingPlaces() };
 }
 
 /** What `counts` holds, which it then holds no more: counts handed on once. */
@@ -183,6 +187,14 @@ export function addCounts(into: Counts, from: Counts): Counts {
   // Groups wait side by side for the same reset: the run waited the wall time their spans cover, not their sum.
   into.pacedSpans = [...(into.pacedSpans ?? []), ...(from.pacedSpans ?? [])];
   into.pacedMs = wallMs(into.pacedSpans);
+  if (from.foreseenWaits !== undefined) into.foreseenWaits = (into.foreseenWaits ?? 0) + from.foreseenWaits;
+  if (from.pacedAt) {
+    const at = (into.pacedAt ??= { sections: 0, steps: 0, calls: 0, insideSteps: [] });
+    at.sections += from.pacedAt.sections;
+    at.steps += from.pacedAt.steps;
+    at.calls += from.pacedAt.calls;
+    at.insideSteps.push(...from.pacedAt.insideSteps);
+  }
   into.timeouts += from.timeouts ?? 0;
   into.resent += from.resent ?? 0;
   into.connectionsClosed ||= from.connectionsClosed ?? false;

@@ -3,7 +3,6 @@
 // network failure: both come back as an Exchange, which checks judge and failure messages describe.
 // Every request says who it is (User-Agent), as real clients do.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FormData as UndiciFormData } from 'undici';
 import { notSentReason, recordAnswer, recordSilence } from './breaker.ts';
 import { DEFAULT_USER_AGENT } from './config.ts';
@@ -11,7 +10,7 @@ import { dispatcherFor, failedOnReusedConnection, isConnectionLost } from './con
 import { countAnswer, countRequest, countResent, countTiming, requestEnded } from './counts.ts';
 import { inFlight } from './in-flight.ts';
 import { formPairs, multipart, urlEncoded, type FormParams, type Upload } from './form.ts';
-import { announceWait, bucketsOf, isUnpaced, paceAfter, paceBefore, refusalWaitMs } from './pacing.ts';
+import { bucketsOf, isUnpaced, paceAfter, paceBefore, refusalWaitMs, waitForRefusal } from './pacing.ts';
 import { inTurn } from './bucket-turns.ts';
 import { obtainedSecretsIn, redact } from './redact.ts';
 import { undici } from './undici.ts';
@@ -221,8 +220,7 @@ export class HttpClient {
     // once more. A refusal that stays (or names no reset) is marked: the check that needed its answer is not judged.
     const waitMs = exchange.status === 429 && !isUnpaced() ? refusalWaitMs(exchange.headers) : undefined;
     if (waitMs === undefined) return this.refusalMarked(exchange);
-    announceWait(waitMs, `for the reset of the server's rate limit, which refused ${method} ${path} (as ${this.actor}) with HTTP 429; then it is sent again`);
-    await sleep(waitMs);
+    await waitForRefusal(waitMs, `for the reset of the server's rate limit, which refused ${method} ${path} (as ${this.actor}) with HTTP 429; then it is sent again`);
     const again: Exchange = { ...exchange, headers: {}, text: '', truncated: false, ms: 0, startedAt: undefined, status: undefined, error: undefined, setCookies: undefined, resentAfter: undefined };
     senders.set(again, this);
     await this.deliver(again, body);
@@ -241,7 +239,7 @@ export class HttpClient {
   private async deliver(exchange: Exchange, body: string | UndiciFormData | undefined): Promise<void> {
     const { method, url } = exchange;
     const path = exchange.path.split('?')[0] ?? '';
-    await paceBefore(this.actor, method, path);
+    const ticket = await paceBefore(this.actor, method, path);
     // Loaded before the request's deadline starts: loading is the suite's own time, not the server's.
     await undici();
     let timedOut = false;
@@ -273,7 +271,7 @@ export class HttpClient {
     if (timedOut) await recordSilence(url, `${method} ${path}`, { timeoutMs: this.timeoutMs, userAgent: this.userAgent });
     if (exchange.status !== undefined) {
       countAnswer(method, path, exchange.status, exchange.text);
-      paceAfter(this.actor, method, path, exchange.headers);
+      paceAfter(this.actor, method, path, exchange.headers, ticket);
     }
     for (const observer of observers) observer(exchange);
   }

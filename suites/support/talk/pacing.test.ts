@@ -2,8 +2,9 @@
 // X-RateLimit headers waits for the reset instead of being refused; one that does not is refused.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../../fixtures/reference-server/server.ts';
+import { startFile } from './file-state.ts';
 import { HttpClient } from './http.ts';
-import { budgetAtStart, budgetKeysOf, paceAfter, paceBefore, reserveOf, resetTimeOf, RUN_ACCESS_CALLS, unpaced, useAnnouncer, usePacingClock, withinFlow } from './pacing.ts';
+import { budgetAtStart, budgetKeysOf, countedCalls, paceAfter, paceBefore, pacingPlaces, reserveOf, resetTimeOf, RUN_ACCESS_CALLS, unpaced, useAnnouncer, usePacingClock, windowsOf, withinFlow, type SectionPlan } from './pacing.ts';
 
 const MINUTE = 60_000;
 const MISSING_ID = '999999999999999999';
@@ -128,6 +129,8 @@ describe('a flow (a step of the plan)', () => {
   const call = () => paceBefore('A', 'GET', '/api/v1/statuses/1');
 
   beforeEach(() => {
+    // The counters of the tests above are of another clock's period: each test here starts from nothing, as a file does.
+    startFile();
     now = START;
     slept = [];
     announced = [];
@@ -144,17 +147,17 @@ describe('a flow (a step of the plan)', () => {
     // A flow takes its calls from the estimate before it starts, so only the bucket itself must cover it, not pacing's reserve.
     answered(2);
     const waitsBefore = slept.length;
-    await withinFlow('the step "a sign-in"', 'A', { api: 3 }, async () => {
+    await withinFlow('the step "a sign-in"', 'A', { api: 3 }, 0, async () => {
       expect(slept.length, 'waited before the flow').toBe(waitsBefore + 1);
       for (let i = 0; i < 3; i++) await call();
     });
     expect(slept).toHaveLength(1);
-    expect(announced[0]).toMatch(/before the step "a sign-in", which makes about 3 calls: a flow starts only when the budget covers all of it$/);
+    expect(announced[0]).toMatch(/before the step "a sign-in", which may make 3 calls: it starts only when the budget covers all of them$/);
   });
 
   it('should never wait between two calls of a flow, even where other calls spend the bucket meanwhile', async () => {
     answered(reserveOf('IP access') + 20);
-    await withinFlow('the step "an upload and its reads"', 'A', { api: 5 }, async () => {
+    await withinFlow('the step "an upload and its reads"', 'A', { api: 5 }, 0, async () => {
       await call();
       // Another group spent the bucket down to its reserve: outside a flow, the next call would wait.
       answered(reserveOf('IP access'));
@@ -164,5 +167,119 @@ describe('a flow (a step of the plan)', () => {
     // Outside a flow, pacing waits as ever.
     await call();
     expect(slept).toHaveLength(1);
+  });
+});
+
+describe("the server's count and a step's worst case", () => {
+  const START = Date.parse('2026-01-01T00:00:00Z');
+  let now: number;
+  let slept: number[];
+  const headersOf = (remaining: number) => ({
+    'x-ratelimit-limit': '300',
+    'x-ratelimit-remaining': String(remaining),
+    'x-ratelimit-reset': new Date(now + MINUTE).toISOString(),
+    date: new Date(now).toUTCString(),
+  });
+
+  beforeEach(() => {
+    startFile();
+    now = START;
+    slept = [];
+    useAnnouncer(() => undefined);
+    usePacingClock({ now: () => now, sleep: async (ms) => void (slept.push(ms), (now += ms)) });
+  });
+
+  afterEach(() => {
+    usePacingClock(undefined);
+    useAnnouncer(undefined);
+  });
+
+  /** A call of A, answered with the server's Remaining. */
+  const callAnswered = async (remaining: number) => paceAfter('A', 'GET', '/api/v1/statuses/1', headersOf(remaining), await paceBefore('A', 'GET', '/api/v1/statuses/1'));
+
+  it('should take what is left from the server, above its own count too, and pass over an answer of an earlier call', async () => {
+    await callAnswered(100);
+    // Ten calls it counted; the server says it counted two of them (another path, a cache: its count decides).
+    const tickets = [];
+    for (let i = 0; i < 10; i++) tickets.push(await paceBefore('A', 'GET', '/api/v1/statuses/1'));
+    paceAfter('A', 'GET', '/api/v1/statuses/1', headersOf(98), tickets[9]);
+    // An answer of an earlier call, arriving last, says less than the later one: passed over.
+    paceAfter('A', 'GET', '/api/v1/statuses/1', headersOf(50), tickets[0]);
+    await withinFlow('the step "98 calls"', 'A', { api: 98 }, 0, async () => undefined);
+    expect(slept).toEqual([]);
+    await withinFlow('the step "99 calls"', 'A', { api: 99 }, 0, async () => undefined);
+    expect(slept).toHaveLength(1);
+  });
+
+  it('should wait before a step until the bucket holds its planned calls and what a deviating server may add, then never inside it', async () => {
+    await callAnswered(10);
+    await withinFlow('the step "eight calls and five more"', 'A', { api: 8 }, 5, async () => {
+      expect(slept, 'waited before the step').toHaveLength(1);
+      for (let i = 0; i < 13; i++) await callAnswered(Math.max(0, 300 - 15 - i));
+    });
+    expect(slept).toHaveLength(1);
+    expect(pacingPlaces()).toEqual({ sections: 0, steps: 1, calls: 0, insideSteps: [] });
+  });
+
+  it('should say where a step waited between its calls: the calls beyond its bound are paced one by one', async () => {
+    await callAnswered(100);
+    await withinFlow('the step "one call, none added"', 'A', { api: 1 }, 0, async () => {
+      await callAnswered(reserveOf('IP access'));
+      await callAnswered(200);
+    });
+    expect(pacingPlaces().insideSteps).toEqual([expect.stringMatching(/before GET \/api\/v1\/statuses\/1 \(as A\), inside the step "one call, none added"$/)]);
+  });
+});
+
+describe('the windows of a run its bucket cannot carry', () => {
+  const section = (name: string, api: number, mayAdd = 0): SectionPlan => ({ name, cost: { api }, mayAdd });
+  const headers = (remaining: number) => ({
+    'x-ratelimit-limit': '300',
+    'x-ratelimit-remaining': String(remaining),
+    'x-ratelimit-reset': new Date(Date.now() + MINUTE).toISOString(),
+    date: new Date().toUTCString(),
+  });
+
+  it('should fill each window in the order sections start, with their worst case, and start none in what cannot hold it', () => {
+    const sections = [section('a', 90, 10), section('b', 90, 10), section('c', 90, 10), section('d', 90, 10)];
+    expect(windowsOf(sections, false, 150, 285).map((w) => w.map((s) => s.name))).toEqual([['a'], ['b', 'c'], ['d']]);
+    expect(windowsOf(sections, false, 50, 285).map((w) => w.map((s) => s.name))).toEqual([[], ['a', 'b'], ['c', 'd']]);
+    // The /oauth calls and files count where the server counts every path.
+    expect(countedCalls({ api: 2, oauth: 3, files: 1, streams: 4 }, true)).toBe(10);
+    expect(countedCalls({ api: 2, oauth: 3, files: 1, streams: 4 }, false)).toBe(6);
+  });
+
+  it('should name each wait between sections at the start, and plan every path where the server counted more than the command sent on /api', () => {
+    const sections = [section('Limits', 20), section('Statuses', 150, 20), section('OAuth', 10, 5)];
+    const start = budgetAtStart(headers(296), { wholeRun: true, settleMs: 1000, sections: sections.map((s) => ({ ...s, cost: { ...s.cost, oauth: 40 } })), ownApiCalls: 3 });
+    // 4 counted, the command's 3 /api calls and its HEAD /: the /oauth calls count too.
+    expect(start?.reading.everyPath).toBe(true);
+    expect(start?.reading.windowed).toBe(true);
+    expect(start?.foreseenWaits).toBe(1);
+    expect(start?.warning).toMatch(/its sections run in 2 windows of the bucket \(now: Limits, Statuses; 285 calls each, 15 of 300 kept in hand\), so the run waits only between sections: for the reset \(\d+ s from now\) before OAuth;/);
+    // A fresh period that holds the worst case: nothing to say, no window.
+    const fits = budgetAtStart(headers(297), { wholeRun: true, settleMs: 1000, sections, ownApiCalls: 3 });
+    expect(fits?.warning).toBeUndefined();
+    expect(fits?.reading.windowed).toBeUndefined();
+  });
+
+  it('should not split a run whose plan fits what is left, and say a deviating server may wait before a step', () => {
+    const sections = [section('Limits', 20, 10), section('Statuses', 250, 40)];
+    const start = budgetAtStart(headers(297), { wholeRun: true, settleMs: 1000, sections, ownApiCalls: 3 });
+    expect(start?.reading.windowed).toBeUndefined();
+    expect(start?.waitBeforeStart).toBeFalsy();
+    expect(start?.foreseenWaits).toBe(0);
+    expect(start?.warning).toMatch(/this run's plan makes 270 calls it counts, within what is left \(15 kept in hand\); each step starts only when the bucket holds its calls and what a deviating server may add to them \(every step's bound: at most 320 calls in all\), so a server that adds calls to the plan may need a wait for the reset \(\d+ s from now\) before one of its steps/);
+  });
+
+  it('should wait for the reset before a whole run that would wait as often starting in what is left', () => {
+    const sections = [section('Limits', 20), section('Statuses', 150), section('OAuth', 150)];
+    // 40 left: Limits now, then a window each for Statuses and OAuth; from a fresh period, two windows.
+    const whole = budgetAtStart(headers(55), { wholeRun: true, settleMs: 1000, sections, ownApiCalls: 3 });
+    expect(whole?.waitBeforeStart).toBe(true);
+    expect(whole?.foreseenWaits).toBe(2);
+    expect(whole?.warning).toMatch(/so the run waits only between sections: for the reset \(\d+ s from now\) before it starts, Limits, Statuses, then for the next reset \(up to 5 min 0 s: a period, less the time the sections before took in it\) before OAuth;/);
+    // A selection starts at once.
+    expect(budgetAtStart(headers(55), { wholeRun: false, settleMs: 1000, sections, ownApiCalls: 3 })?.waitBeforeStart).toBe(false);
   });
 });

@@ -86,86 +86,157 @@ export function usePacingClock(next: PacingClock | undefined): void {
   clock = next ?? realClock;
 }
 
-interface Estimate {
+/**
+ * What pacing knows of one counter of the server's: what its last reading said, and our calls since. What is left is
+ * what the server said, less our calls it had not counted yet and the calls running steps hold (leftOf): the server's
+ * count, not a model of it, so a server that counts less than we thought is believed at its next answer.
+ */
+interface Counter {
+  /** X-RateLimit-Remaining of the reading: the answer to the latest-sent of our calls that carried the headers. */
   remaining: number;
-  /** On our clock: the server's Reset corrected by the difference between its clock and ours. */
+  /** On our clock: the server's Reset corrected by the difference between its clock and ours; 0: nothing known. */
   resetAt: number;
+  /** How many of our calls counted against it had been sent when the call that gave the reading was (it included). */
+  readAt: number;
+  /** Our calls counted against it so far. */
+  sent: number;
+  /** Calls that running steps and sections hold and have not sent yet. */
+  held: number;
+  /** X-RateLimit-Limit of the reading. */
+  limit: number;
 }
+const unknownCounter = (): Counter => ({ remaining: 0, resetAt: 0, readAt: 0, sent: 0, held: 0, limit: 0 });
 
 // Never wait longer than the contract's longest period (and a little) for one reset.
 export const LONGEST_WAIT_MS = 31 * MINUTE;
 // The server's Date header has whole seconds: wait that much past the reset so the new period has begun.
 const CLOCK_SLACK_MS = 1000;
-const estimates = new Map<string, Estimate>();
+const counters = new Map<string, Counter>();
 /** The waits of this file's calls for a reset, as spans of time: calls that waited side by side waited once. */
 let waited: WaitSpan[] = [];
+/** Where this file's waits came: before a section or a step (its boundary), or between two calls of one step. */
+let waitsAt: WaitPlaces = { sections: 0, steps: 0, calls: 0, insideSteps: [] };
 /**
  * Whether the server counts calls outside /api (/oauth, /auth, files) in its access buckets too, as some do (a
  * popular Go server counts every path in one bucket of 300 per 5 minutes): it showed so by rate-limit headers on
- * such an answer. From then on those calls are paced and counted against the access buckets as well.
+ * such an answer, or the command learned it before the run (CONFORMANCE_BUDGET_AT_START). From then on those calls
+ * are paced and counted against the access buckets as well.
  */
 let countsEveryPath = false;
+/** Whether the command split the run into windows of the bucket: each section then holds its worst case before it starts. */
+let windowed = false;
 
 /**
- * The IP access bucket is one counter of the server's for every group of the run, so its estimate is one for every
- * worker thread too, in memory the run's configuration shares (prepareRun makes it): slots remaining, resetAt (0:
- * nothing known) and whether the server counts every path (1). A file that starts while another has spent the bucket
- * then paces from its first call, where its own estimate would start from nothing and be refused. Where the workers
- * are processes (no memory shared), each file keeps its own estimate, as before.
+ * The IP access bucket is one counter of the server's for every group of the run, so its counter is one for every
+ * worker thread too, in memory the run's configuration shares (prepareRun makes it): the reading (remaining, reset,
+ * limit), whether the server counts every path (1) and the longest period a reading showed, as numbers; our calls
+ * (readAt, sent, held) as integers changed atomically. A file that starts while another has spent the bucket then
+ * paces from its first call, where its own counter would start from nothing and be refused. Where the workers are
+ * processes (no memory shared), each file keeps its own counter, as before.
  */
-const SHARED = { remaining: 0, resetAt: 1, everyPath: 2 } as const;
+const NUMBERS = { remaining: 0, resetAt: 1, limit: 2, everyPath: 3, period: 4 } as const;
+const CALLS = { readAt: 0, sent: 1, held: 2 } as const;
+const CALLS_OFFSET = Object.keys(NUMBERS).length * Float64Array.BYTES_PER_ELEMENT;
+const SHARED_BYTES = CALLS_OFFSET + 2 * Object.keys(CALLS).length * Int32Array.BYTES_PER_ELEMENT;
 const SHARED_KEY = 'IP access';
 // Two readings whose resets are this close are of one period (whole seconds of the Date header, and our slack).
 const SAME_PERIOD_MS = 2 * CLOCK_SLACK_MS;
-let shared: Float64Array | undefined;
+let shared: { numbers: Float64Array; calls: Int32Array } | undefined;
+/** The longest period a reading of this file showed (Reset less the time of the answer), where none is shared. */
+let periodSeen = 0;
 
-/** The memory of a run's shared estimate of the IP access bucket (prepareRun). */
-export const runReading = (): SharedArrayBuffer => new SharedArrayBuffer(3 * Float64Array.BYTES_PER_ELEMENT);
+/** The memory of a run's shared counter of the IP access bucket (prepareRun). */
+export const runReading = (): SharedArrayBuffer => new SharedArrayBuffer(SHARED_BYTES);
 
-/** Points this worker's pacing at the run's shared estimate (actors.ts, once the file knows its run). */
+/** Points this worker's pacing at the run's shared counter (actors.ts, once the file knows its run). */
 export function shareRunReading(buffer: unknown): void {
-  const next = buffer instanceof SharedArrayBuffer && buffer.byteLength >= 3 * Float64Array.BYTES_PER_ELEMENT ? new Float64Array(buffer) : undefined;
-  if (next && shared?.buffer === next.buffer) return;
-  shared = next;
+  if (!(buffer instanceof SharedArrayBuffer) || buffer.byteLength < SHARED_BYTES) return void (shared = undefined);
+  if (shared?.numbers.buffer === buffer) return;
+  const local = counters.get(SHARED_KEY);
+  shared = { numbers: new Float64Array(buffer, 0, Object.keys(NUMBERS).length), calls: new Int32Array(buffer, CALLS_OFFSET, Object.keys(CALLS).length) };
   // A reading this file took before it knew its run (the command's, CONFORMANCE_BUDGET_AT_START) starts the shared one.
-  const local = estimates.get(SHARED_KEY);
-  if (shared && local && shared[SHARED.resetAt] === 0) setEstimate(SHARED_KEY, local);
+  if (local && shared.numbers[NUMBERS.resetAt] === 0) {
+    const sent = counterOf(SHARED_KEY).sent;
+    update(SHARED_KEY, () => ({ remaining: local.remaining, resetAt: local.resetAt, limit: local.limit, readAt: sent - (local.sent - local.readAt) }));
+  }
+  if (countsEveryPath) shared.numbers[NUMBERS.everyPath] = 1;
 }
 
-const everyPathCounted = (): boolean => countsEveryPath || shared?.[SHARED.everyPath] === 1;
+const everyPathCounted = (): boolean => countsEveryPath || shared?.numbers[NUMBERS.everyPath] === 1;
+const periodShown = (): number => Math.max(periodSeen, shared?.numbers[NUMBERS.period] ?? 0);
 
-function estimateOf(key: string): Estimate | undefined {
-  if (key !== SHARED_KEY || !shared) return estimates.get(key);
-  return (shared[SHARED.resetAt] ?? 0) > 0 ? { remaining: shared[SHARED.remaining] as number, resetAt: shared[SHARED.resetAt] as number } : undefined;
+function counterOf(key: string): Counter {
+  if (key !== SHARED_KEY || !shared) return { ...(counters.get(key) ?? unknownCounter()) };
+  const { numbers, calls } = shared;
+  return {
+    remaining: numbers[NUMBERS.remaining] as number,
+    resetAt: numbers[NUMBERS.resetAt] as number,
+    limit: numbers[NUMBERS.limit] as number,
+    readAt: Atomics.load(calls, CALLS.readAt),
+    sent: Atomics.load(calls, CALLS.sent),
+    held: Atomics.load(calls, CALLS.held),
+  };
 }
 
-function setEstimate(key: string, estimate: Estimate): void {
-  if (key !== SHARED_KEY || !shared) return void estimates.set(key, estimate);
-  shared[SHARED.remaining] = estimate.remaining;
-  shared[SHARED.resetAt] = estimate.resetAt;
+/** Changes some fields of a counter (in shared memory, only those: another worker may write the others meanwhile). */
+function update(key: string, change: (counter: Counter) => Partial<Counter>): void {
+  const changed = change(counterOf(key));
+  if (key !== SHARED_KEY || !shared) return void counters.set(key, { ...counterOf(key), ...changed });
+  for (const [field, value] of Object.entries(changed) as [keyof Counter, number][]) {
+    if (field in NUMBERS) shared.numbers[NUMBERS[field as keyof typeof NUMBERS]] = value;
+    else Atomics.store(shared.calls, CALLS[field as keyof typeof CALLS], value);
+  }
 }
+
+/** Adds `n` to our calls sent or held against a counter; returns the new count. */
+function addTo(key: string, field: 'sent' | 'held', n: number): number {
+  if (key === SHARED_KEY && shared) return Atomics.add(shared.calls, CALLS[field], n) + n;
+  const counter = counters.get(key) ?? unknownCounter();
+  counter[field] += n;
+  counters.set(key, counter);
+  return counter[field];
+}
+
+/** What is left of a counter for calls no one holds: undefined where no reading of this period is known. */
+function leftOf(key: string): number | undefined {
+  const c = counterOf(key);
+  if (c.resetAt === 0 || c.resetAt <= clock.now()) return undefined;
+  return c.remaining - (c.sent - c.readAt) - c.held;
+}
+
+const resetOf = (key: string): number => counterOf(key).resetAt;
 
 /**
- * A reading of the headers: within the period the estimate knows, Remaining only falls, so an answer that arrives
- * after a later one (sent before it) does not raise it; a reading of a later period starts afresh.
+ * A reading of the headers, of the answer to our call that was the `seq`-th counted against the counter: it replaces
+ * what is known where it is as late (the answer of a call sent after the one that gave the known reading), or of a
+ * later period; an answer that arrives after a later one (sent before it) says less, and is passed over.
  */
-function noteReading(key: string, reading: Estimate): void {
-  const known = estimateOf(key);
-  if (key !== SHARED_KEY || !shared || !known) return setEstimate(key, reading);
-  if (reading.resetAt < known.resetAt - SAME_PERIOD_MS) return;
-  const samePeriod = reading.resetAt <= known.resetAt + SAME_PERIOD_MS;
-  setEstimate(key, samePeriod ? { remaining: Math.min(known.remaining, reading.remaining), resetAt: known.resetAt } : reading);
+function noteReading(key: string, reading: { remaining: number; resetAt: number; limit: number }, seq: number): void {
+  const known = counterOf(key);
+  const laterPeriod = known.resetAt === 0 || known.resetAt <= clock.now() || reading.resetAt > known.resetAt + SAME_PERIOD_MS;
+  if (!laterPeriod && (reading.resetAt < known.resetAt - SAME_PERIOD_MS || seq < known.readAt)) return;
+  update(key, () => ({ remaining: reading.remaining, resetAt: laterPeriod ? reading.resetAt : known.resetAt, readAt: seq, limit: reading.limit }));
 }
 
-function forgetEstimate(key: string): void {
-  if (key !== SHARED_KEY || !shared) return void estimates.delete(key);
-  shared[SHARED.resetAt] = 0;
+/** After a wait for its reset: the period waited out is over, and the next one, until a reading, is taken as whole. */
+function periodEnded(key: string): void {
+  const known = counterOf(key);
+  if (known.resetAt > clock.now()) return;
+  // Another worker may have read the new period meanwhile (then resetAt is later, and kept above).
+  const period = periodShown();
+  update(key, () => (known.limit > 0 && period > 0 ? { remaining: known.limit, readAt: known.sent, resetAt: known.resetAt + period } : { resetAt: 0 }));
 }
 
 perFile(() => {
-  estimates.clear();
+  // A section the file before did not end (its cleanup threw) gives back what it held of the run's shared counter.
+  endSection();
+  counters.clear();
   waited = [];
+  waitsAt = { sections: 0, steps: 0, calls: 0, insideSteps: [] };
   countsEveryPath = false;
+  windowed = false;
+  periodSeen = 0;
+  section = undefined;
   seedFromStart();
 });
 
@@ -180,6 +251,17 @@ interface Reading {
   remaining: number;
   limit: number;
   resetAt: number;
+  /** The server counts every path (it sent rate-limit headers on HEAD /): the sections plan their /oauth, /auth and file calls too. */
+  everyPath?: boolean;
+  /** The run is split into windows of the bucket: each section holds its worst case before its first call. */
+  windowed?: boolean;
+}
+
+/** A section of the run's plan, in the order sections start: its calls when all goes well, and what a deviating server may add. */
+export interface SectionPlan {
+  name: string;
+  cost: FlowCost;
+  mayAdd: number;
 }
 
 /** What the command is about to run (run-command.ts). */
@@ -190,51 +272,123 @@ export interface StartPlan {
   settleMs: number;
   /** The IP access calls of the run's plan (run/run-plan.ts), where every group it runs is planned. */
   runCalls?: number;
+  /** The run's sections (run/run-plan.ts), where every group it runs is planned: the run is split into windows between them. */
+  sections?: readonly SectionPlan[];
+  /** The server counts every path in its access buckets (rate-limit headers on the preflight's HEAD /). */
+  everyPath?: boolean;
+  /**
+   * The command's own /api calls before the reading, the reading's own included: where the server counted more in its
+   * period, it counts other paths too (the preflight's HEAD /) or calls before ours, and the run plans every path.
+   */
+  ownApiCalls?: number;
+}
+
+/** The calls of a cost a server counts in its IP access bucket: /api and streams, and where it counts every path the rest too. */
+export const countedCalls = (cost: FlowCost, everyPath: boolean): number => (cost.api ?? 0) + (cost.streams ?? 0) + (everyPath ? (cost.oauth ?? 0) + (cost.files ?? 0) : 0);
+
+/** The windows of the bucket a run's sections need, in order: the first is what is left now (it may take none). */
+export function windowsOf(sections: readonly SectionPlan[], everyPath: boolean, usableNow: number, perWindow: number): SectionPlan[][] {
+  const windows: SectionPlan[][] = [[]];
+  let left = usableNow;
+  for (const s of sections) {
+    const worst = countedCalls(s.cost, everyPath) + s.mayAdd;
+    // A section that does not fit what is left of the window starts the next one (one larger than a window, alone).
+    if (worst > left) {
+      windows.push([s]);
+      left = perWindow - worst;
+    } else {
+      (windows[windows.length - 1] as SectionPlan[]).push(s);
+      left -= worst;
+    }
+  }
+  return windows;
 }
 
 /**
  * What the headers of the command's first call (GET /api/v1/instance) say of the budget: the reading for every file to
  * start from, and where the run cannot fit in what is left, a line that says so and names every wait it foresees.
  */
-export function budgetAtStart(headers: Record<string, string>, plan: StartPlan): { reading: Reading; warning?: string; waitBeforeStart?: boolean } | undefined {
+export function budgetAtStart(headers: Record<string, string>, plan: StartPlan): { reading: Reading; warning?: string; waitBeforeStart?: boolean; foreseenWaits?: number } | undefined {
   const limit = countOf(headers['x-ratelimit-limit']);
   const remaining = countOf(headers['x-ratelimit-remaining']);
   const reset = resetTimeOf(headers['x-ratelimit-reset']);
   if (limit === undefined || remaining === undefined || reset === undefined) return undefined;
   const serverNow = Date.parse(headers.date ?? '');
   const resetAt = Date.now() + reset - (Number.isNaN(serverNow) ? Date.now() : serverNow) + CLOCK_SLACK_MS;
-  const reading = { remaining, limit, resetAt };
+  // Where the headers of HEAD / did not say, the count may: more than our /api calls spent, and the run cannot tell
+  // our HEAD / from calls before ours, so it plans with every path counted (the worst case).
+  const countedMore = plan.ownApiCalls !== undefined && limit - remaining > plan.ownApiCalls;
+  const everyPath = plan.everyPath === true || (plan.sections !== undefined && countedMore);
+  const reserve = reserveOf('IP access');
+  const usableNow = Math.max(0, remaining - reserve);
+  const perPeriod = Math.max(1, limit - reserve);
+  const untilReset = `${duration(Math.max(0, resetAt - Date.now()))} from now`;
+  const reading: Reading = { remaining, limit, resetAt, ...(everyPath ? { everyPath } : {}) };
+  const howKnown = plan.everyPath
+    ? '; it counts every path, /oauth, /auth and files too, as the headers of HEAD / showed'
+    : everyPath
+      ? `; it counted ${limit - remaining} calls, more than the command's ${plan.ownApiCalls} on /api: it counts other paths too, or calls before ours, so the run plans with /oauth, /auth and files counted`
+      : '';
+  const said = `Rate limit: the server reports ${remaining} of ${limit} requests left until ${clockTime(resetAt)} UTC (X-RateLimit headers of GET /api/v1/instance${howKnown}); `;
+  const narrow = `where a run in the last ${LIMITS.Deletion.periodMs / MINUTE} minutes spent them, for the reset of the Deletion and Uploading buckets (${LIMITS.Deletion.limit} per ${LIMITS.Deletion.periodMs / MINUTE} minutes each)`;
+  const settle = plan.settleMs > ANNOUNCED_WAIT_MS ? [`for the settle window (${plan.settleMs} ms) where a group confirms its undos held`] : [];
+  if (plan.sections) {
+    const planned = plan.sections.reduce((sum, s) => sum + countedCalls(s.cost, everyPath), 0);
+    const worst = plan.sections.reduce((sum, s) => sum + countedCalls(s.cost, everyPath) + s.mayAdd, 0);
+    if (worst <= usableNow) return { reading };
+    const perStep = `each step starts only when the bucket holds its calls and what a deviating server may add to them (every step's bound: at most ${worst} calls in all)`;
+    // The plan fits what is left: a contract-faithful server never waits. Only a deviating one may, before a step.
+    if (planned <= usableNow) {
+      const warning = said + `this run's plan makes ${planned} calls it counts, within what is left (${reserve} kept in hand); ${perStep}, so a server that adds calls to the plan may need a wait for the reset (${untilReset}) before one of its steps, and the run says so if it does.`;
+      return { reading, warning, foreseenWaits: 0 };
+    }
+    const now = windowsOf(plan.sections, everyPath, usableNow, perPeriod);
+    // A whole run that would start in what is left and wait no less than from a fresh period waits for the reset
+    // first: every section then starts as in a run before it (the Limits group's checks need headroom in the buckets).
+    const fresh = windowsOf(plan.sections, everyPath, perPeriod, perPeriod);
+    const waitBeforeStart = plan.wholeRun && resetAt - Date.now() <= LONGEST_WAIT_MS && fresh.length <= now.length - 1;
+    const windows = waitBeforeStart ? [[], ...fresh] : now;
+    const period = duration(LIMITS['IP access'].periodMs);
+    const names = (w: SectionPlan[]) => w.map((s) => s.name).join(', ');
+    const waits = windows.flatMap((w, i) =>
+      i === 0 ? [] : [`${i === 1 ? `for the reset (${untilReset})` : `for the next reset (up to ${period}: a period, less the time the sections before took in it)`} before ${i === 1 && waitBeforeStart ? 'it starts, ' : ''}${names(w)}`],
+    );
+    const first = windows[0]?.length ? `its sections run in ${windows.length} windows of the bucket (now: ${names(windows[0])}; ` : `its sections run in ${windows.length - 1} windows of the bucket (`;
+    const warning =
+      said +
+      `this run's plan makes ${planned} calls it counts, and ${perStep}: ${first}${perPeriod} calls each, ${reserve} of ${limit} kept in hand), so the run waits only between sections: ${waits.join(', then ')}; ` +
+      `a server that adds fewer calls than the bounds may need fewer of these waits, one that adds more than a step's bound may wait inside that step; it also waits ${[narrow, ...settle].join(', ')}, and says so each time it does; it may wait more where other clients spend the same budget.`;
+    return { reading: { ...reading, windowed: true }, warning, waitBeforeStart, foreseenWaits: waits.length };
+  }
   // What is left against what a run spends, less the reserve pacing keeps in hand: a fresh period (the version hint's
   // own call aside) fits a run.
   const runCalls = plan.runCalls ?? RUN_ACCESS_CALLS;
-  const reserve = reserveOf('IP access');
-  const usableNow = Math.max(0, remaining - reserve);
   if (usableNow >= runCalls) return { reading };
-  const untilReset = `${duration(Math.max(0, resetAt - Date.now()))} from now`;
   const waitBeforeStart = plan.wholeRun && resetAt - Date.now() <= LONGEST_WAIT_MS;
   // Each period after the first reset carries the limit less the reserve: what is left of the run then waits again.
-  const perPeriod = Math.max(1, limit - reserve);
   const further = Math.max(0, Math.ceil((runCalls - (waitBeforeStart ? 0 : usableNow) - perPeriod) / perPeriod));
   const waits = [
     waitBeforeStart ? `for the reset (${untilReset}) before it starts` : `for the reset (${untilReset}) once the ${remaining} calls left are spent (${reserve} of them kept in hand)`,
     ...(further > 0 ? [`then ${further === 1 ? 'once more' : `${further} more times`}, each time the next period's ${perPeriod} calls are spent`] : []),
     // A short access bucket is most often a run's before this one, which spent the narrow buckets too; no header shows them before a call of theirs.
-    `where a run in the last ${LIMITS.Deletion.periodMs / MINUTE} minutes spent them, for the reset of the Deletion and Uploading buckets (${LIMITS.Deletion.limit} per ${LIMITS.Deletion.periodMs / MINUTE} minutes each)`,
-    ...(plan.settleMs > ANNOUNCED_WAIT_MS ? [`for the settle window (${plan.settleMs} ms) where a group confirms its undos held`] : []),
+    narrow,
+    ...settle,
   ];
   const warning =
-    `Rate limit: the server reports ${remaining} of ${limit} requests left until ${clockTime(resetAt)} UTC (X-RateLimit headers of GET /api/v1/instance); ` +
+    said +
     `${plan.runCalls === undefined ? `a full run makes about ${RUN_ACCESS_CALLS}` : `this run's plan makes ${runCalls}`} calls it counts, so the run waits ${waits.join(', ')}, and says so each time it does; it may wait more where other clients spend the same budget.`;
-  return { reading, warning, waitBeforeStart };
+  return { reading, warning, waitBeforeStart, foreseenWaits: 1 + further };
 }
 
-/** Starts the file's estimate of the IP access bucket from the command's reading, while that period lasts. */
+/** Starts the file's counter of the IP access bucket from the command's reading, while that period lasts. */
 function seedFromStart(): void {
   const text = process.env.CONFORMANCE_BUDGET_AT_START;
   if (!text) return;
   const reading = JSON.parse(text) as Reading;
-  // The shared estimate, once another file has read the bucket, knows more than the command's reading before the run.
-  if (reading.resetAt > clock.now() && !estimateOf(SHARED_KEY)) setEstimate(SHARED_KEY, { remaining: reading.remaining, resetAt: reading.resetAt });
+  if (reading.everyPath) countsEveryPath = true;
+  if (reading.windowed) windowed = true;
+  // The shared counter, once another file has read the bucket, knows more than the command's reading before the run.
+  if (reading.resetAt > clock.now() && resetOf(SHARED_KEY) === 0) update(SHARED_KEY, (c) => ({ remaining: reading.remaining, resetAt: reading.resetAt, limit: reading.limit, readAt: c.sent }));
 }
 
 /** A wait longer than this prints one progress line: a run that waits says for what, how long, and until when. */
@@ -288,101 +442,140 @@ export function isUnpaced(): boolean {
   return exhausting.getStore() === true;
 }
 
-/** The IP access calls a flow holds in hand: its own calls spend them, without a wait, until none is left. */
-interface Flow {
+/** Calls a step or a section holds in hand: its own calls spend them, without a wait for the access buckets, until none is left. */
+interface Hold {
+  what: string;
   left: number;
 }
-const flows = new AsyncLocalStorage<Flow>();
+const flows = new AsyncLocalStorage<Hold>();
+/** The hold of the section this file runs, where the run is split into windows: every call of the file spends it. */
+let section: Hold | undefined;
 
-/**
- * Calls the budget must have left besides a flow's planned cost before it starts: what the plan cannot know (the
- * pages of a server's web sign-in, a redirect, a read sent once more). Only asked for, not held: flows start side by side.
- */
-const FLOW_MARGIN = 4;
+/** Where a file's waits for a reset came: before a section or a step (at its boundary), before a call outside any step, or inside a step. */
+export interface WaitPlaces {
+  sections: number;
+  steps: number;
+  calls: number;
+  /** A wait between two calls of one step: what the step was, and the call that waited. */
+  insideSteps: string[];
+}
 
 /** What a flow costs by path: a step's declared cost (counts.ts PathCost, which cannot be imported here: counts.ts imports pacing). */
-type FlowCost = Partial<Record<'api' | 'oauth' | 'files' | 'streams', number>>;
+export type FlowCost = Partial<Record<'api' | 'oauth' | 'files' | 'streams', number>>;
+
+/** Records a wait of `ms` from now at `place`, says so, and waits. */
+async function waitFor(ms: number, place: 'sections' | 'steps' | 'calls', what: string): Promise<void> {
+  waited.push([clock.now(), clock.now() + ms]);
+  const flow = flows.getStore();
+  if (place === 'calls' && flow) waitsAt.insideSteps.push(`${what}, inside ${flow.what}`);
+  else waitsAt[place] += 1;
+  announceWait(ms, what);
+  await clock.sleep(ms);
+}
 
 /**
- * Runs a multi-step flow (a step of the plan: a web sign-in, an upload and its processing reads, a move and its read)
- * only once the IP access bucket covers all of it: where the estimate cannot carry its calls and FLOW_MARGIN, it waits
- * for the reset before the flow's first call, never between two of its calls (a sign-in's session may not outlive a
- * wait). Its planned calls are taken from the estimate at once; the flow's own calls then spend them without a wait,
- * and what it did not spend is given back when it ends. A flow larger than the bucket itself is paced call by call, as before.
+ * Waits, where the IP access bucket (and `actor`'s access bucket) cannot carry `needed` calls beside what others hold,
+ * for the reset, then holds them: a section or a step that starts only when the budget covers all of it never waits
+ * between its calls. `spent` calls (stream connections, never paced call by call) are counted at once.
  */
-export async function withinFlow<T>(what: string, actor: string, cost: FlowCost, run: () => Promise<T>): Promise<T> {
-  if (isUnpaced() || flows.getStore()) return run();
-  // Where only /api calls are counted, a sign-in's pages and redirects are not: the margin is for every-path servers.
-  const margin = everyPathCounted() ? FLOW_MARGIN : 0;
-  const calls = (cost.api ?? 0) + (everyPathCounted() ? (cost.oauth ?? 0) + (cost.files ?? 0) : 0);
-  const streams = cost.streams ?? 0;
-  const needed = calls + streams + margin;
-  // The reserve of single calls is for calls in flight that the estimate has not taken yet: a flow takes its calls
-  // from the shared estimate before it starts, so it needs only the bucket itself to cover it.
-  const short = [SHARED_KEY, ...keysOf(actor, ['Account access'])].filter((key) => {
-    const known = estimateOf(key);
-    return known !== undefined && known.resetAt > clock.now() && known.remaining < needed;
-  });
-  const wait = Math.max(0, ...short.map((key) => (estimateOf(key) as Estimate).resetAt - clock.now()));
-  if (wait > 0 && wait <= LONGEST_WAIT_MS && needed <= LIMITS['IP access'].limit) {
-    waited.push([clock.now(), clock.now() + wait]);
-    const left = short.map((key) => `${key}: ${(estimateOf(key) as Estimate).remaining} left`).join(', ');
-    announceWait(wait, `for the reset of the server's rate limit (${left}) before ${what}, which makes about ${needed} calls: a flow starts only when the budget covers all of it`);
-    await clock.sleep(wait);
-    for (const key of short) if ((estimateOf(key)?.resetAt ?? 0) <= clock.now()) forgetEstimate(key);
+async function hold(what: string, actor: string | undefined, needed: number, spent: number, place: 'sections' | 'steps'): Promise<Hold> {
+  const keys = [SHARED_KEY, ...(actor ? keysOf(actor, ['Account access']) : [])];
+  const short = keys.filter((key) => (leftOf(key) ?? Infinity) < needed + spent);
+  const wait = Math.max(0, ...short.map((key) => resetOf(key) - clock.now()));
+  if (wait > 0 && wait <= LONGEST_WAIT_MS && needed + spent <= LIMITS['IP access'].limit) {
+    const left = short.map((key) => `${key}: ${leftOf(key)} left`).join(', ');
+    await waitFor(wait, place, `for the reset of the server's rate limit (${left}) before ${what}, which may make ${needed + spent} calls: it starts only when the budget covers all of them`);
+    for (const key of short) periodEnded(key);
   }
-  const take = (n: number) => {
-    const estimate = estimateOf(SHARED_KEY);
-    if (estimate) setEstimate(SHARED_KEY, { ...estimate, remaining: estimate.remaining - n });
-  };
-  // The flow holds its planned calls (the margin was only asked to be there); stream connections, never paced call
-  // by call, it spends here for good.
-  take(calls + streams);
-  const flow: Flow = { left: calls };
+  addTo(SHARED_KEY, 'held', needed);
+  addTo(SHARED_KEY, 'sent', spent);
+  return { what, left: needed };
+}
+
+/** Gives back what a hold did not spend. */
+function release(held: Hold): void {
+  addTo(SHARED_KEY, 'held', -held.left);
+  held.left = 0;
+}
+
+/**
+ * Runs a step of the plan (a web sign-in, an upload and its processing reads, a move and its read) only once the IP
+ * access bucket covers its worst case: its planned calls and `mayAdd`, the calls a deviating server can add to them
+ * (re-reads, controls, retries, a web sign-in's pages). Where the budget cannot carry them, it waits for the reset
+ * before the step's first call, never between two of its calls (a code or a sign-in's session may not outlive a wait).
+ * Those calls are held at once; the step's own calls then spend them without a wait, and what it did not spend is
+ * given back when it ends. Within a section that holds its own worst case (a run split into windows), the step holds nothing more.
+ */
+export async function withinFlow<T>(what: string, actor: string, cost: FlowCost, mayAdd: number, run: () => Promise<T>): Promise<T> {
+  if (isUnpaced() || flows.getStore()) return run();
+  if (section) return flows.run({ what, left: 0 }, run);
+  const calls = countedCalls({ ...cost, streams: 0 }, everyPathCounted());
+  const held = await hold(what, actor, calls + mayAdd, cost.streams ?? 0, 'steps');
   try {
-    return await flows.run(flow, run);
+    return await flows.run(held, run);
   } finally {
-    take(-flow.left);
+    release(held);
   }
 }
+
+/**
+ * Where the command split the run into windows of the bucket (CONFORMANCE_BUDGET_AT_START): the section starts only once
+ * the bucket holds its worst case, its planned calls and what a deviating server may add, and every call of its file,
+ * its cleanup's included, spends that hold: the run waits between sections only. Elsewhere its steps hold their own.
+ */
+export async function startSection(what: string, cost: FlowCost, mayAdd: number): Promise<void> {
+  if (!windowed || section || isUnpaced()) return;
+  section = await hold(what, undefined, countedCalls({ ...cost, streams: 0 }, everyPathCounted()) + mayAdd, cost.streams ?? 0, 'sections');
+}
+
+/** The section's file ended, its cleanup too (setup.ts): what its hold did not spend is given back. */
+export function endSection(): void {
+  if (section) release(section);
+  section = undefined;
+}
+
+/** Which of this file's calls (by counter) a response answers: what its reading knew of our calls. */
+export type Ticket = Readonly<Record<string, number>>;
 
 /** Waits for the reset when a bucket this call spends is nearly spent, then counts the call against it. */
-export async function paceBefore(actor: string, method: string, path: string): Promise<void> {
-  if (isUnpaced()) return;
+export async function paceBefore(actor: string, method: string, path: string): Promise<Ticket> {
+  if (isUnpaced()) return {};
   const buckets = pacedBucketsOf(method, path);
-  // A call of a flow spends the IP access calls the flow holds, while it holds any, and waits for neither access
-  // bucket (the flow started only once both covered it): no wait inside a flow. The narrow buckets pace it as ever.
-  const flow = flows.getStore();
-  const held = flow !== undefined && flow.left > 0 && buckets.includes('IP access');
-  if (held) flow.left -= 1;
-  const counted = buckets.filter((bucket) => !(held && bucket === 'IP access'));
-  const keys = keysOf(actor, counted);
+  // A call of a step or section spends the IP access calls it holds, while it holds any, and waits for neither access
+  // bucket (it started only once both covered it): no wait inside a step. The narrow buckets pace it as ever.
+  const holder = buckets.includes('IP access') ? [flows.getStore(), section].find((h) => h !== undefined && h.left > 0) : undefined;
+  if (holder) {
+    holder.left -= 1;
+    addTo(SHARED_KEY, 'held', -1);
+  }
+  const keys = keysOf(actor, buckets);
   const spent = keys.filter((key, i) => {
-    const bucket = counted[i] as Bucket;
-    const estimate = estimateOf(key);
-    return !(held && bucket === 'Account access') && estimate !== undefined && estimate.remaining <= reserveOf(bucket) && estimate.resetAt > clock.now();
+    const bucket = buckets[i] as Bucket;
+    if (holder && (bucket === 'IP access' || bucket === 'Account access')) return false;
+    const left = leftOf(key);
+    return left !== undefined && left <= reserveOf(bucket);
   });
-  const wait = Math.max(0, ...spent.map((key) => (estimateOf(key) as Estimate).resetAt - clock.now()));
+  const wait = Math.max(0, ...spent.map((key) => resetOf(key) - clock.now()));
   if (wait > 0 && wait <= LONGEST_WAIT_MS) {
-    waited.push([clock.now(), clock.now() + wait]);
-    const left = spent.map((key) => `${key}: ${(estimateOf(key) as Estimate).remaining} left`).join(', ');
-    announceWait(wait, `for the reset of the server's rate limit (${left}) before ${method} ${path.split('?')[0]} (as ${actor})`);
-    await clock.sleep(wait);
-    // Another worker may have read the new period meanwhile: only an estimate of the period waited out is forgotten.
-    for (const key of spent) if ((estimateOf(key)?.resetAt ?? 0) <= clock.now()) forgetEstimate(key);
+    const left = spent.map((key) => `${key}: ${leftOf(key)} left`).join(', ');
+    await waitFor(wait, 'calls', `for the reset of the server's rate limit (${left}) before ${method} ${path.split('?')[0]} (as ${actor})`);
+    for (const key of spent) periodEnded(key);
   }
-  for (const key of keys) {
-    const estimate = estimateOf(key);
-    if (estimate) setEstimate(key, { ...estimate, remaining: estimate.remaining - 1 });
-  }
+  return Object.fromEntries(keys.map((key) => [key, addTo(key, 'sent', 1)]));
+}
+
+/** Waits as long as a 429 named before the call is sent once more: a wait of the run's pacing, where it came said. */
+export async function waitForRefusal(ms: number, what: string): Promise<void> {
+  await waitFor(ms, 'calls', what);
 }
 
 /**
- * Notes what the headers of a response say. They report the bucket closest to exhaustion: it is the one of
- * this call's buckets whose contract limit is the reported Limit (both access buckets when it is 300), or,
- * when none matches, every one of them, since each has at least the reported Remaining left.
+ * Notes what the headers of a response say: what is left is what the server says (`ticket`: which of our calls it
+ * answers). They report the bucket closest to exhaustion: it is the one of this call's buckets whose contract limit
+ * is the reported Limit (both access buckets when it is 300), or, when none matches, every one of them, since each
+ * has at least the reported Remaining left.
  */
-export function paceAfter(actor: string, method: string, path: string, headers: Record<string, string>): void {
+export function paceAfter(actor: string, method: string, path: string, headers: Record<string, string>, ticket: Ticket = {}): void {
   const limit = countOf(headers['x-ratelimit-limit']);
   const remaining = countOf(headers['x-ratelimit-remaining']);
   const reset = resetTimeOf(headers['x-ratelimit-reset']);
@@ -392,12 +585,15 @@ export function paceAfter(actor: string, method: string, path: string, headers: 
   // Headers on a call outside /api: the server counts such calls too, in a bucket of the limit they report.
   if (bucketsOf(method, path).length === 0) {
     countsEveryPath = true;
-    if (shared) shared[SHARED.everyPath] = 1;
+    if (shared) shared.numbers[NUMBERS.everyPath] = 1;
   }
+  // The period, as long as the longest time to a reset any answer named: after a wait, the next reset comes that much later.
+  periodSeen = Math.max(periodSeen, resetAt - clock.now());
+  if (shared) shared.numbers[NUMBERS.period] = Math.max(shared.numbers[NUMBERS.period] ?? 0, periodSeen);
   const buckets = pacedBucketsOf(method, path);
   const keys = keysOf(actor, buckets);
   const matching = keys.filter((_, i) => LIMITS[buckets[i] as Bucket].limit === limit);
-  for (const key of matching.length ? matching : keys) noteReading(key, { remaining, resetAt });
+  for (const key of matching.length ? matching : keys) noteReading(key, { remaining, resetAt, limit }, ticket[key] ?? counterOf(key).sent);
 }
 
 /**
@@ -421,6 +617,11 @@ export type WaitSpan = [from: number, to: number];
 /** The spans pacing waited for resets in this suite file: a run within its budget never waits. */
 export function pacingWaits(): WaitSpan[] {
   return waited.map(([from, to]) => [from, to]);
+}
+
+/** Where this suite file's waits came. */
+export function pacingPlaces(): WaitPlaces {
+  return { ...waitsAt, insideSteps: [...waitsAt.insideSteps] };
 }
 
 /** The wall time the spans cover: spans that overlap count once. */
