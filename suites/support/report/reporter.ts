@@ -138,7 +138,12 @@ function checkLines(path: string, titles: readonly string[]): Map<string, number
   } catch {
     return new Map();
   }
-  return new Map(titles.flatMap((title) => [lineOf(source, title) ?? []].flat().map((line): [string, number] => [title, line])));
+  const lines = new Map<string, number>();
+  for (const title of titles) {
+    const line = lineOf(source, title);
+    if (line !== undefined) lines.set(title, line);
+  }
+  return lines;
 }
 
 /**
@@ -147,17 +152,17 @@ function checkLines(path: string, titles: readonly string[]): Map<string, number
  * selection leaves out.
  */
 export function unselectedGroup(path: string, root = PROJECT_ROOT): { group: GroupResult; checks: CheckResult[] } {
-  const file = relative(root, path);
-  const declared = declaredChecks(root).find((group) => group.file === file);
+  const declared = declaredChecks(root).find((group) => group.file === relative(root, path));
   const name = declared?.group ?? basename(path);
+  const file = relative(process.cwd(), path);
   const titles = declared?.checks.map(({ title }) => title) ?? [];
   const lines = checkLines(path, titles);
   const checks = titles.map((title): CheckResult => {
     const clause = clauseOfTitle(title);
     const line = lines.get(title);
-    return { clause, title, group: name, file: relative(process.cwd(), path), ...(line ? { line } : {}), status: 'skipped', outcome: 'skipped', severity: severityOf(clause), durationMs: 0, skipReason: NOT_SELECTED, observations: [] };
+    return { clause, title, group: name, file, ...(line ? { line } : {}), status: 'skipped', outcome: 'skipped', severity: severityOf(clause), durationMs: 0, skipReason: NOT_SELECTED, observations: [] };
   });
-  return { group: { name, file: relative(process.cwd(), path), durationMs: 0, ...totalsOf(checks), errors: [] }, checks };
+  return { group: { name, file, durationMs: 0, ...totalsOf(checks), errors: [] }, checks };
 }
 
 /** The four report files of a run (or of merged shards) in `dir`. */
