@@ -41,7 +41,7 @@ import { now, observeLate, settle } from './support/act/settle.ts';
 import { check, checkEach, expectEqual, expectHeld, expectError, expectList, expectOk, expectRefusal, fail, statusLine } from './support/judge/verify.ts';
 import { it, made, notMade, requirement, section, step, type DeclaredStep, type StepOutcome } from './support/run/checks.ts';
 import { Sequencer, type SequenceRecord } from './support/act/sequence.ts';
-import { explorationBudget, explore, judgeExploration, judgeSequence, modelAfter, readState, sendSequence, type Exploration } from './support/judge/state-machine.ts';
+import { explorationBudget, explore, judgeExploration, judgeSequence, readState, sendSequence, type Exploration } from './support/judge/state-machine.ts';
 import { ROWS, type Move, type MoveName, type Who } from './support/judge/status-model.ts';
 import { ClauseFailure } from './support/judge/clauses.ts';
 
@@ -381,11 +381,19 @@ const AT_ONCE_ENTRIES = 3;
 const COVERING_COST = COVERING.length + 1 + 2 + 1 + 1;
 /** The longest sequence an exploration draws (--explore N; CONFORMANCE_EXPLORE). */
 const EXPLORED_MOVES = 6;
+/**
+ * A's deletes an exploration may draw: each takes a call of A's Deletion bucket (beside the run's 15 and the explored
+ * inputs' 10, within its 30) and a status made again for the sequences after it.
+ */
+const EXPLORED_DELETIONS = 3;
+/** What the ledger sends for the exploration's last status, where no sequence deleted it: its delete and the read that shows it gone. */
+const LAST_STATUS_CLEANUP = 2;
 
 /**
  * The rows as a state machine, on A's public status once every row above has moved and A's undos held: the default
- * sequence (COVERING), then, with an exploration budget, sequences drawn from the seed by both accounts over every
- * move but the delete (the unreblog spends the Deletion bucket: only there). Each move goes through the ledger.
+ * sequence (COVERING); then, with an exploration budget, sequences drawn from the seed by both accounts over every
+ * move, the delete included (the unreblog and the delete spend the Deletion bucket: only there), on statuses of A's
+ * made for them, again after each delete. Each move goes through the ledger.
  */
 const sequences = step(
   'sequences of moves on A\'s public status by A and B, repeated, undone, interleaved and at the same moment, with the reads after them',
@@ -395,10 +403,25 @@ const sequences = step(
     const { id } = subject.value;
     const ownerId = subject.value.account?.id;
     if (typeof ownerId !== 'string') return notMade(causeOf('RESOURCE-STATUS-1', 'a Status carries no account id', subject.exchange), subject.exchange);
-    const sequencer = new Sequencer({ A: a, ...(b ? { B: b } : {}) }, (actor, statusId, name) => {
+    /** The statuses made for the exploration, on the ledger, and those a delete of a sequence answered 200 for. */
+    const explored = new Map<string, Created<Status>>();
+    const deleted = new Set<string>();
+    const send = async (actor: Actor, statusId: string, name: string): Promise<Exchange> => {
+      if (name === 'delete') {
+        const answer = await actor.delete(`/api/v1/statuses/${statusId}`);
+        if (answer.status === 200) deleted.add(statusId);
+        return answer;
+      }
       const undo = UNDO_OF[name];
       return undo ? moves.move(actor, statusId, name, undo) : moves.undoMove(actor, statusId, name);
-    });
+    };
+    // A read showed a status a sequence deleted gone: its creation, and every move on it, went with it.
+    const gone = (statusId: string) => {
+      if (!deleted.has(statusId)) return;
+      explored.get(statusId)?.settle();
+      for (const actor of b ? [a, b] : [a]) moves.settleGone(actor, statusId);
+    };
+    const sequencer = new Sequencer({ A: a, ...(b ? { B: b } : {}) }, send, gone);
     // A's read that confirmed its undos shows the counts before the sequence: what no move of it made.
     const start = held.read ?? (await a.get(`/api/v1/statuses/${id}`));
     const shown = createdObject(start) ?? {};
@@ -411,13 +434,19 @@ const sequences = step(
     await readState(sequencer, record, [other]);
     const budget = explorationBudget();
     if (budget === 0) return made({ record });
-    const exploration = await explore(sequencer, id, ownerId, {
-      names: [...SEQUENCE_MOVES, 'reblog', 'unreblog'],
+    const make = async (): Promise<string | undefined> => {
+      const created = await a.createStatus({ status: 'conformance probe: a public status to explore moves on', visibility: 'public' });
+      if (!created.ok) return undefined;
+      explored.set(created.value.id, created);
+      return created.value.id;
+    };
+    const exploration = await explore(sequencer, ownerId, {
+      names: [...SEQUENCE_MOVES, 'reblog', 'unreblog', 'delete'],
       accounts: b ? ['A', 'B'] : ['A'],
       seed: config.seed,
-      budget: budget + sequencer.requests,
+      budget: budget - LAST_STATUS_CLEANUP + sequencer.requests,
       maxMoves: EXPLORED_MOVES,
-      left: modelAfter(record),
+      status: { make, deletions: EXPLORED_DELETIONS },
     });
     return made({ record, exploration });
   },
@@ -822,7 +851,7 @@ section('States and transitions', () => {
       ({ sequences: { record, exploration } }) => {
         // The favourites at the same moment are STATUS-FAV-2's check, and this one judges the moves after them; where
         // the favourite did not take at all (its row's first clause), nothing after it is the sequence's to judge.
-        const first = ROWS[COVERING[0]?.name ?? 'favourite'].first;
+        const first = ROWS.favourite.first; // COVERING starts with the favourites at the same moment
         try {
           judgeSequence(record, { to: AT_ONCE_ENTRIES });
         } catch (error) {

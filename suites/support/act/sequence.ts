@@ -49,9 +49,14 @@ export type SendMove = (actor: Actor, statusId: string, name: string) => Promise
 export class Sequencer {
   requests = 0;
 
+  /**
+   * `gone`: told of each read of a status that answered 404, where a move of the sequence may have deleted it (what
+   * a read shows gone, the ledger need not delete again).
+   */
   constructor(
     readonly actors: Partial<Record<Who, Actor>>,
     readonly send: SendMove,
+    readonly gone: (statusId: string) => void = () => {},
   ) {}
 
   actor(who: Who): Actor {
@@ -80,6 +85,7 @@ export class Sequencer {
       shows,
       since,
     );
+    if (settled.exchange.status === 404) this.gone(record.statusId);
     const sent: SentRead = { kind: 'read', who, exchange: settled.exchange };
     record.sent.push(sent);
     return sent;
