@@ -382,10 +382,11 @@ const COVERING_COST = COVERING.length + 1 + 2 + 1 + 1;
 /** The longest sequence an exploration draws (--explore N; CONFORMANCE_EXPLORE). */
 const EXPLORED_MOVES = 6;
 /**
- * A's deletes an exploration may draw: each takes a call of A's Deletion bucket (beside the run's 15 and the explored
- * inputs' 10, within its 30) and a status made again for the sequences after it.
+ * The calls of A's Deletion bucket an exploration may take (beside the run's 15 and the explored inputs' 10, within
+ * its 30): its deletes (each with a status made again for the sequences after it), its unreblogs and the undos of its
+ * reblogs, and the ledger's delete of the last status it made.
  */
-const EXPLORED_DELETIONS = 3;
+const EXPLORED_DELETIONS = 4;
 /** What the ledger sends for the exploration's last status, where no sequence deleted it: its delete and the read that shows it gone. */
 const LAST_STATUS_CLEANUP = 2;
 

@@ -40,6 +40,8 @@ export interface SequenceRecord {
   /** A's flags when it began, as a read showed them (what the moves before it left); B's are all unset. */
   owner?: Partial<Record<'favourited' | 'reblogged' | 'bookmarked' | 'muted', boolean>>;
   sent: Sent[];
+  /** The moves and undos sent on the status before this sequence (earlier sequences' of an exploration): its replay sends them first. */
+  prelude?: Exchange[];
 }
 
 /** How a move reaches the server: the suite's own, which puts what it makes on the ledger and settles its undo. */

@@ -123,8 +123,10 @@ export function judgeSequence(record: SequenceRecord, { from = 0, to = record.se
   let model = freshModel(record.base, record.owner);
   let last: SentMove | undefined;
   const moves: Move[] = [];
-  const before: Exchange[] = [];
-  const after = () => (moves.length ? `, after the moves ${moves.map(moveText).join(', ')}` : '');
+  // A server may keep what no flag shows (who ever acted): the replay sends the moves before the sequence too.
+  const before: Exchange[] = [...(record.prelude ?? [])];
+  const earlier = record.prelude?.length ? ` (and ${record.prelude.length} moves and undos of earlier sequences on the status, which its replay sends first)` : '';
+  const after = () => (moves.length || earlier ? `, after the moves ${moves.map(moveText).join(', ') || 'none of this sequence'}${earlier}` : '');
   record.sent.slice(0, to).forEach((sent, index) => {
     const judged = index >= from;
     const problemAt = (problem: Problem, exchange: Exchange, clause: string) => {
@@ -213,9 +215,23 @@ export interface ExploreOptions {
   /**
    * The status the sequences act on: one that stands, with what the moves before them left on it (the first reset
    * undoes those flags); or, where they may delete it, a status of the owner's that `make` makes (on the ledger) for
-   * the first sequence and again after each delete, the owner's deletes `deletions` at most (the Deletion bucket).
+   * the first sequence and again after each delete, the owner's calls of its Deletion bucket `deletions` at most:
+   * its deletes, unreblogs and the undos of its reblogs, and the ledger's delete of the last status.
    */
   status: { id: string; left: StatusModel } | { make: () => Promise<string | undefined>; deletions: number };
+}
+
+/**
+ * The calls of the owner's Deletion bucket a move takes, reserved when it is sent: a delete, an unreblog without a
+ * boost to undo (404, counted all the same), a reblog (its undo, by a later move or the reset).
+ */
+function deletionsOf(move: Move, model: StatusModel): number {
+  if (move.who !== 'A') return 0;
+  if (move.name === 'delete') return model.deleted ? 0 : 1;
+  if (move.name !== 'reblog' && move.name !== 'unreblog') return 0;
+  // On a deleted status a reblog takes nothing to undo; an unreblog is a call all the same.
+  if (model.deleted) return move.name === 'unreblog' ? 1 : 0;
+  return model.flags.A.reblogged ? 0 : 1;
 }
 
 /** The undo of each flag: what a reset sends for a flag the model may have left set. */
@@ -236,7 +252,10 @@ export async function explore(sequencer: Sequencer, ownerId: string, options: Ex
   const maker = 'make' in options.status ? options.status : undefined;
   let statusId = 'id' in options.status ? options.status.id : undefined;
   let left: StatusModel = 'left' in options.status ? options.status.left : freshModel(NO_COUNTS);
-  let deletions = maker?.deletions ?? 0;
+  // The ledger's delete of the last status made is reserved first.
+  let deletions = (maker?.deletions ?? 0) - 1;
+  /** The moves and undos sent on the status so far, for the replay of a sequence on it. */
+  let history: Exchange[] = [];
   let last: SequenceRecord | undefined;
   let failing: SequenceRecord | undefined;
   let stopped = false;
@@ -247,7 +266,7 @@ export async function explore(sequencer: Sequencer, ownerId: string, options: Ex
     for (const who of options.accounts) {
       for (const [move, undo] of Object.entries(UNDO) as [FlagMoveName, FlagMoveName][]) {
         if (!left.flags[who][ROWS[move].flag] || !options.names.includes(undo)) continue;
-        await sequencer.send(sequencer.actor(who), id, undo);
+        history.push(await sequencer.send(sequencer.actor(who), id, undo));
         sequencer.requests += 1;
       }
     }
@@ -259,6 +278,7 @@ export async function explore(sequencer: Sequencer, ownerId: string, options: Ex
     else if (maker) {
       statusId = await maker.make();
       sequencer.requests += 1;
+      history = [];
     }
     left = freshModel(NO_COUNTS);
     if (statusId === undefined) return undefined;
@@ -266,19 +286,20 @@ export async function explore(sequencer: Sequencer, ownerId: string, options: Ex
     sequencer.requests += 1;
     const body = actedIn(start, statusId);
     const count = (field: string) => (typeof body?.[field] === 'number' ? (body[field] as number) : 0);
-    return { statusId, ownerId, base: { favourites: count('favourites_count'), reblogs: count('reblogs_count') }, sent: [] };
+    return { statusId, ownerId, base: { favourites: count('favourites_count'), reblogs: count('reblogs_count') }, sent: [], ...(history.length ? { prelude: [...history] } : {}) };
   };
 
   class MoveCommand implements fc.AsyncCommand<StatusModel, SequenceRecord> {
     constructor(readonly move: Move) {}
     check = (model: Readonly<StatusModel>) => {
-      if (this.move.name === 'delete') return this.move.who !== 'A' || (!model.deleted && deletions > 0);
+      if (maker && deletionsOf(this.move, model) > deletions) return false;
+      if (this.move.name === 'delete') return this.move.who !== 'A' || !model.deleted;
       return model.deleted === true || this.move.name !== 'reblog' || !model.flags[this.move.who].reblogged;
     };
     async run(model: StatusModel, record: SequenceRecord): Promise<void> {
-      await sequencer.move(record, this.move.who, this.move.name);
+      deletions -= deletionsOf(this.move, model);
+      history.push(...(await sequencer.move(record, this.move.who, this.move.name)).answers);
       const next = step(model, this.move).next;
-      if (next.deleted && !model.deleted) deletions -= 1;
       Object.assign(model, { flags: next.flags, ...(next.deleted ? { deleted: true } : {}) });
       left = { ...next, base: left.base };
       await readState(sequencer, record, [this.move.who]);
@@ -316,7 +337,8 @@ export async function explore(sequencer: Sequencer, ownerId: string, options: Ex
         throw error;
       }
     }),
-    { seed: options.seed, numRuns: Math.max(1, Math.floor(options.budget / perRun)), maxSkipsPerRun: 1000 },
+    // Most sequences send half what the longest would: as many are drawn, and those past the budget are skipped.
+    { seed: options.seed, numRuns: Math.max(1, Math.floor((2 * options.budget) / perRun)), maxSkipsPerRun: 1000 },
   );
   if (runs > 0 && statusId !== undefined && !left.deleted) await undoLeft(statusId);
   // Shrinking moves on only to a sequence that fails: the last that failed is the shortest.
