@@ -20,9 +20,7 @@ export const FAULT_SETTINGS: Partial<Record<Fault, Record<string, string>>> = {
   'STATUS-FAV-5:deleted': { CONFORMANCE_EXPLORE: '200' },
   'STATUS-BOOKMARK-4:malformed': { CONFORMANCE_EXPLORE: '200' },
   'STATUS-REBLOG-6:missing': { CONFORMANCE_EXPLORE: '200' },
-  // Only a sequence of the state machine deletes a status that stands favourited, and reads favourited_by after; only
-  // one repeats another account's unfavourite.
-  'STATUS-DELETE-6:favourites-kept': { CONFORMANCE_EXPLORE: '200' },
+  // Only a sequence of the state machine repeats another account's unfavourite.
   'STATUS-FAV-4:undone-again': { CONFORMANCE_EXPLORE: '200' },
 };
 
