@@ -447,7 +447,8 @@ const sequences = step(
       seed: config.seed,
       budget: budget - LAST_STATUS_CLEANUP + sequencer.requests,
       maxMoves: EXPLORED_MOVES,
-      status: { make, deletions: EXPLORED_DELETIONS },
+      make,
+      deletions: EXPLORED_DELETIONS,
     });
     return made({ record, exploration });
   },

@@ -213,12 +213,12 @@ export interface ExploreOptions {
   budget: number;
   maxMoves: number;
   /**
-   * The status the sequences act on: one that stands, with what the moves before them left on it (the first reset
-   * undoes those flags); or, where they may delete it, a status of the owner's that `make` makes (on the ledger) for
-   * the first sequence and again after each delete, the owner's calls of its Deletion bucket `deletions` at most:
-   * its deletes, unreblogs and the undos of its reblogs, and the ledger's delete of the last status.
+   * The status the sequences act on, which they may delete: a status of the owner's that `make` makes (on the ledger)
+   * for the first sequence and again after each delete.
    */
-  status: { id: string; left: StatusModel } | { make: () => Promise<string | undefined>; deletions: number };
+  make: () => Promise<string | undefined>;
+  /** The owner's calls of its Deletion bucket at most: its deletes, unreblogs and the undos of its reblogs, and the ledger's delete of the last status. */
+  deletions: number;
 }
 
 /**
@@ -249,11 +249,10 @@ const NO_COUNTS = { favourites: 0, reblogs: 0 };
  */
 export async function explore(sequencer: Sequencer, ownerId: string, options: ExploreOptions): Promise<Exploration> {
   const perMove = 1 + options.accounts.length + 2;
-  const maker = 'make' in options.status ? options.status : undefined;
-  let statusId = 'id' in options.status ? options.status.id : undefined;
-  let left: StatusModel = 'left' in options.status ? options.status.left : freshModel(NO_COUNTS);
+  let statusId: string | undefined;
+  let left: StatusModel = freshModel(NO_COUNTS);
   // The ledger's delete of the last status made is reserved first.
-  let deletions = (maker?.deletions ?? 0) - 1;
+  let deletions = options.deletions - 1;
   /** The moves and undos sent on the status so far, for the replay of a sequence on it. */
   let history: Exchange[] = [];
   let last: SequenceRecord | undefined;
@@ -275,8 +274,8 @@ export async function explore(sequencer: Sequencer, ownerId: string, options: Ex
   /** The status as the next sequence starts on it, its counts read; undefined where no status could be made. */
   const reset = async (): Promise<SequenceRecord | undefined> => {
     if (statusId !== undefined && !left.deleted) await undoLeft(statusId);
-    else if (maker) {
-      statusId = await maker.make();
+    else {
+      statusId = await options.make();
       sequencer.requests += 1;
       history = [];
     }
@@ -292,7 +291,7 @@ export async function explore(sequencer: Sequencer, ownerId: string, options: Ex
   class MoveCommand implements fc.AsyncCommand<StatusModel, SequenceRecord> {
     constructor(readonly move: Move) {}
     check = (model: Readonly<StatusModel>) => {
-      if (maker && deletionsOf(this.move, model) > deletions) return false;
+      if (deletionsOf(this.move, model) > deletions) return false;
       if (this.move.name === 'delete') return this.move.who !== 'A' || !model.deleted;
       return model.deleted === true || this.move.name !== 'reblog' || !model.flags[this.move.who].reblogged;
     };
@@ -308,9 +307,7 @@ export async function explore(sequencer: Sequencer, ownerId: string, options: Ex
     toString = () => moveText(this.move);
   }
 
-  // A delete only where a status can be made again: a status that stands is the rows' own.
-  const drawn = (who: Who) => movesOf(who, options.names).filter((name) => maker || name !== 'delete');
-  const commands = options.accounts.flatMap((who) => drawn(who).map((name) => fc.constant(new MoveCommand({ who, name }))));
+  const commands = options.accounts.flatMap((who) => movesOf(who, options.names).map((name) => fc.constant(new MoveCommand({ who, name }))));
   // The most a run sends: its moves, each with its reads, the reset before it (an undo per flag, or a status made) and its first read.
   const perRun = perMove * options.maxMoves + options.accounts.length * Object.keys(UNDO).length + 1;
   const details = await fc.check(
