@@ -102,7 +102,7 @@ function judge({ explored }: { explored: Explored }, context: TestContext): void
   if (!judgeExplored(explored, clauseId)) context.skip(LEFT_OUT);
 }
 
-section('Endpoints', () => {
+section('Explored inputs', () => {
   section('Statuses', () => {
     it('STATUS-READ-1 explored inputs: a read of a public status answers the Status', { needs: { explored } }, judge);
     it('STATUS-READ-3 explored inputs: a read of a private status the caller cannot see answers 404 "Record not found"', { needs: { explored } }, judge);

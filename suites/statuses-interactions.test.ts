@@ -34,13 +34,13 @@ import { remember, type LedgerEntry } from './support/act/ledger.ts';
 import { releaseHas } from './support/judge/clauses.ts';
 import type { FormParams } from './support/talk/form.ts';
 import { Holds, shows, took, type Flag } from './support/act/moves.ts';
-import { block, controlled, need, needHeld } from './support/judge/preconditions.ts';
+import { block, controlled, countJudged, need, needHeld } from './support/judge/preconditions.ts';
 import { answerOf, causeOf, failed, succeeded, type Step } from './support/act/steps.ts';
 import { now, observeLate, settle } from './support/act/settle.ts';
-import { check, checkEach, expectEqual, expectHeld, expectError, expectList, expectOk, expectRefusal } from './support/judge/verify.ts';
+import { check, checkEach, expectEqual, expectHeld, expectError, expectList, expectOk, expectRefusal, fail, statusLine } from './support/judge/verify.ts';
 import { it, made, notMade, requirement, section, step, type DeclaredStep, type StepOutcome } from './support/run/checks.ts';
 import { Sequencer, type SequenceRecord } from './support/act/sequence.ts';
-import { explorationBudget, explore, judgeExploration, judgeSequence, modelAfter, readState, sendSequence, type Exploration } from './support/judge/state-machine.ts';
+import { explorationBudget, explore, judgeExploration, judgeSequence, readState, sendSequence, type Exploration } from './support/judge/state-machine.ts';
 import { ROWS, type Move, type MoveName, type Who } from './support/judge/status-model.ts';
 import { ClauseFailure } from './support/judge/clauses.ts';
 
@@ -215,18 +215,27 @@ function expectHidden(pair: Step<Exchange[]>): void {
   for (const exchange of need(pair)) expectError(exchange, 404, 'Record not found');
 }
 
+/** A delete and its reads: `readAtOnce`, the read sent at the same moment as the delete, where one was. */
+interface DeleteAndRead {
+  deletion: Exchange;
+  readAtOnce?: Exchange;
+  readAfter?: Exchange;
+}
+
 /**
  * A's delete of its own status, settled on 200, and its read after the delete: a server may delete in the
- * background, so the read waits for the status gone within the settle window, as STATUS-DELETE-2's does.
+ * background, so the read waits for the status gone within the settle window, as STATUS-DELETE-2's does. With
+ * `atOnce`, A reads the status at the same moment as it deletes it (STATUS-DELETE-8, whose a server error to that read is).
  */
-async function deleteAndRead(created: Created<Status>, id: string): Promise<{ deletion: Exchange; readAfter?: Exchange }> {
+async function deleteAndRead(created: Created<Status>, id: string, atOnce = false): Promise<DeleteAndRead> {
   const path = `/api/v1/statuses/${id}`;
-  const answer = await a.delete(path);
-  if (answer.status !== 200) return { deletion: answer };
+  const [answer, readAtOnce] = await Promise.all([a.delete(path), atOnce ? a.get(path, { malformed: true }) : undefined]);
+  const read = readAtOnce ? { readAtOnce } : {};
+  if (answer.status !== 200) return { deletion: answer, ...read };
   const deletedAt = now();
   created.settle();
   const { exchange: readAfter } = await settle(() => a.get(path), (read) => read.status !== 200, deletedAt);
-  return { deletion: answer, readAfter };
+  return { deletion: answer, ...read, readAfter };
 }
 
 // No request: the moves not undone yet, which the undos and the deletes settle so that the ledger sends nothing for them.
@@ -361,15 +370,28 @@ const other: Who = b ? 'B' : 'A';
 const COVERING: Move[] = [{ who: other, name: 'favourite', atOnce: true }, { who: other, name: 'favourite' }, { who: 'A', name: 'unfavourite' }, ...(b ? [] : [{ who: 'A' as const, name: 'unfavourite' as const }])];
 /** The record's entries up to the reads after the favourites at the same moment: the move, the read and favourited_by. */
 const AT_ONCE_ENTRIES = 3;
-/** The requests of the default sequence: its moves (the first twice), the read and list after the first, and at the end a read by each account and the list. */
-const COVERING_COST = COVERING.length + 1 + 2 + (b ? 2 : 1) + 1;
+/**
+ * The requests of the default sequence: its moves (the first twice), the read and list after the first, and at the end
+ * the other account's read and the list (A's read counts as B's: A has not favourited, and the reader's own favourite is
+ * what STATUS-SEQUENCE-1's read may leave out).
+ */
+const COVERING_COST = COVERING.length + 1 + 2 + 1 + 1;
 /** The longest sequence an exploration draws (--explore N; CONFORMANCE_EXPLORE). */
 const EXPLORED_MOVES = 6;
+/**
+ * The calls of A's Deletion bucket an exploration may take (beside the run's 15 and the explored inputs' 10, within
+ * its 30): its deletes (each with a status made again for the sequences after it), its unreblogs and the undos of its
+ * reblogs, and the ledger's delete of the last status it made.
+ */
+const EXPLORED_DELETIONS = 4;
+/** What the ledger sends for the exploration's last status, where no sequence deleted it: its delete and the read that shows it gone. */
+const LAST_STATUS_CLEANUP = 2;
 
 /**
  * The rows as a state machine, on A's public status once every row above has moved and A's undos held: the default
- * sequence (COVERING), then, with an exploration budget, sequences drawn from the seed by both accounts over every
- * move but the delete (the unreblog spends the Deletion bucket: only there). Each move goes through the ledger.
+ * sequence (COVERING); then, with an exploration budget, sequences drawn from the seed by both accounts over every
+ * move, the delete included (the unreblog and the delete spend the Deletion bucket: only there), on statuses of A's
+ * made for them, again after each delete. Each move goes through the ledger.
  */
 const sequences = step(
   'sequences of moves on A\'s public status by A and B, repeated, undone, interleaved and at the same moment, with the reads after them',
@@ -379,10 +401,25 @@ const sequences = step(
     const { id } = subject.value;
     const ownerId = subject.value.account?.id;
     if (typeof ownerId !== 'string') return notMade(causeOf('RESOURCE-STATUS-1', 'a Status carries no account id', subject.exchange), subject.exchange);
-    const sequencer = new Sequencer({ A: a, ...(b ? { B: b } : {}) }, (actor, statusId, name) => {
+    /** The statuses made for the exploration, on the ledger, and those a delete of a sequence answered 200 for. */
+    const explored = new Map<string, Created<Status>>();
+    const deleted = new Set<string>();
+    const send = async (actor: Actor, statusId: string, name: string): Promise<Exchange> => {
+      if (name === 'delete') {
+        const answer = await actor.delete(`/api/v1/statuses/${statusId}`);
+        if (answer.status === 200) deleted.add(statusId);
+        return answer;
+      }
       const undo = UNDO_OF[name];
       return undo ? moves.move(actor, statusId, name, undo) : moves.undoMove(actor, statusId, name);
-    });
+    };
+    // A read showed a status a sequence deleted gone: its creation, and every move on it, went with it.
+    const gone = (statusId: string) => {
+      if (!deleted.has(statusId)) return;
+      explored.get(statusId)?.settle();
+      for (const actor of b ? [a, b] : [a]) moves.settleGone(actor, statusId);
+    };
+    const sequencer = new Sequencer({ A: a, ...(b ? { B: b } : {}) }, send, gone);
     // A's read that confirmed its undos shows the counts before the sequence: what no move of it made.
     const start = held.read ?? (await a.get(`/api/v1/statuses/${id}`));
     const shown = createdObject(start) ?? {};
@@ -392,16 +429,23 @@ const sequences = step(
     const record: SequenceRecord = { statusId: id, ownerId, base: { favourites: counted('favourites_count', 'favourited'), reblogs: counted('reblogs_count', 'reblogged') }, owner, sent: [] };
     // Read by A, who has not favourited: the count and the list show the favourites at the same moment, whoever reads.
     await sendSequence(sequencer, record, COVERING, (move) => (move.atOnce ? ['A'] : []));
-    await readState(sequencer, record, b ? ['A', 'B'] : ['A']);
+    await readState(sequencer, record, [other]);
     const budget = explorationBudget();
     if (budget === 0) return made({ record });
-    const exploration = await explore(sequencer, id, ownerId, {
-      names: [...SEQUENCE_MOVES, 'reblog', 'unreblog'],
+    const make = async (): Promise<string | undefined> => {
+      const created = await a.createStatus({ status: 'conformance probe: a public status to explore moves on', visibility: 'public' });
+      if (!created.ok) return undefined;
+      explored.set(created.value.id, created);
+      return created.value.id;
+    };
+    const exploration = await explore(sequencer, ownerId, {
+      names: [...SEQUENCE_MOVES, 'reblog', 'unreblog', 'delete'],
       accounts: b ? ['A', 'B'] : ['A'],
       seed: config.seed,
-      budget: budget + sequencer.requests,
+      budget: budget - LAST_STATUS_CLEANUP + sequencer.requests,
       maxMoves: EXPLORED_MOVES,
-      left: modelAfter(record),
+      make,
+      deletions: EXPLORED_DELETIONS,
     });
     return made({ record, exploration });
   },
@@ -497,8 +541,8 @@ interface Deletes {
   readAfter?: Exchange;
   /** The status no one else acted on: A's private status, or one made for the control where another account's move on that took. */
   untouched?: Created<Status>;
-  /** The delete of the status no one else acted on, and its read after; none where that status was not made as asked. */
-  plain?: { deletion: Exchange; readAfter?: Exchange };
+  /** The delete of the status no one else acted on, its read at the same moment and its read after; none where that status was not made as asked. */
+  plain?: DeleteAndRead;
 }
 
 /**
@@ -533,7 +577,8 @@ const deletes = step(
     needs: { subject, hidden, moves, held, reblogs },
     // It comes last: after every step on either status.
     changes: [subject, hidden, ...flagMoves, pinHidden, unfavouriteAgain, unbookmarkAgain, unmuteAgain, ...Object.values(hiddenPairs), held, ownBoost, reblogs],
-    cost: { api: visibilityParameter ? 1 : 2 },
+    // B's favourite, B's boost where the reblog row left none, and the read at the same moment as the plain delete.
+    cost: { api: (visibilityParameter ? 1 : 2) + 1 },
   },
   async ({ subject, hidden, moves, held, reblogs: { standingBoost } }): Promise<StepOutcome<Deletes>> => {
     if (!subject.ok) return notMade(subject.cause, subject.exchange);
@@ -551,9 +596,10 @@ const deletes = step(
     // A's read that confirmed the undos held already showed whether A reads its status; else one read here.
     const readBefore = held.read ?? (await a.get(`/api/v1/statuses/${id}`));
     const untouched = await untouchedBy(moves, hidden);
-    const deleted = (status: Created<Status>) => (status.ok ? deleteAndRead(status, status.value.id) : undefined);
-    // A's private status, where it is no control, is deleted beside it all the same, in the ledger's place.
-    const [acted, plain] = await Promise.all([deleteAndRead(subject, id), deleted(untouched), untouched === hidden ? undefined : deleted(hidden)]);
+    const deleted = (status: Created<Status>, atOnce = false) => (status.ok ? deleteAndRead(status, status.value.id, atOnce) : undefined);
+    // A's private status, where it is no control, is deleted beside it all the same, in the ledger's place. The plain
+    // delete is read at the same moment too (STATUS-DELETE-8): a deletion the run makes anyway.
+    const [acted, plain] = await Promise.all([deleteAndRead(subject, id), deleted(untouched, true), untouched === hidden ? undefined : deleted(hidden)]);
     if (acted.readAfter?.status === 404) {
       // B's boost and favourite went with the status, and A's own boost.
       moves.settleGone(other, id);
@@ -802,7 +848,7 @@ section('States and transitions', () => {
       ({ sequences: { record, exploration } }) => {
         // The favourites at the same moment are STATUS-FAV-2's check, and this one judges the moves after them; where
         // the favourite did not take at all (its row's first clause), nothing after it is the sequence's to judge.
-        const first = ROWS[COVERING[0]?.name ?? 'favourite'].first;
+        const first = ROWS.favourite.first; // COVERING starts with the favourites at the same moment
         try {
           judgeSequence(record, { to: AT_ONCE_ENTRIES });
         } catch (error) {
@@ -849,6 +895,33 @@ section('States and transitions', () => {
         if (plainRead.status !== 404) block(causeOf('STATUS-DELETE-2', `a status no one else acted on still read as ${answerOf(plainRead)} after its DELETE answered 200`, plainRead));
         expectEqual(expectOk<Status>(deletion as Exchange, 'Status').id, need(subject).id, 'id of the deleted status', deletion);
         expectError(readAfter as Exchange, 404, 'Record not found');
+      },
+    );
+  });
+
+  // The plain delete of the step above, with A's read of the status sent at the same moment: whichever the server takes
+  // first, the read sees the status before the delete or none.
+  section('a delete and a read at the same moment', () => {
+    it(
+      'STATUS-DELETE-8 a read of a status sent at the same moment as its DELETE answers the status whole or 404 "Record not found", never a server error',
+      { requires: [requirement(b, NEEDS_B)], needs: { deletes } },
+      ({ deletes }) => {
+        need(actedOn(deletes));
+        const { plain, untouched } = deletes;
+        if (!plain?.readAtOnce) block(untouched?.ok === false ? untouched.cause : { summary: "A's status no one else acted on was not deleted" });
+        const { deletion, readAtOnce, readAfter } = plain;
+        if (deletion.status !== 200) block(causeOf('STATUS-DELETE-1', `DELETE of the caller's own status answered ${answerOf(deletion)}`, deletion));
+        if (readAfter?.status !== 404) block(causeOf('STATUS-DELETE-2', `the status still read as ${readAfter ? answerOf(readAfter) : 'nothing'} after its DELETE answered 200`, readAfter));
+        if (readAtOnce.status === 404) return expectError(readAtOnce, 404, 'Record not found');
+        // Its replay sends the DELETE and the read at the same moment again.
+        const expected = 'HTTP 404 {"error": "Record not found"}, or HTTP 200 with the status whole: its id and its author\'s, as the DELETE answered them';
+        if (readAtOnce.status !== 200) fail(expected, statusLine(readAtOnce), readAtOnce, undefined, [], deletion);
+        const read = expectOk(readAtOnce, 'Status');
+        const deleted = createdObject(deletion) ?? {};
+        const author = (status: Record<string, unknown>) => (status.account as { id?: unknown } | null | undefined)?.id;
+        const shown = { id: read.id, account: author(read) };
+        if (shown.id !== deleted.id || shown.account !== author(deleted)) fail(expected, `HTTP 200 ${JSON.stringify(shown)}`, readAtOnce, undefined, [], deletion);
+        countJudged();
       },
     );
   });

@@ -40,6 +40,8 @@ export interface SequenceRecord {
   /** A's flags when it began, as a read showed them (what the moves before it left); B's are all unset. */
   owner?: Partial<Record<'favourited' | 'reblogged' | 'bookmarked' | 'muted', boolean>>;
   sent: Sent[];
+  /** The moves and undos sent on the status before this sequence (earlier sequences' of an exploration): its replay sends them first. */
+  prelude?: Exchange[];
 }
 
 /** How a move reaches the server: the suite's own, which puts what it makes on the ledger and settles its undo. */
@@ -49,9 +51,14 @@ export type SendMove = (actor: Actor, statusId: string, name: string) => Promise
 export class Sequencer {
   requests = 0;
 
+  /**
+   * `gone`: told of each read of a status that answered 404, where a move of the sequence may have deleted it (what
+   * a read shows gone, the ledger need not delete again).
+   */
   constructor(
     readonly actors: Partial<Record<Who, Actor>>,
     readonly send: SendMove,
+    readonly gone: (statusId: string) => void = () => {},
   ) {}
 
   actor(who: Who): Actor {
@@ -80,6 +87,7 @@ export class Sequencer {
       shows,
       since,
     );
+    if (settled.exchange.status === 404) this.gone(record.statusId);
     const sent: SentRead = { kind: 'read', who, exchange: settled.exchange };
     record.sent.push(sent);
     return sent;

@@ -163,6 +163,8 @@ export const CLAUSES: readonly Clause[] = [
     ['STATUS-DELETE-5', 'DELETE of a status with media only returns the Status with its media_attachments (the source to resend in media_ids[]); its text, where given, is empty', { since: '2.9.0' }],
     ['STATUS-DELETE-6', 'A deleted status does not exist for any operation: its context, reblogged_by and favourited_by answer 404 "Record not found"'],
     ['STATUS-DELETE-7', 'DELETE of a status others acted on (boosted, favourited): the status no longer exists, and a later read gives 404 "Record not found"'],
+    // The row's one outcome whatever the timing: a read that meets the DELETE sees the status before it or not at all.
+    ['STATUS-DELETE-8', 'A read of a status sent at the same moment as its DELETE answers the status whole (200) or 404 "Record not found", never a server error or a status half deleted'],
     ['STATUS-CONTEXT-1', 'GET /api/v1/statuses/:id/context returns ancestors: the thread above the status'],
     ['STATUS-CONTEXT-2', 'GET /api/v1/statuses/:id/context returns descendants: the thread below the status'],
     ['STATUS-REBLOGGEDBY-1', 'GET /api/v1/statuses/:id/reblogged_by (public) returns an array of Account'],

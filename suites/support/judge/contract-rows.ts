@@ -110,7 +110,7 @@ export const CONTRACT_ROWS: Readonly<Record<string, Readonly<Record<string, RowM
     'status · POST .../unmute': ['STATUS-MUTE-3', 'STATUS-MUTE-4', 'STATUS-MUTE-5', 'STREAM-USER-4'],
     'status · POST .../pin': ['STATUS-PIN-1', 'STATUS-PIN-2', 'STATUS-PIN-3', 'STATUS-PIN-4', 'STATUS-PIN-7', 'STATUS-REPEAT-1'],
     'status · POST .../unpin': ['STATUS-PIN-5', 'STATUS-PIN-6', 'STATUS-PIN-7'],
-    'status · DELETE /api/v1/statuses/:id': ['STATUS-DELETE-1', 'STATUS-DELETE-2', 'STATUS-DELETE-3', 'STATUS-DELETE-5', 'STATUS-DELETE-7'],
+    'status · DELETE /api/v1/statuses/:id': ['STATUS-DELETE-1', 'STATUS-DELETE-2', 'STATUS-DELETE-3', 'STATUS-DELETE-5', 'STATUS-DELETE-7', 'STATUS-DELETE-8'],
     'attachment · upload (POST /api/v1/media or /api/v2/media)': ['MEDIA-UPLOAD-1', 'MEDIA-UPLOAD-5', 'MEDIA-V2-1'],
     'attachment · read (GET) · processing unfinished': ['MEDIA-READ-2'],
     'attachment · read (GET) · processing finished': ['MEDIA-READ-1'],

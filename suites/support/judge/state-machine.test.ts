@@ -65,6 +65,26 @@ describe('the state machine', () => {
     expect(failureOf(() => judgeSequence(record, { to: 1 }))).toBeUndefined();
   });
 
+  it('should judge every move after the owner\'s delete as its row\'s 404 for a deleted status, and a read and a list as gone', () => {
+    const gone = (who: 'A' | 'B', name: string, status = 404): Sent => ({ kind: 'move', who, name, answers: [recorded({ method: 'POST', path: `/api/v1/statuses/${ID}/${name}`, actor: who }, status, { error: 'Record not found' })] });
+    const deleted = move('A', 'delete', [status({})]);
+    const readGone = (status: number): Sent => ({ kind: 'read', who: 'A', exchange: recorded({ method: 'GET', path: `/api/v1/statuses/${ID}` }, status, {}) });
+    const listGone = (status: number): Sent => ({ kind: 'list', list: 'favourited_by', exchange: recorded({ method: 'GET', path: `/api/v1/statuses/${ID}/favourited_by` }, status, []) });
+    expect(step(freshModel({ favourites: 0, reblogs: 0 }), { who: 'B', name: 'delete' }).expected).toMatchObject({ clause: 'STATUS-DELETE-3', answer: 'not-found' });
+    expect(failureOf(() => judgeSequence(sequence(move('B', 'favourite', [status({ favourited: true, favourites_count: 1 })]), deleted, readGone(404), listGone(404), gone('B', 'unfavourite'), gone('B', 'delete'))))).toBeUndefined();
+    expect(failureOf(() => judgeSequence(sequence(deleted, gone('B', 'favourite', 200))))).toMatchObject({ clause: 'STATUS-FAV-5', actual: expect.stringContaining('after the moves A delete') });
+    expect(failureOf(() => judgeSequence(sequence(deleted, gone('A', 'pin', 200))))).toMatchObject({ clause: 'STATUS-PIN-7' });
+    expect(failureOf(() => judgeSequence(sequence(deleted, readGone(200))))).toMatchObject({ clause: 'STATUS-DELETE-2' });
+    expect(failureOf(() => judgeSequence(sequence(deleted, listGone(200))))).toMatchObject({ clause: 'STATUS-DELETE-6' });
+    expect(failureOf(() => judgeSequence(sequence(gone('A', 'delete', 500))))).toMatchObject({ clause: 'STATUS-DELETE-1' });
+  });
+
+  it('should replay the moves of earlier sequences on the status before a failing one', () => {
+    const earlier = recorded({ method: 'POST', path: `/api/v1/statuses/${ID}/favourite`, actor: 'B' }, 200, status({ favourited: true }));
+    const record = { ...sequence(move('B', 'unfavourite', [status({ favourites_count: -1 })])), prelude: [earlier] };
+    expect(failureOf(() => judgeSequence(record))).toMatchObject({ clause: 'STATUS-FAV-4', actual: expect.stringContaining('1 moves and undos of earlier sequences') });
+  });
+
   it('should read the exploration budget from CONFORMANCE_EXPLORE, none unless a positive whole number', () => {
     expect(explorationBudget({})).toBe(0);
     expect(explorationBudget({ CONFORMANCE_EXPLORE: '200' })).toBe(200);

@@ -11,7 +11,7 @@ import type { SentMove, SequenceRecord, Sequencer } from '../act/sequence.ts';
 import { causeOf } from '../act/steps.ts';
 import { clause, ClauseFailure } from './clauses.ts';
 import { block, countJudged } from './preconditions.ts';
-import { countsOf, freshModel, moveText, ROWS, step, type Move, type MoveName, type StatusModel, type Who } from './status-model.ts';
+import { againOf, countsOf, DELETE_ROW, freshModel, isFlagMove, moveText, movesOf, ROWS, step, type FlagMoveName, type Move, type MoveName, type StatusModel, type Who } from './status-model.ts';
 import { fail, statusLine } from './verify.ts';
 
 const SEQUENCE = 'STATUS-SEQUENCE-1';
@@ -36,14 +36,23 @@ const COUNT_OF = { favourites: 'favourites_count', reblogs: 'reblogs_count' } as
 type Counted = keyof typeof COUNT_OF;
 
 /** The count a move's row changes: favourites for favourite and unfavourite, boosts for reblog and unreblog. */
-const countedBy = (name: MoveName): Counted | undefined => (ROWS[name].flag === 'favourited' ? 'favourites' : ROWS[name].flag === 'reblogged' ? 'reblogs' : undefined);
+function countedBy(name: MoveName): Counted | undefined {
+  const flag = isFlagMove(name) ? ROWS[name].flag : undefined;
+  return flag === 'favourited' ? 'favourites' : flag === 'reblogged' ? 'reblogs' : undefined;
+}
 
 /** A move's answer against what the model expects of it. */
 function answerProblem(exchange: Exchange, statusId: string, move: Move, model: StatusModel): Problem {
   const { expected } = step(model, move);
-  if (expected.answer === 'not-shown') return exchange.status !== undefined && exchange.status < 500 ? undefined : { expected: 'an answer below HTTP 500 (what it answers is not shown)', actual: statusLine(exchange) };
-  if (expected.answer === 'not-found') return exchange.status === 404 ? undefined : { expected: 'HTTP 404', actual: statusLine(exchange) };
   const acted = exchange.status === 200 ? actedIn(exchange, statusId) : undefined;
+  switch (expected.answer) {
+    case 'not-shown':
+      return exchange.status !== undefined && exchange.status < 500 ? undefined : { expected: 'an answer below HTTP 500 (what it answers is not shown)', actual: statusLine(exchange) };
+    case 'not-found':
+      return exchange.status === 404 ? undefined : { expected: 'HTTP 404', actual: statusLine(exchange) };
+    case 'deleted':
+      return acted ? undefined : { expected: `HTTP 200 with status ${statusId}, the status deleted`, actual: statusLine(exchange) };
+  }
   if (!acted) return { expected: `HTTP 200 with status ${statusId}, ${expected.flag} = ${expected.value}`, actual: statusLine(exchange) };
   if (acted[expected.flag] !== expected.value) return { expected: `${expected.flag} = ${expected.value}`, actual: `${expected.flag} = ${JSON.stringify(acted[expected.flag])}` };
   const counted = countedBy(move.name);
@@ -60,6 +69,7 @@ function answerProblem(exchange: Exchange, statusId: string, move: Move, model: 
  * read's flags are the token's, which a read of a public status may not weigh: AUTH-BEARER-1's).
  */
 function readProblem(exchange: Exchange, statusId: string, model: StatusModel): Problem {
+  if (model.deleted) return exchange.status === 404 ? undefined : { expected: 'HTTP 404: the status deleted no longer exists', actual: statusLine(exchange) };
   const acted = exchange.status === 200 ? actedIn(exchange, statusId) : undefined;
   if (!acted) return { expected: `HTTP 200 with status ${statusId}`, actual: statusLine(exchange) };
   const wrong: string[] = [];
@@ -73,6 +83,7 @@ function readProblem(exchange: Exchange, statusId: string, model: StatusModel): 
 
 /** An accounts list: each account whose favourite (boost) stands once, the owner only where its own stands. */
 function listProblem(exchange: Exchange, list: 'favourited_by' | 'reblogged_by', ownerId: string, model: StatusModel): Problem {
+  if (model.deleted) return exchange.status === 404 ? undefined : { expected: `${list}: HTTP 404, the status deleted`, actual: statusLine(exchange) };
   const json = jsonOf(exchange);
   if (exchange.status !== 200 || !json.ok || !Array.isArray(json.value)) return { expected: `${list}: HTTP 200 with an array of Account`, actual: statusLine(exchange) };
   const ids = json.value.map((account) => (account as { id?: unknown } | null)?.id);
@@ -112,8 +123,10 @@ export function judgeSequence(record: SequenceRecord, { from = 0, to = record.se
   let model = freshModel(record.base, record.owner);
   let last: SentMove | undefined;
   const moves: Move[] = [];
-  const before: Exchange[] = [];
-  const after = () => (moves.length ? `, after the moves ${moves.map(moveText).join(', ')}` : '');
+  // A server may keep what no flag shows (who ever acted): the replay sends the moves before the sequence too.
+  const before: Exchange[] = [...(record.prelude ?? [])];
+  const earlier = record.prelude?.length ? ` (and ${record.prelude.length} moves and undos of earlier sequences on the status, which its replay sends first)` : '';
+  const after = () => (moves.length || earlier ? `, after the moves ${moves.map(moveText).join(', ') || 'none of this sequence'}${earlier}` : '');
   record.sent.slice(0, to).forEach((sent, index) => {
     const judged = index >= from;
     const problemAt = (problem: Problem, exchange: Exchange, clause: string) => {
@@ -129,7 +142,7 @@ export function judgeSequence(record: SequenceRecord, { from = 0, to = record.se
       const clause = step(model, move).expected.clause;
       const problems = sent.answers.map((answer) => answerProblem(answer, record.statusId, move, model));
       const tookOnce = move.atOnce && problems.some((problem) => !problem || problem.count);
-      sent.answers.forEach((answer, i) => problemAt(problems[i], answer, tookOnce ? ROWS[move.name].again : clause));
+      sent.answers.forEach((answer, i) => problemAt(problems[i], answer, tookOnce ? againOf(move.name) : clause));
       model = step(model, move).next;
       moves.push(move);
       before.push(...sent.answers);
@@ -137,18 +150,19 @@ export function judgeSequence(record: SequenceRecord, { from = 0, to = record.se
       return;
     }
     // Right after a move sent twice at the same moment, a count or a list that counts it twice is its "already" clause.
-    const atOnce = (problem: Problem) => (last?.atOnce && problem?.count ? ROWS[last.name as MoveName].again : undefined);
+    const atOnce = (problem: Problem) => (last?.atOnce && problem?.count ? againOf(last.name as MoveName) : undefined);
     const answered = !sent.exchange.unanswered && !sent.exchange.rateLimited;
     if (sent.kind === 'read') {
-      if (judged && answered && sent.exchange.status !== 200) block(causeOf('STATUS-READ-1', `a read of status ${record.statusId} by ${sent.who} answered ${statusLine(sent.exchange)}`, sent.exchange));
+      // Once deleted, a read's 404 is the delete row's to judge; before, a read that answers no status blocks.
+      if (judged && answered && !model.deleted && sent.exchange.status !== 200) block(causeOf('STATUS-READ-1', `a read of status ${record.statusId} by ${sent.who} answered ${statusLine(sent.exchange)}`, sent.exchange));
       const problem = readProblem(sent.exchange, record.statusId, model);
-      problemAt(problem, sent.exchange, atOnce(problem) ?? SEQUENCE);
+      problemAt(problem, sent.exchange, model.deleted ? DELETE_ROW.read : (atOnce(problem) ?? SEQUENCE));
     } else {
       const json = jsonOf(sent.exchange);
       const { shape, row } = LISTS[sent.list];
-      if (judged && answered && (sent.exchange.status !== 200 || !json.ok || !Array.isArray(json.value))) block(causeOf(shape, `${sent.list} answered ${statusLine(sent.exchange)}, not an array`, sent.exchange));
+      if (judged && answered && !model.deleted && (sent.exchange.status !== 200 || !json.ok || !Array.isArray(json.value))) block(causeOf(shape, `${sent.list} answered ${statusLine(sent.exchange)}, not an array`, sent.exchange));
       const problem = listProblem(sent.exchange, sent.list, record.ownerId, model);
-      problemAt(problem, sent.exchange, atOnce(problem) ?? row);
+      problemAt(problem, sent.exchange, model.deleted ? DELETE_ROW.lists : (atOnce(problem) ?? row));
     }
     before.push(sent.exchange);
   });
@@ -198,51 +212,94 @@ export interface ExploreOptions {
   /** The requests the exploration may send; it stops drawing before a sequence could pass it. */
   budget: number;
   maxMoves: number;
-  /** What the sequences before it left on the status: the first reset undoes those flags. */
-  left: StatusModel;
+  /**
+   * The status the sequences act on, which they may delete: a status of the owner's that `make` makes (on the ledger)
+   * for the first sequence and again after each delete.
+   */
+  make: () => Promise<string | undefined>;
+  /** The owner's calls of its Deletion bucket at most: its deletes, unreblogs and the undos of its reblogs, and the ledger's delete of the last status. */
+  deletions: number;
+}
+
+/**
+ * The calls of the owner's Deletion bucket a move takes, reserved when it is sent: a delete, an unreblog without a
+ * boost to undo (404, counted all the same), a reblog (its undo, by a later move or the reset).
+ */
+function deletionsOf(move: Move, model: StatusModel): number {
+  if (move.who !== 'A') return 0;
+  if (move.name === 'delete') return model.deleted ? 0 : 1;
+  if (move.name !== 'reblog' && move.name !== 'unreblog') return 0;
+  // On a deleted status a reblog takes nothing to undo; an unreblog is a call all the same.
+  if (model.deleted) return move.name === 'unreblog' ? 1 : 0;
+  return model.flags.A.reblogged ? 0 : 1;
 }
 
 /** The undo of each flag: what a reset sends for a flag the model may have left set. */
-const UNDO: Partial<Record<MoveName, MoveName>> = { favourite: 'unfavourite', reblog: 'unreblog', bookmark: 'unbookmark', mute: 'unmute', pin: 'unpin' };
+const UNDO: Partial<Record<FlagMoveName, FlagMoveName>> = { favourite: 'unfavourite', reblog: 'unreblog', bookmark: 'unbookmark', mute: 'unmute', pin: 'unpin' };
+
+const NO_COUNTS = { favourites: 0, reblogs: 0 };
 
 /**
  * Draws sequences of moves from `seed` (fast-check's commands) and sends each on the status, its flags reset before it
- * by undoing what the last one left set; every move is followed by a read of its account and of the lists it
- * touched, and judged. A failing sequence is shrunk to the shortest that still fails; a sequence that met no answer
- * (a timeout, a 429) ends the exploration, its record handed on as it is. The repeat of a reblog is left out: what it
- * does to reblogs_count is not shown.
+ * by undoing what the last one left set (a status the last one deleted is made again); every move is followed by a
+ * read of its account and of the lists it touched, and judged. A failing sequence is shrunk to the shortest that
+ * still fails; a sequence that met no answer (a timeout, a 429) ends the exploration, its record handed on as it is.
+ * The repeat of a reblog is left out: what it does to reblogs_count is not shown; so is the owner's delete of a
+ * status it deleted (STATUS-DELETE-4's own check sends it), and any once its deletes are spent.
  */
-export async function explore(sequencer: Sequencer, statusId: string, ownerId: string, options: ExploreOptions): Promise<Exploration> {
+export async function explore(sequencer: Sequencer, ownerId: string, options: ExploreOptions): Promise<Exploration> {
   const perMove = 1 + options.accounts.length + 2;
-  let left: StatusModel = options.left;
+  let statusId: string | undefined;
+  let left: StatusModel = freshModel(NO_COUNTS);
+  // The ledger's delete of the last status made is reserved first.
+  let deletions = options.deletions - 1;
+  /** The moves and undos sent on the status so far, for the replay of a sequence on it. */
+  let history: Exchange[] = [];
   let last: SequenceRecord | undefined;
   let failing: SequenceRecord | undefined;
   let stopped = false;
   let runs = 0;
 
-  const reset = async (): Promise<SequenceRecord> => {
+  /** Undoes the flags the last sequence left set on a status that stands. */
+  const undoLeft = async (id: string): Promise<void> => {
     for (const who of options.accounts) {
-      for (const [move, undo] of Object.entries(UNDO) as [MoveName, MoveName][]) {
+      for (const [move, undo] of Object.entries(UNDO) as [FlagMoveName, FlagMoveName][]) {
         if (!left.flags[who][ROWS[move].flag] || !options.names.includes(undo)) continue;
-        await sequencer.send(sequencer.actor(who), statusId, undo);
+        history.push(await sequencer.send(sequencer.actor(who), id, undo));
         sequencer.requests += 1;
       }
     }
-    left = freshModel({ favourites: 0, reblogs: 0 });
+  };
+
+  /** The status as the next sequence starts on it, its counts read; undefined where no status could be made. */
+  const reset = async (): Promise<SequenceRecord | undefined> => {
+    if (statusId !== undefined && !left.deleted) await undoLeft(statusId);
+    else {
+      statusId = await options.make();
+      sequencer.requests += 1;
+      history = [];
+    }
+    left = freshModel(NO_COUNTS);
+    if (statusId === undefined) return undefined;
     const start = await sequencer.actor('A').get(`/api/v1/statuses/${statusId}`);
     sequencer.requests += 1;
     const body = actedIn(start, statusId);
     const count = (field: string) => (typeof body?.[field] === 'number' ? (body[field] as number) : 0);
-    return { statusId, ownerId, base: { favourites: count('favourites_count'), reblogs: count('reblogs_count') }, sent: [] };
+    return { statusId, ownerId, base: { favourites: count('favourites_count'), reblogs: count('reblogs_count') }, sent: [], ...(history.length ? { prelude: [...history] } : {}) };
   };
 
   class MoveCommand implements fc.AsyncCommand<StatusModel, SequenceRecord> {
     constructor(readonly move: Move) {}
-    check = (model: Readonly<StatusModel>) => this.move.name !== 'reblog' || !model.flags[this.move.who].reblogged;
+    check = (model: Readonly<StatusModel>) => {
+      if (deletionsOf(this.move, model) > deletions) return false;
+      if (this.move.name === 'delete') return this.move.who !== 'A' || !model.deleted;
+      return model.deleted === true || this.move.name !== 'reblog' || !model.flags[this.move.who].reblogged;
+    };
     async run(model: StatusModel, record: SequenceRecord): Promise<void> {
-      await sequencer.move(record, this.move.who, this.move.name);
+      deletions -= deletionsOf(this.move, model);
+      history.push(...(await sequencer.move(record, this.move.who, this.move.name)).answers);
       const next = step(model, this.move).next;
-      model.flags = next.flags;
+      Object.assign(model, { flags: next.flags, ...(next.deleted ? { deleted: true } : {}) });
       left = { ...next, base: left.base };
       await readState(sequencer, record, [this.move.who]);
       judgeSequence(record);
@@ -250,18 +307,23 @@ export async function explore(sequencer: Sequencer, statusId: string, ownerId: s
     toString = () => moveText(this.move);
   }
 
-  const commands = options.accounts.flatMap((who) => options.names.filter((name) => who === 'A' || !ROWS[name].owner).map((name) => fc.constant(new MoveCommand({ who, name }))));
-  // The most a run sends: its moves, each with its reads, the reset before it (an undo per flag) and its first read.
+  const commands = options.accounts.flatMap((who) => movesOf(who, options.names).map((name) => fc.constant(new MoveCommand({ who, name }))));
+  // The most a run sends: its moves, each with its reads, the reset before it (an undo per flag, or a status made) and its first read.
   const perRun = perMove * options.maxMoves + options.accounts.length * Object.keys(UNDO).length + 1;
   const details = await fc.check(
-    fc.asyncProperty(fc.commands(commands, { maxCommands: options.maxMoves }), async (drawn) => {
+    fc.asyncProperty(fc.commands(commands, { maxCommands: options.maxMoves }), async (sequence) => {
       // Past the budget (a shrink included), a sequence is not sent: fast-check counts it as skipped, not as passing.
       fc.pre(!stopped && sequencer.requests + perRun <= options.budget);
       runs += 1;
       const record = await reset();
+      if (!record) {
+        // No status to act on: the creation's own checks say why; nothing more to send.
+        stopped = true;
+        return;
+      }
       last = record;
       try {
-        await fc.asyncModelRun(() => ({ model: freshModel(record.base), real: record }), drawn);
+        await fc.asyncModelRun(() => ({ model: freshModel(record.base), real: record }), sequence);
       } catch (error) {
         if (!(error instanceof ClauseFailure)) {
           // No answer, or one the budget refused: evidence of nothing, and no reason to send more.
@@ -272,9 +334,10 @@ export async function explore(sequencer: Sequencer, statusId: string, ownerId: s
         throw error;
       }
     }),
-    { seed: options.seed, numRuns: Math.max(1, Math.floor(options.budget / perRun)), maxSkipsPerRun: 1000 },
+    // Most sequences send half what the longest would: as many are drawn, and those past the budget are skipped.
+    { seed: options.seed, numRuns: Math.max(1, Math.floor((2 * options.budget) / perRun)), maxSkipsPerRun: 1000 },
   );
-  if (runs > 0) await reset();
+  if (runs > 0 && statusId !== undefined && !left.deleted) await undoLeft(statusId);
   // Shrinking moves on only to a sequence that fails: the last that failed is the shortest.
   const record = failing ?? last;
   return { ...(record ? { record } : {}), runs, requests: sequencer.requests, seed: options.seed, ...(failing && details.counterexamplePath ? { path: details.counterexamplePath } : {}) };

@@ -1,13 +1,16 @@
 // The contract's "States and transitions" rows for a status, as a model: each account's flags, and the counts and
 // lists that show them. A move is a row; what it leaves is the row's Result, whatever came before it (the "already"
-// cases leave the state unchanged). The model says what a move's answer and a later read must show, and under which
+// cases leave the state unchanged). The delete row ends them: after it every move answers 404, the Errors table's row
+// for a deleted status, and a read gives 404. The model says what a move's answer and a later read must show, and under which
 // clause each shows it; sequence.ts walks a recorded sequence through it. Pure: no request, no verdict.
 import type { Flag } from '../act/moves.ts';
 
 /** A, who owns the status; B, another account, who can see it and takes no part in its thread. */
 export type Who = 'A' | 'B';
 
-export type MoveName = 'favourite' | 'unfavourite' | 'reblog' | 'unreblog' | 'bookmark' | 'unbookmark' | 'mute' | 'unmute' | 'pin' | 'unpin';
+/** The rows that set or clear a flag. */
+export type FlagMoveName = 'favourite' | 'unfavourite' | 'reblog' | 'unreblog' | 'bookmark' | 'unbookmark' | 'mute' | 'unmute' | 'pin' | 'unpin';
+export type MoveName = FlagMoveName | 'delete';
 
 /** A move of a sequence: `atOnce` sends it twice at the same moment, which the contract makes one move. */
 export interface Move {
@@ -29,32 +32,46 @@ interface Row {
   repeated: Again;
   /** Who may make the move: the owner only (pin, mute: the owner takes part in the thread), or either account. */
   owner?: true;
+  /** The clause of the move on a deleted status: its row's 404 for a status the caller cannot see. */
+  gone: string;
 }
 
-export const ROWS: Record<MoveName, Row> = {
-  favourite: { flag: 'favourited', value: true, first: 'STATUS-FAV-1', again: 'STATUS-FAV-2', repeated: 'unchanged' },
-  unfavourite: { flag: 'favourited', value: false, first: 'STATUS-FAV-3', again: 'STATUS-FAV-4', repeated: 'unchanged' },
-  reblog: { flag: 'reblogged', value: true, first: 'STATUS-REBLOG-1', again: 'STATUS-REPEAT-1', repeated: 'not-shown' },
-  unreblog: { flag: 'reblogged', value: false, first: 'STATUS-REBLOG-4', again: 'STATUS-REBLOG-5', repeated: 'not-found' },
-  bookmark: { flag: 'bookmarked', value: true, first: 'STATUS-BOOKMARK-1', again: 'STATUS-REPEAT-1', repeated: 'not-shown' },
-  unbookmark: { flag: 'bookmarked', value: false, first: 'STATUS-BOOKMARK-2', again: 'STATUS-BOOKMARK-3', repeated: 'not-found' },
-  mute: { flag: 'muted', value: true, first: 'STATUS-MUTE-1', again: 'STATUS-MUTE-2', repeated: 'unchanged', owner: true },
-  unmute: { flag: 'muted', value: false, first: 'STATUS-MUTE-3', again: 'STATUS-MUTE-4', repeated: 'unchanged', owner: true },
-  pin: { flag: 'pinned', value: true, first: 'STATUS-PIN-1', again: 'STATUS-REPEAT-1', repeated: 'not-shown', owner: true },
-  unpin: { flag: 'pinned', value: false, first: 'STATUS-PIN-5', again: 'STATUS-PIN-6', repeated: 'unchanged', owner: true },
+export const ROWS: Record<FlagMoveName, Row> = {
+  favourite: { flag: 'favourited', value: true, first: 'STATUS-FAV-1', again: 'STATUS-FAV-2', repeated: 'unchanged', gone: 'STATUS-FAV-5' },
+  unfavourite: { flag: 'favourited', value: false, first: 'STATUS-FAV-3', again: 'STATUS-FAV-4', repeated: 'unchanged', gone: 'STATUS-FAV-5' },
+  reblog: { flag: 'reblogged', value: true, first: 'STATUS-REBLOG-1', again: 'STATUS-REPEAT-1', repeated: 'not-shown', gone: 'STATUS-REBLOG-6' },
+  unreblog: { flag: 'reblogged', value: false, first: 'STATUS-REBLOG-4', again: 'STATUS-REBLOG-5', repeated: 'not-found', gone: 'STATUS-REBLOG-6' },
+  bookmark: { flag: 'bookmarked', value: true, first: 'STATUS-BOOKMARK-1', again: 'STATUS-REPEAT-1', repeated: 'not-shown', gone: 'STATUS-BOOKMARK-4' },
+  unbookmark: { flag: 'bookmarked', value: false, first: 'STATUS-BOOKMARK-2', again: 'STATUS-BOOKMARK-3', repeated: 'not-found', gone: 'STATUS-BOOKMARK-4' },
+  mute: { flag: 'muted', value: true, first: 'STATUS-MUTE-1', again: 'STATUS-MUTE-2', repeated: 'unchanged', owner: true, gone: 'STATUS-MUTE-5' },
+  unmute: { flag: 'muted', value: false, first: 'STATUS-MUTE-3', again: 'STATUS-MUTE-4', repeated: 'unchanged', owner: true, gone: 'STATUS-MUTE-5' },
+  pin: { flag: 'pinned', value: true, first: 'STATUS-PIN-1', again: 'STATUS-REPEAT-1', repeated: 'not-shown', owner: true, gone: 'STATUS-PIN-7' },
+  unpin: { flag: 'pinned', value: false, first: 'STATUS-PIN-5', again: 'STATUS-PIN-6', repeated: 'unchanged', owner: true, gone: 'STATUS-PIN-7' },
 };
 
-/** The moves `who` may make on the status (the rows whose condition holds for that account). */
-export const movesOf = (who: Who, names: readonly MoveName[]): MoveName[] => names.filter((name) => who === 'A' || !ROWS[name].owner);
+/**
+ * The delete row: the owner's DELETE answers the Status, and the status no longer exists; another account's is the
+ * Errors table's 404 for a status not owned, the owner's again its 404 for a status already deleted.
+ */
+export const DELETE_ROW = { first: 'STATUS-DELETE-1', notOwned: 'STATUS-DELETE-3', again: 'STATUS-DELETE-4', read: 'STATUS-DELETE-2', lists: 'STATUS-DELETE-6' } as const;
+
+export const isFlagMove = (name: MoveName): name is FlagMoveName => name !== 'delete';
+
+/** The clause of a move asked again (sent twice at the same moment: one move, however often it is asked). */
+export const againOf = (name: MoveName): string => (isFlagMove(name) ? ROWS[name].again : DELETE_ROW.again);
+
+/** The moves `who` may make on the status (the rows whose condition holds for that account; anyone may ask a delete). */
+export const movesOf = (who: Who, names: readonly MoveName[]): MoveName[] => names.filter((name) => who === 'A' || !isFlagMove(name) || !ROWS[name].owner);
 
 type Flags = Record<Flag, boolean>;
 
 const UNSET: Flags = { favourited: false, reblogged: false, bookmarked: false, muted: false, pinned: false };
 
-/** Each account's flags, and the counts as they were before the sequence (what other accounts did). */
+/** Each account's flags, and the counts as they were before the sequence (what other accounts did); `deleted` by its owner. */
 export interface StatusModel {
   flags: Record<Who, Flags>;
   base: { favourites: number; reblogs: number };
+  deleted?: true;
 }
 
 /**
@@ -69,23 +86,34 @@ export function countsOf(model: StatusModel): { favourites: number; reblogs: num
   return { favourites: model.base.favourites + standing('favourited'), reblogs: model.base.reblogs + standing('reblogged') };
 }
 
-/** What a move's answer must show: its clause, and the flag it sets or 404 (or, not shown, only no server error). */
-export interface Expected {
+/**
+ * What a move's answer must show: its clause, and the flag it sets, 404, the status deleted (the DELETE's answer),
+ * or, not shown, only no server error.
+ */
+interface Answered {
   clause: string;
-  answer: 'flag' | 'not-found' | 'not-shown';
-  flag: Flag;
-  value: boolean;
   /** The counts before and after the move: an answer may show either (a server that counts in the background). */
   counts: { before: { favourites: number; reblogs: number }; after: { favourites: number; reblogs: number } };
 }
+export type Expected = (Answered & { answer: 'flag'; flag: Flag; value: boolean }) | (Answered & { answer: 'not-found' | 'not-shown' | 'deleted' });
 
 /** What a move must answer in `model`, and the model after it. */
 export function step(model: StatusModel, move: Move): { expected: Expected; next: StatusModel } {
+  const counts = { before: countsOf(model), after: countsOf(model) };
+  const refused = (clause: string) => ({ expected: { clause, answer: 'not-found' as const, counts }, next: model });
+  if (move.name === 'delete') {
+    if (move.who !== 'A') return refused(DELETE_ROW.notOwned);
+    if (model.deleted) return refused(DELETE_ROW.again);
+    return { expected: { clause: DELETE_ROW.first, answer: 'deleted', counts }, next: { ...model, deleted: true } };
+  }
   const row = ROWS[move.name];
+  if (model.deleted) return refused(row.gone);
   const already = model.flags[move.who][row.flag] === row.value;
   const next: StatusModel = { ...model, flags: { ...model.flags, [move.who]: { ...model.flags[move.who], [row.flag]: row.value } } };
-  const answer = !already ? 'flag' : row.repeated === 'unchanged' ? 'flag' : row.repeated;
-  return { expected: { clause: already ? row.again : row.first, answer, flag: row.flag, value: row.value, counts: { before: countsOf(model), after: countsOf(next) } }, next };
+  const clause = already ? row.again : row.first;
+  const after = { before: countsOf(model), after: countsOf(next) };
+  if (already && row.repeated !== 'unchanged') return { expected: { clause, answer: row.repeated, counts: after }, next };
+  return { expected: { clause, answer: 'flag', flag: row.flag, value: row.value, counts: after }, next };
 }
 
 /** The text of a move for a failure's sequence: "B favourite", "B favourite twice at the same moment". */

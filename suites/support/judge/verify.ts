@@ -28,15 +28,15 @@ function currentClause(): Clause {
 
 /**
  * Fails the running check (or the named clause) with expected and actual, and the exchange that showed it; its replay
- * sends the requests `before` it first (the moves of a sequence that led to it).
+ * sends the requests `before` it first (the moves of a sequence that led to it), and `alongside` at the same moment.
  */
-export function fail(expected: string, actual: string, exchange?: Exchange, clauseId?: string, before: readonly Exchange[] = []): never {
+export function fail(expected: string, actual: string, exchange?: Exchange, clauseId?: string, before: readonly Exchange[] = [], alongside?: Exchange): never {
   // A 429 is the budget's answer, and a request that got no answer (not sent, the timeout, a reset) has none: neither
   // is evidence against a clause, so the check that needed the answer is not judged, blocked by a cause outside the contract.
   if (exchange?.rateLimited) block(causeOf(undefined, `${exchange.method} ${exchange.path.split('?')[0]} was refused by the server's rate limit (HTTP 429), also after waiting for the reset`, exchange));
   if (exchange?.unanswered) block(causeOf(undefined, `${exchange.method} ${exchange.path.split('?')[0]} got ${noAnswer(exchange.error ?? 'none')}`, exchange));
   const failed = clauseId ? clause(clauseId) : currentClause();
-  const replay = exchange ? replayOf(exchange, before) : [];
+  const replay = exchange ? replayOf(exchange, before, alongside) : [];
   const reproduce = exchange && (replay.length ? replay.map((step) => step.curl).join('\n') : curlOf(exchange));
   throw new ClauseFailure(failed, redact(expected), redact(actual), exchange ? describeExchange(exchange, reproduce) : '', reproduce && redact(reproduce), replay);
 }

@@ -90,6 +90,22 @@ describe('judgeRun', () => {
     expect(entries.map((e) => e.state)).toEqual(['unexpectedly passing', 'not run']);
   });
 
+  it('should make a failure filed under a clause whose own check failed too a warning naming that check, whichever came first', () => {
+    const found = () => check('STATUS-SEQUENCE-1 moves', 'failed', { failedClause: 'STATUS-FAV-5' });
+    const own = () => check('STATUS-FAV-5 explored inputs', 'failed');
+    for (const checks of [[found(), own()], [own(), found()]]) {
+      judgeRun(checks, []);
+      const [sequence] = checks.filter((c) => c.clause === 'STATUS-SEQUENCE-1');
+      expect(sequence?.outcome).toBe('warning');
+      expect(sequence?.observations?.join()).toContain('"STATUS-FAV-5 explored inputs"');
+      expect(checks.find((c) => c.clause === 'STATUS-FAV-5')?.outcome).toBe('failed');
+    }
+    // Its clause's own check passed (or the run has none): the finding is the one failure.
+    const alone = [found(), check('STATUS-FAV-5 explored inputs', 'passed')];
+    judgeRun(alone, []);
+    expect(alone.map((c) => c.outcome)).toEqual(['failed', 'passed']);
+  });
+
   it('should not call an expected failure whose check is still blocked unexpectedly passing', () => {
     const checks = [check('STATUS-MUTE-2 x', 'blocked'), check('STATUS-MUTE-2 y', 'passed')];
     expect(judgeRun(checks, [fail('STATUS-MUTE-2')]).map((e) => e.state)).toEqual(['blocked']);

@@ -56,6 +56,7 @@ export interface Judgeable {
   outcome: Outcome;
   severity: Severity;
   expectation?: Expectation;
+  observations?: string[];
 }
 
 /** The fields of a check result (results.ts) that the ratchet reads: its verdict, why it did not pass, and in a stability run its verdict in each repeat. */
@@ -187,6 +188,7 @@ export function judgeCheck(check: Judgeable, expectations: readonly Expectation[
  */
 export function judgeRun(checks: readonly Judgeable[], expectations: readonly Expectation[]): JudgedExpectation[] {
   for (const check of checks) judgeCheck(check, expectations);
+  foundAgain(checks);
   return expectations.map((expectation) => {
     if (expectation.expect === 'skip') {
       return { ...expectation, state: checks.some((c) => names(expectation, c) && c.status === 'skipped') ? 'skipped' : 'not run' };
@@ -199,6 +201,22 @@ export function judgeRun(checks: readonly Judgeable[], expectations: readonly Ex
     for (const check of passing) check.outcome = 'unexpectedly-passing';
     return { ...expectation, state: passing.length ? 'unexpectedly passing' : 'not run' };
   });
+}
+
+/**
+ * One deviation, one failure: a failure filed under another clause than its check's own (a sequence's or an
+ * exploration's finding on a row's clause) where that clause's own check failed too is that deviation found again.
+ * It stays in the reports as a warning naming the check that counts it; whichever ran first, the verdict is the same.
+ */
+export function foundAgain(checks: readonly Judgeable[]): void {
+  for (const check of checks) {
+    const filed = check.failedClause;
+    if (check.outcome !== 'failed' || !filed || filed === check.clause) continue;
+    const own = checks.find((c) => c !== check && c.clause === filed && c.status === 'failed' && (c.failedClause ?? c.clause) === filed);
+    if (!own) continue;
+    check.outcome = 'warning';
+    check.observations = [...(check.observations ?? []), `${filed} failed in its own check, "${own.title}": this failure under it is counted there, once`];
+  }
 }
 
 /** The longest reason the writer gives: one line of a file that people read and edit. */

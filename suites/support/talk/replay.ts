@@ -56,9 +56,10 @@ export function kindOf(path: string): string {
 /**
  * The steps that replay a failing request from nothing: the creation of every object it names (and of what those
  * name in turn) first, then the requests `before` it that made the state it met (a sequence of moves), then the
- * request itself. Empty when it names nothing the run created and follows nothing: its curl line stands alone.
+ * request itself, with the request `alongside` it sent at the same moment where there was one (in the background,
+ * waited for after it). Empty when it names nothing the run created and follows nothing: its curl line stands alone.
  */
-export function replayOf(failing: Exchange, before: readonly Exchange[] = []): ReplayStep[] {
+export function replayOf(failing: Exchange, before: readonly Exchange[] = [], alongside?: Exchange): ReplayStep[] {
   const variables = new Map<string, string>();
   const perKind = new Map<string, number>();
   const steps: ReplayStep[] = [];
@@ -78,11 +79,12 @@ export function replayOf(failing: Exchange, before: readonly Exchange[] = []): R
       variables.set(id, variable);
       // An object the run deleted before the failing request (a deleted status it was sent on) is deleted again here.
       const deletion = deletions.get(id);
-      if (deletion && (places.get(deletion) ?? Infinity) < (places.get(failing) ?? -Infinity)) steps.push({ curl: curlOf(deletion, { ids: variables }) });
+      if (deletion && deletion !== alongside && (places.get(deletion) ?? Infinity) < (places.get(failing) ?? -Infinity)) steps.push({ curl: curlOf(deletion, { ids: variables }) });
     }
   };
   for (const exchange of [...before, failing]) createNamed(exchange);
   const sent = [...before, failing].map((exchange) => ({ curl: curlOf(exchange, { ids: variables }) }));
+  if (alongside) return [...steps, ...sent.slice(0, -1), { curl: `${curlOf(alongside, { ids: variables })} &` }, ...sent.slice(-1), { curl: 'wait' }];
   return steps.length || before.length ? [...steps, ...sent] : [];
 }
 
