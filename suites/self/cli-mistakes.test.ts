@@ -1,21 +1,21 @@
 // Our mistakes, not the server's (issue 40): a selection that takes no check, an address where nothing listens, a
 // token the server refuses, tokens of one account, a server that answers nothing. Each stops the command before any
 // check with exit code 2 and one line, about as soon as the command has started. The bound is measured in the same
-// test: the command's own start (--version), timed beside it, which a busy machine slows as much as the command under
-// test; this file runs in the self-timed project, one file at a time, so that no other test's runs share the cores with it.
+// test: the command's own start (commandStartMs), timed beside it, which a busy machine slows as much as the command
+// under test.
 import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../fixtures/reference-server/server.ts';
-import { freePort, runCli, serverEnv, STACK_FRAME, type CliRun } from './run-cli.ts';
+import { commandStartMs, freePort, runCli, serverEnv, STACK_FRAME, type CliRun } from './run-cli.ts';
 
 /**
- * Runs `mistake` beside the command's own start (--version, the same process start and module loading), and returns
+ * Runs `mistake` beside the command's own start (the same process start and module loading), and returns
  * its run with the time a mistake found before any check may take: two starts, and 3 s for the answers of a server
  * on this machine. A run of the checks would take many starts more.
  */
 async function besideAStart(mistake: () => Promise<CliRun>, extraMs = 0): Promise<{ run: CliRun; boundMs: number }> {
-  const [run, start] = await Promise.all([mistake(), runCli(['--version'], {}, 120_000)]);
-  return { run, boundMs: 2 * start.ms + 3000 + extraMs };
+  const [run, startMs] = await Promise.all([mistake(), commandStartMs()]);
+  return { run, boundMs: 2 * startMs + 3000 + extraMs };
 }
 
 describe('our mistakes stop the command with exit code 2', () => {

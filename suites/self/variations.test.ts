@@ -9,7 +9,8 @@ import { ROOT, runSuites } from './run-cli.ts';
 import type { SuiteOutcome, SuiteRun } from './suite-runner.ts';
 
 const PLAIN = 'plain';
-const RUNNER_TIMEOUT_MS = 540_000;
+/** A guard against a hang only, far beyond what a busy machine takes (5 minutes at a load of 40, 2026-12-06). */
+const RUNNER_TIMEOUT_MS = 1_200_000;
 const SUITE_FILES = readdirSync(join(ROOT, 'suites')).filter((f) => f.endsWith('.test.ts')).map((f) => `suites/${f}`);
 
 const firstLine = (text = '') => text.split('\n')[0] ?? '';

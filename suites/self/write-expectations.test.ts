@@ -78,7 +78,8 @@ beforeAll(async () => {
     runCli([...GROUP, ...faults(['APPS-VERIFY-2']), '--expectations', file], NOT_GITHUB),
     runCli([...GROUP, ...faults(TODAY), '--expectations', file], NOT_GITHUB),
   ]);
-});
+  // A guard against a hang only: four runs in a row took more than the project's 2 minutes at a load of 40.
+}, 900_000);
 
 afterAll(() => {
   for (const run of [baseline, gate, regressed, fixed, afterFix, flippedBack, ...(shards ?? [])]) if (run) rmSync(run.reportDir, { recursive: true, force: true });

@@ -13,6 +13,11 @@ const jsonCreations: string[] = [];
 /** The body format and Idempotency-Key of every creation, in order. */
 const creations: { type: string | undefined; key: string | undefined }[] = [];
 let nextId = 1;
+/**
+ * The request timeout of these actors: the one unanswered creation waits it out, and every other answer, from a
+ * server in this process, must come within it on a busy machine too (500 ms did not, at a load of 40).
+ */
+const ANSWER_WAIT_MS = 3000;
 
 const bodyOf = (req: IncomingMessage) => new Promise<string>((done) => {
   let body = '';
@@ -42,7 +47,7 @@ afterAll(() => {
 
 describe('the body format of a file', () => {
   it('should try JSON again after a JSON attempt that got no answer, and talk JSON once an answer shows the form was not understood', async () => {
-    const a = new Actor('A', { baseUrl, timeoutMs: 500, userAgent: 'conformance-test' } as Config, 'token-of-a');
+    const a = new Actor('A', { baseUrl, timeoutMs: ANSWER_WAIT_MS, userAgent: 'conformance-test' } as Config, 'token-of-a');
     const first = await a.createStatus({ status: 'probe', visibility: 'unlisted' });
     expect(first.ok, 'the form answer stands where the JSON attempt got no answer').toBe(false);
     const second = await a.createStatus({ status: 'probe', visibility: 'unlisted' });
@@ -51,7 +56,7 @@ describe('the body format of a file', () => {
   });
 
   it('should send a creation again in its own body format, with the headers given in place of its own, once the file talks JSON', async () => {
-    const a = new Actor('A', { baseUrl, timeoutMs: 500, userAgent: 'conformance-test' } as Config, 'token-of-a');
+    const a = new Actor('A', { baseUrl, timeoutMs: ANSWER_WAIT_MS, userAgent: 'conformance-test' } as Config, 'token-of-a');
     // A creation that went as a form before the file learnt to talk JSON (the first test's second creation taught it).
     const form = await a.post('/api/v1/statuses', { status: 'probe', visibility: 'unlisted' }, { headers: { 'idempotency-key': 'first-key' } });
     expect((await a.postStatus({ status: 'probe' })).requestHeaders['content-type']).toBe('application/json');

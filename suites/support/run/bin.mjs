@@ -2,16 +2,25 @@
 // The installed command (`npx social-api-conformance`): loads the TypeScript CLI through tsx.
 // `serve` starts the reference server as `npm run reference-server` does, so a client author needs no clone.
 // vitest is loaded before tsx registers its hooks, so that vitest's own modules are not run through them
-// (about 0.8 s and 140 MiB less per run); the server needs no vitest.
-import { register } from 'tsx/esm/api';
+// (about 0.8 s and 140 MiB less per run); the server needs no vitest, nor do the answers that run nothing (--help,
+// --list), and --version is answered here, before anything else loads (docs/performance.md, the command's start).
+import { readFileSync } from 'node:fs';
 
-if (process.argv[2] === 'serve') {
-  // The server reads its options from process.argv, as under `npm run reference-server -- ...`.
-  process.argv.splice(2, 1);
-  register();
-  await import('../../../fixtures/reference-server/main.ts');
+const args = process.argv.slice(2);
+if (args.length === 1 && args[0] === '--version') {
+  const { name, version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
+  process.stdout.write(`${name} ${version}\n`);
 } else {
-  await import('vitest/node');
-  register();
-  await import('./cli.ts');
+  const { register } = await import('tsx/esm/api');
+  if (args[0] === 'serve') {
+    // The server reads its options from process.argv, as under `npm run reference-server -- ...`.
+    process.argv.splice(2, 1);
+    register();
+    await import('../../../fixtures/reference-server/main.ts');
+  } else {
+    const runsNothing = args.some((arg) => arg === '--help' || arg === '-h' || arg === '--list');
+    if (!runsNothing) await import('vitest/node');
+    register();
+    await import('./cli.ts');
+  }
 }
