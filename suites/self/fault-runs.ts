@@ -20,8 +20,6 @@ export const FAULT_SETTINGS: Partial<Record<Fault, Record<string, string>>> = {
   'STATUS-FAV-5:deleted': { CONFORMANCE_EXPLORE: '200' },
   'STATUS-BOOKMARK-4:malformed': { CONFORMANCE_EXPLORE: '200' },
   'STATUS-REBLOG-6:missing': { CONFORMANCE_EXPLORE: '200' },
-  // Only a sequence of the state machine repeats another account's unfavourite.
-  'STATUS-FAV-4:undone-again': { CONFORMANCE_EXPLORE: '200' },
 };
 
 /**
