@@ -477,6 +477,12 @@ async function waitFor(ms: number, place: 'sections' | 'steps' | 'calls', what: 
 }
 
 /**
+ * What a wait's line says is left of a counter: none, where our calls sent and held since the server's last reading
+ * outnumber what it said was left (the calls a section or step holds ahead count as spent).
+ */
+const leftLine = (key: string): string => `${key}: ${Math.max(0, leftOf(key) ?? 0)} left`;
+
+/**
  * Waits, where the IP access bucket (and `actor`'s access bucket) cannot carry `needed` calls beside what others hold,
  * for the reset, then holds them: a section or a step that starts only when the budget covers all of it never waits
  * between its calls. `spent` calls (stream connections, never paced call by call) are counted at once.
@@ -486,7 +492,7 @@ async function hold(what: string, actor: string | undefined, needed: number, spe
   const short = keys.filter((key) => (leftOf(key) ?? Infinity) < needed + spent);
   const wait = Math.max(0, ...short.map((key) => resetOf(key) - clock.now()));
   if (wait > 0 && wait <= LONGEST_WAIT_MS && needed + spent <= LIMITS['IP access'].limit) {
-    const left = short.map((key) => `${key}: ${leftOf(key)} left`).join(', ');
+    const left = short.map(leftLine).join(', ');
     await waitFor(wait, place, `for the reset of the server's rate limit (${left}) before ${what}, which may make ${needed + spent} calls: it starts only when the budget covers all of them`);
     for (const key of short) periodEnded(key);
   }
@@ -560,7 +566,7 @@ export async function paceBefore(actor: string, method: string, path: string): P
   });
   const wait = Math.max(0, ...spent.map((key) => resetOf(key) - clock.now()));
   if (wait > 0 && wait <= LONGEST_WAIT_MS) {
-    const left = spent.map((key) => `${key}: ${leftOf(key)} left`).join(', ');
+    const left = spent.map(leftLine).join(', ');
     await waitFor(wait, 'calls', `for the reset of the server's rate limit (${left}) before ${method} ${path.split('?')[0]} (as ${actor})`);
     for (const key of spent) periodEnded(key);
   }
