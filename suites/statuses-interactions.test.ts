@@ -553,6 +553,18 @@ interface Deletes {
 const actedOn = ({ boostStands, favourited }: Pick<Deletes, 'boostStands' | 'favourited'>): Step<string> => (boostStands.ok ? boostStands : favourited.ok ? favourited : boostStands);
 
 /**
+ * The status's id where the sequence left B's favourite standing: B's last read of it, after B's last move, shows it
+ * favourited (no step between the sequence and the deletes unfavourites as B). Otherwise none, and B favourites it.
+ */
+function favouriteLeftBy(record: SequenceRecord | undefined, statusId: string): Step<string> | undefined {
+  if (record?.statusId !== statusId) return undefined;
+  const last = record.sent.findLastIndex((sent) => sent.kind !== 'list' && sent.who === 'B');
+  const read = record.sent[last];
+  if (read?.kind !== 'read' || !shows(read.exchange, statusId, 'favourited', true).ok) return undefined;
+  return succeeded(statusId, read.exchange);
+}
+
+/**
  * The status of the plain delete, on which no one else acted: A's private status, whose moves by B are refused as B
  * cannot see it; where one of them took anyway (its own clause fails), a server may keep it as a status others acted
  * on, so A makes one here that no other step acts on (a creation and a deletion more, on such a server only).
@@ -575,12 +587,16 @@ const deletes = step(
   {
     as: 'A',
     needs: { subject, hidden, moves, held, reblogs },
+    // The sequence's record: B's favourite it left standing, where its last read by B shows it.
+    uses: { sequences },
     // It comes last: after every step on either status.
     changes: [subject, hidden, ...flagMoves, pinHidden, unfavouriteAgain, unbookmarkAgain, unmuteAgain, ...Object.values(hiddenPairs), held, ownBoost, reblogs],
-    // B's favourite, B's boost where the reblog row left none, and the read at the same moment as the plain delete.
-    cost: { api: (visibilityParameter ? 1 : 2) + 1 },
+    // B's boost where the reblog row left none, and the read at the same moment as the plain delete. B's favourite is
+    // the sequence's, left standing: a server whose read did not show it standing gets one here (its bound's).
+    cost: { api: (visibilityParameter ? 0 : 1) + 1 },
+    mayAdd: 2,
   },
-  async ({ subject, hidden, moves, held, reblogs: { standingBoost } }): Promise<StepOutcome<Deletes>> => {
+  async ({ subject, hidden, moves, held, reblogs: { standingBoost }, sequences }): Promise<StepOutcome<Deletes>> => {
     if (!subject.ok) return notMade(subject.cause, subject.exchange);
     const other = accountB();
     const { id } = subject.value;
@@ -590,7 +606,9 @@ const deletes = step(
       const boosting = await when(subject, () => moves.move(other, id, 'reblog', 'unreblog'));
       boostStands = await boostExists(other, subject, boosting, boostOf(boosting, subject), 'STATUS-REBLOG-1');
     }
-    const favourited = await took(other, subject, await when(subject, () => moves.move(other, id, 'favourite', 'unfavourite')), 'favourited', true, 'STATUS-FAV-1', "B's favourite");
+    const favourited =
+      favouriteLeftBy(sequences.ok ? sequences.value.record : undefined, id) ??
+      (await took(other, subject, await when(subject, () => moves.move(other, id, 'favourite', 'unfavourite')), 'favourited', true, 'STATUS-FAV-1', "B's favourite"));
     // Either act of B's makes a status others acted on: one that did not take leaves the other to be judged.
     if (!actedOn({ boostStands, favourited }).ok) return made({ boostStands, favourited });
     // A's read that confirmed the undos held already showed whether A reads its status; else one read here.
