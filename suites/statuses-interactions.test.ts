@@ -43,8 +43,9 @@ import { Sequencer, type SequenceRecord } from './support/act/sequence.ts';
 import { explorationBudget, explore, judgeExploration, judgeSequence, readState, sendSequence, type Exploration } from './support/judge/state-machine.ts';
 import { ROWS, type Move, type MoveName, type Who } from './support/judge/status-model.ts';
 import { ClauseFailure } from './support/judge/clauses.ts';
+import { expectEveryCell, type AccessCell } from './support/judge/access-cells.ts';
 
-const { config, a, b } = actors();
+const { config, a, b, anon } = actors();
 const NEEDS_B = 'needs CONFORMANCE_TOKEN_B';
 // The operations and parameters this release has, where they gate a part of a step: the releases of their clauses.
 const pinsExist = releaseHas(config.serverVersion, 'STATUS-PIN-1');
@@ -340,8 +341,28 @@ const hiddenPairs = {
   pin: hiddenPair('pin', 'unpin', 'undo'),
 };
 
+/**
+ * The moves asked without a token (ERRORS-TOKEN-1's cells), each of a status of another visibility: each is undone at
+ * once where it took. The other moves of the table, and their other visibilities, are not asked: a request each of
+ * the run's budget (docs/performance.md, what the matrix still lacks).
+ */
+const TOKENLESS_MOVES = [
+  { action: 'favourite', undo: 'unfavourite', visibility: 'private' },
+  { action: 'reblog', undo: 'unreblog', visibility: 'public' },
+] as const;
+
+// Beside the rows, as B's refused pin: what a server took anyway is undone before the read of A's undos and B's boosts.
+const tokenlessMoves = step(
+  "the favourite of A's private status and the reblog of its public status, without a token",
+  { as: 'anonymous', needs: { subject, hidden, moves }, cost: { api: TOKENLESS_MOVES.length } },
+  async ({ subject, hidden, moves }) => {
+    const statuses = { public: subject, private: hidden };
+    return made(await Promise.all(TOKENLESS_MOVES.map(async (move) => ({ ...move, made: await when(statuses[move.visibility], (s) => moves.probe(anon, s.id, move.action, move.undo)) }))));
+  },
+);
+
 /** The steps whose moves on A's public status leave a state that the read of A's undos and B's boosts meet. */
-const flagMoves = [favourites, bookmarks, mutes, pins, pinOthers];
+const flagMoves = [favourites, bookmarks, mutes, pins, pinOthers, tokenlessMoves];
 
 /** A's read of its public status that confirms its undos held, once every row had moved (none where none had to hold). */
 const held = step(
@@ -846,6 +867,24 @@ section('States and transitions', () => {
       ({ pins: { pin: control, unpin: undone }, pair }) => {
         controlledBy(control, undone, 'pin', 'unpin', 'STATUS-PIN-1');
         expectHidden(pair);
+      },
+    );
+  });
+
+  // The Errors row of a token operation called without a token, on the moves whose rows answered a token 2xx.
+  section('a move without a token', () => {
+    it(
+      'ERRORS-TOKEN-1 a favourite and a reblog without an Authorization header answer 401 "The access token is invalid"',
+      { needs: { favourites, reblogs, tokenlessMoves } },
+      ({ favourites: { favourite }, reblogs: { boost }, tokenlessMoves }) => {
+        // A cell counts where the same move with a token answered 2xx (a server without the move refuses every caller);
+        // the check is blocked only where no cell has its control.
+        const controlOf = (action: string) => (action === 'favourite' ? { made: favourite, clause: 'STATUS-FAV-1' } : { made: boost, clause: 'STATUS-REBLOG-1' });
+        const answered = ({ made }: { made: Step<Exchange> }) => made.ok && made.value.status !== undefined && made.value.status >= 200 && made.value.status < 300;
+        const judged = tokenlessMoves.filter((cell) => answered(controlOf(cell.action)));
+        if (judged.length === 0) for (const { action } of tokenlessMoves) controlled(controlOf(action).made, controlOf(action).clause, `the ${action} with a token`);
+        const cells: AccessCell[] = judged.map((cell) => ({ caller: 'no token', status: cell.visibility, operation: cell.action, exchange: need(cell.made) }));
+        expectEveryCell(cells, 401, 'The access token is invalid');
       },
     );
   });
