@@ -62,6 +62,8 @@ function accountB(): Actor {
 /** The ledger entries of the group's moves not undone yet, by actor, undo and status: an undo that answers 200 settles its entry. */
 class Moves {
   readonly #pending = new Map<string, LedgerEntry>();
+  /** The first answer of each pending move, by the same key. */
+  readonly #answers = new Map<string, Exchange>();
   /** The accounts whose moves on a status may have taken (answered 200, or never answered), undone since or not, by status id. */
   readonly #movedBy = new Map<string, Set<string>>();
 
@@ -73,9 +75,18 @@ class Moves {
       this.#movedBy.set(statusId, (this.#movedBy.get(statusId) ?? new Set()).add(actor.name));
       // Made again while its first is pending (twice at the same moment), the one entry undoes both.
       const key = `${actor.name} ${undo} ${statusId}`;
-      if (!this.#pending.has(key)) this.#pending.set(key, remember(`${action} of ${statusId} by ${actor.name}`, () => actor.post(on(statusId, undo)), { unanswered: exchange.timedOut }));
+      if (!this.#pending.has(key)) {
+        this.#pending.set(key, remember(`${action} of ${statusId} by ${actor.name}`, () => actor.post(on(statusId, undo)), { unanswered: exchange.timedOut }));
+        this.#answers.set(key, exchange);
+      }
     }
     return exchange;
+  }
+
+  /** The answer to `actor`'s move on the status that no undo of the group has undone since (its entry is pending), if one stands. */
+  standing(actor: Actor, statusId: string, undo: string): Exchange | undefined {
+    const key = `${actor.name} ${undo} ${statusId}`;
+    return this.#pending.has(key) ? this.#answers.get(key) : undefined;
   }
 
   async undoMove(actor: Actor, statusId: string, undo: string): Promise<Exchange> {
@@ -83,6 +94,7 @@ class Moves {
     const key = `${actor.name} ${undo} ${statusId}`;
     if (exchange.status === 200) this.#pending.get(key)?.settle();
     this.#pending.delete(key);
+    this.#answers.delete(key);
     return exchange;
   }
 
@@ -107,6 +119,7 @@ class Moves {
       if (key.startsWith(`${actor.name} `) && key.endsWith(` ${statusId}`)) {
         entry.settle();
         this.#pending.delete(key);
+        this.#answers.delete(key);
       }
     }
   }
@@ -574,18 +587,6 @@ interface Deletes {
 const actedOn = ({ boostStands, favourited }: Pick<Deletes, 'boostStands' | 'favourited'>): Step<string> => (boostStands.ok ? boostStands : favourited.ok ? favourited : boostStands);
 
 /**
- * The status's id where the sequence left B's favourite standing: B's last read of it, after B's last move, shows it
- * favourited (no step between the sequence and the deletes unfavourites as B). Otherwise none, and B favourites it.
- */
-function favouriteLeftBy(record: SequenceRecord | undefined, statusId: string): Step<string> | undefined {
-  if (record?.statusId !== statusId) return undefined;
-  const last = record.sent.findLastIndex((sent) => sent.kind !== 'list' && sent.who === 'B');
-  const read = record.sent[last];
-  if (read?.kind !== 'read' || !shows(read.exchange, statusId, 'favourited', true).ok) return undefined;
-  return succeeded(statusId, read.exchange);
-}
-
-/**
  * The status of the plain delete, on which no one else acted: A's private status, whose moves by B are refused as B
  * cannot see it; where one of them took anyway (its own clause fails), a server may keep it as a status others acted
  * on, so A makes one here that no other step acts on (a creation and a deletion more, on such a server only).
@@ -608,16 +609,15 @@ const deletes = step(
   {
     as: 'A',
     needs: { subject, hidden, moves, held, reblogs },
-    // The sequence's record: B's favourite it left standing, where its last read by B shows it.
-    uses: { sequences },
     // It comes last: after every step on either status.
     changes: [subject, hidden, ...flagMoves, pinHidden, unfavouriteAgain, unbookmarkAgain, unmuteAgain, ...Object.values(hiddenPairs), held, ownBoost, reblogs],
     // B's boost where the reblog row left none, and the read at the same moment as the plain delete. B's favourite is
-    // the sequence's, left standing: a server whose read did not show it standing gets one here (its bound's).
+    // the one the sequence of moves left standing (it comes before, on the same objects): where none stands, or its
+    // answer did not show it, B favourites here (its bound's).
     cost: { api: (visibilityParameter ? 0 : 1) + 1 },
     mayAdd: 2,
   },
-  async ({ subject, hidden, moves, held, reblogs: { standingBoost }, sequences }): Promise<StepOutcome<Deletes>> => {
+  async ({ subject, hidden, moves, held, reblogs: { standingBoost } }): Promise<StepOutcome<Deletes>> => {
     if (!subject.ok) return notMade(subject.cause, subject.exchange);
     const other = accountB();
     const { id } = subject.value;
@@ -627,9 +627,12 @@ const deletes = step(
       const boosting = await when(subject, () => moves.move(other, id, 'reblog', 'unreblog'));
       boostStands = await boostExists(other, subject, boosting, boostOf(boosting, subject), 'STATUS-REBLOG-1');
     }
+    // B's favourite that the sequence left standing, where its answer showed it taken (as took() reads a move's answer).
+    const standing = moves.standing(other, id, 'unfavourite');
     const favourited =
-      favouriteLeftBy(sequences.ok ? sequences.value.record : undefined, id) ??
-      (await took(other, subject, await when(subject, () => moves.move(other, id, 'favourite', 'unfavourite')), 'favourited', true, 'STATUS-FAV-1', "B's favourite"));
+      standing && shows(standing, id, 'favourited', true).ok
+        ? succeeded(id, standing)
+        : await took(other, subject, await when(subject, () => moves.move(other, id, 'favourite', 'unfavourite')), 'favourited', true, 'STATUS-FAV-1', "B's favourite");
     // Either act of B's makes a status others acted on: one that did not take leaves the other to be judged.
     if (!actedOn({ boostStands, favourited }).ok) return made({ boostStands, favourited });
     // A's read that confirmed the undos held already showed whether A reads its status; else one read here.
