@@ -43,8 +43,9 @@ import { Sequencer, type SequenceRecord } from './support/act/sequence.ts';
 import { explorationBudget, explore, judgeExploration, judgeSequence, readState, sendSequence, type Exploration } from './support/judge/state-machine.ts';
 import { ROWS, type Move, type MoveName, type Who } from './support/judge/status-model.ts';
 import { ClauseFailure } from './support/judge/clauses.ts';
+import { expectEveryCell, type AccessCell } from './support/judge/access-cells.ts';
 
-const { config, a, b } = actors();
+const { config, a, b, anon } = actors();
 const NEEDS_B = 'needs CONFORMANCE_TOKEN_B';
 // The operations and parameters this release has, where they gate a part of a step: the releases of their clauses.
 const pinsExist = releaseHas(config.serverVersion, 'STATUS-PIN-1');
@@ -61,6 +62,8 @@ function accountB(): Actor {
 /** The ledger entries of the group's moves not undone yet, by actor, undo and status: an undo that answers 200 settles its entry. */
 class Moves {
   readonly #pending = new Map<string, LedgerEntry>();
+  /** The first answer of each pending move, by the same key. */
+  readonly #answers = new Map<string, Exchange>();
   /** The accounts whose moves on a status may have taken (answered 200, or never answered), undone since or not, by status id. */
   readonly #movedBy = new Map<string, Set<string>>();
 
@@ -72,9 +75,18 @@ class Moves {
       this.#movedBy.set(statusId, (this.#movedBy.get(statusId) ?? new Set()).add(actor.name));
       // Made again while its first is pending (twice at the same moment), the one entry undoes both.
       const key = `${actor.name} ${undo} ${statusId}`;
-      if (!this.#pending.has(key)) this.#pending.set(key, remember(`${action} of ${statusId} by ${actor.name}`, () => actor.post(on(statusId, undo)), { unanswered: exchange.timedOut }));
+      if (!this.#pending.has(key)) {
+        this.#pending.set(key, remember(`${action} of ${statusId} by ${actor.name}`, () => actor.post(on(statusId, undo)), { unanswered: exchange.timedOut }));
+        this.#answers.set(key, exchange);
+      }
     }
     return exchange;
+  }
+
+  /** The answer to `actor`'s move on the status that no undo of the group has undone since (its entry is pending), if one stands. */
+  standing(actor: Actor, statusId: string, undo: string): Exchange | undefined {
+    const key = `${actor.name} ${undo} ${statusId}`;
+    return this.#pending.has(key) ? this.#answers.get(key) : undefined;
   }
 
   async undoMove(actor: Actor, statusId: string, undo: string): Promise<Exchange> {
@@ -82,6 +94,7 @@ class Moves {
     const key = `${actor.name} ${undo} ${statusId}`;
     if (exchange.status === 200) this.#pending.get(key)?.settle();
     this.#pending.delete(key);
+    this.#answers.delete(key);
     return exchange;
   }
 
@@ -106,6 +119,7 @@ class Moves {
       if (key.startsWith(`${actor.name} `) && key.endsWith(` ${statusId}`)) {
         entry.settle();
         this.#pending.delete(key);
+        this.#answers.delete(key);
       }
     }
   }
@@ -340,8 +354,28 @@ const hiddenPairs = {
   pin: hiddenPair('pin', 'unpin', 'undo'),
 };
 
+/**
+ * The moves asked without a token (ERRORS-TOKEN-1's cells), each of a status of another visibility: each is undone at
+ * once where it took. The other moves of the table, and their other visibilities, are not asked: a request each of
+ * the run's budget (docs/performance.md, what the matrix still lacks).
+ */
+const TOKENLESS_MOVES = [
+  { action: 'favourite', undo: 'unfavourite', visibility: 'private' },
+  { action: 'reblog', undo: 'unreblog', visibility: 'public' },
+] as const;
+
+// Beside the rows, as B's refused pin: what a server took anyway is undone before the read of A's undos and B's boosts.
+const tokenlessMoves = step(
+  "the favourite of A's private status and the reblog of its public status, without a token",
+  { as: 'anonymous', needs: { subject, hidden, moves }, cost: { api: TOKENLESS_MOVES.length } },
+  async ({ subject, hidden, moves }) => {
+    const statuses = { public: subject, private: hidden };
+    return made(await Promise.all(TOKENLESS_MOVES.map(async (move) => ({ ...move, made: await when(statuses[move.visibility], (s) => moves.probe(anon, s.id, move.action, move.undo)) }))));
+  },
+);
+
 /** The steps whose moves on A's public status leave a state that the read of A's undos and B's boosts meet. */
-const flagMoves = [favourites, bookmarks, mutes, pins, pinOthers];
+const flagMoves = [favourites, bookmarks, mutes, pins, pinOthers, tokenlessMoves];
 
 /** A's read of its public status that confirms its undos held, once every row had moved (none where none had to hold). */
 const held = step(
@@ -577,8 +611,11 @@ const deletes = step(
     needs: { subject, hidden, moves, held, reblogs },
     // It comes last: after every step on either status.
     changes: [subject, hidden, ...flagMoves, pinHidden, unfavouriteAgain, unbookmarkAgain, unmuteAgain, ...Object.values(hiddenPairs), held, ownBoost, reblogs],
-    // B's favourite, B's boost where the reblog row left none, and the read at the same moment as the plain delete.
-    cost: { api: (visibilityParameter ? 1 : 2) + 1 },
+    // B's boost where the reblog row left none, and the read at the same moment as the plain delete. B's favourite is
+    // the one the sequence of moves left standing (it comes before, on the same objects): where none stands, or its
+    // answer did not show it, B favourites here (its bound's).
+    cost: { api: (visibilityParameter ? 0 : 1) + 1 },
+    mayAdd: 2,
   },
   async ({ subject, hidden, moves, held, reblogs: { standingBoost } }): Promise<StepOutcome<Deletes>> => {
     if (!subject.ok) return notMade(subject.cause, subject.exchange);
@@ -590,7 +627,12 @@ const deletes = step(
       const boosting = await when(subject, () => moves.move(other, id, 'reblog', 'unreblog'));
       boostStands = await boostExists(other, subject, boosting, boostOf(boosting, subject), 'STATUS-REBLOG-1');
     }
-    const favourited = await took(other, subject, await when(subject, () => moves.move(other, id, 'favourite', 'unfavourite')), 'favourited', true, 'STATUS-FAV-1', "B's favourite");
+    // B's favourite that the sequence left standing, where its answer showed it taken (as took() reads a move's answer).
+    const standing = moves.standing(other, id, 'unfavourite');
+    const favourited =
+      standing && shows(standing, id, 'favourited', true).ok
+        ? succeeded(id, standing)
+        : await took(other, subject, await when(subject, () => moves.move(other, id, 'favourite', 'unfavourite')), 'favourited', true, 'STATUS-FAV-1', "B's favourite");
     // Either act of B's makes a status others acted on: one that did not take leaves the other to be judged.
     if (!actedOn({ boostStands, favourited }).ok) return made({ boostStands, favourited });
     // A's read that confirmed the undos held already showed whether A reads its status; else one read here.
@@ -828,6 +870,24 @@ section('States and transitions', () => {
       ({ pins: { pin: control, unpin: undone }, pair }) => {
         controlledBy(control, undone, 'pin', 'unpin', 'STATUS-PIN-1');
         expectHidden(pair);
+      },
+    );
+  });
+
+  // The Errors row of a token operation called without a token, on the moves whose rows answered a token 2xx.
+  section('a move without a token', () => {
+    it(
+      'ERRORS-TOKEN-1 a favourite and a reblog without an Authorization header answer 401 "The access token is invalid"',
+      { needs: { favourites, reblogs, tokenlessMoves } },
+      ({ favourites: { favourite }, reblogs: { boost }, tokenlessMoves }) => {
+        // A cell counts where the same move with a token answered 2xx (a server without the move refuses every caller);
+        // the check is blocked only where no cell has its control.
+        const controlOf = (action: string) => (action === 'favourite' ? { made: favourite, clause: 'STATUS-FAV-1' } : { made: boost, clause: 'STATUS-REBLOG-1' });
+        const answered = ({ made }: { made: Step<Exchange> }) => made.ok && made.value.status !== undefined && made.value.status >= 200 && made.value.status < 300;
+        const judged = tokenlessMoves.filter((cell) => answered(controlOf(cell.action)));
+        if (judged.length === 0) for (const { action } of tokenlessMoves) controlled(controlOf(action).made, controlOf(action).clause, `the ${action} with a token`);
+        const cells: AccessCell[] = judged.map((cell) => ({ caller: 'no token', status: cell.visibility, operation: cell.action, exchange: need(cell.made) }));
+        expectEveryCell(cells, 401, 'The access token is invalid');
       },
     );
   });
