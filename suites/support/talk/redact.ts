@@ -14,6 +14,9 @@ interface Known {
 const known = new Map<string, Known>();
 /** The known values, longest first (so a secret that contains another is replaced whole), made once per new secret: a report redacts thousands of strings. */
 let longestFirst: [string, string][] | undefined;
+/** How many times a secret was registered: a redaction made before a new secret is stale. */
+let registered = 0;
+export const secretsRegistered = (): number => registered;
 /** Values shorter than LONG_ENOUGH (and their encodings), by the name of their variable: replaced only where a credential stands. */
 const short = new Map<string, string>();
 /** Real tokens and secrets are at least this long; a shorter value could be an ordinary word. */
@@ -29,6 +32,7 @@ const spellingsOf = (value: string): string[] => [value, new URLSearchParams({ v
  */
 export function registerSecret(value: string | undefined, name: string, obtained?: string): void {
   if (!value) return;
+  registered++;
   if (value.length < LONG_ENOUGH) {
     for (const spelling of spellingsOf(value)) short.set(spelling, name);
     return;
