@@ -12,7 +12,7 @@
 // the cores to itself.
 import { defineConfig } from 'vitest/config';
 import type { TestSpecification } from 'vitest/node';
-import { conformanceProject, GroupOrder } from './suites/support/run/conformance-project.ts';
+import { conformanceProject, GroupOrder, transformCache } from './suites/support/run/conformance-project.ts';
 
 const TIMED = ['suites/self/hostile-servers.test.ts', 'suites/self/cli-mistakes.test.ts'];
 const HEAVY = ['suites/self/fault-exactness.test.ts', 'suites/self/variations.test.ts', 'suites/self/repeat.test.ts', 'suites/self/windows.test.ts'];
@@ -41,6 +41,8 @@ export default defineConfig({
     // Most of our own tests wait on child processes and timeouts, not on the CPU: four at a time keep both cores busy.
     maxWorkers: 4,
     sequence: { sequencer: OurLongestFirst },
+    // The transforms on disk, as the conformance command keeps them: a second npm test transforms only what changed.
+    experimental: transformCache(),
     projects: [
       { test: conformanceProject() },
       {

@@ -4,13 +4,13 @@
 // anew. A vitest project per run cost about a second each in set-up and transforms, more than most runs
 // themselves; in one project, each worker loads the support layer once for every run. Used as a script (tsx) by
 // runSuites() in run-cli.ts:
-//   node --import tsx suites/self/suite-runner.ts <plan.json> <outcomes.json>
+//   node --import vitest/node --import tsx suites/self/suite-runner.ts <plan.json> <outcomes.json>
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 import { startVitest, type Reporter, type SerializedError, type TestModule } from 'vitest/node';
 import type { Config } from '../support/talk/config.ts';
-import { GroupOrder, SETUP_FILES } from '../support/run/conformance-project.ts';
+import { GroupOrder, SETUP_FILES, transformCache } from '../support/run/conformance-project.ts';
 import { prepareRun } from '../support/run/global-setup.ts';
 import { checkOf } from '../support/report/reporter.ts';
 import type { CheckStatus } from '../support/report/results.ts';
@@ -181,6 +181,8 @@ async function main(planFile: string, outcomesFile: string): Promise<void> {
       pool: 'threads',
       isolate: false,
       maxWorkers: WORKERS,
+      // The transforms on disk, as the conformance command keeps them: each run imports every suite file anew.
+      experimental: transformCache(),
       projects: [
         {
           test: {

@@ -5,7 +5,7 @@ import { CLAUSE_ID, findClause, type FailureData, type Guard, type Severity } fr
 import { type RootCause } from '../act/steps.ts';
 import { RELEASE_SKIP_MARK, type StatusCodeOnly } from '../judge/preconditions.ts';
 import type { Counts, PathCost } from '../talk/counts.ts';
-import { redactData } from '../talk/redact.ts';
+import { redactData, secretsRegistered } from '../talk/redact.ts';
 import type { Expectation, JudgedExpectation, Outcome } from './expectations.ts';
 
 /**
@@ -165,8 +165,17 @@ export const REPLAY_SAID =
  */
 const KEPT_AS_WRITTEN: ReadonlySet<string> = new Set(['title', 'name', 'group', 'check']);
 
+/** Each results' redaction and the secrets it knew: a run's reports (results.json, junit.xml, summary.md, report.html, the terminal's lines) redact the same results, which none changes. */
+const redacted = new WeakMap<RunResults, { secrets: number; results: RunResults }>();
+
 /** The results with every secret replaced (redact.ts), redacted as data before a report renders or writes them. */
-export const redactedResults = (results: RunResults): RunResults => redactData(results, KEPT_AS_WRITTEN);
+export function redactedResults(results: RunResults): RunResults {
+  const made = redacted.get(results);
+  if (made?.secrets === secretsRegistered()) return made.results;
+  const fresh = redactData(results, KEPT_AS_WRITTEN);
+  redacted.set(results, { secrets: secretsRegistered(), results: fresh });
+  return fresh;
+}
 
 export function clauseOfTitle(title: string): string {
   return CLAUSE_ID.exec(title)?.[0] ?? 'UNNAMED';

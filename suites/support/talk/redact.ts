@@ -12,6 +12,11 @@ interface Known {
 }
 
 const known = new Map<string, Known>();
+/** The known values, longest first (so a secret that contains another is replaced whole), made once per new secret: a report redacts thousands of strings. */
+let longestFirst: [string, string][] | undefined;
+/** How many times a secret was registered: a redaction made before a new secret is stale. */
+let registered = 0;
+export const secretsRegistered = (): number => registered;
 /** Values shorter than LONG_ENOUGH (and their encodings), by the name of their variable: replaced only where a credential stands. */
 const short = new Map<string, string>();
 /** Real tokens and secrets are at least this long; a shorter value could be an ordinary word. */
@@ -27,12 +32,14 @@ const spellingsOf = (value: string): string[] => [value, new URLSearchParams({ v
  */
 export function registerSecret(value: string | undefined, name: string, obtained?: string): void {
   if (!value) return;
+  registered++;
   if (value.length < LONG_ENOUGH) {
     for (const spelling of spellingsOf(value)) short.set(spelling, name);
     return;
   }
   const entry = { name, ...(obtained ? { obtained } : {}) };
   for (const spelling of spellingsOf(value)) known.set(spelling, entry);
+  longestFirst = undefined;
 }
 
 /** A cookie's value as a variable name: what it is and which cookie (SESSION_COOKIE_MASTODON_SESSION). */
@@ -64,9 +71,9 @@ const PATTERNS: RegExp[] = [
 
 export function redact(text: string): string {
   let out = text;
-  // Longest first, so a secret that contains another is replaced whole.
-  for (const [value, { name }] of [...known].sort((x, y) => y[0].length - x[0].length)) {
-    out = out.split(value).join(`$${name}`);
+  longestFirst ??= [...known].sort((x, y) => y[0].length - x[0].length).map(([value, { name }]) => [value, `$${name}`]);
+  for (const [value, variable] of longestFirst) {
+    if (out.includes(value)) out = out.split(value).join(variable);
   }
   // Where a credential stands: a short known value by its name, anything else masked.
   const masked = (_match: string, before: string, value: string, after: string) => `${before}${short.has(value) ? `$${short.get(value)}` : '[redacted]'}${after}`;
