@@ -6,6 +6,7 @@
 //     attempt to attach it, attached (an image of A's own instead, uploaded only where B's attempt made a status, since
 //     a server may take the PNG with the status that attempt's undo deletes)
 //   image-320x240.jpg (v2): answered at once, read until processed, attached
+//   the status that attaches them: read by B, for what another account sees of its media
 //   unknown.bin (v1), not-an-image.png (v1, and v2 where it fails in the background)
 // What the steps upload is an image of ordinary size and format, the PNG MEDIA-UPLOAD-1 judges: a server may refuse
 // a tiny or odd file (size and format limits are not shown), and such a refusal would block what needed the upload by
@@ -242,7 +243,8 @@ interface FocusRun {
   exchange: Exchange;
 }
 
-const ATTACHED = { status: 'conformance probe: a status with media', sensitive: true, visibility: 'private' };
+// Unlisted: another account reads it (MEDIA-EFFECT-2), and no public timeline shows it.
+const ATTACHED = { status: 'conformance probe: a status with media', sensitive: true, visibility: 'unlisted' };
 /** MEDIA-ATTACH-2's control: whether sensitive is kept on a status at all. */
 const SENSITIVE = { status: 'conformance probe: a sensitive status without media', sensitive: true, visibility: 'private' };
 /** B's creation with A's attachment, which MEDIA-ATTACH-3 wants refused. */
@@ -285,8 +287,9 @@ async function probe(actor: Actor, params: FormParams, asJson = false): Promise<
 // MEDIA-ATTACH-2's control, and the file's first creation: it shows how the server reads bodies (actors.ts), so each
 // step that sends a form body uses it. It also stands for how this file sends bodies, which a later creation may
 // settle anew (media_ids[] as form data unread, WIRE-FORM-1): the creations with media_ids[] name it in `changes`,
-// so B's attempt goes as it did before the attached status is created.
-const sensitiveWithoutMedia = step('a sensitive status without media, the first creation', { as: 'A', cost: { api: 4 } }, () => a.createStatus(SENSITIVE));
+// so B's attempt goes as it did before the attached status is created. Where B reads the attached status, that read
+// shows the ledger a status there, and it reads none itself before its deletes.
+const sensitiveWithoutMedia = step('a sensitive status without media, the first creation', { as: 'A', cost: { api: b ? 3 : 4 } }, () => a.createStatus(SENSITIVE));
 const afterFirstCreation = { firstCreation: sensitiveWithoutMedia };
 
 // Where the release has no v2 upload (3.1.3), MEDIA-UPLOAD-2 and the attached status go on without the JPEG: the part
@@ -395,6 +398,13 @@ const attached = step(
     return made({ creation: await a.createStatus({ ...ATTACHED, media_ids: ids }), ids });
   },
 );
+
+// Planned only for MEDIA-EFFECT-2, which requires B.
+const attachedReadByB = step("B's read of A's status with media", { as: 'B', needs: { attached }, cost: { api: 1 } }, async ({ attached: { creation } }) => {
+  const id = creation.exchange && createdId(creation.exchange);
+  if (!id) return notMade(creation.ok ? { summary: 'the status with media was made without an id' } : creation.cause, creation.exchange);
+  return made({ creation: creation.exchange as Exchange, read: await accountB().get(`/api/v1/statuses/${id}`) });
+});
 
 section('Media', () => {
   it('MEDIA-UPLOAD-1 the v1 upload answers 200 and an Attachment', { uses: { png } }, ({ png }) => {
@@ -635,6 +645,30 @@ section('Media', () => {
         const lastFocus = focusOf(expected);
         // A last answer without a focal point is MEDIA-UPDATE-1's.
         if (withFocus && (putBack || isObject(lastFocus))) expectFocus(focusOf(carried), putBack ? PNG_FOCUS : (lastFocus as { x: number; y: number }), creation.exchange as Exchange);
+      },
+    );
+
+    it(
+      "MEDIA-EFFECT-2 another account's later read of a status with media carries them, with the description and focal point the creation answered",
+      { requires: [requirement(b, NEEDS_B)], needs: { attachedReadByB } },
+      ({ attachedReadByB: { creation, read } }) => {
+        const asCreated = createdObject(creation) as Status;
+        // A status made other than unlisted may be hidden from B: STATUS-CREATE-4's; an unlisted one hidden, STATUS-VIS-1's.
+        if (asCreated.visibility !== ATTACHED.visibility) block(causeOf('STATUS-CREATE-4', `a status created unlisted answered visibility ${JSON.stringify(asCreated.visibility)}`, creation));
+        if (read.status !== 200) block(causeOf('STATUS-VIS-1', `another account's read of an unlisted status answered ${answerOf(read)}`, read));
+        const shown = expectOk<Status>(read, 'Status');
+        const attachments = (status: Status) => (Array.isArray(status.media_attachments) ? status.media_attachments : []).filter(isObject) as Attachment[];
+        const created = attachments(asCreated);
+        // A creation that answered no media is MEDIA-ATTACH-1's.
+        if (created.length === 0) block(causeOf('MEDIA-ATTACH-1', `a status created with media_ids[] answered media_attachments ${JSON.stringify(asCreated.media_attachments)}`, creation));
+        // The order of media_attachments is not shown: compare as sets.
+        expectEqual(mediaIdsOf(shown).sort(), mediaIdsOf(asCreated).sort(), 'ids of media_attachments, read by another account', read);
+        for (const attachment of created) {
+          const carried = attachments(shown).find((m) => m.id === attachment.id) as Attachment;
+          expectEqual(carried.description, attachment.description, `description of attachment ${attachment.id}, read by another account`, read);
+          const focus = focusOf(attachment);
+          if (isObject(focus)) expectFocus(focusOf(carried), { x: Number(focus.x), y: Number(focus.y) }, read);
+        }
       },
     );
 

@@ -47,7 +47,7 @@ export const CONTRACT_ROWS: Readonly<Record<string, Readonly<Record<string, RowM
     reblog: ['STATUS-REBLOG-1'],
     application: ['APPS-SHOWN-1'],
     account: ['RESOURCE-ACCOUNT-1'],
-    media_attachments: ['MEDIA-ATTACH-1', 'RESOURCE-ATTACHMENT-1'],
+    media_attachments: ['MEDIA-ATTACH-1', 'RESOURCE-ATTACHMENT-1', 'MEDIA-EFFECT-2'],
     mentions: ['RESOURCE-ELEMENTS-1'],
     tags: ['RESOURCE-ELEMENTS-1'],
     emojis: ['RESOURCE-ELEMENTS-1'],
@@ -83,7 +83,7 @@ export const CONTRACT_ROWS: Readonly<Record<string, Readonly<Record<string, RowM
   }),
   Poll: fields('RESOURCE-POLL-1', {
     id: [],
-    expires_at: ['STATUS-POLL-2'],
+    expires_at: ['STATUS-POLL-2', 'STATUS-EFFECT-4'],
     expired: [],
     multiple: ['STATUS-POLL-3', 'STATUS-EFFECT-3'],
     votes_count: [],
@@ -114,7 +114,7 @@ export const CONTRACT_ROWS: Readonly<Record<string, Readonly<Record<string, RowM
     'attachment · upload (POST /api/v1/media or /api/v2/media)': ['MEDIA-UPLOAD-1', 'MEDIA-UPLOAD-5', 'MEDIA-V2-1'],
     'attachment · read (GET) · processing unfinished': ['MEDIA-READ-2'],
     'attachment · read (GET) · processing finished': ['MEDIA-READ-1'],
-    'attachment · POST /api/v1/statuses with media_ids': ['MEDIA-ATTACH-1', 'MEDIA-ATTACH-3', 'MEDIA-EFFECT-1'],
+    'attachment · POST /api/v1/statuses with media_ids': ['MEDIA-ATTACH-1', 'MEDIA-ATTACH-3', 'MEDIA-EFFECT-1', 'MEDIA-EFFECT-2'],
   },
   'Client registration': {
     POST: ['APPS-REGISTER-1', 'APPS-REGISTER-2', 'APPS-REDIRECTS-1', 'RESOURCE-APPLICATION-1', 'APPS-REQUIRED-1'],
@@ -155,9 +155,9 @@ export const CONTRACT_ROWS: Readonly<Record<string, Readonly<Record<string, RowM
     // "keys are kept up to 1 hour": a run holds a key for minutes, so that bound stays unjudged.
     'Idempotency-Key (header)': ['STATUS-IDEMPOTENCY-1', 'STATUS-IDEMPOTENCY-2'],
     status: ['STATUS-PARAMS-1', 'STATUS-CREATE-1'],
-    'media_ids[]': ['STATUS-PARAMS-2', 'STATUS-POLL-6', 'MEDIA-ATTACH-1'],
+    'media_ids[]': ['STATUS-PARAMS-2', 'STATUS-POLL-6', 'MEDIA-ATTACH-1', 'MEDIA-EFFECT-2'],
     'poll[options][]': ['STATUS-POLL-1', 'STATUS-POLL-5', 'STATUS-POLL-6', 'WIRE-FORM-1', 'STATUS-EFFECT-3'],
-    'poll[expires_in]': ['STATUS-POLL-2', 'STATUS-POLL-5'],
+    'poll[expires_in]': ['STATUS-POLL-2', 'STATUS-POLL-5', 'STATUS-EFFECT-4'],
     'poll[multiple]': ['STATUS-POLL-3', 'STATUS-EFFECT-3'],
     'poll[hide_totals]': ['STATUS-POLL-4', 'STATUS-EFFECT-1'],
     in_reply_to_id: ['STATUS-CREATE-6', 'STATUS-CONTEXT-1', 'STATUS-CONTEXT-2'],
