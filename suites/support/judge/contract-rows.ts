@@ -42,7 +42,7 @@ export const CONTRACT_ROWS: Readonly<Record<string, Readonly<Record<string, RowM
     muted: ['STATUS-MUTE-1', 'STATUS-MUTE-2', 'STATUS-MUTE-3', 'STATUS-MUTE-4'],
     bookmarked: ['STATUS-BOOKMARK-1', 'STATUS-BOOKMARK-2'],
     pinned: ['STATUS-PIN-1', 'STATUS-PIN-4', 'STATUS-PIN-5', 'STATUS-PIN-6'],
-    content: ['STATUS-REDRAFT-1'],
+    content: ['STATUS-REDRAFT-1', 'STATUS-EFFECT-5'],
     text: ['STATUS-DELETE-1', 'STATUS-DELETE-5'],
     reblog: ['STATUS-REBLOG-1'],
     application: ['APPS-SHOWN-1'],
@@ -154,7 +154,7 @@ export const CONTRACT_ROWS: Readonly<Record<string, Readonly<Record<string, RowM
   'POST /api/v1/statuses parameters': {
     // "keys are kept up to 1 hour": a run holds a key for minutes, so that bound stays unjudged.
     'Idempotency-Key (header)': ['STATUS-IDEMPOTENCY-1', 'STATUS-IDEMPOTENCY-2'],
-    status: ['STATUS-PARAMS-1', 'STATUS-CREATE-1'],
+    status: ['STATUS-PARAMS-1', 'STATUS-CREATE-1', 'STATUS-EFFECT-5'],
     'media_ids[]': ['STATUS-PARAMS-2', 'STATUS-POLL-6', 'MEDIA-ATTACH-1', 'MEDIA-EFFECT-2'],
     'poll[options][]': ['STATUS-POLL-1', 'STATUS-POLL-5', 'STATUS-POLL-6', 'WIRE-FORM-1', 'STATUS-EFFECT-3'],
     'poll[expires_in]': ['STATUS-POLL-2', 'STATUS-POLL-5', 'STATUS-EFFECT-4'],
