@@ -494,6 +494,20 @@ section('Statuses', () => {
     expectEqual(status.in_reply_to_account_id, parent.account.id, 'in_reply_to_account_id', reply.exchange);
   });
 
+  it(
+    "STATUS-EFFECT-6 in_reply_to_id is the reply's: another account's later read of the reply shows the in_reply_to_id and in_reply_to_account_id its creation answered",
+    { requires: [requirement(b, 'needs CONFORMANCE_TOKEN_B')], needs: { reply, byB } },
+    ({ reply, byB }) => {
+      // A reply made unlisted and to the status it names, as asked: else STATUS-CREATE-4's or STATUS-CREATE-6's.
+      const status = madeWith(reply, ['visibility', 'in_reply_to_id']);
+      const asCreated = answered(reply);
+      const read = readOf(byB, status);
+      if (read.status !== 200) block(causeOf('STATUS-VIS-1', `another account's read of an unlisted status answered ${answerOf(read)}`, read));
+      const shown = expectOk<Status>(read, 'Status');
+      for (const field of ['in_reply_to_id', 'in_reply_to_account_id'] as const) expectEqual(shown[field], asCreated[field], `${field} of the reply read by another account, as its creation answered`, read);
+    },
+  );
+
   it('STATUS-READ-1 a public status is readable without a token', { requires: [absent(config.whitelistMode, WHITELIST)], needs: { top, tokenless } }, ({ top, tokenless }) => {
     const status = need(top);
     expectStatus(readOf(tokenless, status), status);
