@@ -5,7 +5,7 @@
 //   image-640x480.png (v1, description and focus): sizes, read and update by its owner and by B, focus property, B's
 //     attempt to attach it, attached (an image of A's own instead, uploaded only where B's attempt made a status, since
 //     a server may take the PNG with the status that attempt's undo deletes)
-//   image-320x240.jpg (v2): answered at once, read until processed, attached
+//   image-320x240.jpg (v2, description and focus): answered at once, read until processed, attached
 //   the status that attaches them: read by B, for what another account sees of its media
 //   unknown.bin (v1), not-an-image.png (v1, and v2 where it fails in the background)
 // What the steps upload is an image of ordinary size and format, the PNG MEDIA-UPLOAD-1 judges: a server may refuse
@@ -54,6 +54,9 @@ const PIXEL_TOLERANCE = 1;
 
 const PNG_DESCRIPTION = 'conformance probe: a gradient, 640 by 480';
 const PNG_FOCUS = { x: 0.5, y: -0.25 };
+// The JPEG's, which A's reads of it show once processed (MEDIA-EFFECT-3): the v2 upload is equal to v1 in all other aspects.
+const JPEG_DESCRIPTION = 'conformance probe: a gradient, 320 by 240';
+const JPEG_FOCUS = { x: -0.5, y: 0.25 };
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -296,7 +299,9 @@ const afterFirstCreation = { firstCreation: sensitiveWithoutMedia };
 // of them that gates on the release, here (the checks of the v2 upload itself are skipped by the catalogue's since).
 // The steps of the v2 uploads then send nothing.
 const NO_V2 = { summary: `no v2 upload before release ${findClause('MEDIA-V2-1')?.since}` };
-const jpeg = step('image-320x240.jpg uploaded with v2', { as: 'A', cost: v2 ? { api: 2, files: 1 } : {} }, async () => (v2 ? uploaded(MEDIA_FIXTURES.jpeg, {}, 'v2') : notMade(NO_V2)));
+const jpeg = step('image-320x240.jpg uploaded with v2', { as: 'A', cost: v2 ? { api: 2, files: 1 } : {} }, async () =>
+  v2 ? uploaded(MEDIA_FIXTURES.jpeg, { description: JPEG_DESCRIPTION, focus: focusParam(JPEG_FOCUS) }, 'v2') : notMade(NO_V2),
+);
 
 const jpegReads = step('the JPEG read until its processing ended', { as: 'A', needs: { jpeg }, cost: { api: v2 ? 2 : 0 } }, async ({ jpeg }) =>
   made({ ...jpeg, reads: await readUntilProcessed(a, jpeg.attachment.id) }),
@@ -476,6 +481,18 @@ section('Media', () => {
     const last = reads.at(-1) as Exchange;
     if (last.status === 206) fail(`processing ends within CONFORMANCE_TIMEOUT_MS (${config.timeoutMs} ms)`, `HTTP 206 after ${reads.length} reads`, last);
     expectEqual(expectOk<Attachment>(last, 'Attachment', 200).id, attachment.id, 'id', last);
+  });
+
+  it("MEDIA-EFFECT-3 the caller's later read of an attachment shows the description and focal point its upload answered", { uses: { jpegReads } }, ({ jpegReads }) => {
+    // A read that never answered the processed attachment is MEDIA-READ-1's or MEDIA-READ-2's.
+    const ready = processedOf(jpegReads);
+    if (!ready.ok || !jpegReads.ok) return block(ready.ok ? { summary: 'the JPEG was not read' } : ready.cause);
+    const uploadedAs = jpegReads.value.attachment;
+    const read = createdObject(ready.exchange) as Attachment;
+    expectEqual(read.description, uploadedAs.description, 'description of the JPEG read once processed, as its upload answered', ready.exchange);
+    // An upload that answered no focal point is MEDIA-FOCUS-1's.
+    const focus = focusOf(uploadedAs);
+    if (isObject(focus)) expectFocus(focusOf(read), { x: Number(focus.x), y: Number(focus.y) }, ready.exchange);
   });
 
   it(

@@ -228,6 +228,7 @@ export const CLAUSES: readonly Clause[] = [
     ['MEDIA-ATTACH-3', "Only attachments owned by the caller are attached: another user's attachment in media_ids[] is refused", { guards: 'ownership' }],
     // The media parameters' effect, observed where the status that attaches the attachment shows it.
     ['MEDIA-EFFECT-1', "description and focus are the attachment's: the status that attaches it carries the description and focal point the attachment was last given"],
+    ['MEDIA-EFFECT-3', "description and focus are the attachment's, not only the upload's answer: the caller's later read of it, once processed, shows the description and focal point the upload answered", { since: '3.1.3' }],
     ['MEDIA-EFFECT-2', "media_ids[] attach the media to the status, not only to the creation's answer: another account's later read of the status carries them, with the description and focal point the creation answered"],
     ['MEDIA-PATH-1', 'Paths of the media read (GET) and update (PUT): not shown; each carries one string attachment id', { kind: 'not-shown' }],
     ['MEDIA-PARAMS-1', 'Names and encodings of the media form parameters: not shown, beyond the names focus (added in 2.3.0) and thumbnail (added in 3.2.0)', { kind: 'not-shown' }],

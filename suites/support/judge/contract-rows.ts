@@ -77,8 +77,8 @@ export const CONTRACT_ROWS: Readonly<Record<string, Readonly<Record<string, RowM
     preview_url: ['MEDIA-V2-2'],
     remote_url: [],
     text_url: [],
-    meta: ['MEDIA-UPLOAD-2', 'MEDIA-UPLOAD-3', 'MEDIA-FOCUS-1', 'MEDIA-FOCUS-2', 'MEDIA-EFFECT-1'],
-    description: ['MEDIA-UPLOAD-4', 'MEDIA-UPDATE-1', 'MEDIA-EFFECT-1'],
+    meta: ['MEDIA-UPLOAD-2', 'MEDIA-UPLOAD-3', 'MEDIA-FOCUS-1', 'MEDIA-FOCUS-2', 'MEDIA-EFFECT-1', 'MEDIA-EFFECT-3'],
+    description: ['MEDIA-UPLOAD-4', 'MEDIA-UPDATE-1', 'MEDIA-EFFECT-1', 'MEDIA-EFFECT-3'],
     blurhash: ['MEDIA-UPLOAD-5'],
   }),
   Poll: fields('RESOURCE-POLL-1', {
@@ -169,8 +169,8 @@ export const CONTRACT_ROWS: Readonly<Record<string, Readonly<Record<string, RowM
   },
   Media: {
     'POST · /api/v1/media': ['MEDIA-UPLOAD-1', 'MEDIA-UPLOAD-2', 'MEDIA-UPLOAD-4', 'MEDIA-UPLOAD-6', 'MEDIA-FOCUS-1', 'MEDIA-EFFECT-1', 'ACCESS-SCOPE-MEDIA-1', 'MEDIA-PARAMS-1'],
-    'POST · /api/v2/media': ['MEDIA-V2-1', 'MEDIA-V2-2'],
-    GET: ['MEDIA-READ-1', 'MEDIA-READ-2', 'MEDIA-READ-3', 'MEDIA-READ-4', 'MEDIA-READ-5', 'MEDIA-PATH-1'],
+    'POST · /api/v2/media': ['MEDIA-V2-1', 'MEDIA-V2-2', 'MEDIA-EFFECT-3'],
+    GET: ['MEDIA-READ-1', 'MEDIA-READ-2', 'MEDIA-READ-3', 'MEDIA-READ-4', 'MEDIA-READ-5', 'MEDIA-EFFECT-3', 'MEDIA-PATH-1'],
     PUT: ['MEDIA-UPDATE-1', 'MEDIA-UPDATE-2', 'MEDIA-UPDATE-3', 'MEDIA-UPDATE-4', 'MEDIA-FOCUS-2', 'MEDIA-EFFECT-1', 'MEDIA-PATH-1'],
   },
   'Streaming (server-sent events)': {
