@@ -249,3 +249,17 @@ export const CONTRACT_ROWS: Readonly<Record<string, Readonly<Record<string, RowM
     'GET /api/v1/streaming/health': ['STREAM-HEALTH-1'],
   },
 };
+
+// Each optional parameter's effect (issue 49 item 2), audited 2026-12-06: where a parameter's documented effect shows
+// on the answer, on the caller's later read and on another account's, a clause judges it (STATUS-EFFECT-*,
+// MEDIA-EFFECT-*, each on a read the run makes anyway), but for these, not yet observed, each with its cost:
+// - POST .../reblog visibility, on later reads: the booster's read of its boost shows the visibility, and a private
+//   boost is hidden from a caller without a token (404). Two /api calls; STATUS-REBLOG-2 judges the answer only.
+// - media_ids[] and poll[expires_in], on the caller's own later read: A's read of its status with media (one /api call;
+//   the DELETE answer, STATUS-DELETE-1 and -5, and another account's read, MEDIA-EFFECT-2 and STATUS-EFFECT-4, show them).
+// - visibility, on the owner's later read: A's reads of its private and direct statuses (made anyway) show that
+//   they answer (STATUS-READ-2, STATUS-VIS-6), not the visibility field.
+// Without a documented effect to observe, as the contract has it: poll[hide_totals] for the poll's author (the contract
+// does not say who is shown the counts), scheduled_at's later read (the scheduled status operations and the
+// transition to a published status are not shown), the media thumbnail (no effect beyond its name), and
+// Idempotency-Key beyond the status it gives (no list of statuses in the contract).
