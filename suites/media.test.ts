@@ -55,7 +55,7 @@ const PIXEL_TOLERANCE = 1;
 const PNG_DESCRIPTION = 'conformance probe: a gradient, 640 by 480';
 const PNG_FOCUS = { x: 0.5, y: -0.25 };
 // The JPEG's, which A's reads of it show once processed (MEDIA-EFFECT-3): the v2 upload is equal to v1 in all other aspects.
-const JPEG_DESCRIPTION = 'conformance probe: a gradient, 320 by 240';
+const JPEG_DESCRIPTION = 'conformance probe: an image, 320 by 240';
 const JPEG_FOCUS = { x: -0.5, y: 0.25 };
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -184,6 +184,12 @@ function expectFocus(actual: unknown, expected: { x: number; y: number }, exchan
 }
 
 const focusOf = (attachment: Attachment): unknown => (isObject(attachment.meta) ? attachment.meta.focus : undefined);
+
+/** A later answer's attachment has the focal point an earlier answer gave it, where that one gave one (else MEDIA-FOCUS-1's). */
+function expectFocusAsBefore(later: Attachment, before: Attachment, exchange: Exchange): void {
+  const focus = focusOf(before);
+  if (isObject(focus)) expectFocus(focusOf(later), { x: Number(focus.x), y: Number(focus.y) }, exchange);
+}
 
 /**
  * An answer the check can judge: a 403 (a status code the contract does not give) refused the token's scopes
@@ -490,9 +496,7 @@ section('Media', () => {
     const uploadedAs = jpegReads.value.attachment;
     const read = createdObject(ready.exchange) as Attachment;
     expectEqual(read.description, uploadedAs.description, 'description of the JPEG read once processed, as its upload answered', ready.exchange);
-    // An upload that answered no focal point is MEDIA-FOCUS-1's.
-    const focus = focusOf(uploadedAs);
-    if (isObject(focus)) expectFocus(focusOf(read), { x: Number(focus.x), y: Number(focus.y) }, ready.exchange);
+    expectFocusAsBefore(read, uploadedAs, ready.exchange);
   });
 
   it(
@@ -683,8 +687,7 @@ section('Media', () => {
         for (const attachment of created) {
           const carried = attachments(shown).find((m) => m.id === attachment.id) as Attachment;
           expectEqual(carried.description, attachment.description, `description of attachment ${attachment.id}, read by another account`, read);
-          const focus = focusOf(attachment);
-          if (isObject(focus)) expectFocus(focusOf(carried), { x: Number(focus.x), y: Number(focus.y) }, read);
+          expectFocusAsBefore(carried, attachment, read);
         }
       },
     );
