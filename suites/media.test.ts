@@ -5,7 +5,8 @@
 //   image-640x480.png (v1, description and focus): sizes, read and update by its owner and by B, focus property, B's
 //     attempt to attach it, attached (an image of A's own instead, uploaded only where B's attempt made a status, since
 //     a server may take the PNG with the status that attempt's undo deletes)
-//   image-320x240.jpg (v2): answered at once, read until processed, attached
+//   image-320x240.jpg (v2, description and focus): answered at once, read until processed, attached
+//   the status that attaches them: read by B, for what another account sees of its media
 //   unknown.bin (v1), not-an-image.png (v1, and v2 where it fails in the background)
 // What the steps upload is an image of ordinary size and format, the PNG MEDIA-UPLOAD-1 judges: a server may refuse
 // a tiny or odd file (size and format limits are not shown), and such a refusal would block what needed the upload by
@@ -53,6 +54,9 @@ const PIXEL_TOLERANCE = 1;
 
 const PNG_DESCRIPTION = 'conformance probe: a gradient, 640 by 480';
 const PNG_FOCUS = { x: 0.5, y: -0.25 };
+// The JPEG's, which A's reads of it show once processed (MEDIA-EFFECT-3): the v2 upload is equal to v1 in all other aspects.
+const JPEG_DESCRIPTION = 'conformance probe: an image, 320 by 240';
+const JPEG_FOCUS = { x: -0.5, y: 0.25 };
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -181,6 +185,12 @@ function expectFocus(actual: unknown, expected: { x: number; y: number }, exchan
 
 const focusOf = (attachment: Attachment): unknown => (isObject(attachment.meta) ? attachment.meta.focus : undefined);
 
+/** A later answer's attachment has the focal point an earlier answer gave it, where that one gave one (else MEDIA-FOCUS-1's). */
+function expectFocusAsBefore(later: Attachment, before: Attachment, exchange: Exchange): void {
+  const focus = focusOf(before);
+  if (isObject(focus)) expectFocus(focusOf(later), { x: Number(focus.x), y: Number(focus.y) }, exchange);
+}
+
 /**
  * An answer the check can judge: a 403 (a status code the contract does not give) refused the token's scopes
  * (Authentication 12: which broad scopes imply which narrow ones is not shown), so the check cannot be judged.
@@ -242,7 +252,8 @@ interface FocusRun {
   exchange: Exchange;
 }
 
-const ATTACHED = { status: 'conformance probe: a status with media', sensitive: true, visibility: 'private' };
+// Unlisted: another account reads it (MEDIA-EFFECT-2), and no public timeline shows it.
+const ATTACHED = { status: 'conformance probe: a status with media', sensitive: true, visibility: 'unlisted' };
 /** MEDIA-ATTACH-2's control: whether sensitive is kept on a status at all. */
 const SENSITIVE = { status: 'conformance probe: a sensitive status without media', sensitive: true, visibility: 'private' };
 /** B's creation with A's attachment, which MEDIA-ATTACH-3 wants refused. */
@@ -285,15 +296,18 @@ async function probe(actor: Actor, params: FormParams, asJson = false): Promise<
 // MEDIA-ATTACH-2's control, and the file's first creation: it shows how the server reads bodies (actors.ts), so each
 // step that sends a form body uses it. It also stands for how this file sends bodies, which a later creation may
 // settle anew (media_ids[] as form data unread, WIRE-FORM-1): the creations with media_ids[] name it in `changes`,
-// so B's attempt goes as it did before the attached status is created.
-const sensitiveWithoutMedia = step('a sensitive status without media, the first creation', { as: 'A', cost: { api: 4 } }, () => a.createStatus(SENSITIVE));
+// so B's attempt goes as it did before the attached status is created. Where B reads the attached status, that read
+// shows the ledger a status there, and it reads none itself before its deletes.
+const sensitiveWithoutMedia = step('a sensitive status without media, the first creation', { as: 'A', cost: { api: b ? 3 : 4 } }, () => a.createStatus(SENSITIVE));
 const afterFirstCreation = { firstCreation: sensitiveWithoutMedia };
 
 // Where the release has no v2 upload (3.1.3), MEDIA-UPLOAD-2 and the attached status go on without the JPEG: the part
 // of them that gates on the release, here (the checks of the v2 upload itself are skipped by the catalogue's since).
 // The steps of the v2 uploads then send nothing.
 const NO_V2 = { summary: `no v2 upload before release ${findClause('MEDIA-V2-1')?.since}` };
-const jpeg = step('image-320x240.jpg uploaded with v2', { as: 'A', cost: v2 ? { api: 2, files: 1 } : {} }, async () => (v2 ? uploaded(MEDIA_FIXTURES.jpeg, {}, 'v2') : notMade(NO_V2)));
+const jpeg = step('image-320x240.jpg uploaded with v2', { as: 'A', cost: v2 ? { api: 2, files: 1 } : {} }, async () =>
+  v2 ? uploaded(MEDIA_FIXTURES.jpeg, { description: JPEG_DESCRIPTION, focus: focusParam(JPEG_FOCUS) }, 'v2') : notMade(NO_V2),
+);
 
 const jpegReads = step('the JPEG read until its processing ended', { as: 'A', needs: { jpeg }, cost: { api: v2 ? 2 : 0 } }, async ({ jpeg }) =>
   made({ ...jpeg, reads: await readUntilProcessed(a, jpeg.attachment.id) }),
@@ -396,6 +410,13 @@ const attached = step(
   },
 );
 
+// Planned only for MEDIA-EFFECT-2, which requires B.
+const attachedReadByB = step("B's read of A's status with media", { as: 'B', needs: { attached }, cost: { api: 1 } }, async ({ attached: { creation } }) => {
+  const id = creation.exchange && createdId(creation.exchange);
+  if (!id) return notMade(creation.ok ? { summary: 'the status with media was made without an id' } : creation.cause, creation.exchange);
+  return made({ creation: creation.exchange as Exchange, read: await accountB().get(`/api/v1/statuses/${id}`) });
+});
+
 section('Media', () => {
   it('MEDIA-UPLOAD-1 the v1 upload answers 200 and an Attachment', { uses: { png } }, ({ png }) => {
     expectOk(judgeable(png.exchange as Exchange, 'the v1 upload'), 'Attachment', 200);
@@ -466,6 +487,16 @@ section('Media', () => {
     const last = reads.at(-1) as Exchange;
     if (last.status === 206) fail(`processing ends within CONFORMANCE_TIMEOUT_MS (${config.timeoutMs} ms)`, `HTTP 206 after ${reads.length} reads`, last);
     expectEqual(expectOk<Attachment>(last, 'Attachment', 200).id, attachment.id, 'id', last);
+  });
+
+  it("MEDIA-EFFECT-3 the caller's later read of an attachment shows the description and focal point its upload answered", { uses: { jpegReads } }, ({ jpegReads }) => {
+    // A read that never answered the processed attachment is MEDIA-READ-1's or MEDIA-READ-2's.
+    const ready = processedOf(jpegReads);
+    if (!ready.ok || !jpegReads.ok) return block(ready.ok ? { summary: 'the JPEG was not read' } : ready.cause);
+    const uploadedAs = jpegReads.value.attachment;
+    const read = createdObject(ready.exchange) as Attachment;
+    expectEqual(read.description, uploadedAs.description, 'description of the JPEG read once processed, as its upload answered', ready.exchange);
+    expectFocusAsBefore(read, uploadedAs, ready.exchange);
   });
 
   it(
@@ -635,6 +666,29 @@ section('Media', () => {
         const lastFocus = focusOf(expected);
         // A last answer without a focal point is MEDIA-UPDATE-1's.
         if (withFocus && (putBack || isObject(lastFocus))) expectFocus(focusOf(carried), putBack ? PNG_FOCUS : (lastFocus as { x: number; y: number }), creation.exchange as Exchange);
+      },
+    );
+
+    it(
+      "MEDIA-EFFECT-2 another account's later read of a status with media carries them, with the description and focal point the creation answered",
+      { requires: [requirement(b, NEEDS_B)], needs: { attachedReadByB } },
+      ({ attachedReadByB: { creation, read } }) => {
+        const asCreated = createdObject(creation) as Status;
+        // A status made other than unlisted may be hidden from B: STATUS-CREATE-4's; an unlisted one hidden, STATUS-VIS-1's.
+        if (asCreated.visibility !== ATTACHED.visibility) block(causeOf('STATUS-CREATE-4', `a status created unlisted answered visibility ${JSON.stringify(asCreated.visibility)}`, creation));
+        if (read.status !== 200) block(causeOf('STATUS-VIS-1', `another account's read of an unlisted status answered ${answerOf(read)}`, read));
+        const shown = expectOk<Status>(read, 'Status');
+        const attachments = (status: Status) => (Array.isArray(status.media_attachments) ? status.media_attachments : []).filter(isObject) as Attachment[];
+        const created = attachments(asCreated);
+        // A creation that answered no media is MEDIA-ATTACH-1's.
+        if (created.length === 0) block(causeOf('MEDIA-ATTACH-1', `a status created with media_ids[] answered media_attachments ${JSON.stringify(asCreated.media_attachments)}`, creation));
+        // The order of media_attachments is not shown: compare as sets.
+        expectEqual(mediaIdsOf(shown).sort(), mediaIdsOf(asCreated).sort(), 'ids of media_attachments, read by another account', read);
+        for (const attachment of created) {
+          const carried = attachments(shown).find((m) => m.id === attachment.id) as Attachment;
+          expectEqual(carried.description, attachment.description, `description of attachment ${attachment.id}, read by another account`, read);
+          expectFocusAsBefore(carried, attachment, read);
+        }
       },
     );
 

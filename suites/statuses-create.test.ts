@@ -522,6 +522,24 @@ section('POST /api/v1/statuses parameters', () => {
       },
     );
 
+    it(
+      "STATUS-EFFECT-4 another account's later read of a poll shows the expires_at it was created with",
+      { requires: [requirement(b, 'needs CONFORMANCE_TOKEN_B')], needs: { pollReadByOther } },
+      ({ pollReadByOther: { created, read } }) => {
+        const shown = pollReadBy(read).expires_at;
+        // Against what the creation answered: an answer without its poll is STATUS-POLL-1's, one without a time in
+        // expires_at, or another one, STATUS-POLL-2's.
+        const createdPoll = (createdObject(created) as PollStatus | undefined)?.poll;
+        if (typeof createdPoll !== 'object' || createdPoll === null) block(causeOf('STATUS-POLL-1', `a status created with poll[options][] answered poll ${JSON.stringify(createdPoll)}`, created));
+        const asCreated = createdPoll.expires_at;
+        const createdAt = typeof asCreated === 'string' ? Date.parse(asCreated) : NaN;
+        if (Number.isNaN(createdAt)) block(causeOf('STATUS-POLL-2', `a poll created with poll[expires_in] answered expires_at ${JSON.stringify(asCreated)}`, created));
+        // A second either way: a server may keep the time to the second and answer the creation to the millisecond.
+        const apart = typeof shown === 'string' ? Math.abs(Date.parse(shown) - createdAt) : NaN;
+        check(apart <= 1000, `expires_at ${asCreated}, as the creation answered (within a second)`, `expires_at ${JSON.stringify(shown)}`, read);
+      },
+    );
+
     it.runWide('RESOURCE-POLL-1', { needs: { poll } }, ({ poll: { pollStatus } }) => (pollStatus.ok ? undefined : pollStatus.cause));
 
     it('STATUS-POLL-5 a poll without poll[expires_in] is refused (any 4xx)', { needs: { poll, withoutExpiry } }, ({ poll: { pollStatus }, withoutExpiry }) => {

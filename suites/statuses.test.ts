@@ -99,6 +99,49 @@ function answered(created: Step<Status>): Status {
   return body as Status;
 }
 
+/** A later read of the public status that showed it, with who read it. */
+interface LaterRead {
+  exchange: Exchange;
+  shown: Status;
+  who: string;
+}
+
+/**
+ * The later reads of the public status that show it: its owner's is the thread above the reply (A reads no public
+ * status of its own alone), the other's B's read, else the tokenless one. A read that does not show it is its own
+ * clause's; where none does, the first one's clause blocks the check.
+ */
+function laterReads(top: PreparedStatus, reply: PreparedStatus, byOwner: Answers, byB: Answers, tokenless: Answers): LaterRead[] {
+  const status = need(top);
+  const ancestorIn = (exchange: Exchange) => {
+    const ancestors = exchange.status === 200 ? (createdObject(exchange) as { ancestors?: unknown } | undefined)?.ancestors : undefined;
+    return Array.isArray(ancestors) ? (ancestors as Status[]).find((s) => s?.id === status.id) : undefined;
+  };
+  const readBody = (exchange: Exchange) => (exchange.status === 200 ? (createdObject(exchange) as Status | undefined) : undefined);
+  // Each read with the clause that judges whether it shows the status.
+  const reads = [
+    ...madeOf(reply).map((parent) => ({ exchange: contextOf(byOwner, parent), shown: ancestorIn(contextOf(byOwner, parent)), who: 'its owner (the context of the reply)', clause: 'STATUS-CONTEXT-1' })),
+    ...(b ? [{ exchange: readOf(byB, status), who: 'another account', clause: 'STATUS-VIS-1' }] : tokenlessReads ? [{ exchange: readOf(tokenless, status), who: 'a caller without a token', clause: 'STATUS-READ-1' }] : []).map((read) => ({ ...read, shown: readBody(read.exchange) })),
+  ];
+  const judged = reads.flatMap(({ exchange, shown, who }) => (shown ? [{ exchange, shown, who }] : []));
+  const [first] = reads;
+  if (judged.length === 0 && first) block(causeOf(first.clause, `a later read of the public status did not show it: ${answerOf(first.exchange)}`, first.exchange));
+  return judged;
+}
+
+/** The text of HTML content: its tags taken out, its character references decoded, its white space collapsed. */
+function textOfHtml(html: string): string {
+  const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+  return html
+    .replace(/<br\s*\/?>|<\/p>/gi, ' ')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, ref: string) =>
+      ref.startsWith('#x') || ref.startsWith('#X') ? String.fromCodePoint(parseInt(ref.slice(2), 16)) : ref.startsWith('#') ? String.fromCodePoint(Number(ref.slice(1))) : (named[ref.toLowerCase()] ?? whole),
+    )
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
 /**
  * Whether anyone may read a public status without a token here: that an unlisted status reads without one means
  * something only where a public one does (STATUS-READ-1). A refusal (404 for a hidden status) needs only its request.
@@ -176,10 +219,12 @@ const POLL_STATUS_COST = { api: STATUS_COST.api + 2 };
 /** A creation as a step: it comes to the creation as it went, which the checks judge and take their status from. */
 const creation = (created: PreparedStatus) => made(created, created.exchange);
 
+// Its content is HTML: the hashtag a link, the text the same once tags are taken out (STATUS-EFFECT-5).
+const TOP_TEXT = 'conformance probe: a public status #conformance';
 const top = step("A's public status, with spoiler_text, sensitive and language", { as: 'A', cost: STATUS_COST }, async () =>
   creation(
     await a.createStatus({
-      status: 'conformance probe: a public status #conformance',
+      status: TOP_TEXT,
       spoiler_text: 'conformance spoiler',
       sensitive: true,
       language: 'en',
@@ -423,25 +468,21 @@ section('Statuses', () => {
     'STATUS-EFFECT-2 spoiler_text, sensitive and language show on later reads of the status, by its owner and by another account',
     { needs: { top, reply, byOwner, byB, tokenless } },
     ({ top, reply, byOwner, byB, tokenless }) => {
-      const status = need(top);
       const asCreated = answered(top);
-      // The owner's later read is the thread above the reply (A reads no public status of its own alone), the other's
-      // B's read, else the tokenless one: each where it answered the status (its own clause judges it otherwise).
-      const ancestorIn = (exchange: Exchange) => {
-        const ancestors = exchange.status === 200 ? (createdObject(exchange) as { ancestors?: unknown } | undefined)?.ancestors : undefined;
-        return Array.isArray(ancestors) ? (ancestors as Status[]).find((s) => s?.id === status.id) : undefined;
-      };
-      const readBody = (exchange: Exchange) => (exchange.status === 200 ? (createdObject(exchange) as Status | undefined) : undefined);
-      // Each read with the clause that judges whether it shows the status.
-      const reads = [
-        ...madeOf(reply).map((parent) => ({ exchange: contextOf(byOwner, parent), shown: ancestorIn(contextOf(byOwner, parent)), who: 'its owner (the context of the reply)', clause: 'STATUS-CONTEXT-1' })),
-        ...(b ? [{ exchange: readOf(byB, status), who: 'another account', clause: 'STATUS-VIS-1' }] : tokenlessReads ? [{ exchange: readOf(tokenless, status), who: 'a caller without a token', clause: 'STATUS-READ-1' }] : []).map((read) => ({ ...read, shown: readBody(read.exchange) })),
-      ];
-      const judged = reads.filter((read) => read.shown !== undefined);
-      const [first] = reads;
-      if (judged.length === 0 && first) block(causeOf(first.clause, `a later read of the public status did not show it: ${answerOf(first.exchange)}`, first.exchange));
-      for (const { exchange, shown, who } of judged) {
-        for (const field of ['spoiler_text', 'sensitive', 'language'] as const) expectEqual(shown?.[field], asCreated[field], `${field} of the status read by ${who}, as its creation answered`, exchange);
+      for (const { exchange, shown, who } of laterReads(top, reply, byOwner, byB, tokenless)) {
+        for (const field of ['spoiler_text', 'sensitive', 'language'] as const) expectEqual(shown[field], asCreated[field], `${field} of the status read by ${who}, as its creation answered`, exchange);
+      }
+    },
+  );
+
+  it(
+    "STATUS-EFFECT-5 the status parameter is the content: the creation's answer and later reads by its owner and by another account carry its text",
+    { needs: { top, reply, byOwner, byB, tokenless } },
+    ({ top, reply, byOwner, byB, tokenless }) => {
+      const answers = [{ exchange: top.exchange as Exchange, shown: answered(top), who: 'the creation' }, ...laterReads(top, reply, byOwner, byB, tokenless).map((read) => ({ ...read, who: `a read by ${read.who}` }))];
+      for (const { exchange, shown, who } of answers) {
+        const text = typeof shown.content === 'string' ? textOfHtml(shown.content) : undefined;
+        check(text?.includes(TOP_TEXT) === true, `content carrying "${TOP_TEXT}" (its HTML as text)`, `content ${JSON.stringify(shown.content)} in ${who}`, exchange);
       }
     },
   );
@@ -452,6 +493,20 @@ section('Statuses', () => {
     expectEqual(status.in_reply_to_id, parent.id, 'in_reply_to_id', reply.exchange);
     expectEqual(status.in_reply_to_account_id, parent.account.id, 'in_reply_to_account_id', reply.exchange);
   });
+
+  it(
+    "STATUS-EFFECT-6 in_reply_to_id is the reply's: another account's later read of the reply shows the in_reply_to_id and in_reply_to_account_id its creation answered",
+    { requires: [requirement(b, 'needs CONFORMANCE_TOKEN_B')], needs: { reply, byB } },
+    ({ reply, byB }) => {
+      // A reply made unlisted and to the status it names, as asked: else STATUS-CREATE-4's or STATUS-CREATE-6's.
+      const status = madeWith(reply, ['visibility', 'in_reply_to_id']);
+      const asCreated = answered(reply);
+      const read = readOf(byB, status);
+      if (read.status !== 200) block(causeOf('STATUS-VIS-1', `another account's read of an unlisted status answered ${answerOf(read)}`, read));
+      const shown = expectOk<Status>(read, 'Status');
+      for (const field of ['in_reply_to_id', 'in_reply_to_account_id'] as const) expectEqual(shown[field], asCreated[field], `${field} of the reply read by another account, as its creation answered`, read);
+    },
+  );
 
   it('STATUS-READ-1 a public status is readable without a token', { requires: [absent(config.whitelistMode, WHITELIST)], needs: { top, tokenless } }, ({ top, tokenless }) => {
     const status = need(top);

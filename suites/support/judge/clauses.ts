@@ -198,6 +198,9 @@ export const CLAUSES: readonly Clause[] = [
     ['STATUS-EFFECT-1', 'poll[hide_totals]: hide vote counts until the poll ends: to another account, an open poll made with it shows no votes_count of an option (null or absent)', { since: '2.8.0' }],
     ['STATUS-EFFECT-2', "spoiler_text, sensitive and language mark the status, not only the creation's answer: a later read shows them as created, to its owner and to another account"],
     ['STATUS-EFFECT-3', "poll[options][] and poll[multiple] are the poll's: another account's later read shows its options and multiple as created", { since: '2.8.0' }],
+    ['STATUS-EFFECT-5', "status: text content: the Status's content (HTML) carries the text sent, in the creation's answer and in later reads by its owner and by another account"],
+    ['STATUS-EFFECT-6', "in_reply_to_id is the reply's: another account's later read of the reply shows the in_reply_to_id and in_reply_to_account_id its creation answered"],
+    ['STATUS-EFFECT-4', "poll[expires_in] is the poll's: another account's later read shows the expires_at the creation answered (created_at plus expires_in)", { since: '2.8.0' }],
     ['STATUS-ERRORBODY-1', 'Error bodies for failed POST /api/v1/statuses calls: not shown', { kind: 'not-shown' }],
   ]),
   ...section('Media', [
@@ -225,6 +228,8 @@ export const CLAUSES: readonly Clause[] = [
     ['MEDIA-ATTACH-3', "Only attachments owned by the caller are attached: another user's attachment in media_ids[] is refused", { guards: 'ownership' }],
     // The media parameters' effect, observed where the status that attaches the attachment shows it.
     ['MEDIA-EFFECT-1', "description and focus are the attachment's: the status that attaches it carries the description and focal point the attachment was last given"],
+    ['MEDIA-EFFECT-3', "description and focus are the attachment's, not only the upload's answer: the caller's later read of it, once processed, shows the description and focal point the upload answered", { since: '3.1.3' }],
+    ['MEDIA-EFFECT-2', "media_ids[] attach the media to the status, not only to the creation's answer: another account's later read of the status carries them, with the description and focal point the creation answered"],
     ['MEDIA-PATH-1', 'Paths of the media read (GET) and update (PUT): not shown; each carries one string attachment id', { kind: 'not-shown' }],
     ['MEDIA-PARAMS-1', 'Names and encodings of the media form parameters: not shown, beyond the names focus (added in 2.3.0) and thumbnail (added in 3.2.0)', { kind: 'not-shown' }],
   ]),

@@ -26,8 +26,8 @@ export const CONTRACT_ROWS: Readonly<Record<string, Readonly<Record<string, RowM
   Status: fields('RESOURCE-STATUS-1', {
     id: [],
     created_at: ['STATUS-POLL-2'],
-    in_reply_to_id: ['STATUS-CREATE-6'],
-    in_reply_to_account_id: ['STATUS-CREATE-6'],
+    in_reply_to_id: ['STATUS-CREATE-6', 'STATUS-EFFECT-6'],
+    in_reply_to_account_id: ['STATUS-CREATE-6', 'STATUS-EFFECT-6'],
     sensitive: ['STATUS-CREATE-3', 'STATUS-CREATE-7', 'MEDIA-ATTACH-2', 'STATUS-EFFECT-2'],
     spoiler_text: ['RESOURCE-STATUS-2', 'STATUS-CREATE-2', 'STATUS-EFFECT-2'],
     visibility: ['STATUS-CREATE-4', 'STATUS-REBLOG-2'],
@@ -42,12 +42,12 @@ export const CONTRACT_ROWS: Readonly<Record<string, Readonly<Record<string, RowM
     muted: ['STATUS-MUTE-1', 'STATUS-MUTE-2', 'STATUS-MUTE-3', 'STATUS-MUTE-4'],
     bookmarked: ['STATUS-BOOKMARK-1', 'STATUS-BOOKMARK-2'],
     pinned: ['STATUS-PIN-1', 'STATUS-PIN-4', 'STATUS-PIN-5', 'STATUS-PIN-6'],
-    content: ['STATUS-REDRAFT-1'],
+    content: ['STATUS-REDRAFT-1', 'STATUS-EFFECT-5'],
     text: ['STATUS-DELETE-1', 'STATUS-DELETE-5'],
     reblog: ['STATUS-REBLOG-1'],
     application: ['APPS-SHOWN-1'],
     account: ['RESOURCE-ACCOUNT-1'],
-    media_attachments: ['MEDIA-ATTACH-1', 'RESOURCE-ATTACHMENT-1'],
+    media_attachments: ['MEDIA-ATTACH-1', 'RESOURCE-ATTACHMENT-1', 'MEDIA-EFFECT-2'],
     mentions: ['RESOURCE-ELEMENTS-1'],
     tags: ['RESOURCE-ELEMENTS-1'],
     emojis: ['RESOURCE-ELEMENTS-1'],
@@ -77,13 +77,13 @@ export const CONTRACT_ROWS: Readonly<Record<string, Readonly<Record<string, RowM
     preview_url: ['MEDIA-V2-2'],
     remote_url: [],
     text_url: [],
-    meta: ['MEDIA-UPLOAD-2', 'MEDIA-UPLOAD-3', 'MEDIA-FOCUS-1', 'MEDIA-FOCUS-2', 'MEDIA-EFFECT-1'],
-    description: ['MEDIA-UPLOAD-4', 'MEDIA-UPDATE-1', 'MEDIA-EFFECT-1'],
+    meta: ['MEDIA-UPLOAD-2', 'MEDIA-UPLOAD-3', 'MEDIA-FOCUS-1', 'MEDIA-FOCUS-2', 'MEDIA-EFFECT-1', 'MEDIA-EFFECT-3'],
+    description: ['MEDIA-UPLOAD-4', 'MEDIA-UPDATE-1', 'MEDIA-EFFECT-1', 'MEDIA-EFFECT-3'],
     blurhash: ['MEDIA-UPLOAD-5'],
   }),
   Poll: fields('RESOURCE-POLL-1', {
     id: [],
-    expires_at: ['STATUS-POLL-2'],
+    expires_at: ['STATUS-POLL-2', 'STATUS-EFFECT-4'],
     expired: [],
     multiple: ['STATUS-POLL-3', 'STATUS-EFFECT-3'],
     votes_count: [],
@@ -114,7 +114,7 @@ export const CONTRACT_ROWS: Readonly<Record<string, Readonly<Record<string, RowM
     'attachment · upload (POST /api/v1/media or /api/v2/media)': ['MEDIA-UPLOAD-1', 'MEDIA-UPLOAD-5', 'MEDIA-V2-1'],
     'attachment · read (GET) · processing unfinished': ['MEDIA-READ-2'],
     'attachment · read (GET) · processing finished': ['MEDIA-READ-1'],
-    'attachment · POST /api/v1/statuses with media_ids': ['MEDIA-ATTACH-1', 'MEDIA-ATTACH-3', 'MEDIA-EFFECT-1'],
+    'attachment · POST /api/v1/statuses with media_ids': ['MEDIA-ATTACH-1', 'MEDIA-ATTACH-3', 'MEDIA-EFFECT-1', 'MEDIA-EFFECT-2'],
   },
   'Client registration': {
     POST: ['APPS-REGISTER-1', 'APPS-REGISTER-2', 'APPS-REDIRECTS-1', 'RESOURCE-APPLICATION-1', 'APPS-REQUIRED-1'],
@@ -154,13 +154,13 @@ export const CONTRACT_ROWS: Readonly<Record<string, Readonly<Record<string, RowM
   'POST /api/v1/statuses parameters': {
     // "keys are kept up to 1 hour": a run holds a key for minutes, so that bound stays unjudged.
     'Idempotency-Key (header)': ['STATUS-IDEMPOTENCY-1', 'STATUS-IDEMPOTENCY-2'],
-    status: ['STATUS-PARAMS-1', 'STATUS-CREATE-1'],
-    'media_ids[]': ['STATUS-PARAMS-2', 'STATUS-POLL-6', 'MEDIA-ATTACH-1'],
+    status: ['STATUS-PARAMS-1', 'STATUS-CREATE-1', 'STATUS-EFFECT-5'],
+    'media_ids[]': ['STATUS-PARAMS-2', 'STATUS-POLL-6', 'MEDIA-ATTACH-1', 'MEDIA-EFFECT-2'],
     'poll[options][]': ['STATUS-POLL-1', 'STATUS-POLL-5', 'STATUS-POLL-6', 'WIRE-FORM-1', 'STATUS-EFFECT-3'],
-    'poll[expires_in]': ['STATUS-POLL-2', 'STATUS-POLL-5'],
+    'poll[expires_in]': ['STATUS-POLL-2', 'STATUS-POLL-5', 'STATUS-EFFECT-4'],
     'poll[multiple]': ['STATUS-POLL-3', 'STATUS-EFFECT-3'],
     'poll[hide_totals]': ['STATUS-POLL-4', 'STATUS-EFFECT-1'],
-    in_reply_to_id: ['STATUS-CREATE-6', 'STATUS-CONTEXT-1', 'STATUS-CONTEXT-2'],
+    in_reply_to_id: ['STATUS-CREATE-6', 'STATUS-CONTEXT-1', 'STATUS-CONTEXT-2', 'STATUS-EFFECT-6'],
     sensitive: ['STATUS-CREATE-3', 'STATUS-CREATE-7', 'MEDIA-ATTACH-2', 'STATUS-EFFECT-2'],
     spoiler_text: ['STATUS-CREATE-2', 'STATUS-EFFECT-2'],
     visibility: ['STATUS-CREATE-4', 'STATUS-VIS-1', 'STATUS-VIS-3', 'STATUS-VIS-6', 'STATUS-VIS-7', 'STATUS-READ-3'],
@@ -169,8 +169,8 @@ export const CONTRACT_ROWS: Readonly<Record<string, Readonly<Record<string, RowM
   },
   Media: {
     'POST · /api/v1/media': ['MEDIA-UPLOAD-1', 'MEDIA-UPLOAD-2', 'MEDIA-UPLOAD-4', 'MEDIA-UPLOAD-6', 'MEDIA-FOCUS-1', 'MEDIA-EFFECT-1', 'ACCESS-SCOPE-MEDIA-1', 'MEDIA-PARAMS-1'],
-    'POST · /api/v2/media': ['MEDIA-V2-1', 'MEDIA-V2-2'],
-    GET: ['MEDIA-READ-1', 'MEDIA-READ-2', 'MEDIA-READ-3', 'MEDIA-READ-4', 'MEDIA-READ-5', 'MEDIA-PATH-1'],
+    'POST · /api/v2/media': ['MEDIA-V2-1', 'MEDIA-V2-2', 'MEDIA-EFFECT-3'],
+    GET: ['MEDIA-READ-1', 'MEDIA-READ-2', 'MEDIA-READ-3', 'MEDIA-READ-4', 'MEDIA-READ-5', 'MEDIA-EFFECT-3', 'MEDIA-PATH-1'],
     PUT: ['MEDIA-UPDATE-1', 'MEDIA-UPDATE-2', 'MEDIA-UPDATE-3', 'MEDIA-UPDATE-4', 'MEDIA-FOCUS-2', 'MEDIA-EFFECT-1', 'MEDIA-PATH-1'],
   },
   'Streaming (server-sent events)': {
@@ -249,3 +249,17 @@ export const CONTRACT_ROWS: Readonly<Record<string, Readonly<Record<string, RowM
     'GET /api/v1/streaming/health': ['STREAM-HEALTH-1'],
   },
 };
+
+// Each optional parameter's effect (issue 49 item 2), audited 2026-12-06: where a parameter's documented effect shows
+// on the answer, on the caller's later read and on another account's, a clause judges it (STATUS-EFFECT-*,
+// MEDIA-EFFECT-*, each on a read the run makes anyway), but for these, not yet observed, each with its cost:
+// - POST .../reblog visibility, on later reads: the booster's read of its boost shows the visibility, and a private
+//   boost is hidden from a caller without a token (404). Two /api calls; STATUS-REBLOG-2 judges the answer only.
+// - media_ids[] and poll[expires_in], on the caller's own later read: A's read of its status with media (one /api call;
+//   the DELETE answer, STATUS-DELETE-1 and -5, and another account's read, MEDIA-EFFECT-2 and STATUS-EFFECT-4, show them).
+// - visibility, on the owner's later read: A's reads of its private and direct statuses (made anyway) show that
+//   they answer (STATUS-READ-2, STATUS-VIS-6), not the visibility field.
+// Without a documented effect to observe, as the contract has it: poll[hide_totals] for the poll's author (the contract
+// does not say who is shown the counts), scheduled_at's later read (the scheduled status operations and the
+// transition to a published status are not shown), the media thumbnail (no effect beyond its name), and
+// Idempotency-Key beyond the status it gives (no list of statuses in the contract).
