@@ -13,7 +13,7 @@ import { createdId, madeStep } from './support/act/created.ts';
 import { creationCost, madeStatus, sendCreations, shrinkCreation, type SentCreation } from './support/act/explore-create.ts';
 import { costOf, drawExploration, exploreSettingsOf, scopeOf, sendInputs, shrink, SHRINK_BOUND, type Held, type Sent } from './support/act/explore-inputs.ts';
 import { CLAUSE_ID } from './support/judge/clauses.ts';
-import { createInstances } from './support/judge/explore-create-oracle.ts';
+import { concernsOf, createInstances } from './support/judge/explore-create-oracle.ts';
 import { expectationOf, judgeExplored, verdictOf, type Explored } from './support/judge/explore-oracle.ts';
 import { it, made, section, step } from './support/run/checks.ts';
 
@@ -96,7 +96,8 @@ const explored = step('the explored inputs that broke their clause, each shrunk 
   // Shrinking makes statuses too: within what the creations left of B's deletions.
   const budget = { deletions: (scope.creation?.deletions ?? 0) - createdSent.filter((s) => madeStatus(s.exchange)).length };
   for (const finding of createdSent.filter((s) => brokenClauses(s).size > 0).slice(0, SHRINK_BOUND.findings)) {
-    smallestCreations.set(finding, await shrinkCreation(b as Actor, a, finding, (s) => [...brokenClauses(finding)].some((c) => brokenClauses(s).has(c)), budget));
+    const keep = concernsOf(createInstances(finding));
+    smallestCreations.set(finding, await shrinkCreation(b as Actor, a, finding, keep, (s) => [...brokenClauses(finding)].some((c) => brokenClauses(s).has(c)), budget));
   }
   const result: Explored = { sent, smallest, created: createdSent, smallestCreations };
   return made(result);

@@ -62,4 +62,21 @@ describe('the exploration, seeded', () => {
       await server.close();
     }
   });
+
+  it('should shrink a creation that lost an effect to the parameters it needs, with a replay that reproduces it', { timeout: 240_000 }, async () => {
+    const server = await startReferenceServer({ faults: ['STATUS-CREATE-2:polls'] });
+    try {
+      const env = serverEnv(server);
+      const run = await runCli(['--group', 'explore', '--explore', '200'], env);
+      const failed = (run.results?.checks ?? []).filter((c) => c.status === 'failed');
+      expect(failed.map((c) => c.failedClause ?? c.clause), run.stderr.slice(-2000)).toEqual(['STATUS-CREATE-2']);
+      expect(failed[0]?.message).toMatch(/shrunk to a creation with status a short text, poll two options, open an hour, spoiler_text a warning\)/);
+      // It names no object the run made: its reproduction is its own curl line.
+      const { stdout } = await promisify(execFile)('sh', ['-c', `set -e\n${failed[0]?.reproduce ?? ''}`], { env: { PATH: process.env.PATH ?? '', ...env } });
+      expect(stdout.match(/HTTP\/1\.1 \d+/g)?.pop(), 'the creation, replayed').toBe('HTTP/1.1 200');
+      expect(stdout).toMatch(/"spoiler_text":""/);
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -337,15 +337,19 @@ export async function sendCreation(caller: Actor, other: Actor, input: CreateInp
 export const CREATE_SHRINK_REQUESTS = 4;
 
 /**
- * The smaller rows of a finding, smallest first: BASE_ROW, then each parameter that differs from it alone on it (a
- * poll's own parameter with the row's poll). The shrinker keeps the first that still breaks the same clause.
+ * The smaller rows of a finding, smallest first. With `keep` (the parameters whose effect broke): the row cut to them
+ * on BASE_ROW, then that with each other parameter of the row back, one at a time (an effect lost only beside
+ * another parameter). Without (a refusal of valid parameters): BASE_ROW, then each parameter that differs from it
+ * alone on it. A poll's own parameter goes with the row's poll. The shrinker keeps the first that still breaks.
  */
-export function smallerRows(row: CreateRow): CreateRow[] {
+export function smallerRows(row: CreateRow, keep: readonly string[] = []): CreateRow[] {
   const key = (r: CreateRow) => JSON.stringify(Object.entries(r).sort());
   const changed = CREATE_PARAMETERS.filter((p) => row[p.name] !== undefined && row[p.name] !== BASE_ROW[p.name]);
-  const alone = changed.map((p) => withPollRule({ ...BASE_ROW, ...(p.ofPoll && row.poll ? { poll: row.poll } : {}), [p.name]: row[p.name] as string }));
+  const on = (base: CreateRow, p: CreateParameter) => withPollRule({ ...base, ...(p.ofPoll && row.poll ? { poll: row.poll } : {}), [p.name]: row[p.name] as string });
+  const core = changed.filter((p) => keep.includes(p.name)).reduce<CreateRow>((r, p) => on(r, p), BASE_ROW);
+  const candidates = keep.length ? [core, ...changed.filter((p) => core[p.name] === undefined).map((p) => on(core, p))] : [BASE_ROW, ...changed.map((p) => on(BASE_ROW, p))];
   const seen = new Set([key(row)]);
-  return [BASE_ROW, ...alone].filter((r) => !seen.has(key(r)) && seen.add(key(r)));
+  return candidates.filter((r) => !seen.has(key(r)) && seen.add(key(r)));
 }
 
 /**
@@ -353,9 +357,11 @@ export function smallerRows(row: CreateRow): CreateRow[] {
  * CREATE_SHRINK_REQUESTS rows, each status made on the ledger as any other and within what is left of the caller's
  * deletions (`budget`): a deviating server's bound; a conforming server gives no finding to shrink. The finding itself where no smaller row breaks it.
  */
-export async function shrinkCreation(caller: Actor, other: Actor, finding: SentCreation, stillBroken: (sent: SentCreation) => boolean, budget: { deletions: number }): Promise<SentCreation> {
+export async function shrinkCreation(caller: Actor, other: Actor, finding: SentCreation, keep: readonly string[], stillBroken: (sent: SentCreation) => boolean, budget: { deletions: number }): Promise<SentCreation> {
+  // A row a rule refuses is a valid creation and one class already: its smallest.
+  if (rulingOf(finding.input.row).kind === 'refused') return finding;
   const anothersAttachment = (finding.form.media_ids as string[] | undefined)?.[0];
-  for (const row of smallerRows(finding.input.row).slice(0, CREATE_SHRINK_REQUESTS)) {
+  for (const row of smallerRows(finding.input.row, keep).slice(0, CREATE_SHRINK_REQUESTS)) {
     const tried = await sendCreation(caller, other, { ...finding.input, row }, anothersAttachment, budget.deletions);
     if (tried && madeStatus(tried.exchange)) budget.deletions--;
     if (tried && stillBroken(tried)) return tried;

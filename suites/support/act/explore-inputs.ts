@@ -163,9 +163,12 @@ export const DEFAULT_SHARE = 2;
 export const MOST_EXPLORE_DELETIONS = 10;
 /**
  * The most deletions of B's the explored creations add under --explore N (each status they make, deleted by the
- * ledger): B's own 15 in a run and these stay within B's Deletion bucket, as A's do with MOST_EXPLORE_DELETIONS.
+ * ledger): B's own 15 in a run, its 2 objects' and these stay within B's Deletion bucket (30), leaving room for the
+ * unreblogs of B the state machine's exploration draws.
  */
-export const MOST_CREATION_DELETIONS = 10;
+export const MOST_CREATION_DELETIONS = 8;
+/** The deletions of each account's objects the classes name (a status deleted at once, the public status the ledger deletes). */
+export const OBJECT_DELETIONS = { A: 2, B: 2 } as const;
 
 /** What the exploration may take: the operations and classes it may send, and how many requests. */
 export interface Scope {
@@ -258,16 +261,18 @@ export function drawExploration(scope: Scope, seed: number): Exploration {
   const choices = covering.length + (scope.creation ? 1 : 0);
   if (left > 0 && choices > 0) {
     // A draw per request left, at most: one that does not fit (a deletion past the scope's) is passed over.
-    fc.sample(fc.integer({ min: 0, max: choices - 1 }), { seed, numRuns: left }).forEach((i, k) => {
+    const picks = fc.sample(fc.integer({ min: 0, max: choices - 1 }), { seed, numRuns: left });
+    // The creations' rows drawn whole, from a stream of the seed of their own.
+    const rowsDrawn = randomRows(scope.creation?.parameters ?? [], seed + 7919, picks.filter((i) => i === covering.length).length);
+    for (const i of picks) {
       const cell = covering[i];
       if (cell) {
         if (fits(costOf(cell), false)) cells.push({ operation: cell.operation, idClass: cell.idClass, drawnBy: 'random' });
-        return;
+        continue;
       }
-      // A creation's row drawn whole, from its own stream of the seed.
-      const [row] = randomRows(scope.creation?.parameters ?? [], seed + 7919 * (k + 1), 1);
+      const row = rowsDrawn.shift();
       if (row && fits(creationCost(row), true)) creations.push({ row, drawnBy: 'random' });
-    });
+    }
   }
   const drawn = (idClass: IdClass, k: number): string | undefined => {
     if (idClass !== 'never-existed' && idClass !== 'malformed') return undefined;
@@ -415,5 +420,5 @@ export function exploreAnnouncement(n: number, runCalls: number, budget: number,
   const added = n + OBJECT_REQUESTS;
   const windows = Math.ceil((runCalls + added) / budget);
   const extra = windows > 1 ? `the run then takes ${windows} windows of the IP access bucket (${budget} calls each), and waits up to ${periodMinutes} minutes for each reset past the first` : 'the run still fits one window of the IP access bucket';
-  return `Explore: --explore ${n} adds ${n} requests and ${OBJECT_REQUESTS} for the objects its classes name (up to ${MOST_EXPLORE_DELETIONS} deletions and unreblogs of A more, and ${MOST_CREATION_DELETIONS} deletions of B's for the statuses its creations make): ${extra}.`;
+  return `Explore: --explore ${n} adds ${n} requests and ${OBJECT_REQUESTS} for the objects its classes name (up to ${MOST_EXPLORE_DELETIONS + OBJECT_DELETIONS.A} deletions and unreblogs of A more, and up to ${MOST_CREATION_DELETIONS + OBJECT_DELETIONS.B} deletions of B's, ${MOST_CREATION_DELETIONS} of them for the statuses its creations make): ${extra}.`;
 }

@@ -24,6 +24,32 @@ export function leadClause(row: CreateRow): string {
   return lead ? (LEAD_CLAUSE[lead.name] as string) : 'STATUS-CREATE-1';
 }
 
+/** The parameters whose effect each clause judges: what a shrunk row keeps of a finding that broke it. */
+const CONCERNS: Record<string, readonly string[]> = {
+  'STATUS-CREATE-2': ['spoiler_text'],
+  'STATUS-CREATE-3': ['sensitive', 'spoiler_text'],
+  'STATUS-CREATE-7': ['sensitive'],
+  'STATUS-CREATE-4': ['visibility'],
+  'STATUS-CREATE-5': ['language'],
+  'STATUS-POLL-1': ['poll'],
+  'STATUS-POLL-2': ['poll'],
+  'STATUS-POLL-3': ['poll', 'poll[multiple]'],
+  'STATUS-POLL-4': ['poll', 'poll[hide_totals]'],
+  'STATUS-EFFECT-1': ['poll', 'poll[hide_totals]', 'visibility'],
+  'STATUS-EFFECT-2': ['spoiler_text', 'sensitive', 'language', 'visibility'],
+  'STATUS-EFFECT-3': ['poll', 'poll[multiple]', 'visibility'],
+  'STATUS-READ-1': ['visibility'],
+  'STATUS-READ-2': ['visibility'],
+  'STATUS-READ-3': ['visibility'],
+  'STATUS-VIS-1': ['visibility'],
+  'STATUS-VIS-6': ['visibility'],
+  'STATUS-VIS-7': ['visibility'],
+  'STATUS-SCHEDULED-1': ['scheduled_at'],
+  'STATUS-SCHEDULED-2': ['scheduled_at', 'visibility'],
+};
+/** What a shrunk row keeps of a finding: the parameters its broken effects concern (none for a refusal: every parameter is tried alone). */
+export const concernsOf = (instances: readonly CreateInstance[]): string[] => [...new Set(instances.filter((i) => !i.holds && i.breaks === i.clause).flatMap((i) => CONCERNS[i.clause] ?? []))];
+
 /** One judged answer of a creation: the clause, whether it holds, what the contract wants, and the answer shown. */
 export interface CreateInstance {
   clause: string;
@@ -108,15 +134,19 @@ export function createInstances(s: SentCreation, smallest: SentCreation = s): Cr
   }
   const instances: Omit<CreateInstance, 'breaks'>[] = [];
   if (expectation.kind === 'answers') instances.push({ clause: 'STATUS-CREATE-1', holds: exchange.status === 200, expected: 'HTTP 200 with the Status', exchange, what });
-  for (const [clause, words, holds] of effectsOn(s, body, 'answer')) instances.push({ clause, holds, expected: `the Status with ${words}`, exchange, what });
+  const onAnswer = effectsOn(s, body, 'answer');
+  for (const [clause, words, holds] of onAnswer) instances.push({ clause, holds, expected: `the Status with ${words}`, exchange, what });
+  // A read is judged on what the answer showed: an effect the answer lacks already broke its own clause.
+  const unshown = new Set(onAnswer.filter(([, , holds]) => !holds).map(([, words]) => words));
+  const visibilityShown = body.visibility === form(s).visibility;
   for (const [by, read] of [['owner', s.ownerRead], ['other', s.otherRead]] as const) {
     if (!read) continue;
     const whose = by === 'owner' ? "its owner's read" : "another account's read";
-    const rule = readRule(form(s).visibility, by);
+    const rule = visibilityShown || form(s).visibility === undefined ? readRule(form(s).visibility, by) : undefined;
     if (rule) instances.push({ clause: rule[0], holds: read.status === rule[1], expected: `${whose} answers HTTP ${rule[1]}`, exchange: read, what: `${whose} of ${what}` });
     const shown = createdObject(read);
     if (!shown) continue;
-    for (const [clause, words, holds] of effectsOn(s, shown, by)) instances.push({ clause, holds, expected: `${whose} shows ${words}`, exchange: read, what: `${whose} of ${what}` });
+    for (const [clause, words, holds] of effectsOn(s, shown, by)) if (!unshown.has(words)) instances.push({ clause, holds, expected: `${whose} shows ${words}`, exchange: read, what: `${whose} of ${what}` });
   }
   return instances.map((instance) => ({ ...instance, breaks: instance.clause }));
 }
