@@ -10,7 +10,7 @@ import type { TestContext } from 'vitest';
 import { MEDIA_FIXTURES } from '../fixtures/media/index.ts';
 import { actors, type Actor } from './support/act/actors.ts';
 import { createdId, madeStep } from './support/act/created.ts';
-import { creationCost, madeStatus, sendCreations, shrinkCreation, type SentCreation } from './support/act/explore-create.ts';
+import { BOOST_REQUESTS, creationCost, madeStatus, sendBoosts, sendCreations, shrinkCreation, type SentBoost, type SentCreation } from './support/act/explore-create.ts';
 import { costOf, drawExploration, exploreSettingsOf, scopeOf, sendInputs, shrink, SHRINK_BOUND, type Held, type Sent } from './support/act/explore-inputs.ts';
 import { CLAUSE_ID } from './support/judge/clauses.ts';
 import { concernsOf, createInstances } from './support/judge/explore-create-oracle.ts';
@@ -78,8 +78,15 @@ const sent = step('the explored inputs, sent as A', { as: 'A', needs: objects, c
  * The explored creations, sent as B (B's deletions are their budget; A's carry the run's and the id inputs'), each
  * status made read by B and by A. They name A's attachment as another account's.
  */
-const created = step('the explored creations of POST /api/v1/statuses, sent as B', { as: 'B', needs: { heldByA }, cost: { api: creations.reduce((sum, c) => sum + creationCost(c.row).requests, 0) } }, async ({ heldByA }) =>
-  made(await sendCreations(b as Actor, a, creations, heldByA.attachment?.own, scope.creation?.deletions ?? 0)),
+const created = step(
+  "the explored creations of POST /api/v1/statuses, and boosts of A's public status with the reblog's visibility parameter, sent as B",
+  { as: 'B', needs: { heldByA }, cost: { api: creations.reduce((sum, c) => sum + creationCost(c.row).requests, 0) + BOOST_REQUESTS } },
+  async ({ heldByA }) => {
+    const own = heldByA.status?.own;
+    const boosts = own === undefined ? [] : await sendBoosts(b as Actor, a, own);
+    const deletions = scope.creation?.deletions ?? 0;
+    return made({ creations: await sendCreations(b as Actor, a, creations, heldByA.attachment?.own, deletions), boosts, deletions });
+  },
 );
 
 /** Each input that broke its clause, shrunk to its smallest (a bounded number of requests; none against a conforming server). */
@@ -90,16 +97,17 @@ const explored = step('the explored inputs that broke their clause, each shrunk 
   for (const finding of sent.filter((s) => broken(s)(s.exchange)).slice(0, SHRINK_BOUND.findings)) {
     smallest.set(finding, await shrink(a, finding, broken(finding), judgedHere(finding.input)));
   }
-  const createdSent = ('created' in values ? values.created : []) as SentCreation[];
+  const none = { creations: [] as SentCreation[], boosts: [] as SentBoost[], deletions: 0 };
+  const { creations: createdSent, boosts, deletions } = ('created' in values ? values.created : undefined) ?? none;
   const smallestCreations = new Map<SentCreation, SentCreation>();
   const brokenClauses = (s: SentCreation) => new Set(createInstances(s).filter((i) => !i.holds).map((i) => i.breaks));
   // Shrinking makes statuses too: within what the creations left of B's deletions.
-  const budget = { deletions: (scope.creation?.deletions ?? 0) - createdSent.filter((s) => madeStatus(s.exchange)).length };
+  const budget = { deletions: deletions - createdSent.filter((s) => madeStatus(s.exchange)).length };
   for (const finding of createdSent.filter((s) => brokenClauses(s).size > 0).slice(0, SHRINK_BOUND.findings)) {
     const keep = concernsOf(createInstances(finding));
     smallestCreations.set(finding, await shrinkCreation(b as Actor, a, finding, keep, (s) => [...brokenClauses(finding)].some((c) => brokenClauses(s).has(c)), budget));
   }
-  const result: Explored = { sent, smallest, created: createdSent, smallestCreations };
+  const result: Explored = { sent, smallest, created: createdSent, smallestCreations, boosts };
   return made(result);
 });
 
@@ -108,7 +116,7 @@ const LEFT_OUT = `no explored input of its clause in this run: ${
   config.explore === 0
     ? 'the exploration is off (--explore 0)'
     : config.explore === undefined
-      ? "the default run's share explores ids that name nothing on the operations that delete nothing; --explore N explores every class"
+      ? "the default run's share explores ids that name nothing on the operations that delete nothing; --explore N explores every class, and the creations with B"
       : `--explore ${config.explore} did not reach it`
 }`;
 
@@ -158,6 +166,7 @@ section('Endpoints', () => {
     it('STATUS-EFFECT-1 explored inputs: another account\'s read of an open poll made with poll[hide_totals] shows no votes_count', { needs: { explored } }, judge);
     it('STATUS-EFFECT-2 explored inputs: the reads by the owner and by another account show spoiler_text, sensitive and language as created', { needs: { explored } }, judge);
     it('STATUS-EFFECT-3 explored inputs: another account\'s read shows the poll\'s options and multiple as created', { needs: { explored } }, judge);
+    it('STATUS-REBLOG-2 explored inputs: a boost made with visibility unlisted or private shows it on its answer and on the later reads by its booster and by another account', { needs: { explored } }, judge);
   });
   section('States and transitions', () => {
     it('STATUS-FAV-1 explored inputs: favourite of a visible status answers the Status with favourited = true', { needs: { explored } }, judge);

@@ -25,6 +25,8 @@ export const FAULT_SETTINGS: Partial<Record<Fault, Record<string, string>>> = {
   'ERRORS-5XX-1:one-option': { CONFORMANCE_EXPLORE: '200' },
   'STATUS-CREATE-2:polls': { CONFORMANCE_EXPLORE: '200' },
   'STATUS-POLL-3:false': { CONFORMANCE_EXPLORE: '200' },
+  // The reblog visibility parameter's effect on the boost's later reads, which only the exploration reads.
+  'STATUS-REBLOG-2:read': { CONFORMANCE_EXPLORE: '200' },
 };
 
 /**

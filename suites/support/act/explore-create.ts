@@ -11,6 +11,7 @@ import type { FormParams, FormValue } from '../talk/form.ts';
 import { createdObject, type Exchange } from '../talk/http.ts';
 import type { Actor } from './actors.ts';
 import { createdId } from './created.ts';
+import { remember } from './ledger.ts';
 
 /** A class of a parameter's values, as the issue names them. */
 export type ValueKind = 'absent' | 'valid' | 'edge' | 'past the edge' | 'wrong type' | 'missing';
@@ -367,4 +368,41 @@ export async function shrinkCreation(caller: Actor, other: Actor, finding: SentC
     if (tried && stillBroken(tried)) return tried;
   }
   return finding;
+}
+
+/**
+ * The reblog's visibility parameter ("Other operation parameters"), its effect read later: a boost of each visibility
+ * other than public, read by its booster and, where it is unlisted, by another account (what a private boost shows to
+ * another account the contract leaves to its visibility rules), undone at once (an unreblog: a deletion of the booster's).
+ */
+export const BOOST_VISIBILITIES = ['unlisted', 'private'] as const;
+/** The requests the boosts cost: each its reblog, its booster's read and its unreblog; the unlisted one, another account's read. */
+export const BOOST_REQUESTS = BOOST_VISIBILITIES.length * 3 + 1;
+
+export interface SentBoost {
+  visibility: (typeof BOOST_VISIBILITIES)[number];
+  boost: Exchange;
+  ownerRead?: Exchange;
+  otherRead?: Exchange;
+}
+
+/** Sends the boosts of `statusId` as `booster`, each on the ledger until its unreblog answers, and the reads of each. */
+export async function sendBoosts(booster: Actor, other: Actor, statusId: string): Promise<SentBoost[]> {
+  const sent: SentBoost[] = [];
+  const path = `/api/v1/statuses/${encodeURIComponent(statusId)}`;
+  for (const visibility of BOOST_VISIBILITIES) {
+    const boost = await booster.post(`${path}/reblog`, { visibility });
+    const id = createdId(boost);
+    if (id === undefined) {
+      sent.push({ visibility, boost });
+      continue;
+    }
+    const entry = remember(`boost of ${statusId} by ${booster.name}, explored`, () => booster.post(`${path}/unreblog`));
+    const ownerRead = await booster.get(`/api/v1/statuses/${encodeURIComponent(id)}`);
+    const otherRead = visibility === 'unlisted' ? await other.get(`/api/v1/statuses/${encodeURIComponent(id)}`) : undefined;
+    const undo = await booster.post(`${path}/unreblog`);
+    if (undo.status !== undefined && undo.status >= 200 && undo.status < 300) entry.settle();
+    sent.push({ visibility, boost, ownerRead, ...(otherRead ? { otherRead } : {}) });
+  }
+  return sent;
 }

@@ -10,7 +10,7 @@ import { releaseAtLeast, type Config } from '../talk/config.ts';
 import type { FormParams } from '../talk/form.ts';
 import type { Exchange } from '../talk/http.ts';
 import type { Actor } from './actors.ts';
-import { createCovering, creationCost, parametersOf, randomRows, CREATE_PARAMETERS, type CreateInput, type CreateParameter } from './explore-create.ts';
+import { BOOST_REQUESTS, BOOST_VISIBILITIES, createCovering, creationCost, parametersOf, randomRows, CREATE_PARAMETERS, type CreateInput, type CreateParameter } from './explore-create.ts';
 import { remember } from './ledger.ts';
 
 export const ID_CLASSES = ['own', 'visible', 'hidden', 'deleted', 'never-existed', 'malformed'] as const;
@@ -163,7 +163,7 @@ export const DEFAULT_SHARE = 2;
 export const MOST_EXPLORE_DELETIONS = 10;
 /**
  * The most deletions of B's the explored creations add under --explore N (each status they make, deleted by the
- * ledger): B's own 15 in a run, its 2 objects' and these stay within B's Deletion bucket (30), leaving room for the
+ * ledger, and the unreblog of each boost with the reblog's visibility parameter): B's own 15 in a run, its 2 objects' and these stay within B's Deletion bucket (30), leaving room for the
  * unreblogs of B the state machine's exploration draws.
  */
 export const MOST_CREATION_DELETIONS = 8;
@@ -217,7 +217,8 @@ export function scopeOf(settings: ExploreSettings): Scope & { objects: boolean }
   const withB = (classes: readonly IdClass[]) => (settings.withB ? [...classes] : classes.filter((c) => c !== 'visible' && c !== 'hidden'));
   if (settings.explore === 0) return { operations: [], classes: () => [], requests: 0, deletions: 0, objects: false };
   // The explored creations are B's, its deletions their budget: a run without B makes none.
-  const creation = settings.withB ? { creation: { parameters: parametersOf((since) => releaseAtLeast(settings.serverVersion, since)), deletions: MOST_CREATION_DELETIONS } } : {};
+  // The boosts with the reblog's visibility parameter take theirs first (an unreblog each).
+  const creation = settings.withB ? { creation: { parameters: parametersOf((since) => releaseAtLeast(settings.serverVersion, since)), deletions: MOST_CREATION_DELETIONS - BOOST_VISIBILITIES.length } } : {};
   if (settings.explore === undefined) {
     return { operations: released.filter((op) => !op.deletes), classes: () => NAMING_NOTHING, requests: DEFAULT_SHARE, deletions: 0, objects: false };
   }
@@ -239,7 +240,8 @@ export interface Exploration {
 export function drawExploration(scope: Scope, seed: number): Exploration {
   const covering = coveringOrder(scope.operations, scope.classes);
   const rows = scope.creation ? createCovering(scope.creation.parameters) : [];
-  const spent = { requests: 0, deletions: 0, creationDeletions: 0 };
+  // The boosts with the reblog's visibility parameter go with the creations, first.
+  const spent = { requests: scope.creation ? BOOST_REQUESTS : 0, deletions: 0, creationDeletions: 0 };
   const fits = (cost: { requests: number; deletions: number }, creation: boolean) => {
     const deletions = creation ? spent.creationDeletions : spent.deletions;
     const most = creation ? (scope.creation?.deletions ?? 0) : scope.deletions;
@@ -420,5 +422,5 @@ export function exploreAnnouncement(n: number, runCalls: number, budget: number,
   const added = n + OBJECT_REQUESTS;
   const windows = Math.ceil((runCalls + added) / budget);
   const extra = windows > 1 ? `the run then takes ${windows} windows of the IP access bucket (${budget} calls each), and waits up to ${periodMinutes} minutes for each reset past the first` : 'the run still fits one window of the IP access bucket';
-  return `Explore: --explore ${n} adds ${n} requests and ${OBJECT_REQUESTS} for the objects its classes name (up to ${MOST_EXPLORE_DELETIONS + OBJECT_DELETIONS.A} deletions and unreblogs of A more, and up to ${MOST_CREATION_DELETIONS + OBJECT_DELETIONS.B} deletions of B's, ${MOST_CREATION_DELETIONS} of them for the statuses its creations make): ${extra}.`;
+  return `Explore: --explore ${n} adds ${n} requests and ${OBJECT_REQUESTS} for the objects its classes name (up to ${MOST_EXPLORE_DELETIONS + OBJECT_DELETIONS.A} deletions and unreblogs of A more, and up to ${MOST_CREATION_DELETIONS + OBJECT_DELETIONS.B} deletions of B's, ${MOST_CREATION_DELETIONS} of them for the statuses its creations make and its boosts' unreblogs): ${extra}.`;
 }

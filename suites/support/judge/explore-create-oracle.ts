@@ -5,7 +5,7 @@
 // (a ScheduledStatus with scheduled_at), then show each parameter's effect on the answer, on its owner's read and on
 // another account's; where the contract leaves the answer open (a bound not shown, a value of the wrong type), a
 // refusal is as good as a success, whose effects are judged, and a server error is ERRORS-5XX-1's warning, run-wide.
-import { BASE_ROW, choiceOf, CREATE_PARAMETERS, describeRow, rulingOf, type CreateRow, type SentCreation } from '../act/explore-create.ts';
+import { BASE_ROW, choiceOf, CREATE_PARAMETERS, describeRow, rulingOf, type CreateRow, type SentBoost, type SentCreation } from '../act/explore-create.ts';
 import { createdObject, type Exchange } from '../talk/http.ts';
 
 /** The clause a refusal of a row of valid classes breaks: the effect of its first parameter that BASE_ROW does not send. */
@@ -151,13 +151,31 @@ export function createInstances(s: SentCreation, smallest: SentCreation = s): Cr
   return instances.map((instance) => ({ ...instance, breaks: instance.clause }));
 }
 
+/**
+ * The judged answers of a boost with the visibility parameter: the boost's visibility on its answer, and on the later
+ * reads that answer it (its booster's; another account's of an unlisted one), judged where the answer showed it.
+ */
+export function boostInstances(s: SentBoost): CreateInstance[] {
+  const what = `a reblog with visibility ${s.visibility}`;
+  const shown = createdObject(s.boost);
+  if (!shown) return [];
+  const expected = (whose: string) => `${whose} shows the boost with visibility ${JSON.stringify(s.visibility)}`;
+  const instances: CreateInstance[] = [{ clause: 'STATUS-REBLOG-2', breaks: 'STATUS-REBLOG-2', holds: shown.visibility === s.visibility, expected: expected('the answer'), exchange: s.boost, what }];
+  if (shown.visibility !== s.visibility) return instances;
+  for (const [whose, read] of [["its booster's read", s.ownerRead], ["another account's read", s.otherRead]] as const) {
+    const body = read && createdObject(read);
+    if (read && body) instances.push({ clause: 'STATUS-REBLOG-2', breaks: 'STATUS-REBLOG-2', holds: body.visibility === s.visibility, expected: expected(whose), exchange: read, what: `${whose} of ${what}` });
+  }
+  return instances;
+}
+
 /** The clauses an explored creation may be judged under, for the checks of the explore group. */
 export const CREATE_CLAUSES = [
   'STATUS-CREATE-1', 'STATUS-CREATE-2', 'STATUS-CREATE-3', 'STATUS-CREATE-4', 'STATUS-CREATE-5', 'STATUS-CREATE-7',
   'STATUS-PARAMS-1', 'STATUS-POLL-1', 'STATUS-POLL-2', 'STATUS-POLL-3', 'STATUS-POLL-4', 'STATUS-POLL-5', 'STATUS-POLL-6',
   'STATUS-SCHEDULED-1', 'STATUS-SCHEDULED-2', 'STATUS-SCHEDULED-3', 'MEDIA-ATTACH-3',
   'STATUS-READ-1', 'STATUS-READ-2', 'STATUS-READ-3', 'STATUS-VIS-1', 'STATUS-VIS-6', 'STATUS-VIS-7',
-  'STATUS-EFFECT-1', 'STATUS-EFFECT-2', 'STATUS-EFFECT-3',
+  'STATUS-EFFECT-1', 'STATUS-EFFECT-2', 'STATUS-EFFECT-3', 'STATUS-REBLOG-2',
 ] as const;
 
 /** The model as --list shows it: each parameter, each class and what the contract says of it alone. */

@@ -21,8 +21,8 @@ import {
   type Sent,
 } from '../act/explore-inputs.ts';
 import { createdObject, jsonOf, type Exchange } from '../talk/http.ts';
-import { creationCost, type SentCreation } from '../act/explore-create.ts';
-import { CREATE_CLAUSES, createInstances, createModelLines } from './explore-create-oracle.ts';
+import { BOOST_REQUESTS, creationCost, type SentBoost, type SentCreation } from '../act/explore-create.ts';
+import { boostInstances, CREATE_CLAUSES, createInstances, createModelLines } from './explore-create-oracle.ts';
 import { answerOf, causeOf } from '../act/steps.ts';
 import { block, countJudged } from './preconditions.ts';
 import { observeResource } from './resources.ts';
@@ -215,6 +215,8 @@ export interface Explored {
   /** The creations sent (rows of POST /api/v1/statuses's parameters), and each finding's shrunk row. */
   created?: readonly SentCreation[];
   smallestCreations?: ReadonlyMap<SentCreation, SentCreation>;
+  /** The boosts with the reblog's visibility parameter, and their reads. */
+  boosts?: readonly SentBoost[];
 }
 
 /** The answers an explored check judges: each input and each undo whose clause is `clauseId`, with what it expects. */
@@ -269,6 +271,11 @@ function judgedOnIds(explored: Explored, clauseId: string): Judged[] {
 
 /** The answers of the explored creations that `clauseId` judges; a finding's shrunk row, where it shrank, tells the clause of a refusal. */
 function judgedOnCreations(explored: Explored, clauseId: string): Judged[] {
+  const boosts = (explored.boosts ?? []).flatMap(boostInstances).filter((instance) => instance.clause === clauseId);
+  return [...boosts, ...judgedOnMadeStatuses(explored, clauseId)];
+}
+
+function judgedOnMadeStatuses(explored: Explored, clauseId: string): Judged[] {
   return (explored.created ?? []).flatMap((sent) => {
     const smallest = explored.smallestCreations?.get(sent);
     return createInstances(sent, smallest)
@@ -313,7 +320,7 @@ export function judgeExplored(explored: Explored, clauseId: string): boolean {
 export function exploreListing(settings: ExploreSettings, seed: number): string[] {
   const scope = scopeOf(settings);
   const { inputs, creations } = drawExploration(scope, seed);
-  const requests = inputs.reduce((sum, input) => sum + costOf(input).requests, 0) + creations.reduce((sum, c) => sum + creationCost(c.row).requests, 0);
+  const requests = inputs.reduce((sum, input) => sum + costOf(input).requests, 0) + creations.reduce((sum, c) => sum + creationCost(c.row).requests, 0) + (scope.creation ? BOOST_REQUESTS : 0);
   const share = settings.explore === undefined ? `the default share (${DEFAULT_SHARE} requests: ids that name nothing, on the operations that delete nothing)` : settings.explore === 0 ? 'off (--explore 0)' : `the default share and --explore ${settings.explore}`;
   return [
     '',
