@@ -161,6 +161,9 @@ export function parametersOf(released: (since: string) => boolean): CreateParame
 
 const allowed = (c: Choice) => !c.open && !c.refused && c.kind !== 'missing';
 
+/** Pairs of values whose meeting the contract tells apart: sensitive with and without a spoiler_text (STATUS-CREATE-3, -7). */
+const MUST_MEET = new Set(['spoiler_text=absent&sensitive=true', 'spoiler_text=a warning&sensitive=true']);
+
 /**
  * The covering set: the valid classes (absent included where the parameter is optional) combined in rows, each
  * parameter rotated by its place so that the pairs vary; scheduled_at, whose answer is a ScheduledStatus, in a row of
@@ -171,10 +174,12 @@ export function createCovering(parameters: readonly CreateParameter[]): CreateRo
   const combined = parameters.filter((p) => p.name !== 'scheduled_at');
   const hasPoll = parameters.some((p) => p.name === 'poll');
   const validOf = (p: CreateParameter) => p.choices.filter((c) => allowed(c) && (p.name !== 'media_ids[]' || c.kind === 'absent'));
-  const width = Math.max(...combined.map((p) => validOf(p).length));
+  // As many rows as the parameter of the most valid values has values sent: each parameter left out is every other
+  // row's (the rows of one class on a valid creation), so the combined rows need not spend a row on it.
+  const width = Math.max(...combined.map((p) => validOf(p).filter((c) => c.kind !== 'absent').length));
   const rows: CreateRow[] = [];
-  // Greedy, as pairwise generators build rows: each parameter in turn takes the class not yet sent, else the one that
-  // meets the most classes of the row's earlier parameters it never met.
+  // Greedy, as pairwise generators build rows: each parameter in turn takes a value not yet sent (one sent before
+  // leaving it out), else the one that meets the most values of the row's earlier parameters it never met.
   const met = new Set<string>();
   const sentOnce = new Set<string>();
   for (let i = 0; i < width; i++) {
@@ -185,7 +190,9 @@ export function createCovering(parameters: readonly CreateParameter[]): CreateRo
     for (const p of [...combined].reverse()) {
       if (p.ofPoll && !withPoll) continue;
       const valid = validOf(p).filter((c) => p.name !== 'poll' || (c.kind === 'absent') !== withPoll);
-      const score = (c: Choice) => (sentOnce.has(`${p.name}=${c.name}`) ? 0 : 1000) + chosen.filter((other) => !met.has(`${other}&${p.name}=${c.name}`)).length;
+      const unsent = (c: Choice) => (sentOnce.has(`${p.name}=${c.name}`) ? 0 : c.kind === 'absent' ? 500 : 1000);
+      const unmet = (c: Choice) => chosen.filter((other) => !met.has(`${other}&${p.name}=${c.name}`));
+      const score = (c: Choice) => unsent(c) + unmet(c).length + 1000 * unmet(c).filter((other) => MUST_MEET.has(`${other}&${p.name}=${c.name}`)).length;
       const best = valid.reduce((a, c) => (score(c) > score(a) ? c : a));
       chosen.push(`${p.name}=${best.name}`);
     }
