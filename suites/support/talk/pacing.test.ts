@@ -211,6 +211,21 @@ describe("the server's count and a step's worst case", () => {
     expect(slept).toHaveLength(1);
   });
 
+  it("should take a bucket's next reset from its own period, never from a longer bucket's (a deletion's 30 minutes)", async () => {
+    // A deletion answered with the Deletion bucket's headers: 30 of 30, reset in 30 minutes.
+    paceAfter('A', 'DELETE', '/api/v1/statuses/1', { 'x-ratelimit-limit': '30', 'x-ratelimit-remaining': '29', 'x-ratelimit-reset': new Date(now + 30 * MINUTE).toISOString(), date: new Date(now).toUTCString() }, await paceBefore('A', 'DELETE', '/api/v1/statuses/1'));
+    // The access buckets nearly spent, their reset in a minute: a step of 100 waits for that reset, then takes the next period whole.
+    await callAnswered(20);
+    await withinFlow('the step "100 calls"', 'A', { api: 100 }, 0, async () => undefined);
+    expect(slept).toHaveLength(1);
+    expect(slept[0]).toBeLessThanOrEqual(MINUTE + 5000);
+    // The new period spent (250 calls sent, no answer read), a step of 100 waits for the next reset: a minute later (its own period), not 30.
+    for (let i = 0; i < 250; i++) await paceBefore('A', 'GET', '/api/v1/statuses/1');
+    await withinFlow('the step "100 calls"', 'A', { api: 100 }, 0, async () => undefined);
+    expect(slept).toHaveLength(2);
+    expect(slept[1]).toBeLessThanOrEqual(MINUTE + 5000);
+  });
+
   it('should wait before a step until the bucket holds its planned calls and what a deviating server may add, then never inside it', async () => {
     await callAnswered(10);
     await withinFlow('the step "eight calls and five more"', 'A', { api: 8 }, 5, async () => {

@@ -142,8 +142,11 @@ const SHARED_KEY = 'IP access';
 // Two readings whose resets are this close are of one period (whole seconds of the Date header, and our slack).
 const SAME_PERIOD_MS = 2 * CLOCK_SLACK_MS;
 let shared: { numbers: Float64Array; calls: Int32Array } | undefined;
-/** The longest period a reading of this file showed (Reset less the time of the answer), where none is shared. */
-let periodSeen = 0;
+/**
+ * The longest period a reading of this file showed for each counter (Reset less the time of the answer), where none is
+ * shared: a bucket's own, as a 30-minute bucket's reset says nothing of when a 5-minute bucket's next period ends.
+ */
+const periodsSeen = new Map<string, number>();
 
 /** The memory of a run's shared counter of the IP access bucket (prepareRun). */
 export const runReading = (): SharedArrayBuffer => new SharedArrayBuffer(SHARED_BYTES);
@@ -163,7 +166,7 @@ export function shareRunReading(buffer: unknown): void {
 }
 
 const everyPathCounted = (): boolean => countsEveryPath || shared?.numbers[NUMBERS.everyPath] === 1;
-const periodShown = (): number => Math.max(periodSeen, shared?.numbers[NUMBERS.period] ?? 0);
+const periodShown = (key: string): number => Math.max(periodsSeen.get(key) ?? 0, key === SHARED_KEY ? (shared?.numbers[NUMBERS.period] ?? 0) : 0);
 
 function counterOf(key: string): Counter {
   if (key !== SHARED_KEY || !shared) return { ...(counters.get(key) ?? unknownCounter()) };
@@ -223,7 +226,7 @@ function periodEnded(key: string): void {
   const known = counterOf(key);
   if (known.resetAt > clock.now()) return;
   // Another worker may have read the new period meanwhile (then resetAt is later, and kept above).
-  const period = periodShown();
+  const period = periodShown(key);
   update(key, () => (known.limit > 0 && period > 0 ? { remaining: known.limit, readAt: known.sent, resetAt: known.resetAt + period } : { resetAt: 0 }));
 }
 
@@ -235,7 +238,7 @@ perFile(() => {
   waitsAt = { sections: 0, steps: 0, calls: 0, insideSteps: [] };
   countsEveryPath = false;
   windowed = false;
-  periodSeen = 0;
+  periodsSeen.clear();
   section = undefined;
   seedFromStart();
 });
@@ -587,13 +590,15 @@ export function paceAfter(actor: string, method: string, path: string, headers: 
     countsEveryPath = true;
     if (shared) shared.numbers[NUMBERS.everyPath] = 1;
   }
-  // The period, as long as the longest time to a reset any answer named: after a wait, the next reset comes that much later.
-  periodSeen = Math.max(periodSeen, resetAt - clock.now());
-  if (shared) shared.numbers[NUMBERS.period] = Math.max(shared.numbers[NUMBERS.period] ?? 0, periodSeen);
   const buckets = pacedBucketsOf(method, path);
   const keys = keysOf(actor, buckets);
   const matching = keys.filter((_, i) => LIMITS[buckets[i] as Bucket].limit === limit);
-  for (const key of matching.length ? matching : keys) noteReading(key, { remaining, resetAt, limit }, ticket[key] ?? counterOf(key).sent);
+  for (const key of matching.length ? matching : keys) {
+    // Its period, as long as the longest time to a reset an answer named for it: after a wait, the next reset comes that much later.
+    periodsSeen.set(key, Math.max(periodsSeen.get(key) ?? 0, resetAt - clock.now()));
+    if (shared && key === SHARED_KEY) shared.numbers[NUMBERS.period] = Math.max(shared.numbers[NUMBERS.period] ?? 0, periodsSeen.get(key) ?? 0);
+    noteReading(key, { remaining, resetAt, limit }, ticket[key] ?? counterOf(key).sent);
+  }
 }
 
 /**
