@@ -10,6 +10,7 @@ import { releaseAtLeast, type Config } from '../talk/config.ts';
 import type { FormParams } from '../talk/form.ts';
 import type { Exchange } from '../talk/http.ts';
 import type { Actor } from './actors.ts';
+import { BOOST_REQUESTS, BOOST_VISIBILITIES, createCovering, creationCost, parametersOf, randomRows, CREATE_PARAMETERS, type CreateInput, type CreateParameter } from './explore-create.ts';
 import { remember } from './ledger.ts';
 
 export const ID_CLASSES = ['own', 'visible', 'hidden', 'deleted', 'never-existed', 'malformed'] as const;
@@ -136,7 +137,7 @@ export interface Input {
 }
 
 /** The cells (operation, class) of the space, in covering order: round r gives each operation its next class. */
-export function coveringOrder(operations: readonly Operation[], classes: (op: Operation) => readonly IdClass[]): { operation: string; idClass: IdClass }[] {
+export function coveringOrder(operations: readonly Operation[], classes: (op: Operation) => readonly IdClass[]): { operation: string; idClass: IdClass; round: number }[] {
   const perOperation = operations.map((op) => {
     const own = classes(op);
     // Each operation starts at another class, so that the first round already meets every class; one that deletes
@@ -146,11 +147,11 @@ export function coveringOrder(operations: readonly Operation[], classes: (op: Op
     return { op, order: [...own.slice(start), ...own.slice(0, start)] };
   });
   const rounds = Math.max(0, ...perOperation.map(({ order }) => order.length));
-  const cells: { operation: string; idClass: IdClass }[] = [];
+  const cells: { operation: string; idClass: IdClass; round: number }[] = [];
   for (let round = 0; round < rounds; round++) {
     for (const { op, order } of perOperation) {
       const idClass = order[round];
-      if (idClass) cells.push({ operation: op.name, idClass });
+      if (idClass) cells.push({ operation: op.name, idClass, round });
     }
   }
   return cells;
@@ -158,6 +159,14 @@ export function coveringOrder(operations: readonly Operation[], classes: (op: Op
 
 /** The most deletions and unreblogs the exploration adds under --explore N: the run's own 15 and these stay within the Deletion bucket's 30. */
 export const MOST_EXPLORE_DELETIONS = 10;
+/**
+ * The most deletions of B's the explored creations add under --explore N (each status they make, deleted by the
+ * ledger, and the unreblog of each boost with the reblog's visibility parameter): B's own 15 in a run, its 2 objects' and these stay within B's Deletion bucket (30), leaving room for the
+ * unreblogs of B the state machine's exploration draws.
+ */
+export const MOST_CREATION_DELETIONS = 8;
+/** The deletions of each account's objects the classes name (a status deleted at once, the public status the ledger deletes). */
+export const OBJECT_DELETIONS = { A: 2, B: 2 } as const;
 
 /** What the exploration may take: the operations and classes it may send, and how many requests. */
 export interface Scope {
@@ -165,6 +174,8 @@ export interface Scope {
   classes: (op: Operation) => readonly IdClass[];
   requests: number;
   deletions: number;
+  /** The parameters of POST /api/v1/statuses the explored creations vary (none: no creation), and B's deletions they may spend. */
+  creation?: { parameters: readonly CreateParameter[]; deletions: number };
 }
 
 /** An input's move takes where its id names a status the caller sees: its undo is sent at once. */
@@ -209,34 +220,64 @@ export function scopeOf(settings: ExploreSettings): Scope & { objects: boolean }
   const released = OPERATIONS.filter((op) => !op.since || releaseAtLeast(settings.serverVersion, op.since));
   const withB = (classes: readonly IdClass[]) => (settings.withB ? [...classes] : classes.filter((c) => c !== 'visible' && c !== 'hidden'));
   if (settings.explore === 0) return { operations: [], classes: () => [], requests: 0, deletions: 0, objects: false };
+  // The explored creations are B's, its deletions their budget: a run without B makes none.
+  // The boosts with the reblog's visibility parameter take theirs first (an unreblog each).
+  const creation = settings.withB ? { creation: { parameters: parametersOf((since) => releaseAtLeast(settings.serverVersion, since)), deletions: MOST_CREATION_DELETIONS - BOOST_VISIBILITIES.length } } : {};
   if (settings.explore === undefined) {
     return { operations: released.filter((op) => !op.deletes), classes: () => NAMING_NOTHING, requests: settings.share, deletions: 0, objects: false };
   }
-  return { operations: released, classes: (op) => withB(classesOf(op)), requests: settings.share + settings.explore, deletions: MOST_EXPLORE_DELETIONS, objects: true };
+  return { operations: released, classes: (op) => withB(classesOf(op)), requests: settings.share + settings.explore, deletions: MOST_EXPLORE_DELETIONS, objects: true, ...creation };
+}
+
+/** What a run explores: the inputs on ids, and the creations (rows of POST /api/v1/statuses's parameters). */
+export interface Exploration {
+  inputs: Input[];
+  creations: CreateInput[];
 }
 
 /**
  * The inputs of a run, the same for one seed: the covering set first, as far as the scope's requests and deletions
- * go, then random draws of (operation, class) pairs until the requests are spent. The ids that name nothing are drawn
- * by fast-check from the seed.
+ * go, round after round (each operation's next class, and the creations' next covering row, so that every operation
+ * is reached before any is reached twice), then random draws until the requests are spent: an (operation, class)
+ * pair, or a creation's row drawn whole. The ids that name nothing are drawn by fast-check from the seed.
  */
-export function drawInputs(scope: Scope, seed: number): Input[] {
+export function drawExploration(scope: Scope, seed: number): Exploration {
   const covering = coveringOrder(scope.operations, scope.classes);
-  const spent = { requests: 0, deletions: 0 };
-  const fits = (cell: { operation: string; idClass: IdClass }) => {
-    const cost = costOf(cell);
-    if (spent.requests + cost.requests > scope.requests || spent.deletions + cost.deletions > scope.deletions) return false;
+  const rows = scope.creation ? createCovering(scope.creation.parameters) : [];
+  // The boosts with the reblog's visibility parameter go with the creations, first.
+  const spent = { requests: scope.creation ? BOOST_REQUESTS : 0, deletions: 0, creationDeletions: 0 };
+  const fits = (cost: { requests: number; deletions: number }, creation: boolean) => {
+    const deletions = creation ? spent.creationDeletions : spent.deletions;
+    const most = creation ? (scope.creation?.deletions ?? 0) : scope.deletions;
+    if (spent.requests + cost.requests > scope.requests || deletions + cost.deletions > most) return false;
     spent.requests += cost.requests;
-    spent.deletions += cost.deletions;
+    if (creation) spent.creationDeletions += cost.deletions;
+    else spent.deletions += cost.deletions;
     return true;
   };
-  const cells: Omit<Input, 'value'>[] = covering.filter(fits).map((cell) => ({ ...cell, drawnBy: 'covering' }));
+  const cells: Omit<Input, 'value'>[] = [];
+  const creations: Omit<CreateInput, 'drawn'>[] = [];
+  const rounds = Math.max(rows.length, ...covering.map((c) => c.round + 1));
+  for (let round = 0; round < rounds; round++) {
+    for (const cell of covering.filter((c) => c.round === round)) if (fits(costOf(cell), false)) cells.push({ operation: cell.operation, idClass: cell.idClass, drawnBy: 'covering' });
+    const row = rows[round];
+    if (row && fits(creationCost(row), true)) creations.push({ row, drawnBy: 'covering' });
+  }
   const left = scope.requests - spent.requests;
-  if (left > 0 && covering.length > 0) {
+  const choices = covering.length + (scope.creation ? 1 : 0);
+  if (left > 0 && choices > 0) {
     // A draw per request left, at most: one that does not fit (a deletion past the scope's) is passed over.
-    for (const i of fc.sample(fc.integer({ min: 0, max: covering.length - 1 }), { seed, numRuns: left })) {
-      const cell = covering[i] as (typeof covering)[number];
-      if (fits(cell)) cells.push({ ...cell, drawnBy: 'random' });
+    const picks = fc.sample(fc.integer({ min: 0, max: choices - 1 }), { seed, numRuns: left });
+    // The creations' rows drawn whole, from a stream of the seed of their own.
+    const rowsDrawn = randomRows(scope.creation?.parameters ?? [], seed + 7919, picks.filter((i) => i === covering.length).length);
+    for (const i of picks) {
+      const cell = covering[i];
+      if (cell) {
+        if (fits(costOf(cell), false)) cells.push({ operation: cell.operation, idClass: cell.idClass, drawnBy: 'random' });
+        continue;
+      }
+      const row = rowsDrawn.shift();
+      if (row && fits(creationCost(row), true)) creations.push({ row, drawnBy: 'random' });
     }
   }
   const drawn = (idClass: IdClass, k: number): string | undefined => {
@@ -244,14 +285,40 @@ export function drawInputs(scope: Scope, seed: number): Input[] {
     // A value per input, each from its own stream of the seed: adding an input never changes the ones before it.
     return fc.sample(VALUES[idClass], { seed: seed + k, numRuns: 1 })[0];
   };
-  return cells.map((cell, k) => {
-    const value = drawn(cell.idClass, k);
-    return { ...cell, ...(value === undefined ? {} : { value }) };
-  });
+  return {
+    inputs: cells.map((cell, k) => {
+      const value = drawn(cell.idClass, k);
+      return { ...cell, ...(value === undefined ? {} : { value }) };
+    }),
+    creations: creations.map((creation, k) => ({ ...creation, drawn: drawn('never-existed', 1_000_003 + k) as string })),
+  };
 }
 
+/** The inputs on ids of a run (drawExploration). */
+export const drawInputs = (scope: Scope, seed: number): Input[] => drawExploration(scope, seed).inputs;
+
 /** What a scope's inputs reach, and what they leave out, per operation: for --list and the results. */
-export function coverageLines(scope: Scope, inputs: readonly Input[]): string[] {
+export function coverageLines(scope: Scope, inputs: readonly Input[], creations: readonly CreateInput[] = []): string[] {
+  return [...idCoverageLines(scope, inputs), creationCoverageLine(scope, creations)];
+}
+
+/** What the creations reach: how many rows, and each parameter's classes that no row sent, and why. */
+function creationCoverageLine(scope: Scope, creations: readonly CreateInput[]): string {
+  if (!scope.creation) return 'create: outside the scope (the default share makes nothing; --explore N with account B explores it)';
+  const covering = creations.filter((c) => c.drawnBy === 'covering').length;
+  const leftOut: string[] = [];
+  for (const p of CREATE_PARAMETERS) {
+    const inScope = scope.creation?.parameters.includes(p) ?? false;
+    for (const choice of p.choices) {
+      if (choice.kind === 'absent' || creations.some((c) => c.row[p.name] === choice.name)) continue;
+      leftOut.push(`${p.name} ${choice.name} (${inScope ? 'beyond the requests and deletions' : 'outside the scope'})`);
+    }
+  }
+  const made = `${creations.length} row${creations.length === 1 ? '' : 's'} (${covering} covering, ${creations.length - covering} random)`;
+  return `create: ${made}${leftOut.length ? `; left out: ${leftOut.join(', ')}` : '; every class of every parameter reached'}`;
+}
+
+function idCoverageLines(scope: Scope, inputs: readonly Input[]): string[] {
   return OPERATIONS.map((op) => {
     const sent = inputs.filter((i) => i.operation === op.name);
     const reached = [...new Set(sent.map((i) => i.idClass))];
@@ -359,5 +426,5 @@ export function exploreAnnouncement(n: number, runCalls: number, budget: number,
   const added = n + OBJECT_REQUESTS;
   const windows = Math.ceil((runCalls + added) / budget);
   const extra = windows > 1 ? `the run then takes ${windows} windows of the IP access bucket (${budget} calls each), and waits up to ${periodMinutes} minutes for each reset past the first` : 'the run still fits one window of the IP access bucket';
-  return `Explore: --explore ${n} adds ${n} requests and ${OBJECT_REQUESTS} for the objects its classes name (up to ${MOST_EXPLORE_DELETIONS} deletions and unreblogs of A more): ${extra}.`;
+  return `Explore: --explore ${n} adds ${n} requests and ${OBJECT_REQUESTS} for the objects its classes name (up to ${MOST_EXPLORE_DELETIONS + OBJECT_DELETIONS.A} deletions and unreblogs of A more, and up to ${MOST_CREATION_DELETIONS + OBJECT_DELETIONS.B} deletions of B's, ${MOST_CREATION_DELETIONS} of them for the statuses its creations make and its boosts' unreblogs): ${extra}.`;
 }
