@@ -13,7 +13,7 @@ import { actors, type Actor } from './support/act/actors.ts';
 import { createdId, madeStep } from './support/act/created.ts';
 import { BOOST_REQUESTS, creationCost, madeStatus, sendBoosts, sendCreations, shrinkCreation, type SentBoost, type SentCreation } from './support/act/explore-create.ts';
 import { costOf, drawExploration, exploreSettingsOf, scopeOf, sendInputs, shrink, SHRINK_BOUND, type Held, type Sent } from './support/act/explore-inputs.ts';
-import { CLAUSE_ID } from './support/judge/clauses.ts';
+import { CLAUSE_ID, releaseHas } from './support/judge/clauses.ts';
 import { concernsOf, createInstances } from './support/judge/explore-create-oracle.ts';
 import { expectationOf, judgeExplored, verdictOf, type Explored } from './support/judge/explore-oracle.ts';
 import { it, made, section, step } from './support/run/checks.ts';
@@ -22,7 +22,7 @@ import { exploreShareOf } from './support/run/run-plan.ts';
 const { config, a, b } = actors();
 // The default share is what the run's plan of the other groups leaves of the IP access line: their checks come first.
 const share = await exploreShareOf(fileURLToPath(new URL('..', import.meta.url)), config);
-const scope = scopeOf({ ...exploreSettingsOf(config, share), withB: b !== undefined });
+const scope = scopeOf({ ...exploreSettingsOf(config, share, (clause) => releaseHas(config.serverVersion, clause)), withB: b !== undefined });
 const { inputs, creations } = drawExploration(scope, config.seed);
 /** Where an error row covers an input, its check judges a 5xx; where the contract leaves the answer open, ERRORS-5XX-1 does. */
 const judgedHere = (input: Sent['input']) => expectationOf(input.operation, input.idClass).kind !== 'open';

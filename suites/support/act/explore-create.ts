@@ -43,8 +43,8 @@ export interface CreateParameter {
   choices: readonly Choice[];
   /** A poll's own parameter: sent only with a poll. */
   ofPoll?: boolean;
-  /** The release that brought the parameter (the Versioning table). */
-  since?: string;
+  /** The clause of the catalogue whose release brought the parameter (the Versioning table): its `since` gates it. */
+  releasedWith?: string;
 }
 
 const MINUTE_MS = 60_000;
@@ -81,7 +81,7 @@ export const CREATE_PARAMETERS: readonly CreateParameter[] = [
   },
   {
     name: 'poll',
-    since: '2.8.0',
+    releasedWith: 'STATUS-POLL-1',
     choices: [
       absent,
       { name: 'two options, open an hour', kind: 'valid', value: () => ({ options: ['yes', 'no'], expires_in: 3600 }) },
@@ -94,13 +94,13 @@ export const CREATE_PARAMETERS: readonly CreateParameter[] = [
   {
     name: 'poll[multiple]',
     ofPoll: true,
-    since: '2.8.0',
+    releasedWith: 'STATUS-POLL-1',
     choices: [absent, { name: 'true', kind: 'valid', value: () => true }, { name: 'false', kind: 'valid', value: () => false }, { name: '"maybe"', kind: 'wrong type', value: () => 'maybe', open: 'a text where the table says boolean: what it answers is not shown' }],
   },
   {
     name: 'poll[hide_totals]',
     ofPoll: true,
-    since: '2.8.0',
+    releasedWith: 'STATUS-POLL-1',
     choices: [absent, { name: 'true', kind: 'valid', value: () => true }, { name: '"maybe"', kind: 'wrong type', value: () => 'maybe', open: 'a text where the table says boolean: what it answers is not shown' }],
   },
   {
@@ -135,7 +135,7 @@ export const CREATE_PARAMETERS: readonly CreateParameter[] = [
   },
   {
     name: 'scheduled_at',
-    since: '2.7.0',
+    releasedWith: 'STATUS-SCHEDULED-1',
     choices: [
       absent,
       { name: '10 minutes ahead', kind: 'valid', value: (c) => ahead(c.now, 10) },
@@ -154,9 +154,9 @@ export const choiceOf = (row: CreateRow, parameter: CreateParameter): Choice => 
 /** The row a class is tried on alone: a valid creation (a short text), its deviation the class's own. */
 export const BASE_ROW: CreateRow = { status: 'a short text' };
 
-/** The parameters a server of `release` takes: those the Versioning table gives it. */
-export function parametersOf(released: (since: string) => boolean): CreateParameter[] {
-  return CREATE_PARAMETERS.filter((p) => !p.since || released(p.since));
+/** The parameters the server's release takes (`released`: whether it has a clause): those the Versioning table gives it. */
+export function parametersOf(released: (clause: string) => boolean): CreateParameter[] {
+  return CREATE_PARAMETERS.filter((p) => !p.releasedWith || released(p.releasedWith));
 }
 
 const allowed = (c: Choice) => !c.open && !c.refused && c.kind !== 'missing';

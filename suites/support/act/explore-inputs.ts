@@ -6,7 +6,7 @@
 // draws follow. What the contract says each answer must be is the oracle's (judge/explore-oracle.ts); this module
 // only draws, plans what the budget buys and sends.
 import fc from 'fast-check';
-import { releaseAtLeast, type Config } from '../talk/config.ts';
+import type { Config } from '../talk/config.ts';
 import type { FormParams } from '../talk/form.ts';
 import type { Exchange } from '../talk/http.ts';
 import type { Actor } from './actors.ts';
@@ -46,21 +46,21 @@ export interface Operation {
   form?: FormParams;
   /** The form parameter the id goes in, where it is not in the path (POST /api/v1/statuses's in_reply_to_id). */
   idParameter?: string;
-  /** The release the operation came with (the Versioning table). */
-  since?: string;
+  /** The clause of the catalogue whose release brought the operation (the Versioning table): its `since` gates it. */
+  releasedWith?: string;
 }
 
 const statusPath = (suffix: string) => `/api/v1/statuses/:id${suffix}`;
 /** The path of an operation on an id, the id encoded as one path segment. */
 export const pathOf = (op: Operation, id: string) => op.path.replace(':id', encodeURIComponent(id));
-const move = (name: string, undo?: string, since?: string): Operation => ({
+const move = (name: string, undo?: string, releasedWith?: string): Operation => ({
   name,
   method: 'POST',
   path: statusPath(`/${name}`),
   resource: 'status',
   ...(undo ? { undo } : {}),
   ...(name === 'unreblog' ? { deletes: true } : {}),
-  ...(since ? { since } : {}),
+  ...(releasedWith ? { releasedWith } : {}),
 });
 
 /** The operations explored, in the order of the contract's tables: the covering set reaches them in this order. */
@@ -73,18 +73,18 @@ export const OPERATIONS: readonly Operation[] = [
   move('unfavourite'),
   move('reblog', 'unreblog'),
   move('unreblog'),
-  move('bookmark', 'unbookmark', '3.1.0'),
-  move('unbookmark', undefined, '3.1.0'),
-  move('mute', 'unmute', '1.4.2'),
-  move('unmute', undefined, '1.4.2'),
-  move('pin', 'unpin', '1.6.0'),
-  move('unpin', undefined, '1.6.0'),
+  move('bookmark', 'unbookmark', 'STATUS-BOOKMARK-1'),
+  move('unbookmark', undefined, 'STATUS-BOOKMARK-1'),
+  move('mute', 'unmute', 'STATUS-MUTE-1'),
+  move('unmute', undefined, 'STATUS-MUTE-1'),
+  move('pin', 'unpin', 'STATUS-PIN-1'),
+  move('unpin', undefined, 'STATUS-PIN-1'),
   { name: 'delete', method: 'DELETE', path: statusPath(''), resource: 'status', deletes: true },
   // POST /api/v1/statuses parameters: in_reply_to_id, the table's id parameter. A reply made is a status of the caller's,
   // on the ledger: its undo is a deletion.
   { name: 'reply', method: 'POST', path: '/api/v1/statuses', resource: 'status', idParameter: 'in_reply_to_id', form: { status: 'conformance probe: an explored reply' }, deletes: true },
   // The Media table shows no path for these; Mastodon's, as the rest of the suite uses.
-  { name: 'media read', method: 'GET', path: '/api/v1/media/:id', resource: 'attachment', since: '3.1.3' },
+  { name: 'media read', method: 'GET', path: '/api/v1/media/:id', resource: 'attachment', releasedWith: 'MEDIA-READ-1' },
   { name: 'media update', method: 'PUT', path: '/api/v1/media/:id', resource: 'attachment', form: { description: 'conformance probe: an explored update' } },
 ];
 
@@ -157,16 +157,23 @@ export function coveringOrder(operations: readonly Operation[], classes: (op: Op
   return cells;
 }
 
-/** The most deletions and unreblogs the exploration adds under --explore N: the run's own 15 and these stay within the Deletion bucket's 30. */
-export const MOST_EXPLORE_DELETIONS = 10;
 /**
- * The most deletions of B's the explored creations add under --explore N (each status they make, deleted by the
- * ledger, and the unreblog of each boost with the reblog's visibility parameter): B's own 15 in a run, its 2 objects' and these stay within B's Deletion bucket (30), leaving room for the
- * unreblogs of B the state machine's exploration draws.
+ * The calls of each account's Deletion bucket (DELETE of a status, unreblog) that --explore N adds, by what spends
+ * them, declared once: beside a run's own 15 (suites/self/budget.test.ts), each account's stay within the bucket's 30
+ * per 30 minutes, so that no run waits for its reset, with a fault or without. `objects`: the statuses of the classes
+ * (A's deleted at once and its public one; B's public and private ones), deleted by the ledger. A's `inputs`: the
+ * explored deletes, unreblogs and replies. B's `creations`: each status its creations and their shrinking make, deleted
+ * by the ledger, and the unreblog of each boost with the reblog's visibility parameter. `sequences`: the state
+ * machine's (statuses-interactions.test.ts), each account's deletes, unreblogs and the undos of its reblogs, and A's
+ * ledger delete of the last status made.
  */
-export const MOST_CREATION_DELETIONS = 8;
-/** The deletions of each account's objects the classes name (a status deleted at once, the public status the ledger deletes). */
-export const OBJECT_DELETIONS = { A: 2, B: 2 } as const;
+export const EXPLORE_DELETIONS = {
+  A: { objects: 2, inputs: 9, sequences: 4 },
+  B: { objects: 2, creations: 8, sequences: 5 },
+} as const;
+
+/** The deletions and unreblogs --explore N adds to an account's, all parts together. */
+export const exploreDeletionsOf = (who: keyof typeof EXPLORE_DELETIONS): number => Object.values(EXPLORE_DELETIONS[who]).reduce((sum: number, n: number) => sum + n, 0);
 
 /** What the exploration may take: the operations and classes it may send, and how many requests. */
 export interface Scope {
@@ -193,40 +200,44 @@ export function costOf(cell: { operation: string; idClass: IdClass }): { request
 
 /**
  * What of a run's configuration the exploration takes: --explore N (undefined: the default share alone), the default
- * share (the requests the run's plan leaves of one IP access window: run/run-plan.ts derives it), the server's
- * release, whether B is configured.
+ * share (the requests the run's plan leaves of one IP access window: run/run-plan.ts derives it), what the server's
+ * release has, whether B is configured.
  */
 export interface ExploreSettings {
   explore?: number;
   share: number;
-  serverVersion: string;
+  /** Whether the server's release has a clause: the catalogue's `since` (judge/clauses.ts releaseHas), asked by the caller. */
+  released: (clause: string) => boolean;
   withB: boolean;
 }
 
-/** The exploration's settings of a configuration and the default share the run's plan leaves it: the embedded server always has B. */
-export const exploreSettingsOf = (config: Config, share: number): ExploreSettings => ({
+/**
+ * The exploration's settings of a configuration, the default share the run's plan leaves it and what its release has:
+ * the embedded server always has B.
+ */
+export const exploreSettingsOf = (config: Config, share: number, released: (clause: string) => boolean): ExploreSettings => ({
   ...(config.explore === undefined ? {} : { explore: config.explore }),
   share,
-  serverVersion: config.serverVersion,
+  released,
   withB: config.embedded || config.tokenB !== undefined,
 });
 
 /**
  * What a run explores. The default share sends ids that name nothing on the operations that delete nothing: no object
  * made, no deletion, no undo. --explore N adds N requests, every class (the objects of each class made first, on the
- * ledger), and deletions up to MOST_EXPLORE_DELETIONS; --explore 0 turns the exploration off.
+ * ledger), and A's deletions up to EXPLORE_DELETIONS.A.inputs; --explore 0 turns the exploration off.
  */
 export function scopeOf(settings: ExploreSettings): Scope & { objects: boolean } {
-  const released = OPERATIONS.filter((op) => !op.since || releaseAtLeast(settings.serverVersion, op.since));
+  const released = OPERATIONS.filter((op) => !op.releasedWith || settings.released(op.releasedWith));
   const withB = (classes: readonly IdClass[]) => (settings.withB ? [...classes] : classes.filter((c) => c !== 'visible' && c !== 'hidden'));
   if (settings.explore === 0) return { operations: [], classes: () => [], requests: 0, deletions: 0, objects: false };
   // The explored creations are B's, its deletions their budget: a run without B makes none.
   // The boosts with the reblog's visibility parameter take theirs first (an unreblog each).
-  const creation = settings.withB ? { creation: { parameters: parametersOf((since) => releaseAtLeast(settings.serverVersion, since)), deletions: MOST_CREATION_DELETIONS - BOOST_VISIBILITIES.length } } : {};
+  const creation = settings.withB ? { creation: { parameters: parametersOf(settings.released), deletions: EXPLORE_DELETIONS.B.creations - BOOST_VISIBILITIES.length } } : {};
   if (settings.explore === undefined) {
     return { operations: released.filter((op) => !op.deletes), classes: () => NAMING_NOTHING, requests: settings.share, deletions: 0, objects: false };
   }
-  return { operations: released, classes: (op) => withB(classesOf(op)), requests: settings.share + settings.explore, deletions: MOST_EXPLORE_DELETIONS, objects: true, ...creation };
+  return { operations: released, classes: (op) => withB(classesOf(op)), requests: settings.share + settings.explore, deletions: EXPLORE_DELETIONS.A.inputs, objects: true, ...creation };
 }
 
 /** What a run explores: the inputs on ids, and the creations (rows of POST /api/v1/statuses's parameters). */
@@ -426,5 +437,6 @@ export function exploreAnnouncement(n: number, runCalls: number, budget: number,
   const added = n + OBJECT_REQUESTS;
   const windows = Math.ceil((runCalls + added) / budget);
   const extra = windows > 1 ? `the run then takes ${windows} windows of the IP access bucket (${budget} calls each), and waits up to ${periodMinutes} minutes for each reset past the first` : 'the run still fits one window of the IP access bucket';
-  return `Explore: --explore ${n} adds ${n} requests and ${OBJECT_REQUESTS} for the objects its classes name (up to ${MOST_EXPLORE_DELETIONS + OBJECT_DELETIONS.A} deletions and unreblogs of A more, and up to ${MOST_CREATION_DELETIONS + OBJECT_DELETIONS.B} deletions of B's, ${MOST_CREATION_DELETIONS} of them for the statuses its creations make and its boosts' unreblogs): ${extra}.`;
+  const parts = (who: keyof typeof EXPLORE_DELETIONS) => `${exploreDeletionsOf(who)} of ${who}'s (${Object.entries(EXPLORE_DELETIONS[who]).map(([part, k]) => `${k} ${part}`).join(', ')})`;
+  return `Explore: --explore ${n} adds ${n} requests and ${OBJECT_REQUESTS} for the objects its classes name, and up to ${parts('A')} and ${parts('B')} deletions and unreblogs beside the run's own, within each account's Deletion bucket: ${extra}.`;
 }

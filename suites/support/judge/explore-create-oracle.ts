@@ -7,6 +7,7 @@
 // refusal is as good as a success, whose effects are judged, and a server error is ERRORS-5XX-1's warning, run-wide.
 import { BASE_ROW, choiceOf, CREATE_PARAMETERS, describeRow, rulingOf, type CreateRow, type SentBoost, type SentCreation } from '../act/explore-create.ts';
 import { createdObject, type Exchange } from '../talk/http.ts';
+import { findClause } from './clauses.ts';
 
 /** The clause a refusal of a row of valid classes breaks: the effect of its first parameter that BASE_ROW does not send. */
 const LEAD_CLAUSE: Record<string, string> = {
@@ -178,11 +179,14 @@ export const CREATE_CLAUSES = [
   'STATUS-EFFECT-1', 'STATUS-EFFECT-2', 'STATUS-EFFECT-3', 'STATUS-REBLOG-2',
 ] as const;
 
+/** The release that brought an operation or a parameter, as --list shows it: the catalogue's `since` of its clause. */
+export const releaseWords = (clause: string | undefined): string => (clause ? `, since ${findClause(clause)?.since ?? '?'} (${clause})` : '');
+
 /** The model as --list shows it: each parameter, each class and what the contract says of it alone. */
 export function createModelLines(): string[] {
   const lines = ['create (POST /api/v1/statuses, as B; a status made costs one of B\'s deletions)'];
   for (const p of CREATE_PARAMETERS) {
-    lines.push(`  ${p.name}${p.ofPoll ? ' (with a poll)' : ''}${p.since ? `, since ${p.since}` : ''}`);
+    lines.push(`  ${p.name}${p.ofPoll ? ' (with a poll)' : ''}${releaseWords(p.releasedWith)}`);
     for (const c of p.choices) {
       const ruling = c.refused ? `refused, any 4xx (${c.refused})` : c.open ? `open: ${c.open}; a 5xx is ERRORS-5XX-1's warning` : c.kind === 'missing' ? 'refused without media_ids[] (STATUS-PARAMS-1)' : 'its effect shown on the answer and the reads';
       lines.push(`    ${`${c.kind}: ${c.name}`.padEnd(44)} ${ruling}`);

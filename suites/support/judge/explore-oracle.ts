@@ -21,7 +21,7 @@ import {
 } from '../act/explore-inputs.ts';
 import { createdObject, jsonOf, type Exchange } from '../talk/http.ts';
 import { BOOST_REQUESTS, creationCost, type SentBoost, type SentCreation } from '../act/explore-create.ts';
-import { boostInstances, CREATE_CLAUSES, createInstances, createModelLines } from './explore-create-oracle.ts';
+import { boostInstances, CREATE_CLAUSES, createInstances, createModelLines, releaseWords } from './explore-create-oracle.ts';
 import { answerOf, causeOf } from '../act/steps.ts';
 import { block, countJudged } from './preconditions.ts';
 import { observeResource } from './resources.ts';
@@ -191,7 +191,7 @@ export function clauseOfInput(input: Pick<Input, 'operation' | 'idClass'>): stri
 export function modelLines(): string[] {
   const lines: string[] = [];
   for (const op of OPERATIONS) {
-    lines.push(`${op.name} (${op.method} ${op.path}${op.idParameter ? ` with ${op.idParameter}=:id` : ""})${op.deletes ? ', counted in the Deletion bucket' : ''}${op.since ? `, since ${op.since}` : ''}`);
+    lines.push(`${op.name} (${op.method} ${op.path}${op.idParameter ? ` with ${op.idParameter}=:id` : ""})${op.deletes ? ', counted in the Deletion bucket' : ''}${releaseWords(op.releasedWith)}`);
     for (const idClass of ID_CLASSES) {
       if (!classesOf(op).includes(idClass)) continue;
       const e = expectationOf(op.name, idClass);
