@@ -62,8 +62,8 @@ describe('the explored inputs', () => {
   it('should announce the windows --explore N takes past the run\'s one, and each account\'s deletions it adds', () => {
     expect(exploreAnnouncement(10, 200, 285, 5)).toMatch(/still fits one window/);
     expect(exploreAnnouncement(600, 281, 285, 5)).toMatch(/takes 4 windows/);
-    expect(exploreAnnouncement(200, 281, 285, 5)).toContain(`up to ${exploreDeletionsOf('A')} of A's (2 objects, `);
-    expect(exploreAnnouncement(200, 281, 285, 5)).toContain(`${exploreDeletionsOf('B')} of B's (2 objects, ${EXPLORE_DELETIONS.B.creations} creations, ${EXPLORE_DELETIONS.B.sequences} sequences)`);
+    expect(exploreAnnouncement(200, 281, 285, 5)).toContain(`up to ${exploreDeletionsOf('A')} more of A's (2 objects, `);
+    expect(exploreAnnouncement(200, 281, 285, 5)).toContain(`${exploreDeletionsOf('B')} more of B's (2 objects, ${EXPLORE_DELETIONS.B.creations} creations, ${EXPLORE_DELETIONS.B.sequences} sequences)`);
   });
 
   it('should keep each account\'s deletions under --explore N, beside a run\'s own 15, within the Deletion bucket\'s 30', () => {

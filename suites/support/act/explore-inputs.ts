@@ -437,6 +437,6 @@ export function exploreAnnouncement(n: number, runCalls: number, budget: number,
   const added = n + OBJECT_REQUESTS;
   const windows = Math.ceil((runCalls + added) / budget);
   const extra = windows > 1 ? `the run then takes ${windows} windows of the IP access bucket (${budget} calls each), and waits up to ${periodMinutes} minutes for each reset past the first` : 'the run still fits one window of the IP access bucket';
-  const parts = (who: keyof typeof EXPLORE_DELETIONS) => `${exploreDeletionsOf(who)} of ${who}'s (${Object.entries(EXPLORE_DELETIONS[who]).map(([part, k]) => `${k} ${part}`).join(', ')})`;
-  return `Explore: --explore ${n} adds ${n} requests and ${OBJECT_REQUESTS} for the objects its classes name, and up to ${parts('A')} and ${parts('B')} deletions and unreblogs beside the run's own, within each account's Deletion bucket: ${extra}.`;
+  const parts = (who: keyof typeof EXPLORE_DELETIONS) => `${exploreDeletionsOf(who)} more of ${who}'s (${Object.entries(EXPLORE_DELETIONS[who]).map(([part, k]) => `${k} ${part}`).join(', ')})`;
+  return `Explore: --explore ${n} adds ${n} requests and ${OBJECT_REQUESTS} for the objects its classes name, and beside the run's own deletions and unreblogs up to ${parts('A')} and ${parts('B')}, each account within its Deletion bucket: ${extra}.`;
 }
