@@ -109,8 +109,9 @@ export function hiddenProblems(outcome: SuiteOutcome | undefined, clauses: reado
  * that passed judging nothing or were not judged, errors outside checks.
  */
 export function exactnessProblems(outcome: SuiteOutcome | undefined, faults: readonly Fault[]): string[] {
-  // Narrowed to a few groups (SELF_GROUPS), a fault whose clause none of them checks cannot be caught there.
-  const judged = (f: Fault) => !NARROWED || outcome?.checks.some((c) => c.clause === faultClause(f));
+  // Narrowed to a few groups (SELF_GROUPS), a fault whose clause none of them checks cannot be caught there, nor one
+  // whose check there the run's settings skip (an explored check where the profile's run explores no more than the default).
+  const judged = (f: Fault) => !NARROWED || outcome?.checks.some((c) => c.clause === faultClause(f) && c.status !== 'skipped');
   if (!outcome) return ['the runner did not report on this run'];
   const failed = failedClauses(outcome);
   const expected = new Set<string>([...faults.map(faultClause), ...faults.flatMap((f) => ALSO_FAILS[f]?.clauses ?? [])]);
