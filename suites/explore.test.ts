@@ -11,8 +11,10 @@ import type { TestContext } from 'vitest';
 import { MEDIA_FIXTURES } from '../fixtures/media/index.ts';
 import { actors, type Actor } from './support/act/actors.ts';
 import { createdId, madeStep } from './support/act/created.ts';
-import { costOf, drawInputs, exploreSettingsOf, scopeOf, sendInputs, shrink, SHRINK_BOUND, type Held, type Sent } from './support/act/explore-inputs.ts';
-import { CLAUSE_ID } from './support/judge/clauses.ts';
+import { BOOST_REQUESTS, creationCost, madeStatus, sendBoosts, sendCreations, shrinkCreation, type SentBoost, type SentCreation } from './support/act/explore-create.ts';
+import { costOf, drawExploration, exploreSettingsOf, scopeOf, sendInputs, shrink, SHRINK_BOUND, type Held, type Sent } from './support/act/explore-inputs.ts';
+import { CLAUSE_ID, releaseHas } from './support/judge/clauses.ts';
+import { concernsOf, createInstances } from './support/judge/explore-create-oracle.ts';
 import { expectationOf, judgeExplored, verdictOf, type Explored } from './support/judge/explore-oracle.ts';
 import { it, made, section, step } from './support/run/checks.ts';
 import { exploreShareOf } from './support/run/run-plan.ts';
@@ -20,8 +22,8 @@ import { exploreShareOf } from './support/run/run-plan.ts';
 const { config, a, b } = actors();
 // The default share is what the run's plan of the other groups leaves of the IP access line: their checks come first.
 const share = await exploreShareOf(fileURLToPath(new URL('..', import.meta.url)), config);
-const scope = scopeOf({ ...exploreSettingsOf(config, share), withB: b !== undefined });
-const inputs = drawInputs(scope, config.seed);
+const scope = scopeOf({ ...exploreSettingsOf(config, share, (clause) => releaseHas(config.serverVersion, clause)), withB: b !== undefined });
+const { inputs, creations } = drawExploration(scope, config.seed);
 /** Where an error row covers an input, its check judges a 5xx; where the contract leaves the answer open, ERRORS-5XX-1 does. */
 const judgedHere = (input: Sent['input']) => expectationOf(input.operation, input.idClass).kind !== 'open';
 
@@ -76,14 +78,40 @@ const sent = step('the explored inputs, sent as A', { as: 'A', needs: objects, c
   return made(await sendInputs(a, inputs, held, judgedHere));
 });
 
+/**
+ * The explored creations, sent as B (B's deletions are their budget; A's carry the run's and the id inputs'), each
+ * status made read by B and by A. They name A's attachment as another account's.
+ */
+const created = step(
+  "the explored creations of POST /api/v1/statuses, and boosts of A's public status with the reblog's visibility parameter, sent as B",
+  { as: 'B', needs: { heldByA }, cost: { api: creations.reduce((sum, c) => sum + creationCost(c.row).requests, 0) + BOOST_REQUESTS } },
+  async ({ heldByA }) => {
+    const own = heldByA.status?.own;
+    const boosts = own === undefined ? [] : await sendBoosts(b as Actor, a, own);
+    const deletions = scope.creation?.deletions ?? 0;
+    return made({ creations: await sendCreations(b as Actor, a, creations, heldByA.attachment?.own, deletions), boosts, deletions });
+  },
+);
+
 /** Each input that broke its clause, shrunk to its smallest (a bounded number of requests; none against a conforming server). */
-const explored = step('the explored inputs that broke their clause, each shrunk to its smallest', { as: 'A', needs: { sent }, cost: {} }, async ({ sent }) => {
+const explored = step('the explored inputs that broke their clause, each shrunk to its smallest', { as: 'A', needs: { sent, ...(scope.creation && b ? { created } : {}) }, cost: {} }, async (values) => {
+  const { sent } = values;
   const smallest = new Map<Sent, Sent>();
   const broken = (s: Sent) => (exchange: Sent['exchange']) => !verdictOf(expectationOf(s.input.operation, s.input.idClass), exchange, s.id).holds;
   for (const finding of sent.filter((s) => broken(s)(s.exchange)).slice(0, SHRINK_BOUND.findings)) {
     smallest.set(finding, await shrink(a, finding, broken(finding), judgedHere(finding.input)));
   }
-  const result: Explored = { sent, smallest };
+  const none = { creations: [] as SentCreation[], boosts: [] as SentBoost[], deletions: 0 };
+  const { creations: createdSent, boosts, deletions } = ('created' in values ? values.created : undefined) ?? none;
+  const smallestCreations = new Map<SentCreation, SentCreation>();
+  const brokenClauses = (s: SentCreation) => new Set(createInstances(s).filter((i) => !i.holds).map((i) => i.breaks));
+  // Shrinking makes statuses too: within what the creations left of B's deletions.
+  const budget = { deletions: deletions - createdSent.filter((s) => madeStatus(s.exchange)).length };
+  for (const finding of createdSent.filter((s) => brokenClauses(s).size > 0).slice(0, SHRINK_BOUND.findings)) {
+    const keep = concernsOf(createInstances(finding));
+    smallestCreations.set(finding, await shrinkCreation(b as Actor, a, finding, keep, (s) => [...brokenClauses(finding)].some((c) => brokenClauses(s).has(c)), budget));
+  }
+  const result: Explored = { sent, smallest, created: createdSent, smallestCreations, boosts };
   return made(result);
 });
 
@@ -92,7 +120,7 @@ const LEFT_OUT = `no explored input of its clause in this run: ${
   config.explore === 0
     ? 'the exploration is off (--explore 0)'
     : config.explore === undefined
-      ? "the default run's share explores ids that name nothing on the operations that delete nothing; --explore N explores every class"
+      ? "the default run's share explores ids that name nothing on the operations that delete nothing; --explore N explores every class, and the creations with B"
       : `--explore ${config.explore} did not reach it`
 }`;
 
@@ -116,7 +144,33 @@ section('Explored inputs', () => {
     it('STATUS-DELETE-2 explored inputs: a read of a deleted status answers 404 "Record not found"', { needs: { explored } }, judge);
     it('STATUS-DELETE-3 explored inputs: DELETE of a status the caller does not own (another\'s, never existed, malformed) answers 404 "Record not found"', { needs: { explored } }, judge);
     it('STATUS-DELETE-4 explored inputs: DELETE of a deleted status answers 404 "Record not found"', { needs: { explored } }, judge);
+    it('STATUS-READ-2 explored inputs: its owner\'s read of a private status it created answers the Status', { needs: { explored } }, judge);
+    it('STATUS-VIS-6 explored inputs: its owner\'s read of a direct status it created answers the Status', { needs: { explored } }, judge);
+    it('STATUS-VIS-7 explored inputs: another account\'s read of a direct status answers 404 "Record not found"', { needs: { explored } }, judge);
     it('STATUS-DELETE-6 explored inputs: the context, reblogged_by and favourited_by of a deleted status answer 404 "Record not found"', { needs: { explored } }, judge);
+  });
+  section('POST /api/v1/statuses parameters', () => {
+    it('STATUS-CREATE-1 explored inputs: a creation of valid parameters answers 200 and the Status', { needs: { explored } }, judge);
+    it('STATUS-CREATE-2 explored inputs: spoiler_text sent (a warning, the empty string) is the answer\'s spoiler_text', { needs: { explored } }, judge);
+    it('STATUS-CREATE-3 explored inputs: sensitive true with a spoiler_text marks the status sensitive', { needs: { explored } }, judge);
+    it('STATUS-CREATE-4 explored inputs: visibility sent (public, unlisted, private, direct) is the answer\'s visibility', { needs: { explored } }, judge);
+    it('STATUS-CREATE-5 explored inputs: language sent is the answer\'s language', { needs: { explored } }, judge);
+    it('STATUS-CREATE-7 explored inputs: sensitive true without a spoiler_text marks the status sensitive', { needs: { explored } }, judge);
+    it('STATUS-PARAMS-1 explored inputs: a creation with neither status nor media_ids is refused (any 4xx)', { needs: { explored } }, judge);
+    it('STATUS-POLL-1 explored inputs: poll[options][] are the options of the answer\'s Poll, in order', { needs: { explored } }, judge);
+    it('STATUS-POLL-2 explored inputs: poll[expires_in] is the seconds from created_at to the Poll\'s expires_at', { needs: { explored } }, judge);
+    it('STATUS-POLL-3 explored inputs: poll[multiple] sent is the Poll\'s multiple', { needs: { explored } }, judge);
+    it('STATUS-POLL-4 explored inputs: a poll with poll[hide_totals] is created with its Poll', { needs: { explored } }, judge);
+    it('STATUS-POLL-5 explored inputs: a poll without poll[expires_in] is refused (any 4xx)', { needs: { explored } }, judge);
+    it('STATUS-POLL-6 explored inputs: a poll with media_ids is refused (any 4xx)', { needs: { explored } }, judge);
+    it('STATUS-SCHEDULED-1 explored inputs: scheduled_at 10 minutes ahead answers a ScheduledStatus for that time', { needs: { explored } }, judge);
+    it('STATUS-SCHEDULED-2 explored inputs: a ScheduledStatus\'s params echo the text and visibility sent', { needs: { explored } }, judge);
+    it('STATUS-SCHEDULED-3 explored inputs: scheduled_at 2 minutes ahead is refused (any 4xx)', { needs: { explored } }, judge);
+    it('MEDIA-ATTACH-3 explored inputs: another account\'s attachment in media_ids[] is refused (any 4xx)', { needs: { explored } }, judge);
+    it('STATUS-EFFECT-1 explored inputs: another account\'s read of an open poll made with poll[hide_totals] shows no votes_count', { needs: { explored } }, judge);
+    it('STATUS-EFFECT-2 explored inputs: the reads by the owner and by another account show spoiler_text, sensitive and language as created', { needs: { explored } }, judge);
+    it('STATUS-EFFECT-3 explored inputs: another account\'s read shows the poll\'s options and multiple as created', { needs: { explored } }, judge);
+    it('STATUS-REBLOG-2 explored inputs: a boost made with visibility unlisted or private shows it on its answer and on the later reads by its booster and by another account', { needs: { explored } }, judge);
   });
   section('States and transitions', () => {
     it('STATUS-FAV-1 explored inputs: favourite of a visible status answers the Status with favourited = true', { needs: { explored } }, judge);

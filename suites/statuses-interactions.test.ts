@@ -40,6 +40,7 @@ import { now, observeLate, settle } from './support/act/settle.ts';
 import { check, checkEach, expectEqual, expectHeld, expectError, expectList, expectOk, expectRefusal, fail, statusLine } from './support/judge/verify.ts';
 import { it, made, notMade, requirement, section, step, type DeclaredStep, type StepOutcome } from './support/run/checks.ts';
 import { Sequencer, type SequenceRecord } from './support/act/sequence.ts';
+import { EXPLORE_DELETIONS } from './support/act/explore-inputs.ts';
 import { explorationBudget, explore, judgeExploration, judgeSequence, readState, sendSequence, type Exploration } from './support/judge/state-machine.ts';
 import { ROWS, type Move, type MoveName, type Who } from './support/judge/status-model.ts';
 import { ClauseFailure } from './support/judge/clauses.ts';
@@ -412,12 +413,6 @@ const AT_ONCE_ENTRIES = 3;
 const COVERING_COST = COVERING.length + 1 + 2 + 1 + 1;
 /** The longest sequence an exploration draws (--explore N; CONFORMANCE_EXPLORE). */
 const EXPLORED_MOVES = 6;
-/**
- * The calls of A's Deletion bucket an exploration may take (beside the run's 15 and the explored inputs' 10, within
- * its 30): its deletes (each with a status made again for the sequences after it), its unreblogs and the undos of its
- * reblogs, and the ledger's delete of the last status it made.
- */
-const EXPLORED_DELETIONS = 4;
 /** What the ledger sends for the exploration's last status, where no sequence deleted it: its delete and the read that shows it gone. */
 const LAST_STATUS_CLEANUP = 2;
 
@@ -479,7 +474,9 @@ const sequences = step(
       budget: budget - LAST_STATUS_CLEANUP + sequencer.requests,
       maxMoves: EXPLORED_MOVES,
       make,
-      deletions: EXPLORED_DELETIONS,
+      // Each account's share of the Deletion bucket the exploration adds (its deletes, unreblogs and the undos of its
+      // reblogs; A's ledger delete of the last status made), declared with the explored inputs' and creations'.
+      deletions: { A: EXPLORE_DELETIONS.A.sequences, B: EXPLORE_DELETIONS.B.sequences },
     });
     return made({ record, exploration });
   },

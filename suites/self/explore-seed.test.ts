@@ -1,4 +1,4 @@
-// One seed, one exploration: two runs of the explore group with the same seed, against a server with a fault only the
+// One seed, one exploration: two runs of the explore group with the same seed (--explore 120), against a server with a fault only the
 // exploration judges (a malformed id answered 500 by bookmark), send the same requests (the objects the runs made
 // named in the order they were made) and reach the same verdicts, shrunk finding included. A gate on explored inputs
 // holds run after run. And a finding replays: against a server that favourites deleted statuses, --explore 200 fails
@@ -22,9 +22,12 @@ function requestsOf(har: string): string[] {
   const entries = (JSON.parse(readFileSync(har, 'utf8')) as { log: { entries: HarEntry[] } }).log.entries;
   const made = new Map<string, string>();
   for (const { request, response } of entries) {
-    const creation = request.method === 'POST' && /\/api\/v[12]\/(?:statuses|media)$/.test(new URL(request.url).pathname) && response.status < 300;
-    const id = creation ? (JSON.parse(response.content.text ?? '{}') as { id?: unknown }).id : undefined;
-    if (typeof id === 'string') made.set(id, `#${made.size + 1}`);
+    // A boost is a status made too: its id is read later.
+    const creation = request.method === 'POST' && /\/api\/v[12]\/(?:statuses|media|statuses\/[^/]+\/reblog)$/.test(new URL(request.url).pathname) && response.status < 300;
+    const body = creation ? (JSON.parse(response.content.text ?? '{}') as { id?: unknown; poll?: { id?: unknown } | null }) : {};
+    if (typeof body.id === 'string') made.set(body.id, `#${made.size + 1}`);
+    // The ledger reads the poll of a status it deleted by the poll's id.
+    if (typeof body.poll?.id === 'string') made.set(body.poll.id, `${made.get(body.id as string) ?? '#'}'s poll`);
   }
   return entries.map(({ request }) => `${request.method} ${new URL(request.url).pathname.replace(/[^/]+/g, (segment) => made.get(segment) ?? segment)}`).sort();
 }
@@ -34,7 +37,7 @@ const failuresOf = (run: CliRun) => (run.results?.checks ?? []).filter((c) => c.
 
 describe('the exploration, seeded', () => {
   it('should send the same inputs and reach the same verdicts in two runs with one seed', { timeout: 240_000 }, async () => {
-    const args = ['--group', 'explore', '--explore', '60', '--seed', '7', '--fault', 'STATUS-BOOKMARK-4:malformed'];
+    const args = ['--group', 'explore', '--explore', '120', '--seed', '7', '--fault', 'STATUS-BOOKMARK-4:malformed'];
     const hars = [1, 2].map((n) => join(mkdtempSync(join(tmpdir(), 'explore-seed-')), `run-${n}.har`));
     const first = await runCli(args, { CONFORMANCE_RECORD: hars[0] as string });
     const second = await runCli(args, { CONFORMANCE_RECORD: hars[1] as string });
@@ -58,6 +61,24 @@ describe('the exploration, seeded', () => {
       expect(replay.length, 'the replay makes the status and deletes it before the failing request').toBe(3);
       const { stdout } = await promisify(execFile)('sh', ['-c', `set -e\n${replay.map((step) => step.curl).join('\n')}`], { env: { PATH: process.env.PATH ?? '', ...env } });
       expect(stdout.match(/HTTP\/1\.1 \d+/g)?.pop(), 'the failing request, replayed').toBe('HTTP/1.1 200');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('should fail the clause of an effect a creation lost, with a replay that reproduces it', { timeout: 240_000 }, async () => {
+    const server = await startReferenceServer({ faults: ['STATUS-CREATE-2:polls'] });
+    try {
+      const env = serverEnv(server);
+      const run = await runCli(['--group', 'explore', '--explore', '200'], env);
+      const failed = (run.results?.checks ?? []).filter((c) => c.status === 'failed');
+      expect(failed.map((c) => c.failedClause ?? c.clause), run.stderr.slice(-2000)).toEqual(['STATUS-CREATE-2']);
+      // Shrinking makes statuses, within what the creations left of B's deletions: here none is left to shrink with.
+      expect(failed[0]?.message).toMatch(/a creation with status a short text, poll two options, open an hour, .*spoiler_text a warning/);
+      // It names no object the run made: its reproduction is its own curl line.
+      const { stdout } = await promisify(execFile)('sh', ['-c', `set -e\n${failed[0]?.reproduce ?? ''}`], { env: { PATH: process.env.PATH ?? '', ...env } });
+      expect(stdout.match(/HTTP\/1\.1 \d+/g)?.pop(), 'the creation, replayed').toBe('HTTP/1.1 200');
+      expect(stdout).toMatch(/"spoiler_text":""/);
     } finally {
       await server.close();
     }

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { classesOf, costOf, coverageLines, drawInputs, exploreAnnouncement, isMalformed, MOST_EXPLORE_DELETIONS, NAMING_NOTHING, OPERATIONS, operationNamed, scopeOf, smallerMalformed } from './explore-inputs.ts';
+import { LIMITS } from '../talk/pacing.ts';
+import { classesOf, costOf, coverageLines, drawInputs, exploreAnnouncement, exploreDeletionsOf, EXPLORE_DELETIONS, isMalformed, NAMING_NOTHING, OPERATIONS, operationNamed, scopeOf, smallerMalformed } from './explore-inputs.ts';
 
 /** A default share as the run's plan may leave it. */
 const SHARE = 2;
-const settings = (explore?: number) => ({ ...(explore === undefined ? {} : { explore }), share: SHARE, serverVersion: '3.2.0', withB: true });
+/** A release that has every clause the exploration is gated by, as 3.2.0 has. */
+const settings = (explore?: number) => ({ ...(explore === undefined ? {} : { explore }), share: SHARE, released: () => true, withB: true });
 
 describe('the explored inputs', () => {
   it('should draw the same inputs from one seed, and other ids from another', () => {
@@ -39,7 +41,7 @@ describe('the explored inputs', () => {
   it('should keep --explore N within its requests and its deletions, and --explore 0 to nothing', () => {
     const inputs = drawInputs(scopeOf(settings(300)), 5);
     expect(inputs.reduce((sum, input) => sum + costOf(input).requests, 0)).toBeLessThanOrEqual(SHARE + 300);
-    expect(inputs.reduce((sum, input) => sum + costOf(input).deletions, 0)).toBeLessThanOrEqual(MOST_EXPLORE_DELETIONS);
+    expect(inputs.reduce((sum, input) => sum + costOf(input).deletions, 0)).toBeLessThanOrEqual(EXPLORE_DELETIONS.A.inputs);
     expect(drawInputs(scopeOf(settings(0)), 1)).toEqual([]);
   });
 
@@ -57,8 +59,15 @@ describe('the explored inputs', () => {
     expect(isMalformed('123')).toBe(false);
   });
 
-  it('should announce the windows --explore N takes past the run\'s one', () => {
+  it('should announce the windows --explore N takes past the run\'s one, and each account\'s deletions it adds', () => {
     expect(exploreAnnouncement(10, 200, 285, 5)).toMatch(/still fits one window/);
     expect(exploreAnnouncement(600, 281, 285, 5)).toMatch(/takes 4 windows/);
+    expect(exploreAnnouncement(200, 281, 285, 5)).toContain(`up to ${exploreDeletionsOf('A')} more of A's (2 objects, `);
+    expect(exploreAnnouncement(200, 281, 285, 5)).toContain(`${exploreDeletionsOf('B')} more of B's (2 objects, ${EXPLORE_DELETIONS.B.creations} creations, ${EXPLORE_DELETIONS.B.sequences} sequences)`);
+  });
+
+  it('should keep each account\'s deletions under --explore N, beside a run\'s own 15, within the Deletion bucket\'s 30', () => {
+    // A run's own: at most half the bucket, so that two runs in a row fit (suites/self/budget.test.ts holds it).
+    for (const who of ['A', 'B'] as const) expect(15 + exploreDeletionsOf(who), who).toBeLessThanOrEqual(LIMITS.Deletion.limit);
   });
 });

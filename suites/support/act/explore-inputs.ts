@@ -6,10 +6,11 @@
 // draws follow. What the contract says each answer must be is the oracle's (judge/explore-oracle.ts); this module
 // only draws, plans what the budget buys and sends.
 import fc from 'fast-check';
-import { releaseAtLeast, type Config } from '../talk/config.ts';
+import type { Config } from '../talk/config.ts';
 import type { FormParams } from '../talk/form.ts';
 import type { Exchange } from '../talk/http.ts';
 import type { Actor } from './actors.ts';
+import { BOOST_REQUESTS, BOOST_VISIBILITIES, createCovering, creationCost, parametersOf, randomRows, CREATE_PARAMETERS, type CreateInput, type CreateParameter } from './explore-create.ts';
 import { remember } from './ledger.ts';
 
 export const ID_CLASSES = ['own', 'visible', 'hidden', 'deleted', 'never-existed', 'malformed'] as const;
@@ -45,21 +46,21 @@ export interface Operation {
   form?: FormParams;
   /** The form parameter the id goes in, where it is not in the path (POST /api/v1/statuses's in_reply_to_id). */
   idParameter?: string;
-  /** The release the operation came with (the Versioning table). */
-  since?: string;
+  /** The clause of the catalogue whose release brought the operation (the Versioning table): its `since` gates it. */
+  releasedWith?: string;
 }
 
 const statusPath = (suffix: string) => `/api/v1/statuses/:id${suffix}`;
 /** The path of an operation on an id, the id encoded as one path segment. */
 export const pathOf = (op: Operation, id: string) => op.path.replace(':id', encodeURIComponent(id));
-const move = (name: string, undo?: string, since?: string): Operation => ({
+const move = (name: string, undo?: string, releasedWith?: string): Operation => ({
   name,
   method: 'POST',
   path: statusPath(`/${name}`),
   resource: 'status',
   ...(undo ? { undo } : {}),
   ...(name === 'unreblog' ? { deletes: true } : {}),
-  ...(since ? { since } : {}),
+  ...(releasedWith ? { releasedWith } : {}),
 });
 
 /** The operations explored, in the order of the contract's tables: the covering set reaches them in this order. */
@@ -72,18 +73,18 @@ export const OPERATIONS: readonly Operation[] = [
   move('unfavourite'),
   move('reblog', 'unreblog'),
   move('unreblog'),
-  move('bookmark', 'unbookmark', '3.1.0'),
-  move('unbookmark', undefined, '3.1.0'),
-  move('mute', 'unmute', '1.4.2'),
-  move('unmute', undefined, '1.4.2'),
-  move('pin', 'unpin', '1.6.0'),
-  move('unpin', undefined, '1.6.0'),
+  move('bookmark', 'unbookmark', 'STATUS-BOOKMARK-1'),
+  move('unbookmark', undefined, 'STATUS-BOOKMARK-1'),
+  move('mute', 'unmute', 'STATUS-MUTE-1'),
+  move('unmute', undefined, 'STATUS-MUTE-1'),
+  move('pin', 'unpin', 'STATUS-PIN-1'),
+  move('unpin', undefined, 'STATUS-PIN-1'),
   { name: 'delete', method: 'DELETE', path: statusPath(''), resource: 'status', deletes: true },
   // POST /api/v1/statuses parameters: in_reply_to_id, the table's id parameter. A reply made is a status of the caller's,
   // on the ledger: its undo is a deletion.
   { name: 'reply', method: 'POST', path: '/api/v1/statuses', resource: 'status', idParameter: 'in_reply_to_id', form: { status: 'conformance probe: an explored reply' }, deletes: true },
   // The Media table shows no path for these; Mastodon's, as the rest of the suite uses.
-  { name: 'media read', method: 'GET', path: '/api/v1/media/:id', resource: 'attachment', since: '3.1.3' },
+  { name: 'media read', method: 'GET', path: '/api/v1/media/:id', resource: 'attachment', releasedWith: 'MEDIA-READ-1' },
   { name: 'media update', method: 'PUT', path: '/api/v1/media/:id', resource: 'attachment', form: { description: 'conformance probe: an explored update' } },
 ];
 
@@ -136,7 +137,7 @@ export interface Input {
 }
 
 /** The cells (operation, class) of the space, in covering order: round r gives each operation its next class. */
-export function coveringOrder(operations: readonly Operation[], classes: (op: Operation) => readonly IdClass[]): { operation: string; idClass: IdClass }[] {
+export function coveringOrder(operations: readonly Operation[], classes: (op: Operation) => readonly IdClass[]): { operation: string; idClass: IdClass; round: number }[] {
   const perOperation = operations.map((op) => {
     const own = classes(op);
     // Each operation starts at another class, so that the first round already meets every class; one that deletes
@@ -146,18 +147,33 @@ export function coveringOrder(operations: readonly Operation[], classes: (op: Op
     return { op, order: [...own.slice(start), ...own.slice(0, start)] };
   });
   const rounds = Math.max(0, ...perOperation.map(({ order }) => order.length));
-  const cells: { operation: string; idClass: IdClass }[] = [];
+  const cells: { operation: string; idClass: IdClass; round: number }[] = [];
   for (let round = 0; round < rounds; round++) {
     for (const { op, order } of perOperation) {
       const idClass = order[round];
-      if (idClass) cells.push({ operation: op.name, idClass });
+      if (idClass) cells.push({ operation: op.name, idClass, round });
     }
   }
   return cells;
 }
 
-/** The most deletions and unreblogs the exploration adds under --explore N: the run's own 15 and these stay within the Deletion bucket's 30. */
-export const MOST_EXPLORE_DELETIONS = 10;
+/**
+ * The calls of each account's Deletion bucket (DELETE of a status, unreblog) that --explore N adds, by what spends
+ * them, declared once: beside a run's own 15 (suites/self/budget.test.ts), each account's stay within the bucket's 30
+ * per 30 minutes, so that no run waits for its reset, with a fault or without. `objects`: the statuses of the classes
+ * (A's deleted at once and its public one; B's public and private ones), deleted by the ledger. A's `inputs`: the
+ * explored deletes, unreblogs and replies. B's `creations`: each status its creations and their shrinking make, deleted
+ * by the ledger, and the unreblog of each boost with the reblog's visibility parameter. `sequences`: the state
+ * machine's (statuses-interactions.test.ts), each account's deletes, unreblogs and the undos of its reblogs, and A's
+ * ledger delete of the last status made.
+ */
+export const EXPLORE_DELETIONS = {
+  A: { objects: 2, inputs: 9, sequences: 4 },
+  B: { objects: 2, creations: 8, sequences: 5 },
+} as const;
+
+/** The deletions and unreblogs --explore N adds to an account's, all parts together. */
+export const exploreDeletionsOf = (who: keyof typeof EXPLORE_DELETIONS): number => Object.values(EXPLORE_DELETIONS[who]).reduce((sum: number, n: number) => sum + n, 0);
 
 /** What the exploration may take: the operations and classes it may send, and how many requests. */
 export interface Scope {
@@ -165,6 +181,8 @@ export interface Scope {
   classes: (op: Operation) => readonly IdClass[];
   requests: number;
   deletions: number;
+  /** The parameters of POST /api/v1/statuses the explored creations vary (none: no creation), and B's deletions they may spend. */
+  creation?: { parameters: readonly CreateParameter[]; deletions: number };
 }
 
 /** An input's move takes where its id names a status the caller sees: its undo is sent at once. */
@@ -182,61 +200,95 @@ export function costOf(cell: { operation: string; idClass: IdClass }): { request
 
 /**
  * What of a run's configuration the exploration takes: --explore N (undefined: the default share alone), the default
- * share (the requests the run's plan leaves of one IP access window: run/run-plan.ts derives it), the server's
- * release, whether B is configured.
+ * share (the requests the run's plan leaves of one IP access window: run/run-plan.ts derives it), what the server's
+ * release has, whether B is configured.
  */
 export interface ExploreSettings {
   explore?: number;
   share: number;
-  serverVersion: string;
+  /** Whether the server's release has a clause: the catalogue's `since` (judge/clauses.ts releaseHas), asked by the caller. */
+  released: (clause: string) => boolean;
   withB: boolean;
 }
 
-/** The exploration's settings of a configuration and the default share the run's plan leaves it: the embedded server always has B. */
-export const exploreSettingsOf = (config: Config, share: number): ExploreSettings => ({
+/**
+ * The exploration's settings of a configuration, the default share the run's plan leaves it and what its release has:
+ * the embedded server always has B.
+ */
+export const exploreSettingsOf = (config: Config, share: number, released: (clause: string) => boolean): ExploreSettings => ({
   ...(config.explore === undefined ? {} : { explore: config.explore }),
   share,
-  serverVersion: config.serverVersion,
+  released,
   withB: config.embedded || config.tokenB !== undefined,
 });
 
 /**
  * What a run explores. The default share sends ids that name nothing on the operations that delete nothing: no object
  * made, no deletion, no undo. --explore N adds N requests, every class (the objects of each class made first, on the
- * ledger), and deletions up to MOST_EXPLORE_DELETIONS; --explore 0 turns the exploration off.
+ * ledger), and A's deletions up to EXPLORE_DELETIONS.A.inputs; --explore 0 turns the exploration off.
  */
 export function scopeOf(settings: ExploreSettings): Scope & { objects: boolean } {
-  const released = OPERATIONS.filter((op) => !op.since || releaseAtLeast(settings.serverVersion, op.since));
+  const released = OPERATIONS.filter((op) => !op.releasedWith || settings.released(op.releasedWith));
   const withB = (classes: readonly IdClass[]) => (settings.withB ? [...classes] : classes.filter((c) => c !== 'visible' && c !== 'hidden'));
   if (settings.explore === 0) return { operations: [], classes: () => [], requests: 0, deletions: 0, objects: false };
+  // The explored creations are B's, its deletions their budget: a run without B makes none.
+  // The boosts with the reblog's visibility parameter take theirs first (an unreblog each).
+  const creation = settings.withB ? { creation: { parameters: parametersOf(settings.released), deletions: EXPLORE_DELETIONS.B.creations - BOOST_VISIBILITIES.length } } : {};
   if (settings.explore === undefined) {
     return { operations: released.filter((op) => !op.deletes), classes: () => NAMING_NOTHING, requests: settings.share, deletions: 0, objects: false };
   }
-  return { operations: released, classes: (op) => withB(classesOf(op)), requests: settings.share + settings.explore, deletions: MOST_EXPLORE_DELETIONS, objects: true };
+  return { operations: released, classes: (op) => withB(classesOf(op)), requests: settings.share + settings.explore, deletions: EXPLORE_DELETIONS.A.inputs, objects: true, ...creation };
+}
+
+/** What a run explores: the inputs on ids, and the creations (rows of POST /api/v1/statuses's parameters). */
+export interface Exploration {
+  inputs: Input[];
+  creations: CreateInput[];
 }
 
 /**
  * The inputs of a run, the same for one seed: the covering set first, as far as the scope's requests and deletions
- * go, then random draws of (operation, class) pairs until the requests are spent. The ids that name nothing are drawn
- * by fast-check from the seed.
+ * go, round after round (each operation's next class, and the creations' next covering row, so that every operation
+ * is reached before any is reached twice), then random draws until the requests are spent: an (operation, class)
+ * pair, or a creation's row drawn whole. The ids that name nothing are drawn by fast-check from the seed.
  */
-export function drawInputs(scope: Scope, seed: number): Input[] {
+export function drawExploration(scope: Scope, seed: number): Exploration {
   const covering = coveringOrder(scope.operations, scope.classes);
-  const spent = { requests: 0, deletions: 0 };
-  const fits = (cell: { operation: string; idClass: IdClass }) => {
-    const cost = costOf(cell);
-    if (spent.requests + cost.requests > scope.requests || spent.deletions + cost.deletions > scope.deletions) return false;
+  const rows = scope.creation ? createCovering(scope.creation.parameters) : [];
+  // The boosts with the reblog's visibility parameter go with the creations, first.
+  const spent = { requests: scope.creation ? BOOST_REQUESTS : 0, deletions: 0, creationDeletions: 0 };
+  const fits = (cost: { requests: number; deletions: number }, creation: boolean) => {
+    const deletions = creation ? spent.creationDeletions : spent.deletions;
+    const most = creation ? (scope.creation?.deletions ?? 0) : scope.deletions;
+    if (spent.requests + cost.requests > scope.requests || deletions + cost.deletions > most) return false;
     spent.requests += cost.requests;
-    spent.deletions += cost.deletions;
+    if (creation) spent.creationDeletions += cost.deletions;
+    else spent.deletions += cost.deletions;
     return true;
   };
-  const cells: Omit<Input, 'value'>[] = covering.filter(fits).map((cell) => ({ ...cell, drawnBy: 'covering' }));
+  const cells: Omit<Input, 'value'>[] = [];
+  const creations: Omit<CreateInput, 'drawn'>[] = [];
+  const rounds = Math.max(rows.length, ...covering.map((c) => c.round + 1));
+  for (let round = 0; round < rounds; round++) {
+    for (const cell of covering.filter((c) => c.round === round)) if (fits(costOf(cell), false)) cells.push({ operation: cell.operation, idClass: cell.idClass, drawnBy: 'covering' });
+    const row = rows[round];
+    if (row && fits(creationCost(row), true)) creations.push({ row, drawnBy: 'covering' });
+  }
   const left = scope.requests - spent.requests;
-  if (left > 0 && covering.length > 0) {
+  const choices = covering.length + (scope.creation ? 1 : 0);
+  if (left > 0 && choices > 0) {
     // A draw per request left, at most: one that does not fit (a deletion past the scope's) is passed over.
-    for (const i of fc.sample(fc.integer({ min: 0, max: covering.length - 1 }), { seed, numRuns: left })) {
-      const cell = covering[i] as (typeof covering)[number];
-      if (fits(cell)) cells.push({ ...cell, drawnBy: 'random' });
+    const picks = fc.sample(fc.integer({ min: 0, max: choices - 1 }), { seed, numRuns: left });
+    // The creations' rows drawn whole, from a stream of the seed of their own.
+    const rowsDrawn = randomRows(scope.creation?.parameters ?? [], seed + 7919, picks.filter((i) => i === covering.length).length);
+    for (const i of picks) {
+      const cell = covering[i];
+      if (cell) {
+        if (fits(costOf(cell), false)) cells.push({ operation: cell.operation, idClass: cell.idClass, drawnBy: 'random' });
+        continue;
+      }
+      const row = rowsDrawn.shift();
+      if (row && fits(creationCost(row), true)) creations.push({ row, drawnBy: 'random' });
     }
   }
   const drawn = (idClass: IdClass, k: number): string | undefined => {
@@ -244,14 +296,40 @@ export function drawInputs(scope: Scope, seed: number): Input[] {
     // A value per input, each from its own stream of the seed: adding an input never changes the ones before it.
     return fc.sample(VALUES[idClass], { seed: seed + k, numRuns: 1 })[0];
   };
-  return cells.map((cell, k) => {
-    const value = drawn(cell.idClass, k);
-    return { ...cell, ...(value === undefined ? {} : { value }) };
-  });
+  return {
+    inputs: cells.map((cell, k) => {
+      const value = drawn(cell.idClass, k);
+      return { ...cell, ...(value === undefined ? {} : { value }) };
+    }),
+    creations: creations.map((creation, k) => ({ ...creation, drawn: drawn('never-existed', 1_000_003 + k) as string })),
+  };
 }
 
+/** The inputs on ids of a run (drawExploration). */
+export const drawInputs = (scope: Scope, seed: number): Input[] => drawExploration(scope, seed).inputs;
+
 /** What a scope's inputs reach, and what they leave out, per operation: for --list and the results. */
-export function coverageLines(scope: Scope, inputs: readonly Input[]): string[] {
+export function coverageLines(scope: Scope, inputs: readonly Input[], creations: readonly CreateInput[] = []): string[] {
+  return [...idCoverageLines(scope, inputs), creationCoverageLine(scope, creations)];
+}
+
+/** What the creations reach: how many rows, and each parameter's classes that no row sent, and why. */
+function creationCoverageLine(scope: Scope, creations: readonly CreateInput[]): string {
+  if (!scope.creation) return 'create: outside the scope (the default share makes nothing; --explore N with account B explores it)';
+  const covering = creations.filter((c) => c.drawnBy === 'covering').length;
+  const leftOut: string[] = [];
+  for (const p of CREATE_PARAMETERS) {
+    const inScope = scope.creation?.parameters.includes(p) ?? false;
+    for (const choice of p.choices) {
+      if (choice.kind === 'absent' || creations.some((c) => c.row[p.name] === choice.name)) continue;
+      leftOut.push(`${p.name} ${choice.name} (${inScope ? 'beyond the requests and deletions' : 'outside the scope'})`);
+    }
+  }
+  const made = `${creations.length} row${creations.length === 1 ? '' : 's'} (${covering} covering, ${creations.length - covering} random)`;
+  return `create: ${made}${leftOut.length ? `; left out: ${leftOut.join(', ')}` : '; every class of every parameter reached'}`;
+}
+
+function idCoverageLines(scope: Scope, inputs: readonly Input[]): string[] {
   return OPERATIONS.map((op) => {
     const sent = inputs.filter((i) => i.operation === op.name);
     const reached = [...new Set(sent.map((i) => i.idClass))];
@@ -359,5 +437,6 @@ export function exploreAnnouncement(n: number, runCalls: number, budget: number,
   const added = n + OBJECT_REQUESTS;
   const windows = Math.ceil((runCalls + added) / budget);
   const extra = windows > 1 ? `the run then takes ${windows} windows of the IP access bucket (${budget} calls each), and waits up to ${periodMinutes} minutes for each reset past the first` : 'the run still fits one window of the IP access bucket';
-  return `Explore: --explore ${n} adds ${n} requests and ${OBJECT_REQUESTS} for the objects its classes name (up to ${MOST_EXPLORE_DELETIONS} deletions and unreblogs of A more): ${extra}.`;
+  const parts = (who: keyof typeof EXPLORE_DELETIONS) => `${exploreDeletionsOf(who)} more of ${who}'s (${Object.entries(EXPLORE_DELETIONS[who]).map(([part, k]) => `${k} ${part}`).join(', ')})`;
+  return `Explore: --explore ${n} adds ${n} requests and ${OBJECT_REQUESTS} for the objects its classes name, and beside the run's own deletions and unreblogs up to ${parts('A')} and ${parts('B')}, each account within its Deletion bucket: ${extra}.`;
 }

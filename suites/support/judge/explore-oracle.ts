@@ -8,7 +8,7 @@ import {
   classesOf,
   costOf,
   coverageLines,
-  drawInputs,
+  drawExploration,
   ID_CLASSES,
   operationNamed,
   OPERATIONS,
@@ -19,7 +19,9 @@ import {
   type Operation,
   type Sent,
 } from '../act/explore-inputs.ts';
-import { jsonOf, type Exchange } from '../talk/http.ts';
+import { createdObject, jsonOf, type Exchange } from '../talk/http.ts';
+import { BOOST_REQUESTS, creationCost, type SentBoost, type SentCreation } from '../act/explore-create.ts';
+import { boostInstances, CREATE_CLAUSES, createInstances, createModelLines, releaseWords } from './explore-create-oracle.ts';
 import { answerOf, causeOf } from '../act/steps.ts';
 import { block, countJudged } from './preconditions.ts';
 import { observeResource } from './resources.ts';
@@ -175,6 +177,7 @@ export function exploredClauses(): string[] {
     }
     if (op.undo && UNDONE[op.undo]) clauses.add(UNDONE[op.undo] as string);
   }
+  for (const id of CREATE_CLAUSES) clauses.add(id);
   return [...clauses];
 }
 
@@ -188,7 +191,7 @@ export function clauseOfInput(input: Pick<Input, 'operation' | 'idClass'>): stri
 export function modelLines(): string[] {
   const lines: string[] = [];
   for (const op of OPERATIONS) {
-    lines.push(`${op.name} (${op.method} ${op.path}${op.idParameter ? ` with ${op.idParameter}=:id` : ""})${op.deletes ? ', counted in the Deletion bucket' : ''}${op.since ? `, since ${op.since}` : ''}`);
+    lines.push(`${op.name} (${op.method} ${op.path}${op.idParameter ? ` with ${op.idParameter}=:id` : ""})${op.deletes ? ', counted in the Deletion bucket' : ''}${releaseWords(op.releasedWith)}`);
     for (const idClass of ID_CLASSES) {
       if (!classesOf(op).includes(idClass)) continue;
       const e = expectationOf(op.name, idClass);
@@ -208,6 +211,11 @@ export function describeInput(input: Input, id: string | undefined): string {
 export interface Explored {
   sent: readonly Sent[];
   smallest: ReadonlyMap<Sent, Sent>;
+  /** The creations sent (rows of POST /api/v1/statuses's parameters), and each finding's shrunk row. */
+  created?: readonly SentCreation[];
+  smallestCreations?: ReadonlyMap<SentCreation, SentCreation>;
+  /** The boosts with the reblog's visibility parameter, and their reads. */
+  boosts?: readonly SentBoost[];
 }
 
 /** The answers an explored check judges: each input and each undo whose clause is `clauseId`, with what it expects. */
@@ -229,53 +237,96 @@ function instancesOf(explored: Explored, clauseId: string): { sent: Sent; exchan
 /** The flag an undo clears. */
 const UNDO_FLAGS: Record<string, string> = { unfavourite: 'favourited', unreblog: 'reblogged', unbookmark: 'bookmarked', unmute: 'muted', unpin: 'pinned' };
 
+/** An explored answer judged: whether it holds, what the contract wants, and where it broke, the answer to report (its smallest input's). */
+interface Judged {
+  holds: boolean;
+  expected: string;
+  exchange: Exchange;
+  what: string;
+  /** What a holding answer is observed for besides (the error body, the resource's schema). */
+  observe?: () => void;
+  /** The smallest input's answer and how it shrank, where it did. */
+  smallest?: { exchange: Exchange; expected: string; words: string };
+}
+
+/** The answers of the inputs on ids that `clauseId` judges. */
+function judgedOnIds(explored: Explored, clauseId: string): Judged[] {
+  return instancesOf(explored, clauseId).map(({ sent, exchange, expectation, what }) => {
+    const verdict = verdictOf(expectation, exchange, sent.id);
+    const observe = () => {
+      // A refusal that is no JSON may be a web server's answer for a path the server lacks (an operation it does not
+      // have): its body says nothing of ERRORS-BODY-1 here, where no positive control shows the operation exists.
+      if (expectation.kind === 'refused' && jsonOf(exchange).ok) observeErrorBody(exchange, expectation.rows.find((r) => r.status === exchange.status)?.text);
+      if (expectation.kind === 'answers') {
+        const json = jsonOf(exchange);
+        if (json.ok) for (const body of expectation.list && Array.isArray(json.value) ? json.value : [json.value]) observeResource(expectation.resource, body, exchange);
+      }
+    };
+    const smallest = explored.smallest.get(sent);
+    const shrunk = smallest && smallest !== sent && exchange === sent.exchange ? { exchange: smallest.exchange, expected: verdictOf(expectation, smallest.exchange, smallest.id).expected, words: `shrunk from ${sent.id} to ${smallest.id}` } : undefined;
+    return { holds: verdict.holds, expected: verdict.expected, exchange, what, observe, ...(shrunk ? { smallest: shrunk } : {}) };
+  });
+}
+
+/** The answers of the explored creations that `clauseId` judges; a finding's shrunk row, where it shrank, tells the clause of a refusal. */
+function judgedOnCreations(explored: Explored, clauseId: string): Judged[] {
+  const boosts = (explored.boosts ?? []).flatMap(boostInstances).filter((instance) => instance.clause === clauseId);
+  return [...boosts, ...judgedOnMadeStatuses(explored, clauseId)];
+}
+
+function judgedOnMadeStatuses(explored: Explored, clauseId: string): Judged[] {
+  return (explored.created ?? []).flatMap((sent) => {
+    const smallest = explored.smallestCreations?.get(sent);
+    return createInstances(sent, smallest)
+      .filter((instance) => instance.clause === clauseId)
+      .map((instance) => {
+        const shrunk = smallest && smallest !== sent ? createInstances(smallest, smallest).find((i) => i.clause === clauseId && !i.holds) : undefined;
+        const observe = () => {
+          const body = createdObject(instance.exchange);
+          if (body && !('scheduled_at' in body)) observeResource('Status', body, instance.exchange);
+        };
+        return { holds: instance.holds, expected: instance.expected, exchange: instance.exchange, what: instance.what, observe, ...(shrunk ? { smallest: { exchange: shrunk.exchange, expected: shrunk.expected, words: `shrunk to ${shrunk.what}` } } : {}) };
+      });
+  });
+}
+
 /**
  * Judges every explored answer of `clauseId` and fails once with each that broke it, the first (shrunk to its smallest
  * input) with its exchange and replay. Returns false where this run's inputs reach none of the clause.
  */
 export function judgeExplored(explored: Explored, clauseId: string): boolean {
-  const instances = instancesOf(explored, clauseId);
+  const instances = [...judgedOnIds(explored, clauseId), ...judgedOnCreations(explored, clauseId)];
   if (instances.length === 0) return false;
-  const broken: typeof instances = [];
+  const broken: Judged[] = [];
   for (const instance of instances) {
-    const verdict = verdictOf(instance.expectation, instance.exchange, instance.sent.id);
-    const { expectation, exchange } = instance;
-    // A refusal that is no JSON may be a web server's answer for a path the server lacks (an operation it does not
-    // have): its body says nothing of ERRORS-BODY-1 here, where no positive control shows the operation exists.
-    if (verdict.holds && expectation.kind === 'refused' && jsonOf(exchange).ok) observeErrorBody(exchange, expectation.rows.find((r) => r.status === exchange.status)?.text);
-    if (verdict.holds && expectation.kind === 'answers') {
-      const json = jsonOf(exchange);
-      if (json.ok) for (const body of expectation.list && Array.isArray(json.value) ? json.value : [json.value]) observeResource(expectation.resource, body, exchange);
-    }
-    if (!verdict.holds && !exchange.unanswered && !exchange.rateLimited) broken.push(instance);
+    if (instance.holds) instance.observe?.();
+    else if (!instance.exchange.unanswered && !instance.exchange.rateLimited) broken.push(instance);
   }
   // A token refused (401, 403) says nothing of the id: the operation never looked at it (a 403 to A's broad scopes is
   // ACCESS-BROAD-1's), so it blocks the check where no other answer broke the clause.
   const deviations = broken.filter(({ exchange }) => exchange.status !== 401 && exchange.status !== 403);
   const [refused] = broken;
   if (deviations.length === 0 && refused) block(causeOf(clauseId, `${refused.what} answered ${answerOf(refused.exchange)}`, refused.exchange));
-  broken.splice(0, broken.length, ...deviations);
-  countJudged(instances.length - broken.length);
-  const [first] = broken;
+  countJudged(instances.length - deviations.length);
+  const [first] = deviations;
   if (!first) return true;
-  const smallest = explored.smallest.get(first.sent) ?? first.sent;
-  const shrunk = smallest !== first.sent ? ` (shrunk from ${first.sent.id} to ${smallest.id})` : '';
-  const exchange = first.exchange === first.sent.exchange ? smallest.exchange : first.exchange;
-  const listed = broken.map(({ what, exchange: answer }, i) => `  ${i + 1}. ${what}: ${statusLine(answer)}`);
-  fail(verdictOf(first.expectation, exchange, smallest.id).expected, `${broken.length} of ${instances.length} explored inputs broke it:\n${listed.join('\n')}\n  the first one${shrunk}:`, exchange, clauseId);
+  const shown = first.smallest ?? { exchange: first.exchange, expected: first.expected, words: '' };
+  const listed = deviations.map(({ what, exchange: answer }, i) => `  ${i + 1}. ${what}: ${statusLine(answer)}`);
+  fail(shown.expected, `${deviations.length} of ${instances.length} explored inputs broke it:\n${listed.join('\n')}\n  the first one${shown.words ? ` (${shown.words})` : ''}:`, shown.exchange, clauseId);
 }
 
 /** What --list shows of the exploration: the model (each operation, each class, what it must answer), then what this run's scope gives each operation. */
 export function exploreListing(settings: ExploreSettings, seed: number): string[] {
   const scope = scopeOf(settings);
-  const inputs = drawInputs(scope, seed);
-  const requests = inputs.reduce((sum, input) => sum + costOf(input).requests, 0);
+  const { inputs, creations } = drawExploration(scope, seed);
+  const requests = inputs.reduce((sum, input) => sum + costOf(input).requests, 0) + creations.reduce((sum, c) => sum + creationCost(c.row).requests, 0) + (scope.creation ? BOOST_REQUESTS : 0);
   const share = settings.explore === undefined ? `the default share (${settings.share} requests: ids that name nothing, on the operations that delete nothing)` : settings.explore === 0 ? 'off (--explore 0)' : `the default share and --explore ${settings.explore}`;
   return [
     '',
     'Explored inputs (docs/exploring.md): the model, each operation with what each class of its id must answer',
     ...modelLines().map((line) => `  ${line}`),
-    `This run explores ${share}, seed ${seed}: ${inputs.length} inputs, ${requests} requests`,
-    ...coverageLines(scope, inputs).map((line) => `  ${line}`),
+    ...createModelLines().map((line) => `  ${line}`),
+    `This run explores ${share}, seed ${seed}: ${inputs.length} inputs and ${creations.length} creations, ${requests} requests at most`,
+    ...coverageLines(scope, inputs, creations).map((line) => `  ${line}`),
   ];
 }

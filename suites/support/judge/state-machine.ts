@@ -217,21 +217,24 @@ export interface ExploreOptions {
    * for the first sequence and again after each delete.
    */
   make: () => Promise<string | undefined>;
-  /** The owner's calls of its Deletion bucket at most: its deletes, unreblogs and the undos of its reblogs, and the ledger's delete of the last status. */
-  deletions: number;
+  /**
+   * Each account's calls of its Deletion bucket at most: its deletes, unreblogs and the undos of its reblogs, and for
+   * the owner the ledger's delete of the last status.
+   */
+  deletions: Record<Who, number>;
 }
 
 /**
- * The calls of the owner's Deletion bucket a move takes, reserved when it is sent: a delete, an unreblog without a
- * boost to undo (404, counted all the same), a reblog (its undo, by a later move or the reset).
+ * The calls of its Deletion bucket a move takes of its account, reserved when it is sent: a delete (another's, refused,
+ * counted all the same), an unreblog without a boost to undo (404, counted all the same), a reblog (its undo, by a
+ * later move or the reset).
  */
 function deletionsOf(move: Move, model: StatusModel): number {
-  if (move.who !== 'A') return 0;
-  if (move.name === 'delete') return model.deleted ? 0 : 1;
+  if (move.name === 'delete') return 1;
   if (move.name !== 'reblog' && move.name !== 'unreblog') return 0;
   // On a deleted status a reblog takes nothing to undo; an unreblog is a call all the same.
   if (model.deleted) return move.name === 'unreblog' ? 1 : 0;
-  return model.flags.A.reblogged ? 0 : 1;
+  return model.flags[move.who].reblogged ? 0 : 1;
 }
 
 /** The undo of each flag: what a reset sends for a flag the model may have left set. */
@@ -252,7 +255,7 @@ export async function explore(sequencer: Sequencer, ownerId: string, options: Ex
   let statusId: string | undefined;
   let left: StatusModel = freshModel(NO_COUNTS);
   // The ledger's delete of the last status made is reserved first.
-  let deletions = options.deletions - 1;
+  const deletions: Record<Who, number> = { ...options.deletions, A: options.deletions.A - 1 };
   /** The moves and undos sent on the status so far, for the replay of a sequence on it. */
   let history: Exchange[] = [];
   let last: SequenceRecord | undefined;
@@ -291,12 +294,12 @@ export async function explore(sequencer: Sequencer, ownerId: string, options: Ex
   class MoveCommand implements fc.AsyncCommand<StatusModel, SequenceRecord> {
     constructor(readonly move: Move) {}
     check = (model: Readonly<StatusModel>) => {
-      if (deletionsOf(this.move, model) > deletions) return false;
+      if (deletionsOf(this.move, model) > deletions[this.move.who]) return false;
       if (this.move.name === 'delete') return this.move.who !== 'A' || !model.deleted;
       return model.deleted === true || this.move.name !== 'reblog' || !model.flags[this.move.who].reblogged;
     };
     async run(model: StatusModel, record: SequenceRecord): Promise<void> {
-      deletions -= deletionsOf(this.move, model);
+      deletions[this.move.who] -= deletionsOf(this.move, model);
       history.push(...(await sequencer.move(record, this.move.who, this.move.name)).answers);
       const next = step(model, this.move).next;
       Object.assign(model, { flags: next.flags, ...(next.deleted ? { deleted: true } : {}) });

@@ -134,13 +134,15 @@ function configOrUsageError(): Config {
 
 /** The exploration's model and what this configuration gives each operation, loaded only when --list takes its checks. */
 async function exploredListing(config: Config): Promise<string[]> {
-  const [{ exploreListing }, { exploreSettingsOf }, { exploreShareOf }, { asPlanned }] = await Promise.all([
+  const [{ exploreListing }, { exploreSettingsOf }, { exploreShareOf }, { asPlanned }, { releaseHas }] = await Promise.all([
     import('../judge/explore-oracle.ts'),
     import('../act/explore-inputs.ts'),
     import('./run-plan.ts'),
     import('./declarations.ts'),
+    import('../judge/clauses.ts'),
   ]);
-  return exploreListing(exploreSettingsOf(config, await exploreShareOf(ROOT, asPlanned(config))), config.seed);
+  const released = (clause: string) => releaseHas(config.serverVersion, clause);
+  return exploreListing(exploreSettingsOf(config, await exploreShareOf(ROOT, asPlanned(config)), released), config.seed);
 }
 
 /** The line that announces what --explore N adds to the run, and the windows of the IP access bucket it takes. */
