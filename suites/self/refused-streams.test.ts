@@ -28,6 +28,7 @@ describe('a refused stream', () => {
     expect(group?.counts?.streamConnections).toBeGreaterThan(0);
     // The health check is the group's one request: no status is posted for streams that are not there.
     expect(group?.counts?.total).toBe(1);
-    expect(group?.durationMs).toBeLessThan(EVENT_WAIT_MS / 2);
+    // One event wait alone would last EVENT_WAIT_MS: the bound is the wait's own, not a guess at a busy machine's speed.
+    expect(group?.durationMs).toBeLessThan(EVENT_WAIT_MS);
   });
 });

@@ -27,6 +27,13 @@ export interface CliRun {
 /** A line of a stack trace, which no answer of the command to a user's mistake may show. */
 export const STACK_FRAME = /^\s+at .*:\d+:\d+\)?$/m;
 
+/**
+ * What the command said of a mistake: its stderr less the notice of a wait that a server slowed by a busy machine may
+ * get first (a second without an answer to the preflight, even where the connection is then refused), which is not a
+ * line of the mistake.
+ */
+export const mistakeOf = (run: Pick<CliRun, 'stderr'>) => run.stderr.replace(/^… waiting for .*\n/, '');
+
 /** A loopback port where nothing listens: bound by the system, then released. */
 export async function freePort(): Promise<number> {
   const server = createServer();

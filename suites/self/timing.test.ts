@@ -74,11 +74,13 @@ describe('verdicts that do not depend on timing', () => {
   }
 
   it('background-delete: a deleted status read as gone only after the delay passes, with an observation naming it', () => {
-    const { baseline, run } = verdicts.get('background-delete') as Verdict;
-    for (const r of [baseline, run]) {
-      const check = r?.results?.checks.find((c) => c.clause === 'STATUS-DELETE-2');
-      expect(check?.observations.join('\n')).toMatch(/^HTTP 404 for the deleted status showed \d+ ms after the answer \(settle window 3000 ms\)$/);
-    }
+    const { baseline, run, variationsAsked } = verdicts.get('background-delete') as Verdict;
+    const observed = [baseline, run].map((r) => r?.results?.checks.find((c) => c.clause === 'STATUS-DELETE-2')?.observations.join('\n') ?? '');
+    for (const seen of observed.filter(Boolean)) expect(seen).toMatch(/^HTTP 404 for the deleted status showed \d+ ms after the answer \(settle window 3000 ms\)$/);
+    // The delay is the server's second, not ours: on a busy machine a run's first read of the status may come after it
+    // (two CPU-bound processes beside the runs did so once). Where the server answered any read of a deleted status as
+    // still there (it asks about the variation only then), a run met the delay, and the check names it.
+    if (variationsAsked.includes('background-delete')) expect(observed.filter(Boolean).length).toBeGreaterThan(0);
   });
 
   it('STATUS-FAV-3:returns: the favourite that came back fails the unfavourite, and blocks what met the state after it', () => {
