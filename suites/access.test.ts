@@ -338,7 +338,7 @@ const registered = step('an application registered with the narrow scopes it ask
 const tokens = step("the source of A's tokens", { as: 'anonymous', needs: { registered }, cost: {} }, async ({ registered }) => made(new TokenSource(registered)));
 
 // A web sign-in (the authorization form, its approval, the code's exchange); its token is revoked and read by the ledger.
-const flow = step("A's token lacking write:statuses (read and every other write scope), by the authorization code flow", { as: 'A', needs: { tokens }, cost: { api: 1, oauth: 4 } }, async ({ tokens }) =>
+const flow = step("A's token lacking write:statuses (read and every other write scope), by the authorization code flow", { as: 'A', alsoAs: ['anonymous'], needs: { tokens }, cost: { api: 1, oauth: 4 } }, async ({ tokens }) =>
   made(await tokens.byAuthorizationCode(WITHOUT_STATUSES)),
 );
 
@@ -347,7 +347,7 @@ const flow = step("A's token lacking write:statuses (read and every other write 
  * as refused and every token comes from the web sign-in, the writer's first. The ledger revokes the token and reads it
  * refused, deletes the public status and reads both statuses gone.
  */
-const writer = step("A's token holding read and write:statuses only, and the public and private statuses it posts", { as: 'A', needs: { tokens }, cost: { api: 6, oauth: 2 } }, async ({ tokens }) => {
+const writer = step("A's token holding read and write:statuses only, and the public and private statuses it posts", { as: 'A', alsoAs: ['anonymous'], needs: { tokens }, cost: { api: 6, oauth: 2 } }, async ({ tokens }) => {
   let grant = await tokens.userToken(STATUSES_ONLY);
   let posted = actorOf(grant) ? await postStatuses(actorOf(grant) as Actor) : undefined;
   const refusal = posted && refusalOfToken(posted);
@@ -379,7 +379,7 @@ async function readPrivate(owner: Actor, hidden: Status, byFlowToken: Actor | un
  */
 const others = step(
   "A's token lacking write:statuses and the one holding only write, and the private status read by its owner, by the flow's token and by the one holding only write",
-  { as: 'A', needs: { tokens, writer, flow }, cost: { api: 4, oauth: 2 } },
+  { as: 'A', alsoAs: ['anonymous'], needs: { tokens, writer, flow }, cost: { api: 4, oauth: 2 } },
   async ({ tokens, writer, flow }): Promise<StepOutcome<Tokens>> => {
     const [fromFlow, broad] = await Promise.all([actorOf(flow) ? flow : tokens.userToken(WITHOUT_STATUSES), tokens.userToken('write')]);
     const flowToken = actorOf(flow);
@@ -398,7 +398,7 @@ const others = step(
 // The token is revoked and read by the ledger; a post made anyway is deleted at once.
 const application = step(
   "an application token (client credentials): its post, and its read of the following of the statuses' account",
-  { as: 'application', needs: { registered }, uses: { writer }, cost: { api: 3, oauth: 2 } },
+  { as: 'application', alsoAs: ['anonymous', 'A'], needs: { registered }, uses: { writer }, cost: { api: 3, oauth: 2 } },
   async ({ registered, writer }): Promise<StepOutcome<ApplicationMoves>> => {
   // write:statuses is held outright, so that the access kind is the only reason left to refuse.
   const { step: token } = await requestToken(anon, registered, { grant_type: 'client_credentials', scope: 'read write:statuses' });

@@ -109,7 +109,7 @@ const callbackApp = step('an application registered with the callback as its red
 const browser = step('one browser, in which A signs in once for every approval', { as: 'A', cost: {} }, async () => made(new WebSignIn(anon)));
 
 // Revoked by OAUTH-REVOKE-1, and read refused there (by the call it answered before: no cost here).
-const password = step("the password grant's user token, asked of the callback application, and its first use", { as: 'A', needs: { callbackApp }, cost: { api: 1, oauth: 1 } }, async ({ callbackApp }) => {
+const password = step("the password grant's user token, asked of the callback application, and its first use", { as: 'A', alsoAs: ['anonymous'], needs: { callbackApp }, cost: { api: 1, oauth: 1 } }, async ({ callbackApp }) => {
   const { usernameA: username, passwordA } = config;
   if (!username || !passwordA) return notMade(causeOf(undefined, 'no user name and password of A are configured'));
   return made(await tokenAndUse(callbackApp, { grant_type: 'password', username, password: passwordA, redirect_uri: CALLBACK, scope: 'read' }, accountWith));
@@ -128,7 +128,7 @@ const tokenRun = step('a client_credentials token with the read scope', { as: 'a
 
 // The form, its approval and the redirect; the code is exchanged at once (a code is a live authorization), and the
 // ledger revokes that token and reads it refused.
-const callbackApproval = step('an approval of the authorization form for the callback application', { as: 'A', needs: { callbackApp, browser }, cost: { api: 1, oauth: 4 } }, async ({ callbackApp, browser }) =>
+const callbackApproval = step('an approval of the authorization form for the callback application', { as: 'A', alsoAs: ['anonymous'], needs: { callbackApp, browser }, cost: { api: 1, oauth: 4 } }, async ({ callbackApp, browser }) =>
   made(await browser.code(callbackApp, 'read', CALLBACK)),
 );
 
@@ -137,7 +137,7 @@ const outsideScopes = step('a client_credentials token asked for a scope outside
 );
 
 // The ledger revokes the token and reads it refused.
-const withoutScope = step("a client_credentials token asked for without a scope, and its read of A's following", { as: 'application', needs: { registered }, uses: { accountId }, cost: { api: 2, oauth: 2 } }, async ({ registered, accountId }) =>
+const withoutScope = step("a client_credentials token asked for without a scope, and its read of A's following", { as: 'application', alsoAs: ['anonymous'], needs: { registered }, uses: { accountId }, cost: { api: 2, oauth: 2 } }, async ({ registered, accountId }) =>
   made(await tokenAndUse(registered, { grant_type: 'client_credentials' }, async (token) => (accountId.ok ? anon.get(followingOf(accountId.value), { token }) : undefined))),
 );
 
@@ -155,7 +155,7 @@ interface OutOfBand {
 }
 
 // The form and its approval, three exchanges of its code; the ledger revokes the token and reads it refused.
-const outOfBand = step('an out-of-band approval, and its code sent with an unregistered redirect_uri, then the registered one, then again', { as: 'A', needs: { registered, browser }, cost: { api: 1, oauth: 6 } }, async ({ registered, browser }): Promise<StepOutcome<OutOfBand>> => {
+const outOfBand = step('an out-of-band approval, and its code sent with an unregistered redirect_uri, then the registered one, then again', { as: 'A', alsoAs: ['anonymous'], needs: { registered, browser }, cost: { api: 1, oauth: 6 } }, async ({ registered, browser }): Promise<StepOutcome<OutOfBand>> => {
   const approval = await browser.code(registered, 'read');
   const { code } = approval;
   if (!code) return made({ approval });
@@ -199,7 +199,7 @@ const revocation = step(
   'a working token of the callback application revoked, and the call it answered before made again',
   // A server may delete an application with any of its tokens: the revocation changes the callback application, so
   // every step declared before it on that application (its approval, the password grant) has ended when it starts.
-  { as: 'A', needs: { callbackApp }, uses: { password, accountId }, changes: [callbackApp, password], cost: { api: 1, oauth: 1 } },
+  { as: 'A', alsoAs: ['anonymous'], needs: { callbackApp }, uses: { password, accountId }, changes: [callbackApp, password], cost: { api: 1, oauth: 1 } },
   async ({ callbackApp, password, accountId }): Promise<StepOutcome<Revocation>> => {
     const userToken = password.ok && password.value.use?.status === 200 ? password.value : undefined;
     const run = userToken?.run ?? (await requestToken(anon, callbackApp, { grant_type: 'client_credentials', redirect_uri: CALLBACK, scope: 'read' }));

@@ -395,7 +395,7 @@ const LAST_STATUS_CLEANUP = 2;
  */
 const sequences = step(
   'sequences of moves on A\'s public status by A and B, repeated, undone, interleaved and at the same moment, with the reads after them',
-  { as: 'A', needs: { subject, moves, held }, changes: [...flagMoves, held], cost: { api: COVERING_COST + explorationBudget() } },
+  { as: 'A', alsoAs: ['B'], needs: { subject, moves, held }, changes: [...flagMoves, held], cost: { api: COVERING_COST + explorationBudget() } },
   async ({ subject, moves, held }): Promise<StepOutcome<{ record: SequenceRecord; exploration?: Exploration }>> => {
     if (!subject.ok) return notMade(subject.cause, subject.exchange);
     const { id } = subject.value;
@@ -574,6 +574,7 @@ const deletes = step(
   "B's favourite of A's public status, then A's deletes of its public and private statuses and the reads after them",
   {
     as: 'A',
+    alsoAs: ['B'],
     needs: { subject, hidden, moves, held, reblogs },
     // It comes last: after every step on either status.
     changes: [subject, hidden, ...flagMoves, pinHidden, unfavouriteAgain, unbookmarkAgain, unmuteAgain, ...Object.values(hiddenPairs), held, ownBoost, reblogs],

@@ -24,10 +24,11 @@ const { config, a, b } = actors();
 const poster = b ?? a;
 const posterAs = b ? 'B' : 'A';
 const hasB = b !== undefined;
-const opened = { streams: streamsOpened(config, hasB) };
+// A transport's streams open in one step: A's, and the poster's user stream where B posts.
+const opened = { alsoAs: hasB ? (['B'] as const) : [], cost: { streams: streamsOpened(config, hasB) } };
 
-const sseStreams = step('every event stream opened (server-sent events)', { as: 'A', cost: opened }, async () => made(await openStreams(openSse, config, a, poster)));
-const webSocketStreams = step('every WebSocket stream opened', { as: 'A', cost: opened }, async () => made(await openStreams(openWebSocket, config, a, poster)));
+const sseStreams = step('every event stream opened (server-sent events)', { as: 'A', ...opened }, async () => made(await openStreams(openSse, config, a, poster)));
+const webSocketStreams = step('every WebSocket stream opened', { as: 'A', ...opened }, async () => made(await openStreams(openWebSocket, config, a, poster)));
 
 // No stream open on any transport: nothing could carry what a post makes, so nothing is posted and no check waits for
 // an event (each transport's checks are blocked by its own cause).
