@@ -15,7 +15,7 @@ import { createdObject, type Exchange } from './support/talk/http.ts';
 import { OOB, registerApp, requestToken, type Application } from './support/act/applications.ts';
 import { answerOf, causeOf, succeeded, type RootCause, type StepOutcome } from './support/act/steps.ts';
 import { block, need, notJudged } from './support/judge/preconditions.ts';
-import { WebSignIn, type AuthorizationCode } from './support/act/sign-in.ts';
+import { webSignInOf, type AuthorizationCode } from './support/act/sign-in.ts';
 import { check, expectJson, expectRefusal, fail, observeErrorBody, statusLine } from './support/judge/verify.ts';
 import { it, made, notMade, requirement, section, step } from './support/run/checks.ts';
 
@@ -105,9 +105,6 @@ const callbackApp = step('an application registered with the callback as its red
   registerApp(anon, { client_name: 'conformance oauth callback', scopes: 'read', redirect_uris: CALLBACK }),
 );
 
-// No request of its own: both approvals come from one browser, in which A signs in once (a server with a web sign-in counts its pages).
-const browser = step('one browser, in which A signs in once for every approval', { as: 'A', cost: {} }, async () => made(new WebSignIn(anon)));
-
 // Revoked by OAUTH-REVOKE-1, and read refused there (by the call it answered before: no cost here).
 const password = step("the password grant's user token, asked of the callback application, and its first use", { as: 'A', alsoAs: ['anonymous'], needs: { callbackApp }, cost: { api: 1, oauth: 1 } }, async ({ callbackApp }) => {
   const { usernameA: username, passwordA } = config;
@@ -128,8 +125,9 @@ const tokenRun = step('a client_credentials token with the read scope', { as: 'a
 
 // The form, its approval and the redirect; the code is exchanged at once (a code is a live authorization), and the
 // ledger revokes that token and reads it refused.
-const callbackApproval = step('an approval of the authorization form for the callback application', { as: 'A', alsoAs: ['anonymous'], needs: { callbackApp, browser }, cost: { api: 1, oauth: 4 } }, async ({ callbackApp, browser }) =>
-  made(await browser.code(callbackApp, 'read', CALLBACK)),
+const callbackApproval = step('an approval of the authorization form for the callback application', { as: 'A', needs: { callbackApp }, cost: { api: 1, oauth: 4 } }, async ({ callbackApp }, { actor }) =>
+  // Both approvals come from A's one browser, in which A signs in once (a server with a web sign-in counts its pages).
+  made(await webSignInOf(actor).code(callbackApp, 'read', CALLBACK)),
 );
 
 const outsideScopes = step('a client_credentials token asked for a scope outside the registered ones', { as: 'anonymous', needs: { registered }, cost: { oauth: 1 } }, async ({ registered }) =>
@@ -155,8 +153,8 @@ interface OutOfBand {
 }
 
 // The form and its approval, three exchanges of its code; the ledger revokes the token and reads it refused.
-const outOfBand = step('an out-of-band approval, and its code sent with an unregistered redirect_uri, then the registered one, then again', { as: 'A', alsoAs: ['anonymous'], needs: { registered, browser }, cost: { api: 1, oauth: 6 } }, async ({ registered, browser }): Promise<StepOutcome<OutOfBand>> => {
-  const approval = await browser.code(registered, 'read');
+const outOfBand = step('an out-of-band approval, and its code sent with an unregistered redirect_uri, then the registered one, then again', { as: 'A', alsoAs: ['anonymous'], needs: { registered }, cost: { api: 1, oauth: 6 } }, async ({ registered }, { actor }): Promise<StepOutcome<OutOfBand>> => {
+  const approval = await webSignInOf(actor).code(registered, 'read');
   const { code } = approval;
   if (!code) return made({ approval });
   const exchange = (redirectUri: string) => ({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, scope: 'read' });

@@ -104,10 +104,20 @@ export class Actor {
     readonly token?: string,
     /** The clause of the grant that gave `token`, when the run obtained it itself (see Exchange.grantedBy). */
     grantedBy?: string,
-    /** The account it acts for, where that is not its name (see `application` of actors()). */
-    account = name,
+    /** The account it acts for, where that is not its name (see `application` of actors(), and signingIn). */
+    readonly account = name,
   ) {
     this.http = new HttpClient(config.baseUrl, name, token, config.timeoutMs, config.userAgent, grantedBy, account);
+  }
+
+  #signingIn?: Actor;
+  /**
+   * This account's requests that carry no token: the pages of its web sign-in and its requests of the token
+   * operation. They act for it, and show as anonymous's, as the server sees them.
+   */
+  signingIn(): Actor {
+    this.#signingIn ??= new Actor('anonymous', this.config, undefined, undefined, this.account);
+    return this.#signingIn;
   }
 
   get(path: string, options?: RequestOptions): Promise<Exchange> {
