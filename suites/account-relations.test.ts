@@ -6,7 +6,7 @@ import { answeredWithToken } from './support/judge/preconditions.ts';
 import { check, expectJson, observeErrorBody, statusLine } from './support/judge/verify.ts';
 import { it, made, notMade, section, step } from './support/run/checks.ts';
 
-const { a, anon, config } = actors();
+const { a, config } = actors();
 const RELATIONS = ['following', 'followers'];
 const TOKEN_INVALID = 'The access token is invalid';
 
@@ -15,12 +15,12 @@ const readRelations = (reader: Actor, id: string, token?: string) => Promise.all
 
 // Known before the groups where the command's preflight read it (or the embedded server made A); else a hint outside
 // the contract answers it, and a server without it costs a status created and deleted more.
-const accountId = step("A's account id", { as: 'A', cost: { api: config.accountIdA ? 0 : 1 } }, () => accountIdOf(a));
+const accountId = step("A's account id", { as: 'A', cost: { api: config.accountIdA ? 0 : 1 } }, (_, { actor }) => accountIdOf(actor));
 
 // Registered, granted, and at the end revoked by the ledger and read refused.
-const appToken = step('an application token (client credentials, scope read)', { as: 'anonymous', cost: { api: 2, oauth: 3 } }, async () => {
-  const app = await registerApp(anon, { client_name: 'conformance relations', scopes: 'read' });
-  return app.ok ? (await requestToken(anon, app.value, { grant_type: 'client_credentials', scope: 'read' })).step : notMade(app.cause);
+const appToken = step('an application token (client credentials, scope read)', { as: 'anonymous', cost: { api: 2, oauth: 3 } }, async (_, { actor }) => {
+  const app = await registerApp(actor, { client_name: 'conformance relations', scopes: 'read' });
+  return app.ok ? (await requestToken(actor, app.value, { grant_type: 'client_credentials', scope: 'read' })).step : notMade(app.cause);
 });
 
 const withAppToken = step('both relations read with the application token', { as: 'application', needs: { accountId, appToken }, cost: { api: 2 } }, async ({ accountId, appToken }, { actor }) =>
