@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 
 const SUITES = resolve(import.meta.dirname, '../../..', 'suites');
 /** The suite files whose steps act only through the actors handed to them. */
-const CONVERTED = ['account-relations.test.ts', 'client-registration.test.ts', 'oauth.test.ts', 'limits.test.ts'];
+const CONVERTED = ['account-relations.test.ts', 'client-registration.test.ts', 'oauth.test.ts', 'limits.test.ts', 'streaming.test.ts'];
 
 /** The actors a suite file's step bodies reach of its own, by step: none where every step acts through what it is handed. */
 function moduleActorsOfSteps(fileName: string, source: string): Map<string, string[]> {
@@ -25,7 +25,13 @@ function moduleActorsOfSteps(fileName: string, source: string): Map<string, stri
   const helpers = new Map<ts.Declaration, ts.Node>();
   for (const statement of file.statements) {
     if (ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement)) helpers.set(statement, statement);
-    if (ts.isVariableStatement(statement)) for (const declaration of statement.declarationList.declarations) if (declaration.initializer) helpers.set(declaration, declaration.initializer);
+    // A helper acts when called: a function, not a value computed once from an actor (`const hasB = b !== undefined`).
+    if (ts.isVariableStatement(statement)) {
+      for (const declaration of statement.declarationList.declarations) {
+        const { initializer } = declaration;
+        if (initializer && (ts.isArrowFunction(initializer) || ts.isFunctionExpression(initializer))) helpers.set(declaration, initializer);
+      }
+    }
   }
   const reached = new Map<ts.Node, Set<string>>();
   /** The file's actors a node reaches: its own references, and those of the file's helpers it names. */
