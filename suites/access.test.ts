@@ -24,7 +24,7 @@ import { block, need } from './support/judge/preconditions.ts';
 import { answerOf as answered, causeOf, failed, succeeded as reached, type RootCause, type Step, type StepOutcome } from './support/act/steps.ts';
 import { flagOn, shows } from './support/act/moves.ts';
 import { now, settle } from './support/act/settle.ts';
-import { WebSignIn } from './support/act/sign-in.ts';
+import { webSignInOf } from './support/act/sign-in.ts';
 import { check, expectEqual, expectOk, fail } from './support/judge/verify.ts';
 import { it, made, notMade, requirement, section, step } from './support/run/checks.ts';
 
@@ -90,13 +90,18 @@ function grantCause(failure: RootCause, exchange: Exchange, clause: string, scop
   return { ...failure, clause, ...(typeof error === 'string' ? { summary: `${failure.summary} (${error})` } : {}) };
 }
 
-/** The tokens the suite asks its application for, all of account A (so they share A's per-account buckets). */
+/**
+ * The tokens a step of account A asks the suite's application for (all A's, so they share A's per-account buckets),
+ * through A's tokenless requests and A's one browser, in which A signs in once. What the password grant's failure
+ * showed travels from step to step in their values (`passwordFailed`): a grant that failed is not asked again.
+ */
 class TokenSource {
-  /** The password grant's first failure other than a refusal of the scopes: it is not asked again. */
-  private passwordFailed?: Step<Actor>;
-  /** One browser for every authorization: A signs in once. */
-  private readonly signIn = new WebSignIn(anon);
-  constructor(private readonly app: Application) {}
+  constructor(
+    private readonly actor: Actor,
+    private readonly app: Application,
+    /** The password grant's first failure other than a refusal of the scopes. */
+    public passwordFailed?: Step<Actor>,
+  ) {}
 
   /**
    * The password grant's token was refused by the first user operation it made (a token acting for no user, or one
@@ -111,8 +116,8 @@ class TokenSource {
   async byPassword(scope: string): Promise<Step<Actor>> {
     if (this.passwordFailed) return this.passwordFailed;
     const grant = { grant_type: 'password', username: config.usernameA, password: config.passwordA, scope };
-    const { step: token, exchange } = await requestToken(anon, this.app, grant);
-    if (token.ok) return reached(a.withToken('A', token.value, 'OAUTH-PASSWORD-1'), exchange);
+    const { step: token, exchange } = await requestToken(this.actor.signingIn(), this.app, grant);
+    if (token.ok) return reached(this.actor.withToken('A', token.value, 'OAUTH-PASSWORD-1'), exchange);
     const cause = grantCause(token.cause, exchange, 'OAUTH-PASSWORD-1', scope);
     const refused = failed<Actor>(cause, exchange);
     if (cause.clause) this.passwordFailed = refused;
@@ -121,10 +126,10 @@ class TokenSource {
 
   /** The authorization code flow (rule 1: end users), driving the server's form as account A. */
   async byAuthorizationCode(scope: string): Promise<Grant> {
-    const { code, reason, cause } = await this.signIn.code(this.app, scope);
+    const { code, reason, cause } = await webSignInOf(this.actor).code(this.app, scope);
     if (!code) return cause ? failed(cause) : { skip: reason };
-    const { step: token, exchange } = await requestToken(anon, this.app, { grant_type: 'authorization_code', code, redirect_uri: OOB, scope });
-    return token.ok ? reached(a.withToken('A', token.value, 'AUTH-FLOW-1'), exchange) : failed(grantCause(token.cause, exchange, 'AUTH-FLOW-1', scope), exchange);
+    const { step: token, exchange } = await requestToken(this.actor.signingIn(), this.app, { grant_type: 'authorization_code', code, redirect_uri: OOB, scope });
+    return token.ok ? reached(this.actor.withToken('A', token.value, 'AUTH-FLOW-1'), exchange) : failed(grantCause(token.cause, exchange, 'AUTH-FLOW-1', scope), exchange);
   }
 
   /** The password grant where it works, else the authorization code flow; where neither does, why each failed. */
@@ -334,12 +339,9 @@ const registered = step('an application registered with the narrow scopes it ask
   return refused ? registerApp(anon, { client_name: NAME, website: WEBSITE, scopes: BROAD_REGISTRATION }) : narrow;
 });
 
-// No request: the password grant's memory of its failure, and one browser in which A signs in once for every authorization.
-const tokens = step("the source of A's tokens", { as: 'anonymous', needs: { registered }, cost: {} }, async ({ registered }) => made(new TokenSource(registered)));
-
 // A web sign-in (the authorization form, its approval, the code's exchange); its token is revoked and read by the ledger.
-const flow = step("A's token lacking write:statuses (read and every other write scope), by the authorization code flow", { as: 'A', needs: { tokens }, cost: { api: 1, oauth: 4 } }, async ({ tokens }) =>
-  made(await tokens.byAuthorizationCode(WITHOUT_STATUSES)),
+const flow = step("A's token lacking write:statuses (read and every other write scope), by the authorization code flow", { as: 'A', needs: { registered }, cost: { api: 1, oauth: 4 } }, async ({ registered }, { actor }) =>
+  made(await new TokenSource(actor, registered).byAuthorizationCode(WITHOUT_STATUSES)),
 );
 
 /**
@@ -347,7 +349,8 @@ const flow = step("A's token lacking write:statuses (read and every other write 
  * as refused and every token comes from the web sign-in, the writer's first. The ledger revokes the token and reads it
  * refused, deletes the public status and reads both statuses gone.
  */
-const writer = step("A's token holding read and write:statuses only, and the public and private statuses it posts", { as: 'A', needs: { tokens }, cost: { api: 6, oauth: 2 } }, async ({ tokens }) => {
+const writer = step("A's token holding read and write:statuses only, and the public and private statuses it posts", { as: 'A', needs: { registered }, cost: { api: 6, oauth: 2 } }, async ({ registered }, { actor }) => {
+  const tokens = new TokenSource(actor, registered);
   let grant = await tokens.userToken(STATUSES_ONLY);
   let posted = actorOf(grant) ? await postStatuses(actorOf(grant) as Actor) : undefined;
   const refusal = posted && refusalOfToken(posted);
@@ -359,7 +362,7 @@ const writer = step("A's token holding read and write:statuses only, and the pub
   if ('skip' in grant) return notMade(causeOf(undefined, grant.skip));
   if (!grant.ok || !posted) return notMade(grant.ok ? causeOf(undefined, 'no status posted') : grant.cause, grant.exchange);
   const [subject, hidden] = posted;
-  return made({ grant, actor: grant.value, subject, hidden }, grant.exchange);
+  return made({ grant, actor: grant.value, subject, hidden, ...(tokens.passwordFailed ? { passwordFailed: tokens.passwordFailed } : {}) }, grant.exchange);
 });
 
 /** The private status read by its owner, by the flow's token and by the token holding only write, before anything is done to it. */
@@ -379,8 +382,9 @@ async function readPrivate(owner: Actor, hidden: Status, byFlowToken: Actor | un
  */
 const others = step(
   "A's token lacking write:statuses and the one holding only write, and the private status read by its owner, by the flow's token and by the one holding only write",
-  { as: 'A', needs: { tokens, writer, flow }, cost: { api: 4, oauth: 2 } },
-  async ({ tokens, writer, flow }): Promise<StepOutcome<Tokens>> => {
+  { as: 'A', alsoAs: ['anonymous'], needs: { registered, writer, flow }, cost: { api: 4, oauth: 2 } },
+  async ({ registered, writer, flow }, { actor }): Promise<StepOutcome<Tokens>> => {
+    const tokens = new TokenSource(actor, registered, writer.passwordFailed);
     const [fromFlow, broad] = await Promise.all([actorOf(flow) ? flow : tokens.userToken(WITHOUT_STATUSES), tokens.userToken('write')]);
     const flowToken = actorOf(flow);
     const reads = writer.hidden.ok ? await readPrivate(writer.actor, writer.hidden.value, flowToken, actorOf(broad)) : undefined;
@@ -398,7 +402,7 @@ const others = step(
 // The token is revoked and read by the ledger; a post made anyway is deleted at once.
 const application = step(
   "an application token (client credentials): its post, and its read of the following of the statuses' account",
-  { as: 'application', needs: { registered }, uses: { writer }, cost: { api: 3, oauth: 2 } },
+  { as: 'application', alsoAs: ['anonymous', 'A'], needs: { registered }, uses: { writer }, cost: { api: 3, oauth: 2 } },
   async ({ registered, writer }): Promise<StepOutcome<ApplicationMoves>> => {
   // write:statuses is held outright, so that the access kind is the only reason left to refuse.
   const { step: token } = await requestToken(anon, registered, { grant_type: 'client_credentials', scope: 'read write:statuses' });

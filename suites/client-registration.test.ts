@@ -6,7 +6,7 @@
 // server that mishandles several fail the plain checks too), three tokens (the plain one, and one per redirect URI
 // of the other), each granted, revoked and read refused, the two calls of verify_credentials, and the ledger's one
 // read of an application.
-import { actors } from './support/act/actors.ts';
+import { actors, type Actor } from './support/act/actors.ts';
 import { OOB, registerApp, requestToken, type Application } from './support/act/applications.ts';
 import { causeOf } from './support/act/steps.ts';
 import { answeredWithToken, block } from './support/judge/preconditions.ts';
@@ -14,7 +14,7 @@ import { check, expectEqual, expectOk, fail, observeErrorBody, statusLine } from
 import { it, made, section, step } from './support/run/checks.ts';
 import { createdObject, type Exchange } from './support/talk/http.ts';
 
-const { a, anon } = actors();
+const { a } = actors();
 const TOKEN_INVALID = 'The access token is invalid';
 const CALLBACK = 'https://conformance.invalid/callback';
 /** The redirect URIs of the application that registers several, one per line. */
@@ -22,33 +22,33 @@ const SEVERAL = [OOB, CALLBACK];
 const NAME = 'conformance registration';
 const WEBSITE = 'https://conformance.invalid/registration';
 
-const tokenFor = (app: Application, redirectUri: string) => requestToken(anon, app, { grant_type: 'client_credentials', redirect_uri: redirectUri, scope: 'read' });
-const verify = (token?: string) => anon.get('/api/v1/apps/verify_credentials', { token });
+const tokenFor = (actor: Actor, app: Application, redirectUri: string) => requestToken(actor, app, { grant_type: 'client_credentials', redirect_uri: redirectUri, scope: 'read' });
+const verify = (actor: Actor, token?: string) => actor.get('/api/v1/apps/verify_credentials', { token });
 
 // An application is never deleted: the ledger lists it as left behind, here on the evidence of verify_credentials.
-const registered = step('an application registered with a client name and website', { as: 'anonymous', cost: { api: 1 } }, () =>
-  registerApp(anon, { client_name: NAME, website: WEBSITE }),
+const registered = step('an application registered with a client name and website', { as: 'anonymous', cost: { api: 1 } }, (_, { actor }) =>
+  registerApp(actor, { client_name: NAME, website: WEBSITE }),
 );
 
 // A token is revoked by the ledger, and read refused.
-const appToken = step('its application token (client credentials, scope read)', { as: 'anonymous', needs: { registered }, cost: { api: 1, oauth: 2 } }, async ({ registered }) =>
-  (await tokenFor(registered, OOB)).step,
+const appToken = step('its application token (client credentials, scope read)', { as: 'anonymous', needs: { registered }, cost: { api: 1, oauth: 2 } }, async ({ registered }, { actor }) =>
+  (await tokenFor(actor, registered, OOB)).step,
 );
 
-const withToken = step('verify_credentials with the application token', { as: 'application', needs: { appToken }, cost: { api: 1 } }, async ({ appToken }) =>
-  made(await verify(appToken)),
+const withToken = step('verify_credentials with the application token', { as: 'application', needs: { appToken }, cost: { api: 1 } }, async ({ appToken }, { actor }) =>
+  made(await verify(actor, appToken)),
 );
 
-const withoutToken = step('verify_credentials without a token', { as: 'anonymous', cost: { api: 1 } }, async () => made(await verify()));
+const withoutToken = step('verify_credentials without a token', { as: 'anonymous', cost: { api: 1 } }, async (_, { actor }) => made(await verify(actor)));
 
 // The ledger reads it once more at the end, with an authorization code that does not exist.
-const several = step('an application registered with two redirect URIs, one per line', { as: 'anonymous', cost: { api: 1, oauth: 1 } }, () =>
-  registerApp(anon, { client_name: 'conformance redirect uris', redirect_uris: SEVERAL.join('\n') }),
+const several = step('an application registered with two redirect URIs, one per line', { as: 'anonymous', cost: { api: 1, oauth: 1 } }, (_, { actor }) =>
+  registerApp(actor, { client_name: 'conformance redirect uris', redirect_uris: SEVERAL.join('\n') }),
 );
 
 // Each token answered is revoked by the ledger, and read refused.
-const severalTokens = step('a token asked for naming each of its redirect URIs', { as: 'anonymous', needs: { several }, cost: { api: 2, oauth: 4 } }, async ({ several }) =>
-  made(await Promise.all(SEVERAL.map(async (uri) => (await tokenFor(several, uri)).exchange))),
+const severalTokens = step('a token asked for naming each of its redirect URIs', { as: 'anonymous', needs: { several }, cost: { api: 2, oauth: 4 } }, async ({ several }, { actor }) =>
+  made(await Promise.all(SEVERAL.map(async (uri) => (await tokenFor(actor, several, uri)).exchange))),
 );
 
 section('Client registration', () => {

@@ -19,7 +19,7 @@ import { expectationOf, judgeExplored, verdictOf, type Explored } from './suppor
 import { it, made, section, step } from './support/run/checks.ts';
 import { exploreShareOf } from './support/run/run-plan.ts';
 
-const { config, a, b } = actors();
+const { config, b } = actors();
 // The default share is what the run's plan of the other groups leaves of the IP access line: their checks come first.
 const share = await exploreShareOf(fileURLToPath(new URL('..', import.meta.url)), config);
 const scope = scopeOf({ ...exploreSettingsOf(config, share, (clause) => releaseHas(config.serverVersion, clause)), withB: b !== undefined });
@@ -49,16 +49,15 @@ async function attachmentOf(actor: Actor, deleted = false): Promise<string | und
 }
 
 // Each object costs its creation, its undo by the ledger (or its deletion here) and the read that shows it gone.
-const heldByA = step("A's objects the explored ids name: its public status, a status it deleted, its attachment, an attachment it deleted", { as: 'A', cost: { api: 12, files: 2 } }, async () => {
+const heldByA = step("A's objects the explored ids name: its public status, a status it deleted, its attachment, an attachment it deleted", { as: 'A', cost: { api: 12, files: 2 } }, async (_, { actor }) => {
   // The first creation settles how the server reads bodies (actors.ts createStatus): the statuses go one after another.
-  const own = await statusOf(a, 'public');
-  const deleted = await statusOf(a, 'public', true);
-  const [ownMedia, deletedMedia] = await Promise.all([attachmentOf(a), attachmentOf(a, true)]);
+  const own = await statusOf(actor, 'public');
+  const deleted = await statusOf(actor, 'public', true);
+  const [ownMedia, deletedMedia] = await Promise.all([attachmentOf(actor), attachmentOf(actor, true)]);
   const held: Held = { status: { own, deleted }, attachment: { own: ownMedia, deleted: deletedMedia } };
   return made(held);
 });
-const heldByB = step("B's objects the explored ids name: its public status, its private status, its attachment", { as: 'B', after: [heldByA], cost: { api: 9, files: 1 } }, async () => {
-  const other = b as Actor;
+const heldByB = step("B's objects the explored ids name: its public status, its private status, its attachment", { as: 'B', after: [heldByA], cost: { api: 9, files: 1 } }, async (_, { actor: other }) => {
   const visible = await statusOf(other, 'public');
   const hidden = await statusOf(other, 'private');
   const media = await attachmentOf(other);
@@ -70,12 +69,12 @@ const objects = scope.objects ? { heldByA, ...(b ? { heldByB } : {}) } : {};
 const plannedRequests = inputs.reduce((sum, input) => sum + costOf(input).requests, 0);
 
 /** The inputs sent, one after another, as A: each answer and, where a move took, its undo. */
-const sent = step('the explored inputs, sent as A', { as: 'A', needs: objects, cost: { api: plannedRequests } }, async (values) => {
+const sent = step('the explored inputs, sent as A', { as: 'A', needs: objects, cost: { api: plannedRequests } }, async (values, { actor }) => {
   const held: Held = {};
   for (const part of Object.values(values) as Held[]) {
     for (const [resource, ids] of Object.entries(part) as [keyof Held, Held[keyof Held]][]) held[resource] = { ...held[resource], ...ids };
   }
-  return made(await sendInputs(a, inputs, held, judgedHere));
+  return made(await sendInputs(actor, inputs, held, judgedHere));
 });
 
 /**
@@ -84,22 +83,22 @@ const sent = step('the explored inputs, sent as A', { as: 'A', needs: objects, c
  */
 const created = step(
   "the explored creations of POST /api/v1/statuses, and boosts of A's public status with the reblog's visibility parameter, sent as B",
-  { as: 'B', needs: { heldByA }, cost: { api: creations.reduce((sum, c) => sum + creationCost(c.row).requests, 0) + BOOST_REQUESTS } },
-  async ({ heldByA }) => {
+  { as: 'B', alsoAs: ['A'], needs: { heldByA }, cost: { api: creations.reduce((sum, c) => sum + creationCost(c.row).requests, 0) + BOOST_REQUESTS } },
+  async ({ heldByA }, { actor, also: { A } }) => {
     const own = heldByA.status?.own;
-    const boosts = own === undefined ? [] : await sendBoosts(b as Actor, a, own);
+    const boosts = own === undefined ? [] : await sendBoosts(actor, A as Actor, own);
     const deletions = scope.creation?.deletions ?? 0;
-    return made({ creations: await sendCreations(b as Actor, a, creations, heldByA.attachment?.own, deletions), boosts, deletions });
+    return made({ creations: await sendCreations(actor, A as Actor, creations, heldByA.attachment?.own, deletions), boosts, deletions });
   },
 );
 
 /** Each input that broke its clause, shrunk to its smallest (a bounded number of requests; none against a conforming server). */
-const explored = step('the explored inputs that broke their clause, each shrunk to its smallest', { as: 'A', needs: { sent, ...(scope.creation && b ? { created } : {}) }, cost: {} }, async (values) => {
+const explored = step('the explored inputs that broke their clause, each shrunk to its smallest', { as: 'A', alsoAs: ['B'], needs: { sent, ...(scope.creation && b ? { created } : {}) }, cost: {} }, async (values, { actor, also: { B } }) => {
   const { sent } = values;
   const smallest = new Map<Sent, Sent>();
   const broken = (s: Sent) => (exchange: Sent['exchange']) => !verdictOf(expectationOf(s.input.operation, s.input.idClass), exchange, s.id).holds;
   for (const finding of sent.filter((s) => broken(s)(s.exchange)).slice(0, SHRINK_BOUND.findings)) {
-    smallest.set(finding, await shrink(a, finding, broken(finding), judgedHere(finding.input)));
+    smallest.set(finding, await shrink(actor, finding, broken(finding), judgedHere(finding.input)));
   }
   const none = { creations: [] as SentCreation[], boosts: [] as SentBoost[], deletions: 0 };
   const { creations: createdSent, boosts, deletions } = ('created' in values ? values.created : undefined) ?? none;
@@ -109,7 +108,7 @@ const explored = step('the explored inputs that broke their clause, each shrunk 
   const budget = { deletions: deletions - createdSent.filter((s) => madeStatus(s.exchange)).length };
   for (const finding of createdSent.filter((s) => brokenClauses(s).size > 0).slice(0, SHRINK_BOUND.findings)) {
     const keep = concernsOf(createInstances(finding));
-    smallestCreations.set(finding, await shrinkCreation(b as Actor, a, finding, keep, (s) => [...brokenClauses(finding)].some((c) => brokenClauses(s).has(c)), budget));
+    smallestCreations.set(finding, await shrinkCreation(B as Actor, actor, finding, keep, (s) => [...brokenClauses(finding)].some((c) => brokenClauses(s).has(c)), budget));
   }
   const result: Explored = { sent, smallest, created: createdSent, smallestCreations, boosts };
   return made(result);

@@ -16,7 +16,7 @@ import { violationsOf } from './support/judge/registered-checks.ts';
 import { check, expectRefusal, fail } from './support/judge/verify.ts';
 import { it, made, requirement, section, step } from './support/run/checks.ts';
 
-const { config, a, b, anon } = actors();
+const { config } = actors();
 // Uploads without a file and sign-ups without their parameters are malformed on purpose: they create nothing.
 const PROBE = { malformed: true };
 // An id no server has given out: far above any snowflake of this century.
@@ -124,12 +124,12 @@ interface Readings {
 
 // One step, the calls one after another: A's uploads have B's between them, so that the counts each check compares
 // come from calls no other call of the group falls between, and the two of A are of one endpoint, so of one bucket.
-const readings = step('the buckets read: a call of A, uploads of A, B and A taking turns, a deletion, an unreblog and a deletion', { as: 'A', cost: { api: config.destructive ? 7 : 8 } }, async (): Promise<StepOutcome<Readings>> => {
+const readings = step('the buckets read: a call of A, uploads of A, B and A taking turns, a deletion, an unreblog and a deletion', { as: 'A', alsoAs: ['anonymous', 'B'], cost: { api: config.destructive ? 7 : 8 } }, async (_, { actor: a, also: { anonymous, B: b } }): Promise<StepOutcome<Readings>> => {
   // An ordinary call of A: a read of a status that does not exist, which spends the access buckets as any read does.
   const first = readingOf(await a.get(`/api/v1/statuses/${MISSING_ID}`));
   // A call without a token, whose headers are the IP access bucket's: the sign-ups of LIMITS-SIGNUP-1 are such
   // calls, where the configuration allows them.
-  if (!config.destructive) await anon.get(`/api/v1/statuses/${MISSING_ID}`);
+  if (!config.destructive) await (anonymous as Actor).get(`/api/v1/statuses/${MISSING_ID}`);
   const upload = async (actor: Actor, path: string) => readingOf(await actor.post(path, undefined, PROBE));
   // A's two uploads are v1 (one endpoint, one bucket, whatever the server does with v2): B's v2 upload between them
   // is LIMITS-UPLOAD-1's v2 reading; without B, A's own v2 upload comes after them.
@@ -165,7 +165,7 @@ interface SignUps {
  * so a refusal may come sooner). No other check of the run calls POST /api/v1/accounts, so the groups running beside
  * this one are not refused, whatever the order of the groups.
  */
-async function spendSignUps({ uploads }: Readings): Promise<SignUps> {
+async function spendSignUps(anon: Actor, { uploads }: Readings): Promise<SignUps> {
   const calls: Reading[] = [];
   const call = async () => {
     const reading = readingOf(await anon.post('/api/v1/accounts', undefined, PROBE));
@@ -200,8 +200,8 @@ async function spendSignUps({ uploads }: Readings): Promise<SignUps> {
 }
 
 const DESTRUCTIVE = 'spends the App sign-up bucket of this address for 30 minutes: set CONFORMANCE_DESTRUCTIVE';
-const signUps = step('the App sign-up bucket spent: POST /api/v1/accounts until it is refused', { as: 'anonymous', needs: { readings }, cost: { api: 6 } }, async ({ readings }) =>
-  made(await spendSignUps(readings)),
+const signUps = step('the App sign-up bucket spent: POST /api/v1/accounts until it is refused', { as: 'anonymous', needs: { readings }, cost: { api: 6 } }, async ({ readings }, { actor }) =>
+  made(await spendSignUps(actor, readings)),
 );
 
 section('Limits', () => {
@@ -230,7 +230,7 @@ section('Limits', () => {
 
   it(
     'LIMITS-ACCOUNT-1 the Uploading bucket of one account is not spent by the calls of another',
-    { requires: [requirement(b, 'needs a second account: CONFORMANCE_TOKEN_B')], needs: { readings } },
+    { requires: [requirement(config.tokenB, 'needs a second account: CONFORMANCE_TOKEN_B')], needs: { readings } },
     ({ readings: { uploads, uploadsOfB } }, context) => {
       const [ofB] = uploadsOfB as [Reading];
       const turns = [uploads[0], ofB, uploads[1]];

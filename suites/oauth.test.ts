@@ -9,17 +9,17 @@
 // five refusal probes; the password token's first use and the following read of the token without a scope; and the
 // ledger's one read of an application.
 import type { TestContext } from 'vitest';
-import { accountIdOf, actors } from './support/act/actors.ts';
+import { accountIdOf, actors, type Actor } from './support/act/actors.ts';
 import { createdId } from './support/act/created.ts';
 import { createdObject, type Exchange } from './support/talk/http.ts';
 import { OOB, registerApp, requestToken, type Application } from './support/act/applications.ts';
 import { answerOf, causeOf, succeeded, type RootCause, type StepOutcome } from './support/act/steps.ts';
 import { block, need, notJudged } from './support/judge/preconditions.ts';
-import { WebSignIn, type AuthorizationCode } from './support/act/sign-in.ts';
+import { webSignInOf, type AuthorizationCode } from './support/act/sign-in.ts';
 import { check, expectJson, expectRefusal, fail, observeErrorBody, statusLine } from './support/judge/verify.ts';
 import { it, made, notMade, requirement, section, step } from './support/run/checks.ts';
 
-const { config, a, anon } = actors();
+const { config, anon } = actors();
 const CALLBACK = 'https://conformance.invalid/callback';
 const TOKEN_INVALID = 'The access token is invalid';
 const NOT_REGISTERED = 'https://conformance.invalid/not-registered';
@@ -30,12 +30,12 @@ type Approval = AuthorizationCode;
 type UsedToken = { run: TokenRun; use?: Exchange };
 
 const followingOf = (accountId: string) => `/api/v1/accounts/${accountId}/following`;
-const verifyWith = (token: string) => anon.get('/api/v1/apps/verify_credentials', { token });
+const verifyWith = (actor: Actor, token: string) => actor.get('/api/v1/apps/verify_credentials', { token });
 /**
  * A user token's first use: the account it acts for (Mastodon's path; the contract shows no operation that reads
  * one's own account), a user operation that a token acting for no user is refused.
  */
-const accountWith = (token: string) => anon.get('/api/v1/accounts/verify_credentials', { token, outsideContract: true });
+const accountWith = (actor: Actor, token: string) => actor.get('/api/v1/accounts/verify_credentials', { token, outsideContract: true });
 /** An authorization code that GET /oauth/authorize never created. */
 const MADE_UP_CODE = 'conformance-code-never-issued';
 /** A call of an operation with a token: where it answers 2xx, evidence that the token works. */
@@ -59,7 +59,7 @@ async function stillAccepted(token: string, call: TokenCall, use: Exchange, othe
   }
   return undefined;
 }
-const revokeWith = (app: Application, token: string) => anon.post('/oauth/revoke', { client_id: app.client_id, client_secret: app.client_secret, token });
+const revokeWith = (actor: Actor, app: Application, token: string) => actor.post('/oauth/revoke', { client_id: app.client_id, client_secret: app.client_secret, token });
 
 /**
  * The approval of the authorization form: skipped where the suite cannot drive the form, blocked where the server
@@ -82,11 +82,11 @@ function codeOf(context: TestContext, run: Approval): string {
  * A token request the operation should refuse. A token it issues anyway is the ledger's to revoke once the group is
  * done, not at once: a server may delete an application with any of its tokens, and the other steps use it still.
  */
-const refusedProbe = (app: Application, params: Record<string, string>): Promise<TokenRun> => requestToken(anon, app, params, { malformed: true });
+const refusedProbe = (actor: Actor, app: Application, params: Record<string, string>): Promise<TokenRun> => requestToken(actor, app, params, { malformed: true });
 
-/** A token of `of`, and its first use by `use`. */
-async function tokenAndUse(of: Application, params: Record<string, string>, use: (token: string) => Promise<Exchange | undefined>): Promise<UsedToken> {
-  const run = await requestToken(anon, of, params);
+/** A token of `of` asked by `actor`, and its first use by `use`. */
+async function tokenAndUse(actor: Actor, of: Application, params: Record<string, string>, use: (token: string) => Promise<Exchange | undefined>): Promise<UsedToken> {
+  const run = await requestToken(actor, of, params);
   return { run, use: run.token ? await use(run.token) : undefined };
 }
 
@@ -95,54 +95,54 @@ const CREDENTIALS = requirement(config.usernameA && config.passwordA, 'needs CON
 // Registered with read and write only, so that follow is outside its scopes. Each application lists one redirect
 // URI, the plainest form (several are APPS-REDIRECTS-1's): the out-of-band URI here, the callback for the redirect.
 // The ledger reads it once more at the end, with an authorization code that does not exist.
-const registered = step('an application registered with the scopes read and write', { as: 'anonymous', cost: { api: 1, oauth: 1 } }, () =>
-  registerApp(anon, { client_name: 'conformance oauth', scopes: 'read write' }),
+const registered = step('an application registered with the scopes read and write', { as: 'anonymous', cost: { api: 1, oauth: 1 } }, (_, { actor }) =>
+  registerApp(actor, { client_name: 'conformance oauth', scopes: 'read write' }),
 );
 
 // Its tokens are OAUTH-REVOKE-1's and the password grant's: a server may delete an application with any of its
 // tokens, and the probes of the token operation use the other one. Its tokens' reads show it to the ledger.
-const callbackApp = step('an application registered with the callback as its redirect URI', { as: 'anonymous', cost: { api: 1 } }, () =>
-  registerApp(anon, { client_name: 'conformance oauth callback', scopes: 'read', redirect_uris: CALLBACK }),
+const callbackApp = step('an application registered with the callback as its redirect URI', { as: 'anonymous', cost: { api: 1 } }, (_, { actor }) =>
+  registerApp(actor, { client_name: 'conformance oauth callback', scopes: 'read', redirect_uris: CALLBACK }),
 );
 
-// No request of its own: both approvals come from one browser, in which A signs in once (a server with a web sign-in counts its pages).
-const browser = step('one browser, in which A signs in once for every approval', { as: 'A', cost: {} }, async () => made(new WebSignIn(anon)));
-
 // Revoked by OAUTH-REVOKE-1, and read refused there (by the call it answered before: no cost here).
-const password = step("the password grant's user token, asked of the callback application, and its first use", { as: 'A', needs: { callbackApp }, cost: { api: 1, oauth: 1 } }, async ({ callbackApp }) => {
+const password = step("the password grant's user token, asked of the callback application, and its first use", { as: 'A', needs: { callbackApp }, cost: { api: 1, oauth: 1 } }, async ({ callbackApp }, { actor }) => {
   const { usernameA: username, passwordA } = config;
   if (!username || !passwordA) return notMade(causeOf(undefined, 'no user name and password of A are configured'));
-  return made(await tokenAndUse(callbackApp, { grant_type: 'password', username, password: passwordA, redirect_uri: CALLBACK, scope: 'read' }, accountWith));
+  // A's own requests without a token of A's: the token's request, and its first use with the token it gave.
+  const signingIn = actor.signingIn();
+  return made(await tokenAndUse(signingIn, callbackApp, { grant_type: 'password', username, password: passwordA, redirect_uri: CALLBACK, scope: 'read' }, (token) => accountWith(signingIn, token)));
 });
 
-const accountId = step("A's account id: the account the password grant's token answered as, else verify_credentials with A's token", { as: 'A', uses: { password }, cost: {} }, async ({ password }) => {
+const accountId = step("A's account id: the account the password grant's token answered as, else verify_credentials with A's token", { as: 'A', uses: { password }, cost: {} }, async ({ password }, { actor }) => {
   const used = password.ok ? password.value.use : undefined;
   const id = used?.status === 200 ? createdId(used) : undefined;
-  return id && used ? succeeded(id, used) : accountIdOf(a);
+  return id && used ? succeeded(id, used) : accountIdOf(actor);
 });
 
 // One client_credentials token serves the Token checks; the ledger revokes it and reads it refused.
-const tokenRun = step('a client_credentials token with the read scope', { as: 'anonymous', needs: { registered }, cost: { api: 1, oauth: 2 } }, async ({ registered }) =>
-  made(await requestToken(anon, registered, { grant_type: 'client_credentials', scope: 'read' })),
+const tokenRun = step('a client_credentials token with the read scope', { as: 'anonymous', needs: { registered }, cost: { api: 1, oauth: 2 } }, async ({ registered }, { actor }) =>
+  made(await requestToken(actor, registered, { grant_type: 'client_credentials', scope: 'read' })),
 );
 
 // The form, its approval and the redirect; the code is exchanged at once (a code is a live authorization), and the
 // ledger revokes that token and reads it refused.
-const callbackApproval = step('an approval of the authorization form for the callback application', { as: 'A', needs: { callbackApp, browser }, cost: { api: 1, oauth: 4 } }, async ({ callbackApp, browser }) =>
-  made(await browser.code(callbackApp, 'read', CALLBACK)),
+const callbackApproval = step('an approval of the authorization form for the callback application', { as: 'A', needs: { callbackApp }, cost: { api: 1, oauth: 4 } }, async ({ callbackApp }, { actor }) =>
+  // Both approvals come from A's one browser, in which A signs in once (a server with a web sign-in counts its pages).
+  made(await webSignInOf(actor).code(callbackApp, 'read', CALLBACK)),
 );
 
-const outsideScopes = step('a client_credentials token asked for a scope outside the registered ones', { as: 'anonymous', needs: { registered }, cost: { oauth: 1 } }, async ({ registered }) =>
-  made(await refusedProbe(registered, { grant_type: 'client_credentials', scope: 'read follow' })),
+const outsideScopes = step('a client_credentials token asked for a scope outside the registered ones', { as: 'anonymous', needs: { registered }, cost: { oauth: 1 } }, async ({ registered }, { actor }) =>
+  made(await refusedProbe(actor, registered, { grant_type: 'client_credentials', scope: 'read follow' })),
 );
 
 // The ledger revokes the token and reads it refused.
-const withoutScope = step("a client_credentials token asked for without a scope, and its read of A's following", { as: 'application', needs: { registered }, uses: { accountId }, cost: { api: 2, oauth: 2 } }, async ({ registered, accountId }) =>
-  made(await tokenAndUse(registered, { grant_type: 'client_credentials' }, async (token) => (accountId.ok ? anon.get(followingOf(accountId.value), { token }) : undefined))),
+const withoutScope = step("a client_credentials token asked for without a scope, and its read of A's following", { as: 'application', needs: { registered }, uses: { accountId }, cost: { api: 2, oauth: 2 } }, async ({ registered, accountId }, { actor }) =>
+  made(await tokenAndUse(actor, registered, { grant_type: 'client_credentials' }, async (token) => (accountId.ok ? actor.get(followingOf(accountId.value), { token }) : undefined))),
 );
 
-const madeUpCode = step('an authorization code that was never issued, sent to the token operation', { as: 'anonymous', needs: { registered }, cost: { oauth: 1 } }, async ({ registered }) =>
-  made(await refusedProbe(registered, { grant_type: 'authorization_code', code: MADE_UP_CODE, redirect_uri: OOB, scope: 'read' })),
+const madeUpCode = step('an authorization code that was never issued, sent to the token operation', { as: 'anonymous', needs: { registered }, cost: { oauth: 1 } }, async ({ registered }, { actor }) =>
+  made(await refusedProbe(actor, registered, { grant_type: 'authorization_code', code: MADE_UP_CODE, redirect_uri: OOB, scope: 'read' })),
 );
 
 /** The out-of-band approval, and its code refused for an unregistered redirect_uri, exchanged with the registered one, then refused again. */
@@ -155,30 +155,32 @@ interface OutOfBand {
 }
 
 // The form and its approval, three exchanges of its code; the ledger revokes the token and reads it refused.
-const outOfBand = step('an out-of-band approval, and its code sent with an unregistered redirect_uri, then the registered one, then again', { as: 'A', needs: { registered, browser }, cost: { api: 1, oauth: 6 } }, async ({ registered, browser }): Promise<StepOutcome<OutOfBand>> => {
-  const approval = await browser.code(registered, 'read');
+const outOfBand = step('an out-of-band approval, and its code sent with an unregistered redirect_uri, then the registered one, then again', { as: 'A', needs: { registered }, cost: { api: 1, oauth: 6 } }, async ({ registered }, { actor }): Promise<StepOutcome<OutOfBand>> => {
+  const approval = await webSignInOf(actor).code(registered, 'read');
   const { code } = approval;
   if (!code) return made({ approval });
   const exchange = (redirectUri: string) => ({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, scope: 'read' });
-  const unregisteredRedirect = await refusedProbe(registered, exchange(NOT_REGISTERED));
-  const codeExchange = await requestToken(anon, registered, exchange(OOB));
+  // A's code goes to the token operation with A's requests that carry no token.
+  const signingIn = actor.signingIn();
+  const unregisteredRedirect = await refusedProbe(signingIn, registered, exchange(NOT_REGISTERED));
+  const codeExchange = await requestToken(signingIn, registered, exchange(OOB));
   // Where the probe spent the code already, this exchange was its reuse.
-  const reusedCode = codeExchange.token && !unregisteredRedirect.token ? await refusedProbe(registered, exchange(OOB)) : undefined;
+  const reusedCode = codeExchange.token && !unregisteredRedirect.token ? await refusedProbe(signingIn, registered, exchange(OOB)) : undefined;
   return made({ approval, unregisteredRedirect, codeExchange, ...(reusedCode ? { reusedCode } : {}) });
 });
 
 // Rule 2 on the grants that take no code (Mastodon does not check it there), probed on client_credentials alone:
 // a server checks redirect_uri where it exchanges a code or on every grant, and the password grant's probe judged
 // the same SHOULD a second time, at a request (and, where it issued a token, a revocation) more.
-const unregisteredOnClientCredentials = step('a client_credentials token asked for with an unregistered redirect_uri', { as: 'anonymous', needs: { registered }, cost: { oauth: 1 } }, async ({ registered }) =>
-  made(await refusedProbe(registered, { grant_type: 'client_credentials', redirect_uri: NOT_REGISTERED, scope: 'read' })),
+const unregisteredOnClientCredentials = step('a client_credentials token asked for with an unregistered redirect_uri', { as: 'anonymous', needs: { registered }, cost: { oauth: 1 } }, async ({ registered }, { actor }) =>
+  made(await refusedProbe(actor, registered, { grant_type: 'client_credentials', redirect_uri: NOT_REGISTERED, scope: 'read' })),
 );
 
 // The out-of-band approval fetched the form already where the suite can drive it: no request more.
-const authorizeForm = step('GET /oauth/authorize', { as: 'anonymous', needs: { registered }, uses: { outOfBand }, cost: {} }, async ({ registered, outOfBand }) =>
+const authorizeForm = step('GET /oauth/authorize', { as: 'anonymous', needs: { registered }, uses: { outOfBand }, cost: {} }, async ({ registered, outOfBand }, { actor }) =>
   made(
     (outOfBand.ok ? outOfBand.value.approval.form : undefined) ??
-      (await anon.get('/oauth/authorize', { query: { client_id: registered.client_id, redirect_uri: OOB, response_type: 'code', scope: 'read' }, headers: { accept: 'text/html' } })),
+      (await actor.get('/oauth/authorize', { query: { client_id: registered.client_id, redirect_uri: OOB, response_type: 'code', scope: 'read' }, headers: { accept: 'text/html' } })),
   ),
 );
 
@@ -199,23 +201,26 @@ const revocation = step(
   'a working token of the callback application revoked, and the call it answered before made again',
   // A server may delete an application with any of its tokens: the revocation changes the callback application, so
   // every step declared before it on that application (its approval, the password grant) has ended when it starts.
-  { as: 'A', needs: { callbackApp }, uses: { password, accountId }, changes: [callbackApp, password], cost: { api: 1, oauth: 1 } },
-  async ({ callbackApp, password, accountId }): Promise<StepOutcome<Revocation>> => {
+  // The application's client asks for its token, and uses it, where A's password grant gave none.
+  { as: 'A', alsoAs: ['application'], needs: { callbackApp }, uses: { password, accountId }, changes: [callbackApp, password], cost: { api: 1, oauth: 1 } },
+  async ({ callbackApp, password, accountId }, { actor, also }): Promise<StepOutcome<Revocation>> => {
     const userToken = password.ok && password.value.use?.status === 200 ? password.value : undefined;
-    const run = userToken?.run ?? (await requestToken(anon, callbackApp, { grant_type: 'client_credentials', redirect_uri: CALLBACK, scope: 'read' }));
+    // The token's holder sends every call with it: A (its requests that carry no token of A's own), else the application.
+    const holder = userToken ? actor.signingIn() : (also.application as Actor);
+    const run = userToken?.run ?? (await requestToken(holder, callbackApp, { grant_type: 'client_credentials', redirect_uri: CALLBACK, scope: 'read' }));
     if (!run.step.ok) return run.step;
     const token = run.step.value;
-    const following: TokenCall[] = accountId.ok ? [(t) => anon.get(followingOf(accountId.value), { token: t })] : [];
-    const calls: TokenCall[] = [...(userToken ? [accountWith] : []), verifyWith, ...following];
+    const following: TokenCall[] = accountId.ok ? [(t) => holder.get(followingOf(accountId.value), { token: t })] : [];
+    const calls: TokenCall[] = [...(userToken ? [(t: string) => accountWith(holder, t)] : []), (t) => verifyWith(holder, t), ...following];
     let [call] = calls as [TokenCall];
-    let before = userToken?.use ?? (await verifyWith(token));
+    let before = userToken?.use ?? (await verifyWith(holder, token));
     const [readFollowing] = following;
     if (before.status !== 200 && readFollowing) {
       const read = await readFollowing(token);
       if (read.status === 200) [before, call] = [read, readFollowing];
     }
     if (before.status !== 200) return notMade(causeOf('APPS-VERIFY-1', `verify_credentials answered ${answerOf(before)} to the application token before its revocation, and following did not answer it either`, before));
-    const revoke = await revokeWith(callbackApp, token);
+    const revoke = await revokeWith(holder, callbackApp, token);
     // A revocation that was not answered 200 is left to the ledger, which revokes again and reads the token.
     if (revoke.status === 200) run.settle();
     const use = await call(token);
@@ -341,7 +346,7 @@ section('OAuth', () => {
     // not hold) is no user token. A server without that path shows by the application's verify_credentials that it
     // holds the token (a request made only there).
     const answer = use as Exchange;
-    if (answer.status === 404) return void expectJson(await verifyWith(token), 200);
+    if (answer.status === 404) return void expectJson(await verifyWith(anon, token), 200);
     check(answer.status === 200, 'HTTP 200: the token acts for account A (GET /api/v1/accounts/verify_credentials)', statusLine(answer), answer);
   });
 

@@ -28,12 +28,11 @@
 // check's release comes from the catalogue, and a step only its checks need is not run in another release; within a
 // step, the release gates only what other checks share it with (the reblog visibility parameter, the pin of a boost).
 import { actors, type Actor } from './support/act/actors.ts';
-import { createdObject, type Exchange, jsonOf, type RequestOptions } from './support/talk/http.ts';
+import { createdObject, type Exchange, jsonOf } from './support/talk/http.ts';
 import { authorGap, madeStep, type Created, type Status } from './support/act/created.ts';
-import { remember, type LedgerEntry } from './support/act/ledger.ts';
 import { releaseHas } from './support/judge/clauses.ts';
 import type { FormParams } from './support/talk/form.ts';
-import { Holds, shows, took, type Flag } from './support/act/moves.ts';
+import { holdsOn, moves, operationOn as on, shows, took, type Flag, type Moves } from './support/act/moves.ts';
 import { block, controlled, countJudged, need, needHeld } from './support/judge/preconditions.ts';
 import { answerOf, causeOf, failed, succeeded, type Step } from './support/act/steps.ts';
 import { now, observeLate, settle } from './support/act/settle.ts';
@@ -46,84 +45,17 @@ import { ROWS, type Move, type MoveName, type Who } from './support/judge/status
 import { ClauseFailure } from './support/judge/clauses.ts';
 import { expectEveryCell, type AccessCell } from './support/judge/access-cells.ts';
 
-const { config, a, b, anon } = actors();
+const { config, a, b } = actors();
 const NEEDS_B = 'needs CONFORMANCE_TOKEN_B';
 // The operations and parameters this release has, where they gate a part of a step: the releases of their clauses.
 const pinsExist = releaseHas(config.serverVersion, 'STATUS-PIN-1');
 const visibilityParameter = releaseHas(config.serverVersion, 'STATUS-REBLOG-2');
 
-const on = (statusId: string, operation: string) => `/api/v1/statuses/${statusId}/${operation}`;
 
 /** Account B, for the steps only checks that require it plan. */
 function accountB(): Actor {
   if (!b) throw new Error('a step acting as B was planned without CONFORMANCE_TOKEN_B');
   return b;
-}
-
-/** The ledger entries of the group's moves not undone yet, by actor, undo and status: an undo that answers 200 settles its entry. */
-class Moves {
-  readonly #pending = new Map<string, LedgerEntry>();
-  /** The first answer of each pending move, by the same key. */
-  readonly #answers = new Map<string, Exchange>();
-  /** The accounts whose moves on a status may have taken (answered 200, or never answered), undone since or not, by status id. */
-  readonly #movedBy = new Map<string, Set<string>>();
-
-  /** A move the ledger undoes at the end, unless an undo of the group answered 200 before. */
-  async move(actor: Actor, statusId: string, action: string, undo: string, form?: FormParams, options?: RequestOptions): Promise<Exchange> {
-    const exchange = await actor.post(on(statusId, action), form, options);
-    // A move whose answer never came may have been made all the same: the ledger undoes it, and a read tells.
-    if (exchange.status === 200 || exchange.timedOut) {
-      this.#movedBy.set(statusId, (this.#movedBy.get(statusId) ?? new Set()).add(actor.name));
-      // Made again while its first is pending (twice at the same moment), the one entry undoes both.
-      const key = `${actor.name} ${undo} ${statusId}`;
-      if (!this.#pending.has(key)) {
-        this.#pending.set(key, remember(`${action} of ${statusId} by ${actor.name}`, () => actor.post(on(statusId, undo)), { unanswered: exchange.timedOut }));
-        this.#answers.set(key, exchange);
-      }
-    }
-    return exchange;
-  }
-
-  /** The answer to `actor`'s move on the status that no undo of the group has undone since (its entry is pending), if one stands. */
-  standing(actor: Actor, statusId: string, undo: string): Exchange | undefined {
-    const key = `${actor.name} ${undo} ${statusId}`;
-    return this.#pending.has(key) ? this.#answers.get(key) : undefined;
-  }
-
-  async undoMove(actor: Actor, statusId: string, undo: string): Promise<Exchange> {
-    const exchange = await actor.post(on(statusId, undo));
-    const key = `${actor.name} ${undo} ${statusId}`;
-    if (exchange.status === 200) this.#pending.get(key)?.settle();
-    this.#pending.delete(key);
-    this.#answers.delete(key);
-    return exchange;
-  }
-
-  /** A move the server should refuse: what it accepts anyway is undone at once, so that no later move meets it. */
-  async probe(actor: Actor, statusId: string, action: string, undo: string, form?: FormParams, options?: RequestOptions): Promise<Exchange> {
-    const exchange = await this.move(actor, statusId, action, undo, form, options);
-    if (exchange.status === 200) await this.undoMove(actor, statusId, undo);
-    return exchange;
-  }
-
-  /**
-   * Whether an account other than `author` moved on the status, its move taken or unanswered, undone since or not: a
-   * server may keep what others once acted on, so such a status is no control of a plain delete.
-   */
-  movedByOthers(statusId: string, author: Actor): boolean {
-    return [...(this.#movedBy.get(statusId) ?? [])].some((name) => name !== author.name);
-  }
-
-  /** The moves of `actor` on a status a read showed gone: they went with it, so nothing is left to undo. */
-  settleGone(actor: Actor, statusId: string): void {
-    for (const [key, entry] of this.#pending) {
-      if (key.startsWith(`${actor.name} `) && key.endsWith(` ${statusId}`)) {
-        entry.settle();
-        this.#pending.delete(key);
-        this.#answers.delete(key);
-      }
-    }
-  }
 }
 
 /**
@@ -208,8 +140,8 @@ async function pairOn(moves: Moves, actor: Actor, status: Step<Status>, action: 
 }
 
 /** An undo of A's that answered its flag cleared must keep it so: STATUS-BOOKMARK-2, STATUS-MUTE-3. */
-function holdIfShown(holds: Holds, subject: Step<Status>, made: Step<Exchange>, flag: Flag, clause: string, what: string): void {
-  if (made.ok && subject.ok && shows(made.value, subject.value.id, flag, false).ok) holds.expect(flag, false, clause, what);
+function holdIfShown(subject: Step<Status>, made: Step<Exchange>, flag: Flag, clause: string, what: string): void {
+  if (made.ok && subject.ok && shows(made.value, subject.value.id, flag, false).ok) holdsOn(subject.value.id).expect(flag, false, clause, what);
 }
 
 /** A's private status as made, whatever its visibility: the undos of a flag never set need a status without it, nothing more. */
@@ -253,12 +185,6 @@ async function deleteAndRead(created: Created<Status>, id: string, atOnce = fals
   return { deletion: answer, ...read, readAfter };
 }
 
-// No request: the moves not undone yet, which the undos and the deletes settle so that the ledger sends nothing for them.
-const moves = step('the ledger entries of the moves not undone yet', { as: 'A', cost: {} }, async () => made(new Moves()));
-
-// No request: A's undos that must hold, which the rows write down and one read confirms (held, below).
-const undos = step("A's undos that must hold through the settle window", { as: 'A', cost: {} }, async () => made(new Holds()));
-
 /** One of A's statuses, as its creation came: a status the run could not make is the cause of every move on it. */
 const statusOf = (visibility: string, text: string) =>
   step(
@@ -277,55 +203,55 @@ const hidden = statusOf('private', 'a private status');
 // Every undo of the row answers 200 and settles the favourite: the ledger sends nothing for it.
 const favourites = step(
   "A's favourite of its public status, the favourite again, favourited_by, the unfavourite, favourited_by after it",
-  { as: 'A', needs: { subject, moves, undos }, cost: { api: 5 } },
-  async ({ subject, moves, undos }) => {
+  { as: 'A', needs: { subject }, cost: { api: 5 } },
+  async ({ subject }) => {
     const favourite = await when(subject, (s) => moves.move(a, s.id, 'favourite', 'unfavourite'));
     const favourited = await took(a, subject, favourite, 'favourited', true, 'STATUS-FAV-1', 'favourite');
     const again = await when(favourited, (id) => a.post(on(id, 'favourite')));
     const listed = await when(favourited, (id) => a.get(on(id, 'favourited_by')));
     const unfavourite = await when(favourited, (id) => moves.undoMove(a, id, 'unfavourite'));
     const unfavourited = await took(a, subject, unfavourite, 'favourited', false, 'STATUS-FAV-3', 'unfavourite');
-    if (unfavourited.ok) undos.expect('favourited', false, 'STATUS-FAV-3', 'the unfavourite');
+    if (unfavourited.ok) holdsOn(unfavourited.value).expect('favourited', false, 'STATUS-FAV-3', 'the unfavourite');
     const afterUndo = await when(unfavourited, (id) => a.get(on(id, 'favourited_by')));
     return made({ favourite, again, listed, unfavourite, afterUndo });
   },
 );
 
-const bookmarks = step("A's bookmark of its public status, and its unbookmark", { as: 'A', needs: { subject, moves, undos }, cost: { api: 2 } }, async ({ subject, moves, undos }) => {
+const bookmarks = step("A's bookmark of its public status, and its unbookmark", { as: 'A', needs: { subject }, cost: { api: 2 } }, async ({ subject }) => {
   const bookmark = await when(subject, (s) => moves.move(a, s.id, 'bookmark', 'unbookmark'));
   const bookmarked = await took(a, subject, bookmark, 'bookmarked', true, 'STATUS-BOOKMARK-1', 'bookmark');
   const unbookmark = await when(bookmarked, (id) => moves.undoMove(a, id, 'unbookmark'));
-  holdIfShown(undos, subject, unbookmark, 'bookmarked', 'STATUS-BOOKMARK-2', 'the unbookmark');
+  holdIfShown(subject, unbookmark, 'bookmarked', 'STATUS-BOOKMARK-2', 'the unbookmark');
   return made({ bookmark, unbookmark });
 });
 
 // A takes part in the thread of its own status.
-const mutes = step("A's mute of its public status's thread, the mute again, and the unmute", { as: 'A', needs: { subject, moves, undos }, cost: { api: 3 } }, async ({ subject, moves, undos }) => {
+const mutes = step("A's mute of its public status's thread, the mute again, and the unmute", { as: 'A', needs: { subject }, cost: { api: 3 } }, async ({ subject }) => {
   const mute = await when(subject, (s) => moves.move(a, s.id, 'mute', 'unmute'));
   const muted = await took(a, subject, mute, 'muted', true, 'STATUS-MUTE-1', 'mute');
   const again = await when(muted, (id) => a.post(on(id, 'mute')));
   const unmute = await when(muted, (id) => moves.undoMove(a, id, 'unmute'));
-  holdIfShown(undos, subject, unmute, 'muted', 'STATUS-MUTE-3', 'the unmute');
+  holdIfShown(subject, unmute, 'muted', 'STATUS-MUTE-3', 'the unmute');
   return made({ mute, again, unmute });
 });
 
-const pins = step("A's pin of its public status, the pin repeated, the unpin, and the unpin again", { as: 'A', needs: { subject, moves, undos }, cost: { api: 4 } }, async ({ subject, moves, undos }) => {
+const pins = step("A's pin of its public status, the pin repeated, the unpin, and the unpin again", { as: 'A', needs: { subject }, cost: { api: 4 } }, async ({ subject }) => {
   const pin = await when(subject, (s) => moves.move(a, s.id, 'pin', 'unpin'));
   const pinned = await took(a, subject, pin, 'pinned', true, 'STATUS-PIN-1', 'pin');
   const repeated = await when(pinned, (id) => repeat(a, id, 'pin'));
   const unpin = await when(pinned, (id) => moves.undoMove(a, id, 'unpin'));
   const unpinned = await took(a, subject, unpin, 'pinned', false, 'STATUS-PIN-5', 'unpin');
-  if (unpinned.ok) undos.expect('pinned', false, 'STATUS-PIN-5', 'the unpin');
+  if (unpinned.ok) holdsOn(unpinned.value).expect('pinned', false, 'STATUS-PIN-5', 'the unpin');
   const unpinAgain = await when(unpinned, (id) => a.post(on(id, 'unpin')));
   return made({ pin, repeated, unpin, unpinAgain });
 });
 
 // The refusals run beside the pin row: A's is of another status, and B's pins are B's own.
-const pinOthers = step("B's pin of A's public status", { as: 'B', needs: { subject, moves }, cost: { api: 1 } }, async ({ subject, moves }) =>
+const pinOthers = step("B's pin of A's public status", { as: 'B', needs: { subject }, cost: { api: 1 } }, async ({ subject }) =>
   made(await when(subject, (s) => moves.probe(accountB(), s.id, 'pin', 'unpin'))),
 );
 
-const pinHidden = step("A's pin of its private status", { as: 'A', needs: { hidden, moves }, cost: { api: 1 } }, async ({ hidden, moves }) =>
+const pinHidden = step("A's pin of its private status", { as: 'A', needs: { hidden }, cost: { api: 1 } }, async ({ hidden }) =>
   made(await when(hidden, (s) => moves.probe(a, s.id, 'pin', 'unpin'))),
 );
 
@@ -339,7 +265,7 @@ const unmuteAgain = undoNeverSet('unmute');
 
 /** B's moves on A's private status, which B cannot see: the move, its undo, or both, as `asked`. */
 const hiddenPair = (action: string, undo: string, asked: Asked) =>
-  step(`B's ${asked === 'both' ? `${action} and ${undo}` : asked === 'move' ? action : undo} of A's private status`, { as: 'B', needs: { hidden, moves }, cost: { api: asked === 'both' ? 2 : 1 } }, async ({ hidden, moves }) =>
+  step(`B's ${asked === 'both' ? `${action} and ${undo}` : asked === 'move' ? action : undo} of A's private status`, { as: 'B', needs: { hidden }, cost: { api: asked === 'both' ? 2 : 1 } }, async ({ hidden }) =>
     made(await pairOn(moves, accountB(), hidden, action, undo, asked)),
   );
 
@@ -368,10 +294,10 @@ const TOKENLESS_MOVES = [
 // Beside the rows, as B's refused pin: what a server took anyway is undone before the read of A's undos and B's boosts.
 const tokenlessMoves = step(
   "the favourite of A's private status and the reblog of its public status, without a token",
-  { as: 'anonymous', needs: { subject, hidden, moves }, cost: { api: TOKENLESS_MOVES.length } },
-  async ({ subject, hidden, moves }) => {
+  { as: 'anonymous', needs: { subject, hidden }, cost: { api: TOKENLESS_MOVES.length } },
+  async ({ subject, hidden }, { actor }) => {
     const statuses = { public: subject, private: hidden };
-    return made(await Promise.all(TOKENLESS_MOVES.map(async (move) => ({ ...move, made: await when(statuses[move.visibility], (s) => moves.probe(anon, s.id, move.action, move.undo)) }))));
+    return made(await Promise.all(TOKENLESS_MOVES.map(async (move) => ({ ...move, made: await when(statuses[move.visibility], (s) => moves.probe(actor, s.id, move.action, move.undo)) }))));
   },
 );
 
@@ -381,8 +307,11 @@ const flagMoves = [favourites, bookmarks, mutes, pins, pinOthers, tokenlessMoves
 /** A's read of its public status that confirms its undos held, once every row had moved (none where none had to hold). */
 const held = step(
   "A's read of its public status once the settle window has passed since its last undo",
-  { as: 'A', needs: { subject, undos }, changes: flagMoves, cost: { api: 1 } },
-  async ({ subject, undos }) => made({ holds: undos, read: subject.ok ? await undos.confirm(a, subject.value.id) : undefined }),
+  { as: 'A', needs: { subject }, changes: flagMoves, cost: { api: 1 } },
+  async ({ subject }) => {
+    const holds = holdsOn(subject.ok ? subject.value.id : undefined);
+    return made({ holds, read: subject.ok ? await holds.confirm(a, subject.value.id) : undefined });
+  },
 );
 
 /** The moves the sequences draw from, as the release has them (bookmarks, mutes and pins came with their clauses' releases). */
@@ -424,8 +353,8 @@ const LAST_STATUS_CLEANUP = 2;
  */
 const sequences = step(
   'sequences of moves on A\'s public status by A and B, repeated, undone, interleaved and at the same moment, with the reads after them',
-  { as: 'A', needs: { subject, moves, held }, changes: [...flagMoves, held], cost: { api: COVERING_COST + explorationBudget() } },
-  async ({ subject, moves, held }): Promise<StepOutcome<{ record: SequenceRecord; exploration?: Exploration }>> => {
+  { as: 'A', alsoAs: ['B'], needs: { subject, held }, changes: [...flagMoves, held], cost: { api: COVERING_COST + explorationBudget() } },
+  async ({ subject, held }): Promise<StepOutcome<{ record: SequenceRecord; exploration?: Exploration }>> => {
     if (!subject.ok) return notMade(subject.cause, subject.exchange);
     const { id } = subject.value;
     const ownerId = subject.value.account?.id;
@@ -496,8 +425,8 @@ const boostsOwn = Boolean(b) && visibilityParameter;
  */
 const ownBoost = step(
   "A's unlisted boost of its own public status",
-  { as: 'A', needs: { subject, moves }, changes: [...flagMoves, held, sequences], cost: { api: boostsOwn ? 1 : 0 } },
-  async ({ subject, moves }): Promise<StepOutcome<{ visibility: string; made: Step<Exchange> } | undefined>> =>
+  { as: 'A', needs: { subject }, changes: [...flagMoves, held, sequences], cost: { api: boostsOwn ? 1 : 0 } },
+  async ({ subject }): Promise<StepOutcome<{ visibility: string; made: Step<Exchange> } | undefined>> =>
     made(boostsOwn ? { visibility: 'unlisted', made: await when(subject, (s) => moves.move(a, s.id, 'reblog', 'unreblog', { visibility: 'unlisted' })) } : undefined),
 );
 
@@ -512,8 +441,8 @@ const reblogs = step(
   // The visibility parameter's boosts and refusals are made only in a release that has it, and the pin only where pins
   // exist. Where B is not configured, no delete follows the boost left standing (STATUS-DELETE-7 needs B): the ledger's
   // unreblog of it is this row's.
-  { as: b ? 'B' : 'A', needs: { subject, moves }, changes: [...flagMoves, held, ownBoost], cost: { api: (visibilityParameter ? (b ? 9 : 12) : 6) + (pinsExist ? 1 : 0) } },
-  async ({ subject, moves }) => {
+  { as: b ? 'B' : 'A', needs: { subject }, changes: [...flagMoves, held, ownBoost], cost: { api: (visibilityParameter ? (b ? 9 : 12) : 6) + (pinsExist ? 1 : 0) } },
+  async ({ subject }) => {
     const refused: Step<Exchange>[] = [];
     const boostsByVisibility: { visibility: string; made: Step<Exchange> }[] = [];
     let repeated: Step<Exchange> | undefined;
@@ -605,7 +534,8 @@ const deletes = step(
   "B's favourite of A's public status, then A's deletes of its public and private statuses and the reads after them",
   {
     as: 'A',
-    needs: { subject, hidden, moves, held, reblogs },
+    alsoAs: ['B'],
+    needs: { subject, hidden, held, reblogs },
     // It comes last: after every step on either status.
     changes: [subject, hidden, ...flagMoves, pinHidden, unfavouriteAgain, unbookmarkAgain, unmuteAgain, ...Object.values(hiddenPairs), held, ownBoost, reblogs],
     // B's boost where the reblog row left none, and the read at the same moment as the plain delete. B's favourite is
@@ -614,7 +544,7 @@ const deletes = step(
     cost: { api: (visibilityParameter ? 0 : 1) + 1 },
     mayAdd: 2,
   },
-  async ({ subject, hidden, moves, held, reblogs: { standingBoost } }): Promise<StepOutcome<Deletes>> => {
+  async ({ subject, hidden, held, reblogs: { standingBoost } }): Promise<StepOutcome<Deletes>> => {
     if (!subject.ok) return notMade(subject.cause, subject.exchange);
     const other = accountB();
     const { id } = subject.value;

@@ -333,7 +333,7 @@ const asAsked = (created: PreparedStatus) => (created.unkept.some((u) => u.param
 // asks its cell, and no token the other.
 const hiddenListReads = step(
   "the accounts lists of A's private and direct statuses to another user and without a token, and each caller's of the public status",
-  { as: 'B', needs: { top, hidden, direct, acted }, cost: { api: HIDDEN_LISTS.length + HIDDEN_LISTS.filter((cell) => cell.caller !== publicReader).length } },
+  { as: 'B', alsoAs: ['anonymous'], needs: { top, hidden, direct, acted }, cost: { api: HIDDEN_LISTS.length + HIDDEN_LISTS.filter((cell) => cell.caller !== publicReader).length } },
   async ({ top, hidden, direct, acted }) => {
     const statuses = { private: asAsked(hidden), direct: asAsked(direct) };
     const cells = HIDDEN_LISTS.flatMap((cell) => madeOf(top).flatMap((open) => statuses[cell.hidden].map((status) => ({ cell, open, status }))));

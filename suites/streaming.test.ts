@@ -19,15 +19,15 @@ import { excerpt } from './support/talk/http.ts';
 import { openSse } from './support/talk/sse.ts';
 import { openWebSocket } from './support/talk/websocket.ts';
 
-const { config, a, b } = actors();
-// B posts, replies and mentions A; without B, A posts and nothing notifies A.
-const poster = b ?? a;
+const { config, b } = actors();
+// B posts, replies and mentions A; without B, A posts and nothing notifies A: the poster's steps are declared as it.
 const posterAs = b ? 'B' : 'A';
 const hasB = b !== undefined;
-const opened = { streams: streamsOpened(config, hasB) };
+// A transport's streams open in one step: A's, and the poster's user stream where B posts.
+const opened = { alsoAs: hasB ? (['B'] as const) : [], cost: { streams: streamsOpened(config, hasB) } };
 
-const sseStreams = step('every event stream opened (server-sent events)', { as: 'A', cost: opened }, async () => made(await openStreams(openSse, config, a, poster)));
-const webSocketStreams = step('every WebSocket stream opened', { as: 'A', cost: opened }, async () => made(await openStreams(openWebSocket, config, a, poster)));
+const sseStreams = step('every event stream opened (server-sent events)', { as: 'A', ...opened }, async (_, { actor, also }) => made(await openStreams(openSse, config, actor, also.B ?? actor)));
+const webSocketStreams = step('every WebSocket stream opened', { as: 'A', ...opened }, async (_, { actor, also }) => made(await openStreams(openWebSocket, config, actor, also.B ?? actor)));
 
 // No stream open on any transport: nothing could carry what a post makes, so nothing is posted and no check waits for
 // an event (each transport's checks are blocked by its own cause).
@@ -37,20 +37,20 @@ const heard = step('a stream of either transport open to listen', { as: 'A', nee
 });
 
 // The ledger deletes the direct message and reads it gone; A's read of it shows the ledger that a read of a status answers it.
-const direct = step("A's direct message, posted while the streams listen", { as: 'A', needs: { heard }, cost: { api: 3 } }, () => postDirect(a));
-const directRead = step("A's read of its direct message", { as: 'A', needs: { direct }, cost: { api: 1 } }, ({ direct }) => readDirect(a, direct));
+const direct = step("A's direct message, posted while the streams listen", { as: 'A', needs: { heard }, cost: { api: 3 } }, (_, { actor }) => postDirect(actor));
+const directRead = step("A's read of its direct message", { as: 'A', needs: { direct }, cost: { api: 1 } }, ({ direct }, { actor }) => readDirect(actor, direct));
 // The scenario deletes it, and deletedRead reads it gone for the ledger.
-const publicStatus = step('the public status tagged for the hashtag streams, mentioning A with B', { as: posterAs, needs: { heard }, uses: { direct }, cost: { api: 1 } }, ({ direct }) => postPublic(poster, hasB, direct));
+const publicStatus = step('the public status tagged for the hashtag streams, mentioning A with B', { as: posterAs, needs: { heard }, uses: { direct }, cost: { api: 1 } }, ({ direct }, { actor }) => postPublic(actor, hasB, direct));
 // Each move in the thread acts on the public status: they keep this order, the mute around the private reply.
 const thread = { needs: { publicStatus }, changes: [publicStatus] };
-const mute = step('A mutes the thread of the public status', { as: 'A', ...thread, cost: { api: b ? 1 : 0 } }, async ({ publicStatus }) => (b ? muteThread(a, publicStatus) : notMade({ summary: NEEDS_B })));
-const privateReply = step('a private reply in the thread', { as: posterAs, ...thread, cost: { api: 3 } }, ({ publicStatus }) => reply(poster, hasB, publicStatus, 'private'));
-const unmute = step('A unmutes the thread', { as: 'A', needs: { publicStatus, mute }, changes: [publicStatus], cost: { api: b ? 1 : 0 } }, ({ publicStatus, mute }) => unmuteThread(a, publicStatus, mute));
-const publicReply = step('a public reply in the thread, tagged another tag', { as: posterAs, ...thread, cost: { api: 3 } }, ({ publicStatus }) => reply(poster, hasB, publicStatus, 'public'));
-const deletion = step('the public status deleted once the public streams carried it', { as: posterAs, needs: { publicStatus, heard }, changes: [publicStatus], cost: { api: 1 } }, ({ publicStatus, heard }) =>
-  deletePublic(poster, publicStatus, heard.map(({ streams }) => streams.public)),
+const mute = step('A mutes the thread of the public status', { as: 'A', ...thread, cost: { api: b ? 1 : 0 } }, async ({ publicStatus }, { actor }) => (hasB ? muteThread(actor, publicStatus) : notMade({ summary: NEEDS_B })));
+const privateReply = step('a private reply in the thread', { as: posterAs, ...thread, cost: { api: 3 } }, ({ publicStatus }, { actor }) => reply(actor, hasB, publicStatus, 'private'));
+const unmute = step('A unmutes the thread', { as: 'A', needs: { publicStatus, mute }, changes: [publicStatus], cost: { api: b ? 1 : 0 } }, ({ publicStatus, mute }, { actor }) => unmuteThread(actor, publicStatus, mute));
+const publicReply = step('a public reply in the thread, tagged another tag', { as: posterAs, ...thread, cost: { api: 3 } }, ({ publicStatus }, { actor }) => reply(actor, hasB, publicStatus, 'public'));
+const deletion = step('the public status deleted once the public streams carried it', { as: posterAs, needs: { publicStatus, heard }, changes: [publicStatus], cost: { api: 1 } }, ({ publicStatus, heard }, { actor }) =>
+  deletePublic(actor, publicStatus, heard.map(({ streams }) => streams.public)),
 );
-const deletedRead = step('the public status read after its deletion', { as: posterAs, needs: { publicStatus, deletion }, cost: { api: 1 } }, ({ publicStatus }) => readDeleted(poster, publicStatus));
+const deletedRead = step('the public status read after its deletion', { as: posterAs, needs: { publicStatus, deletion }, cost: { api: 1 } }, ({ publicStatus }, { actor }) => readDeleted(actor, publicStatus));
 
 const health = step('GET /api/v1/streaming/health', { as: 'anonymous', cost: { api: 1 } }, async () => {
   // The health check belongs to the streaming service, which may have an address of its own.

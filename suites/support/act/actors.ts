@@ -1,6 +1,7 @@
 // The actors of a run: account A, account B (the "other user") and anyone without a token, each a client of the
-// server that puts what it makes on the ledger (applications.ts makes the run's applications and tokens). Every
-// suite gets them the same way: `const { config, a, b, anon } = actors()`.
+// server that puts what it makes on the ledger (applications.ts makes the run's applications and tokens). A step gets
+// the actor of the account it declares from the planner (run/checks.ts, `step`); a check's judge that needs a control
+// request gets them as `const { a, b, anon } = actors()`.
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { uploadOf, type MediaFixture } from '../../../fixtures/media/index.ts';
@@ -103,8 +104,20 @@ export class Actor {
     readonly token?: string,
     /** The clause of the grant that gave `token`, when the run obtained it itself (see Exchange.grantedBy). */
     grantedBy?: string,
+    /** The account it acts for, where that is not its name (see `application` of actors(), and signingIn). */
+    readonly account = name,
   ) {
-    this.http = new HttpClient(config.baseUrl, name, token, config.timeoutMs, config.userAgent, grantedBy);
+    this.http = new HttpClient(config.baseUrl, name, token, config.timeoutMs, config.userAgent, grantedBy, account);
+  }
+
+  #signingIn?: Actor;
+  /**
+   * This account's requests that carry no token: the pages of its web sign-in and its requests of the token
+   * operation. They act for it, and show as anonymous's, as the server sees them.
+   */
+  signingIn(): Actor {
+    this.#signingIn ??= new Actor('anonymous', this.config, undefined, undefined, this.account);
+    return this.#signingIn;
   }
 
   get(path: string, options?: RequestOptions): Promise<Exchange> {
@@ -246,7 +259,22 @@ export class Actor {
   }
 }
 
-let cached: { config: Config; a: Actor; b?: Actor; anon: Actor } | undefined;
+/** The account a step acts as: one of the run's users, an application token, or no token at all. */
+export type Account = 'A' | 'B' | 'application' | 'anonymous';
+
+/**
+ * The run's actors. `application` is an application's client: it holds no token of its own (each of its requests
+ * carries the application token it asks for or is given), so its exchanges show it as anonymous, as the server sees it.
+ */
+interface Actors {
+  config: Config;
+  a: Actor;
+  b?: Actor;
+  anon: Actor;
+  application: Actor;
+}
+
+let cached: Actors | undefined;
 /** The run this file belongs to, when our own runner runs many at once (suites/self/suite-runner.ts). */
 let runName: string | undefined;
 // Each file may be a run against another server (our fault runs), and learns how that server reads bodies.
@@ -281,7 +309,7 @@ function configOfFile(): Config {
   return config;
 }
 
-export function actors(): { config: Config; a: Actor; b?: Actor; anon: Actor } {
+export function actors(): Actors {
   if (cached) return cached;
   const config = configOfFile();
   limitInFlight(config.maxInFlight, config.inFlight);
@@ -297,8 +325,22 @@ export function actors(): { config: Config; a: Actor; b?: Actor; anon: Actor } {
     a: new Actor('A', config, config.tokenA),
     b: config.tokenB ? new Actor('B', config, config.tokenB) : undefined,
     anon: new Actor('anonymous', config),
+    application: new Actor('anonymous', config, undefined, undefined, 'application'),
   };
   return cached;
+}
+
+/** The actor of an account, where the configuration gives it one (B needs CONFORMANCE_TOKEN_B). */
+export function configuredActor(account: Account): Actor | undefined {
+  const { a, b, anon, application } = actors();
+  return { A: a, B: b, anonymous: anon, application }[account];
+}
+
+/** The actor of an account, as the planner hands it to a step that declares it (run/checks.ts). */
+export function actorOf(account: Account): Actor {
+  const actor = configuredActor(account);
+  if (!actor) throw new Error(`a step acts as ${account}, and the configuration gives no token for it (CONFORMANCE_TOKEN_B)`);
+  return actor;
 }
 
 /** The id of the account a user token belongs to (Mastodon's verify_credentials; else from a status it posts). */

@@ -5,8 +5,11 @@
 // that status confirms the flag before the checks after the move are blocked by the move's clause. A server may apply
 // a move in the background: that read waits for the flag within the settle window (settle.ts), and an undo whose
 // state must hold is confirmed by one read once the window has passed (Holds): a flag that comes back fails the undo.
-import { createdObject, type Exchange } from '../talk/http.ts';
+import { perFile } from '../talk/file-state.ts';
+import type { FormParams } from '../talk/form.ts';
+import { createdObject, type Exchange, type RequestOptions } from '../talk/http.ts';
 import type { Actor } from './actors.ts';
+import { remember, type LedgerEntry } from './ledger.ts';
 import { type RootCause, answerOf, causeOf, failed, succeeded, type Step } from './steps.ts';
 import { noteLate, noteUnsettled, now, settle, settleWindowMs, windowPassed } from './settle.ts';
 
@@ -112,4 +115,102 @@ export class Holds {
   turnedBack(clause: string): { cause: RootCause; exchange: Exchange } | undefined {
     return this.turned.get(clause);
   }
+}
+
+/** The path of an operation on a status: `/api/v1/statuses/:id/favourite`. */
+export const operationOn = (statusId: string, operation: string) => `/api/v1/statuses/${statusId}/${operation}`;
+const on = operationOn;
+
+/**
+ * The ledger entries of this file's moves on statuses not undone yet, by actor, undo and status: an undo that answers
+ * 200 settles its entry, and a read that shows the status gone settles those on it, so the ledger sends nothing for them.
+ * The ledger's concern, as every entry is: the steps that move share it, and none hands it to another.
+ */
+export class Moves {
+  readonly #pending = new Map<string, LedgerEntry>();
+  /** The first answer of each pending move, by the same key. */
+  readonly #answers = new Map<string, Exchange>();
+  /** The accounts whose moves on a status may have taken (answered 200, or never answered), undone since or not, by status id. */
+  readonly #movedBy = new Map<string, Set<string>>();
+
+  /** A new file's run: its ledger is new too. */
+  clear(): void {
+    this.#pending.clear();
+    this.#answers.clear();
+    this.#movedBy.clear();
+  }
+
+  /** A move the ledger undoes at the end, unless an undo of the group answered 200 before. */
+  async move(actor: Actor, statusId: string, action: string, undo: string, form?: FormParams, options?: RequestOptions): Promise<Exchange> {
+    const exchange = await actor.post(on(statusId, action), form, options);
+    // A move whose answer never came may have been made all the same: the ledger undoes it, and a read tells.
+    if (exchange.status === 200 || exchange.timedOut) {
+      this.#movedBy.set(statusId, (this.#movedBy.get(statusId) ?? new Set()).add(actor.name));
+      // Made again while its first is pending (twice at the same moment), the one entry undoes both.
+      const key = `${actor.name} ${undo} ${statusId}`;
+      if (!this.#pending.has(key)) {
+        this.#pending.set(key, remember(`${action} of ${statusId} by ${actor.name}`, () => actor.post(on(statusId, undo)), { unanswered: exchange.timedOut }));
+        this.#answers.set(key, exchange);
+      }
+    }
+    return exchange;
+  }
+
+  /** The answer to `actor`'s move on the status that no undo of the group has undone since (its entry is pending), if one stands. */
+  standing(actor: Actor, statusId: string, undo: string): Exchange | undefined {
+    const key = `${actor.name} ${undo} ${statusId}`;
+    return this.#pending.has(key) ? this.#answers.get(key) : undefined;
+  }
+
+  async undoMove(actor: Actor, statusId: string, undo: string): Promise<Exchange> {
+    const exchange = await actor.post(on(statusId, undo));
+    const key = `${actor.name} ${undo} ${statusId}`;
+    if (exchange.status === 200) this.#pending.get(key)?.settle();
+    this.#pending.delete(key);
+    this.#answers.delete(key);
+    return exchange;
+  }
+
+  /** A move the server should refuse: what it accepts anyway is undone at once, so that no later move meets it. */
+  async probe(actor: Actor, statusId: string, action: string, undo: string, form?: FormParams, options?: RequestOptions): Promise<Exchange> {
+    const exchange = await this.move(actor, statusId, action, undo, form, options);
+    if (exchange.status === 200) await this.undoMove(actor, statusId, undo);
+    return exchange;
+  }
+
+  /**
+   * Whether an account other than `author` moved on the status, its move taken or unanswered, undone since or not: a
+   * server may keep what others once acted on, so such a status is no control of a plain delete.
+   */
+  movedByOthers(statusId: string, author: Actor): boolean {
+    return [...(this.#movedBy.get(statusId) ?? [])].some((name) => name !== author.name);
+  }
+
+  /** The moves of `actor` on a status a read showed gone: they went with it, so nothing is left to undo. */
+  settleGone(actor: Actor, statusId: string): void {
+    for (const [key, entry] of this.#pending) {
+      if (key.startsWith(`${actor.name} `) && key.endsWith(` ${statusId}`)) {
+        entry.settle();
+        this.#pending.delete(key);
+        this.#answers.delete(key);
+      }
+    }
+  }
+}
+
+/** This file's moves not undone yet (see Moves). */
+export const moves = new Moves();
+/** The states that must hold on each of this file's statuses, by status id: the rows write them down, one read confirms them. */
+const holds = new Map<string, Holds>();
+perFile(() => {
+  moves.clear();
+  holds.clear();
+});
+
+/** The states that must hold on a status (none on a status not made). */
+export function holdsOn(statusId: string | undefined): Holds {
+  if (statusId === undefined) return new Holds();
+  const made = holds.get(statusId) ?? new Holds();
+  holds.set(statusId, made);
+  return made;
 }

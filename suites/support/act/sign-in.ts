@@ -336,6 +336,16 @@ function endWithoutCode(navigation: Navigation, form: Exchange, said: string, sc
   return { reason, cause, form, approval: last };
 }
 
+/** The browsers of this file's accounts: each signs in once for every approval, as a person approves one after another. */
+const browsers = new WeakMap<Actor, WebSignIn>();
+
+/** The browser in which account A (`actor`) signs in and approves: one per account, its requests its tokenless ones (Actor.signingIn). */
+export function webSignInOf(actor: Actor): WebSignIn {
+  const browser = browsers.get(actor) ?? new WebSignIn(actor.signingIn());
+  browsers.set(actor, browser);
+  return browser;
+}
+
 /** An authorization code for account A in a browser of its own (see WebSignIn). */
 export function authorizationCode(anon: Actor, app: Application, scope: string, redirectUri = OOB): Promise<AuthorizationCode> {
   return new WebSignIn(anon).code(app, scope, redirectUri);

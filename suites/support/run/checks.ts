@@ -5,7 +5,7 @@
 // the catalogue alone: a check whose clause came with a later release than the server's is skipped, and the steps
 // only it needs are never run.
 import { beforeAll, describe, it as vitestIt, type RunnerTestSuite, type TestContext } from 'vitest';
-import { actors } from '../act/actors.ts';
+import { actorOf, actors, configuredActor, type Account, type Actor } from '../act/actors.ts';
 import type { StepOutcome, RootCause } from '../act/steps.ts';
 import { CLAUSE_ID, findClause } from '../judge/clauses.ts';
 import { before, block, since } from '../judge/preconditions.ts';
@@ -22,8 +22,7 @@ import { closure, costOf, mayAddAll, nextOrder, Plan, type Cost, type DeclaredSt
 export type { Cost, DeclaredStep } from './plan.ts';
 export type { StepOutcome } from '../act/steps.ts';
 
-/** The account a step acts as: one of the run's users, an application token, or no token at all. */
-export type Account = 'A' | 'B' | 'application' | 'anonymous';
+export type { Account } from '../act/actors.ts';
 
 type Steps = Record<string, DeclaredStep<unknown>>;
 type None = Record<never, never>;
@@ -40,8 +39,13 @@ declare module 'vitest' {
 }
 
 export interface StepOptions<N extends Steps, U extends Steps> {
-  /** The account the step acts as. */
+  /** The account the step acts as: the planner hands the step its actor, and the step sends through no other. */
   as: Account;
+  /**
+   * The other accounts the step acts as, where their calls must interleave within one step (B's upload between two of
+   * A's, a sequence of A's and B's moves, the tokenless pages of A's sign-in): each is handed to it too.
+   */
+  alsoAs?: readonly Account[];
   /** The steps whose objects this step changes: steps acting on one object run one at a time, in declaration order. */
   changes?: readonly DeclaredStep<unknown>[];
   /** The steps whose values this one needs: a step that failed is never followed, and its cause travels on. */
@@ -59,17 +63,38 @@ export interface StepOptions<N extends Steps, U extends Steps> {
   mayAdd?: number;
 }
 
+/** What the planner hands a step besides its values: the actors of the accounts it declares, the only ones it may act through. */
+export interface Acting {
+  /** The actor of its `as`. */
+  actor: Actor;
+  /** The actors of its `alsoAs`, by account; B's only where the configuration gives B a token. */
+  also: Partial<Record<Account, Actor>>;
+}
+
 /**
- * A named unit of preparation. `run` acts on the server as `as` and ends as a value or as the cause a check is blocked
- * by; the object it creates is the step itself, which later steps name in `changes`.
+ * A named unit of preparation. `run` acts on the server through the actor it is handed, the one its `as` declares (a
+ * request through any other is an error of the suite), and ends as a value or as the cause a check is blocked by; the
+ * object it creates is the step itself, which later steps name in `changes`.
  */
 export function step<T, N extends Steps = None, U extends Steps = None>(
   name: string,
   options: StepOptions<N, U>,
-  run: (values: Values<N> & StepOutcomes<U>) => Promise<StepOutcome<T>>,
+  run: (values: Values<N> & StepOutcomes<U>, acting: Acting) => Promise<StepOutcome<T>>,
 ): DeclaredStep<T> {
-  const { as, needs = {}, uses = {}, changes = [], after = [], cost, mayAdd } = options;
-  return { name, as, order: nextOrder(), needs, uses, changes, after, cost, ...(mayAdd === undefined ? {} : { mayAdd }), run: (values) => run(values as Values<N> & StepOutcomes<U>) };
+  const { as, alsoAs = [], needs = {}, uses = {}, changes = [], after = [], cost, mayAdd } = options;
+  return {
+    name,
+    as,
+    ...(alsoAs.length ? { alsoAs } : {}),
+    order: nextOrder(),
+    needs,
+    uses,
+    changes,
+    after,
+    cost,
+    ...(mayAdd === undefined ? {} : { mayAdd }),
+    run: (values) => run(values as Values<N> & StepOutcomes<U>, { actor: actorOf(as), also: Object.fromEntries(alsoAs.flatMap((account) => [[account, configuredActor(account)]].filter(([, actor]) => actor))) }),
+  };
 }
 
 /** A step that came to a value: its exchange, where one shows it, travels with it into the reports. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StepOutcome } from '../act/steps.ts';
+import { HttpClient } from '../talk/http.ts';
 import { closure, costOf, nextOrder, Plan, type Cost, type DeclaredStep } from './plan.ts';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -121,5 +122,45 @@ describe('the plan of a section', () => {
     expect(closure([read, token]).map((step) => step.name)).toEqual(['application', 'token', 'read']);
     expect(costOf(closure([read, token]))).toEqual({ api: 4, oauth: 3, files: 0, streams: 0 });
     expect(log).toEqual([]);
+  });
+});
+
+describe('the actor a step acts as', () => {
+  /** A step declared as `as` (and `alsoAs`) whose body runs `body`. */
+  const acting = (as: string, body: () => Promise<unknown>, alsoAs?: string[]): DeclaredStep<string> => ({
+    name: `a step as ${as}`,
+    as,
+    ...(alsoAs ? { alsoAs } : {}),
+    order: nextOrder(),
+    needs: {},
+    uses: {},
+    changes: [],
+    cost: {},
+    run: async () => ({ ok: true, value: String(await body()) }),
+  });
+  // The guard refuses before anything is sent: the address is never reached.
+  const client = (actor: string) => new HttpClient('http://127.0.0.1:9', actor, undefined, 1000);
+
+  it("should make a step declared as A that sends through B's actor an error of the suite naming the step and both actors", async () => {
+    const step = acting('A', () => client('B').send('GET', '/api/v1/statuses/1?access_token=secret'));
+    const plan = new Plan();
+    await plan.run([step]);
+    const error = await plan.outcomeOf(step).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toBe('the step "a step as A" threw: the step "a step as A" is declared as A and sent GET /api/v1/statuses/1 as B');
+  });
+
+  it('should fail the step where its body caught the refusal', async () => {
+    const step = acting('A', () => client('B').send('GET', '/api/v1/instance').catch(() => 'caught'));
+    const plan = new Plan();
+    await plan.run([step]);
+    await expect(plan.outcomeOf(step)).rejects.toThrow('is declared as A and sent GET /api/v1/instance as B');
+  });
+
+  it('should let a step send through an account it declares besides its own (alsoAs)', async () => {
+    const step = acting('A', () => client('B').send('GET', '/api/v1/instance', { query: {} }).then((exchange) => exchange.actor), ['B']);
+    const plan = new Plan();
+    await plan.run([step]);
+    expect(await plan.outcomeOf(step)).toMatchObject({ ok: true, value: 'B' });
   });
 });

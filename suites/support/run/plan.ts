@@ -4,6 +4,7 @@
 // a verdict never moves with the run's own order. Steps on different objects run side by side.
 import type { StepOutcome } from '../act/steps.ts';
 import type { PathCost } from '../talk/counts.ts';
+import { actingAs } from '../talk/http.ts';
 import { withinFlow } from '../talk/pacing.ts';
 
 /** A step's requests when all goes well, by the kind of path servers count them on. */
@@ -12,6 +13,8 @@ export type Cost = Partial<PathCost>;
 export interface DeclaredStep<T> {
   readonly name: string;
   readonly as: string;
+  /** The other accounts the step acts as, where calls of several must interleave in one step (see StepOptions.alsoAs). */
+  readonly alsoAs?: readonly string[];
   /** The order of declaration, across every section of the worker: the order on each object. */
   readonly order: number;
   readonly needs: Readonly<Record<string, DeclaredStep<unknown>>>;
@@ -130,8 +133,10 @@ export class Plan {
       for (const [name, used] of Object.entries(step.uses)) values[name] = await (this.#outcomes.get(used) as Promise<StepOutcome<unknown>>);
       await Promise.all(before);
       try {
-        // A step starts only when the rate-limit budget holds its worst case, and never waits between its calls.
-        return await withinFlow(`the step "${step.name}"`, step.as, step.cost, mayAddOf(step), () => step.run(values));
+        // A step starts only when the rate-limit budget holds its worst case, and never waits between its calls; it
+        // acts as the accounts it declares, and as no other.
+        const what = `the step "${step.name}"`;
+        return await withinFlow(what, step.as, step.cost, mayAddOf(step), () => actingAs(what, [step.as, ...(step.alsoAs ?? [])], () => step.run(values)));
       } catch (error) {
         throw new StepError(step, error);
       }

@@ -112,6 +112,33 @@ export function outsideContract<T>(calls: () => Promise<T>): Promise<T> {
   return outside.run(true, calls);
 }
 
+/** The step whose body is running, and the actors it declared (its `as`, and its `alsoAs`): no request of it goes as another. */
+interface Acting {
+  what: string;
+  actors: readonly string[];
+  violation?: Error;
+}
+const acting = new AsyncLocalStorage<Acting>();
+
+/**
+ * Runs a step's body as `actors`: a request it sends, or a stream it opens, through another actor is an error of the
+ * suite naming the step and the actors, also where the body caught it (the step then throws it all the same).
+ */
+export async function actingAs<T>(what: string, actors: readonly string[], run: () => Promise<T>): Promise<T> {
+  const declared: Acting = { what, actors };
+  const result = await acting.run(declared, run);
+  if (declared.violation) throw declared.violation;
+  return result;
+}
+
+/** Throws where the running step declared other actors than `actor`, the one `request` goes as. */
+export function expectActingAs(actor: string, request: string): void {
+  const declared = acting.getStore();
+  if (!declared || declared.actors.includes(actor)) return;
+  declared.violation ??= new Error(`${declared.what} is declared as ${declared.actors.join(' and ')} and sent ${request} as ${actor}`);
+  throw declared.violation;
+}
+
 const planning = new AsyncLocalStorage<{ planned?: Exchange }>();
 
 /**
@@ -152,14 +179,17 @@ export class HttpClient {
     private readonly timeoutMs: number,
     private readonly userAgent = DEFAULT_USER_AGENT,
     private readonly grantedBy?: string,
+    /** The account it acts for, where its exchanges show another actor (an application's client, which carries no token of its own). */
+    readonly account = actor,
   ) {}
 
   /** A client without a token for another origin, where an attachment's file is served (cleanup.ts). */
   forOrigin(origin: string): HttpClient {
-    return new HttpClient(origin, this.actor, undefined, this.timeoutMs, this.userAgent);
+    return new HttpClient(origin, this.actor, undefined, this.timeoutMs, this.userAgent, undefined, this.account);
   }
 
   async send(method: string, path: string, options: RequestOptions = {}): Promise<Exchange> {
+    expectActingAs(this.account, `${method} ${path.split('?')[0]}`);
     const query = options.query ? `?${urlEncoded(options.query)}` : '';
     const fullPath = `${path}${query}`;
     const url = `${this.baseUrl}${fullPath}`;

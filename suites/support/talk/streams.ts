@@ -4,7 +4,7 @@
 // whatever happened.
 import type { Config } from './config.ts';
 import { atFileEnd } from './file-state.ts';
-import { excerpt, type Exchange } from './http.ts';
+import { excerpt, expectActingAs, type Exchange } from './http.ts';
 
 export type Transport = 'server-sent events' | 'WebSocket';
 
@@ -228,6 +228,8 @@ export function unsentStream(transport: Transport, label: string, exchange: Exch
 }
 
 export function openingExchange(config: Config, path: string, actor: string, requestHeaders: Record<string, string>): Exchange {
+  // Its query may carry a token: the path alone names it.
+  expectActingAs(actor, `the stream ${path.split('?')[0]}`);
   return { method: 'GET', url: `${config.streamingUrl}${path}`, path, actor, requestHeaders, headers: {}, text: '', truncated: false, ms: 0 };
 }
 
