@@ -85,9 +85,9 @@ describe('the state machine', () => {
     expect(failureOf(() => judgeSequence(record))).toMatchObject({ clause: 'STATUS-FAV-4', actual: expect.stringContaining('1 moves and undos of earlier sequences') });
   });
 
-  it('should read the exploration budget from CONFORMANCE_EXPLORE, none unless a positive whole number', () => {
+  it("should take the exploration budget from the run's --explore N, none unless a positive whole number", () => {
     expect(explorationBudget({})).toBe(0);
-    expect(explorationBudget({ CONFORMANCE_EXPLORE: '200' })).toBe(200);
-    expect(explorationBudget({ CONFORMANCE_EXPLORE: 'lots' })).toBe(0);
+    expect(explorationBudget({ explore: 200 })).toBe(200);
+    expect(explorationBudget({ explore: 0 })).toBe(0);
   });
 });

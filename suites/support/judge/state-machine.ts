@@ -16,9 +16,13 @@ import { fail, statusLine } from './verify.ts';
 
 const SEQUENCE = 'STATUS-SEQUENCE-1';
 
-/** The requests `--explore N` gives the state machine beyond the default run's sequence: CONFORMANCE_EXPLORE, 0 unless set. */
-export function explorationBudget(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env.CONFORMANCE_EXPLORE ?? 0);
+/**
+ * The requests `--explore N` gives the state machine beyond the default run's sequence: the run's configuration
+ * (CONFORMANCE_EXPLORE), none unless a positive number. The run's own, not the process's environment: the fault runs
+ * share one process.
+ */
+export function explorationBudget(config: { explore?: number }): number {
+  const n = config.explore ?? 0;
   return Number.isInteger(n) && n > 0 ? n : 0;
 }
 
@@ -62,6 +66,21 @@ function answerProblem(exchange: Exchange, statusId: string, move: Move, model: 
   const shown = acted[COUNT_OF[counted]];
   if (typeof shown !== 'number' || shown === before || shown === after) return undefined;
   return { expected: `${COUNT_OF[counted]} = ${after}${before === after ? '' : ` (or ${before}, the count before the move)`}`, actual: `${COUNT_OF[counted]} = ${shown}`, count: true };
+}
+
+/**
+ * The caller's other flags in a move's answer that shows the move made: each the caller's moves of the sequence set or
+ * cleared, as they left it (a bookmark stands through a later favourite), where the answer carries it (pinned is in
+ * some answers only). A flag no move of the sequence touched is the rows' before it to judge.
+ */
+function otherFlagsProblem(exchange: Exchange, statusId: string, move: Move, model: StatusModel, touched: ReadonlySet<string>): Problem {
+  const { expected, next } = step(model, move);
+  const acted = exchange.status === 200 ? actedIn(exchange, statusId) : undefined;
+  if (expected.answer !== 'flag' || !acted) return undefined;
+  const flags = next.flags[move.who];
+  const wrong = (Object.keys(flags) as (keyof typeof flags)[]).filter((flag) => flag !== expected.flag && touched.has(`${move.who} ${flag}`) && typeof acted[flag] === 'boolean' && acted[flag] !== flags[flag]);
+  if (wrong.length === 0) return undefined;
+  return { expected: wrong.map((flag) => `${flag} = ${flags[flag]}`).join(', '), actual: wrong.map((flag) => `${flag} = ${JSON.stringify(acted[flag])}`).join(', ') };
 }
 
 /**
@@ -121,6 +140,8 @@ const LISTS = {
  */
 export function judgeSequence(record: SequenceRecord, { from = 0, to = record.sent.length }: Span = {}): void {
   let model = freshModel(record.base, record.owner);
+  /** `${who} ${flag}`: the flags the sequence's moves set or cleared, which its later answers show. */
+  const touched = new Set<string>();
   let last: SentMove | undefined;
   const moves: Move[] = [];
   // A server may keep what no flag shows (who ever acted): the replay sends the moves before the sequence too.
@@ -143,6 +164,10 @@ export function judgeSequence(record: SequenceRecord, { from = 0, to = record.se
       const problems = sent.answers.map((answer) => answerProblem(answer, record.statusId, move, model));
       const tookOnce = move.atOnce && problems.some((problem) => !problem || problem.count);
       sent.answers.forEach((answer, i) => problemAt(problems[i], answer, tookOnce ? againOf(move.name) : clause));
+      // The flags the move does not set are the rows before it: the sequence's to judge.
+      const [answer] = sent.answers;
+      if (answer && !move.atOnce) problemAt(otherFlagsProblem(answer, record.statusId, move, model, touched), answer, SEQUENCE);
+      if (isFlagMove(move.name)) touched.add(`${move.who} ${ROWS[move.name].flag}`);
       model = step(model, move).next;
       moves.push(move);
       before.push(...sent.answers);
