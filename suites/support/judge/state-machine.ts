@@ -244,17 +244,19 @@ export interface ExploreOptions {
    * for the first sequence and again after each delete.
    */
   make: () => Promise<string | undefined>;
-  /** The owner's calls of its Deletion bucket at most: its deletes, unreblogs and the undos of its reblogs, and the ledger's delete of the last status. */
+  /** The owner's calls of its Deletion bucket at most: the delete of each status made (by a sequence or the ledger), its unreblogs and the undos of its reblogs. */
   deletions: number;
 }
 
 /**
- * The calls of the owner's Deletion bucket a move takes, reserved when it is sent: a delete, an unreblog without a
- * boost to undo (404, counted all the same), a reblog (its undo, by a later move or the reset).
+ * The calls of the owner's Deletion bucket a move takes, reserved when it is sent: an unreblog without a boost to undo
+ * (404, counted all the same), a reblog (its undo, by a later move or the reset); a delete takes the one reserved
+ * when its status was made.
  */
 function deletionsOf(move: Move, model: StatusModel): number {
   if (move.who !== 'A') return 0;
-  if (move.name === 'delete') return model.deleted ? 0 : 1;
+  // The delete of a status made for the sequences is the one reserved when it was made: the ledger need not send it.
+  if (move.name === 'delete') return 0;
   if (move.name !== 'reblog' && move.name !== 'unreblog') return 0;
   // On a deleted status a reblog takes nothing to undo; an unreblog is a call all the same.
   if (model.deleted) return move.name === 'unreblog' ? 1 : 0;
@@ -286,8 +288,8 @@ export async function explore(sequencer: Sequencer, ownerId: string, options: Ex
   const perReset = options.accounts.length * Object.keys(UNDO).length + 1;
   let statusId: string | undefined;
   let left: StatusModel = freshModel(NO_COUNTS);
-  // The ledger's delete of the last status made is reserved first.
-  let deletions = options.deletions - 1;
+  // The ledger's delete of each status made is reserved when it is made.
+  let deletions = options.deletions;
   /** The moves and undos sent on the status so far, for the replay of a sequence on it. */
   let history: Exchange[] = [];
   let last: SequenceRecord | undefined;
@@ -311,6 +313,9 @@ export async function explore(sequencer: Sequencer, ownerId: string, options: Ex
   const reset = async (): Promise<SequenceRecord | undefined> => {
     if (statusId !== undefined && !left.deleted) await undoLeft(statusId);
     else {
+      // No status is made whose delete the owner's deletions could not pay.
+      if (deletions < 1) return undefined;
+      deletions -= 1;
       statusId = await options.make();
       sequencer.requests += 1;
       history = [];
