@@ -353,7 +353,7 @@ const LAST_STATUS_CLEANUP = 2;
  */
 const sequences = step(
   'sequences of moves on A\'s public status by A and B, repeated, undone, interleaved and at the same moment, with the reads after them',
-  { as: 'A', alsoAs: ['B'], needs: { subject, held }, changes: [...flagMoves, held], cost: { api: COVERING_COST + explorationBudget() } },
+  { as: 'A', alsoAs: ['B'], needs: { subject, held }, changes: [...flagMoves, held], cost: { api: COVERING_COST + explorationBudget(config) } },
   async ({ subject, held }): Promise<StepOutcome<{ record: SequenceRecord; exploration?: Exploration }>> => {
     if (!subject.ok) return notMade(subject.cause, subject.exchange);
     const { id } = subject.value;
@@ -382,13 +382,13 @@ const sequences = step(
     const start = held.read ?? (await a.get(`/api/v1/statuses/${id}`));
     const shown = createdObject(start) ?? {};
     // A's flags as the rows left them (an undo that did not hold is its row's to fail); the base counts leave A's out.
-    const owner = Object.fromEntries((['favourited', 'reblogged', 'bookmarked', 'muted'] as const).flatMap((flag) => (typeof shown[flag] === 'boolean' ? [[flag, shown[flag]]] : [])));
+    const owner = Object.fromEntries((['favourited', 'reblogged', 'bookmarked', 'muted', 'pinned'] as const).flatMap((flag) => (typeof shown[flag] === 'boolean' ? [[flag, shown[flag]]] : [])));
     const counted = (field: string, flag: 'favourited' | 'reblogged') => (typeof shown[field] === 'number' ? (shown[field] as number) : 0) - (owner[flag] ? 1 : 0);
     const record: SequenceRecord = { statusId: id, ownerId, base: { favourites: counted('favourites_count', 'favourited'), reblogs: counted('reblogs_count', 'reblogged') }, owner, sent: [] };
     // Read by A, who has not favourited: the count and the list show the favourites at the same moment, whoever reads.
     await sendSequence(sequencer, record, COVERING, (move) => (move.atOnce ? ['A'] : []));
     await readState(sequencer, record, [other]);
-    const budget = explorationBudget();
+    const budget = explorationBudget(config);
     if (budget === 0) return made({ record });
     const make = async (): Promise<string | undefined> => {
       const created = await a.createStatus({ status: 'conformance probe: a public status to explore moves on', visibility: 'public' });

@@ -2,7 +2,9 @@
 // exploration judges (a malformed id answered 500 by bookmark), send the same requests (the objects the runs made
 // named in the order they were made) and reach the same verdicts, shrunk finding included. A gate on explored inputs
 // holds run after run. And a finding replays: against a server that favourites deleted statuses, --explore 200 fails
-// STATUS-FAV-5 alone, and its replay, pasted into sh, makes the status, deletes it and is answered 200 again.
+// STATUS-FAV-5 alone, and its replay, pasted into sh, makes the status, deletes it and is answered 200 again. The
+// state machine's sequences alike: two runs with one seed send the same moves, and a row's fault (an unbookmark
+// repeated after an undo answered 200) is found by the covering sequences whatever the seed, its replay answered 200.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -48,6 +50,34 @@ describe('the exploration, seeded', () => {
     const sent = requestsOf(hars[0] as string);
     expect(sent.filter((line) => line.includes('/bookmark')).length, 'bookmarks explored').toBeGreaterThan(1);
     expect(requestsOf(hars[1] as string)).toEqual(sent);
+  });
+
+  it("should send the same sequences and reach the same verdicts in two runs with one seed, a row's fault found by the covering sequences, with a replay that reproduces it", { timeout: 240_000 }, async () => {
+    const fault = 'STATUS-BOOKMARK-3:undone-again';
+    const args = ['--group', 'statuses-interactions', '--explore', '200', '--seed', '7', '--fault', fault];
+    const hars = [1, 2].map((n) => join(mkdtempSync(join(tmpdir(), 'explore-seed-')), `sequences-${n}.har`));
+    const [first, second] = [await runCli(args, { CONFORMANCE_RECORD: hars[0] as string }), await runCli(args, { CONFORMANCE_RECORD: hars[1] as string })];
+    // The replay, against a server of its own with the fault.
+    const server = await startReferenceServer({ faults: [fault] });
+    try {
+      const env = serverEnv(server);
+      for (const done of [first, second]) expect(done.results, done.stderr.slice(-2000)).toBeDefined();
+      expect(verdictsOf(second)).toEqual(verdictsOf(first));
+      const failed = (first.results?.checks ?? []).filter((c) => c.status === 'failed');
+      expect(failed.map((c) => c.failedClause ?? c.clause)).toEqual(['STATUS-BOOKMARK-3']);
+      expect(failuresOf(first).join('\n')).toMatch(/covering sequence/);
+      // A status's id and time are the server's clock's: the rest of a failure is the seed's.
+      const unclocked = (run: CliRun) => failuresOf(run).map((failure) => failure.replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '<time>').replace(/\d{12,}/g, '<id>'));
+      expect(unclocked(second)).toEqual(unclocked(first));
+      // An object made outside the record (the group's shared status) keeps its id: the clock's too.
+      const sent = (har: string) => requestsOf(har).map((line) => line.replace(/\d{12,}/g, '<id>'));
+      expect(sent(hars[1] as string)).toEqual(sent(hars[0] as string));
+      const replay = failed[0]?.failure?.replay ?? [];
+      const { stdout } = await promisify(execFile)('sh', ['-c', `set -e\n${replay.map((step) => step.curl).join('\n')}`], { env: { PATH: process.env.PATH ?? '', ...env } });
+      expect(stdout.match(/HTTP\/1\.1 \d+/g)?.pop(), 'the repeated unbookmark, replayed').toBe('HTTP/1.1 200');
+    } finally {
+      await server.close();
+    }
   });
 
   it('should fail the clause a finding breaks, with a replay that reproduces it against the faulted server', { timeout: 240_000 }, async () => {

@@ -38,7 +38,7 @@ export interface SequenceRecord {
   ownerId: string;
   base: { favourites: number; reblogs: number };
   /** A's flags when it began, as a read showed them (what the moves before it left); B's are all unset. */
-  owner?: Partial<Record<'favourited' | 'reblogged' | 'bookmarked' | 'muted', boolean>>;
+  owner?: Partial<Record<'favourited' | 'reblogged' | 'bookmarked' | 'muted' | 'pinned', boolean>>;
   sent: Sent[];
   /** The moves and undos sent on the status before this sequence (earlier sequences' of an exploration): its replay sends them first. */
   prelude?: Exchange[];

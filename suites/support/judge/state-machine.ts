@@ -11,14 +11,18 @@ import type { SentMove, SequenceRecord, Sequencer } from '../act/sequence.ts';
 import { causeOf } from '../act/steps.ts';
 import { clause, ClauseFailure } from './clauses.ts';
 import { block, countJudged } from './preconditions.ts';
-import { againOf, countsOf, DELETE_ROW, freshModel, isFlagMove, moveText, movesOf, ROWS, step, type FlagMoveName, type Move, type MoveName, type StatusModel, type Who } from './status-model.ts';
+import { againOf, countsOf, coveringSequences, DELETE_ROW, freshModel, isFlagMove, moveText, movesOf, ROWS, step, type FlagMoveName, type Move, type MoveName, type StatusModel, type Who } from './status-model.ts';
 import { fail, statusLine } from './verify.ts';
 
 const SEQUENCE = 'STATUS-SEQUENCE-1';
 
-/** The requests `--explore N` gives the state machine beyond the default run's sequence: CONFORMANCE_EXPLORE, 0 unless set. */
-export function explorationBudget(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env.CONFORMANCE_EXPLORE ?? 0);
+/**
+ * The requests `--explore N` gives the state machine beyond the default run's sequence: the run's configuration
+ * (CONFORMANCE_EXPLORE), none unless a positive number. The run's own, not the process's environment: the fault runs
+ * share one process.
+ */
+export function explorationBudget(config: { explore?: number }): number {
+  const n = config.explore ?? 0;
   return Number.isInteger(n) && n > 0 ? n : 0;
 }
 
@@ -62,6 +66,21 @@ function answerProblem(exchange: Exchange, statusId: string, move: Move, model: 
   const shown = acted[COUNT_OF[counted]];
   if (typeof shown !== 'number' || shown === before || shown === after) return undefined;
   return { expected: `${COUNT_OF[counted]} = ${after}${before === after ? '' : ` (or ${before}, the count before the move)`}`, actual: `${COUNT_OF[counted]} = ${shown}`, count: true };
+}
+
+/**
+ * The caller's other flags in a move's answer that shows the move made: each the caller's moves of the sequence set or
+ * cleared, as they left it (a bookmark stands through a later favourite), where the answer carries it (pinned is in
+ * some answers only). A flag no move of the sequence touched is the rows' before it to judge.
+ */
+function otherFlagsProblem(exchange: Exchange, statusId: string, move: Move, model: StatusModel, touched: ReadonlySet<string>): Problem {
+  const { expected, next } = step(model, move);
+  const acted = exchange.status === 200 ? actedIn(exchange, statusId) : undefined;
+  if (expected.answer !== 'flag' || !acted) return undefined;
+  const flags = next.flags[move.who];
+  const wrong = (Object.keys(flags) as (keyof typeof flags)[]).filter((flag) => flag !== expected.flag && touched.has(`${move.who} ${flag}`) && typeof acted[flag] === 'boolean' && acted[flag] !== flags[flag]);
+  if (wrong.length === 0) return undefined;
+  return { expected: wrong.map((flag) => `${flag} = ${flags[flag]}`).join(', '), actual: wrong.map((flag) => `${flag} = ${JSON.stringify(acted[flag])}`).join(', ') };
 }
 
 /**
@@ -121,6 +140,8 @@ const LISTS = {
  */
 export function judgeSequence(record: SequenceRecord, { from = 0, to = record.sent.length }: Span = {}): void {
   let model = freshModel(record.base, record.owner);
+  /** `${who} ${flag}`: the flags the sequence's moves set or cleared, which its later answers show. */
+  const touched = new Set<string>();
   let last: SentMove | undefined;
   const moves: Move[] = [];
   // A server may keep what no flag shows (who ever acted): the replay sends the moves before the sequence too.
@@ -143,6 +164,10 @@ export function judgeSequence(record: SequenceRecord, { from = 0, to = record.se
       const problems = sent.answers.map((answer) => answerProblem(answer, record.statusId, move, model));
       const tookOnce = move.atOnce && problems.some((problem) => !problem || problem.count);
       sent.answers.forEach((answer, i) => problemAt(problems[i], answer, tookOnce ? againOf(move.name) : clause));
+      // The flags the move does not set are the rows before it: the sequence's to judge.
+      const [answer] = sent.answers;
+      if (answer && !move.atOnce) problemAt(otherFlagsProblem(answer, record.statusId, move, model, touched), answer, SEQUENCE);
+      if (isFlagMove(move.name)) touched.add(`${move.who} ${ROWS[move.name].flag}`);
       model = step(model, move).next;
       moves.push(move);
       before.push(...sent.answers);
@@ -203,6 +228,8 @@ export interface Exploration {
   seed: number;
   /** fast-check's path to the shrunk sequence, with the seed: what replays the draw. */
   path?: string;
+  /** The covering sequence that failed and what it was shrunk to, where one did. */
+  covering?: string;
 }
 
 export interface ExploreOptions {
@@ -219,18 +246,20 @@ export interface ExploreOptions {
   make: () => Promise<string | undefined>;
   /**
    * Each account's calls of its Deletion bucket at most: its deletes, unreblogs and the undos of its reblogs, and for
-   * the owner the ledger's delete of the last status.
+   * the owner the delete of each status made (by a sequence or the ledger).
    */
   deletions: Record<Who, number>;
 }
 
 /**
- * The calls of its Deletion bucket a move takes of its account, reserved when it is sent: a delete (another's, refused,
- * counted all the same), an unreblog without a boost to undo (404, counted all the same), a reblog (its undo, by a
- * later move or the reset).
+ * The calls of its Deletion bucket a move takes of its account, reserved when it is sent: an unreblog without a boost
+ * to undo (404, counted all the same), a reblog (its undo, by a later move or the reset), another's delete (refused,
+ * counted all the same); the owner's delete takes the one reserved when its status was made.
  */
 function deletionsOf(move: Move, model: StatusModel): number {
-  if (move.name === 'delete') return 1;
+  // The owner's delete of a status made for the sequences is the one reserved when it was made (the ledger need not
+  // send it); another's, refused, is counted all the same.
+  if (move.name === 'delete') return move.who === 'A' ? 0 : 1;
   if (move.name !== 'reblog' && move.name !== 'unreblog') return 0;
   // On a deleted status a reblog takes nothing to undo; an unreblog is a call all the same.
   if (model.deleted) return move.name === 'unreblog' ? 1 : 0;
@@ -242,26 +271,35 @@ const UNDO: Partial<Record<FlagMoveName, FlagMoveName>> = { favourite: 'unfavour
 
 const NO_COUNTS = { favourites: 0, reblogs: 0 };
 
+/** How a sequence sent went: it failed (a ClauseFailure), passed, met no answer (a timeout, a 429), or was not sent whole. */
+type Outcome = 'failed' | 'passed' | 'unanswered' | 'not-sent';
+
 /**
- * Draws sequences of moves from `seed` (fast-check's commands) and sends each on the status, its flags reset before it
- * by undoing what the last one left set (a status the last one deleted is made again); every move is followed by a
- * read of its account and of the lists it touched, and judged. A failing sequence is shrunk to the shortest that
- * still fails; a sequence that met no answer (a timeout, a 429) ends the exploration, its record handed on as it is.
- * The repeat of a reblog is left out: what it does to reblogs_count is not shown; so is the owner's delete of a
- * status it deleted (STATUS-DELETE-4's own check sends it), and any once its deletes are spent.
+ * Sends sequences of moves on a status, its flags reset before each by undoing what the last one left set (a status the
+ * last one deleted is made again); every move is followed by a read of its account and of the lists it touched, and
+ * judged. First the covering sequences (status-model.ts, coveringSequences), built from the rows, so that a row is
+ * reached whatever the seed draws: one that fails is shrunk by leaving out each earlier move in turn, kept out where
+ * the sequence still fails under the same clause. Then sequences drawn from `seed` (fast-check's commands), a failing
+ * one shrunk by fast-check to the shortest that still fails. A sequence that met no answer ends the exploration, its
+ * record handed on as it is. The repeat of a reblog is left out: what it does to reblogs_count is not shown; so is the
+ * owner's delete of a status it deleted (STATUS-DELETE-4's own check sends it), and any move once the owner's
+ * deletions are spent.
  */
 export async function explore(sequencer: Sequencer, ownerId: string, options: ExploreOptions): Promise<Exploration> {
   const perMove = 1 + options.accounts.length + 2;
+  // A sequence's reset: an undo per flag of each account, or a status made, and its first read.
+  const perReset = options.accounts.length * Object.keys(UNDO).length + 1;
   let statusId: string | undefined;
   let left: StatusModel = freshModel(NO_COUNTS);
-  // The ledger's delete of the last status made is reserved first.
-  const deletions: Record<Who, number> = { ...options.deletions, A: options.deletions.A - 1 };
+  // The ledger's delete of each status made is reserved when it is made.
+  const deletions: Record<Who, number> = { ...options.deletions };
   /** The moves and undos sent on the status so far, for the replay of a sequence on it. */
   let history: Exchange[] = [];
   let last: SequenceRecord | undefined;
   let failing: SequenceRecord | undefined;
   let stopped = false;
   let runs = 0;
+  let covering: string | undefined;
 
   /** Undoes the flags the last sequence left set on a status that stands. */
   const undoLeft = async (id: string): Promise<void> => {
@@ -278,6 +316,9 @@ export async function explore(sequencer: Sequencer, ownerId: string, options: Ex
   const reset = async (): Promise<SequenceRecord | undefined> => {
     if (statusId !== undefined && !left.deleted) await undoLeft(statusId);
     else {
+      // No status is made whose delete the owner's deletions could not pay.
+      if (deletions.A < 1) return undefined;
+      deletions.A -= 1;
       statusId = await options.make();
       sequencer.requests += 1;
       history = [];
@@ -291,59 +332,126 @@ export async function explore(sequencer: Sequencer, ownerId: string, options: Ex
     return { statusId, ownerId, base: { favourites: count('favourites_count'), reblogs: count('reblogs_count') }, sent: [], ...(history.length ? { prelude: [...history] } : {}) };
   };
 
+  /** Whether a move may be sent in `model`: within its account's deletions, and not a move the exploration leaves out. */
+  const admissible = (move: Move, model: Readonly<StatusModel>): boolean => {
+    if (deletionsOf(move, model) > deletions[move.who]) return false;
+    if (move.name === 'delete') return move.who !== 'A' || !model.deleted;
+    return model.deleted === true || move.name !== 'reblog' || !model.flags[move.who].reblogged;
+  };
+
+  /** Sends a move and the reads after it, steps the model, and judges the record so far. */
+  const send = async (move: Move, model: StatusModel, record: SequenceRecord): Promise<void> => {
+    deletions[move.who] -= deletionsOf(move, model);
+    history.push(...(await sequencer.move(record, move.who, move.name)).answers);
+    const next = step(model, move).next;
+    Object.assign(model, { flags: next.flags, ...(next.deleted ? { deleted: true } : {}) });
+    left = { ...next, base: left.base };
+    await readState(sequencer, record, [move.who]);
+    judgeSequence(record);
+  };
+
+  /** Sends a sequence on the status, reset first; `clause`: a failure under another clause is no failure of it. */
+  const sendSequenceOf = async (moves: readonly Move[], clause?: string): Promise<Outcome> => {
+    if (stopped || sequencer.requests + perReset + perMove * moves.length > options.budget) return 'not-sent';
+    runs += 1;
+    const record = await reset();
+    if (!record) {
+      // No status to act on: the creation's own checks say why; nothing more to send.
+      stopped = true;
+      return 'unanswered';
+    }
+    last = record;
+    const model = freshModel(record.base);
+    try {
+      for (const move of moves) {
+        if (!admissible(move, model)) return 'not-sent';
+        await send(move, model, record);
+      }
+      return 'passed';
+    } catch (error) {
+      if (!(error instanceof ClauseFailure)) {
+        // No answer, or one the budget refused: evidence of nothing, and no reason to send more.
+        stopped = true;
+        return 'unanswered';
+      }
+      if (clause !== undefined && error.data.clause !== clause) return 'passed';
+      failing = record;
+      return 'failed';
+    }
+  };
+
+  /** The moves of a failing covering sequence up to the one that failed, each earlier one left out where it still fails. */
+  const shrinkCovering = async (record: SequenceRecord): Promise<Move[]> => {
+    const shortest = record.sent.filter((sent): sent is SentMove => sent.kind === 'move').map(asMove);
+    let clauseOf: string | undefined;
+    try {
+      judgeSequence(record);
+    } catch (error) {
+      if (error instanceof ClauseFailure) clauseOf = error.data.clause;
+    }
+    for (let i = shortest.length - 2; i >= 0; i -= 1) {
+      const shorter = [...shortest.slice(0, i), ...shortest.slice(i + 1)];
+      const outcome = await sendSequenceOf(shorter, clauseOf);
+      if (outcome === 'failed') shortest.splice(i, 1);
+      else if (outcome === 'unanswered') break;
+    }
+    // `failing` is the record of the shortest that failed: the covering sequence's own where none shorter did.
+    return shortest;
+  };
+
+  const sequences = coveringSequences(options.names, options.accounts);
+  for (const [index, moves] of sequences.entries()) {
+    const outcome = await sendSequenceOf(moves);
+    if (outcome === 'unanswered') break;
+    if (outcome !== 'failed' || !failing) continue;
+    const shrunk = await shrinkCovering(failing);
+    covering = `covering sequence ${index + 1} of ${sequences.length} (${moves.map(moveText).join(', ')}), shrunk to ${shrunk.map(moveText).join(', ')}`;
+    break;
+  }
+
   class MoveCommand implements fc.AsyncCommand<StatusModel, SequenceRecord> {
     constructor(readonly move: Move) {}
-    check = (model: Readonly<StatusModel>) => {
-      if (deletionsOf(this.move, model) > deletions[this.move.who]) return false;
-      if (this.move.name === 'delete') return this.move.who !== 'A' || !model.deleted;
-      return model.deleted === true || this.move.name !== 'reblog' || !model.flags[this.move.who].reblogged;
-    };
-    async run(model: StatusModel, record: SequenceRecord): Promise<void> {
-      deletions[this.move.who] -= deletionsOf(this.move, model);
-      history.push(...(await sequencer.move(record, this.move.who, this.move.name)).answers);
-      const next = step(model, this.move).next;
-      Object.assign(model, { flags: next.flags, ...(next.deleted ? { deleted: true } : {}) });
-      left = { ...next, base: left.base };
-      await readState(sequencer, record, [this.move.who]);
-      judgeSequence(record);
-    }
+    check = (model: Readonly<StatusModel>) => admissible(this.move, model);
+    run = (model: StatusModel, record: SequenceRecord) => send(this.move, model, record);
     toString = () => moveText(this.move);
   }
 
   const commands = options.accounts.flatMap((who) => movesOf(who, options.names).map((name) => fc.constant(new MoveCommand({ who, name }))));
-  // The most a run sends: its moves, each with its reads, the reset before it (an undo per flag, or a status made) and its first read.
-  const perRun = perMove * options.maxMoves + options.accounts.length * Object.keys(UNDO).length + 1;
-  const details = await fc.check(
-    fc.asyncProperty(fc.commands(commands, { maxCommands: options.maxMoves }), async (sequence) => {
-      // Past the budget (a shrink included), a sequence is not sent: fast-check counts it as skipped, not as passing.
-      fc.pre(!stopped && sequencer.requests + perRun <= options.budget);
-      runs += 1;
-      const record = await reset();
-      if (!record) {
-        // No status to act on: the creation's own checks say why; nothing more to send.
-        stopped = true;
-        return;
-      }
-      last = record;
-      try {
-        await fc.asyncModelRun(() => ({ model: freshModel(record.base), real: record }), sequence);
-      } catch (error) {
-        if (!(error instanceof ClauseFailure)) {
-          // No answer, or one the budget refused: evidence of nothing, and no reason to send more.
+  // The most a run sends: its moves, each with its reads, and the reset before it.
+  const perRun = perMove * options.maxMoves + perReset;
+  let path: string | undefined;
+  if (!failing && !stopped) {
+    const details = await fc.check(
+      fc.asyncProperty(fc.commands(commands, { maxCommands: options.maxMoves }), async (sequence) => {
+        // Past the budget (a shrink included), a sequence is not sent: fast-check counts it as skipped, not as passing.
+        fc.pre(!stopped && sequencer.requests + perRun <= options.budget);
+        runs += 1;
+        const record = await reset();
+        if (!record) {
           stopped = true;
           return;
         }
-        failing = record;
-        throw error;
-      }
-    }),
-    // Most sequences send half what the longest would: as many are drawn, and those past the budget are skipped.
-    { seed: options.seed, numRuns: Math.max(1, Math.floor((2 * options.budget) / perRun)), maxSkipsPerRun: 1000 },
-  );
+        last = record;
+        try {
+          await fc.asyncModelRun(() => ({ model: freshModel(record.base), real: record }), sequence);
+        } catch (error) {
+          if (!(error instanceof ClauseFailure)) {
+            stopped = true;
+            return;
+          }
+          failing = record;
+          throw error;
+        }
+      }),
+      // Most sequences send half what the longest would: as many are drawn, and those past the budget are skipped.
+      { seed: options.seed, numRuns: Math.max(1, Math.floor((2 * options.budget) / perRun)), maxSkipsPerRun: 1000 },
+    );
+    path = failing ? details.counterexamplePath ?? undefined : undefined;
+  }
   if (runs > 0 && statusId !== undefined && !left.deleted) await undoLeft(statusId);
   // Shrinking moves on only to a sequence that fails: the last that failed is the shortest.
   const record = failing ?? last;
-  return { ...(record ? { record } : {}), runs, requests: sequencer.requests, seed: options.seed, ...(failing && details.counterexamplePath ? { path: details.counterexamplePath } : {}) };
+  return { ...(record ? { record } : {}), runs, requests: sequencer.requests, seed: options.seed, ...(path ? { path } : {}), ...(covering ? { covering } : {}) };
 }
 
 /** Judges an exploration's record; a failure says the seed and fast-check's path that draw its sequence again. */
@@ -354,7 +462,9 @@ export function judgeExploration(exploration: Exploration): void {
   } catch (error) {
     if (!(error instanceof ClauseFailure)) throw error;
     const { clause: id, expected, actual, exchange, reproduce, replay } = error.data;
-    const drawn = `; drawn from CONFORMANCE_SEED=${exploration.seed} in ${exploration.runs} sequences${exploration.path ? `, shrunk along fast-check's path ${exploration.path}` : ''}`;
+    const drawn = exploration.covering
+      ? `; found by the ${exploration.covering}, in ${exploration.runs} sequences`
+      : `; drawn from CONFORMANCE_SEED=${exploration.seed} in ${exploration.runs} sequences${exploration.path ? `, shrunk along fast-check's path ${exploration.path}` : ''}`;
     throw new ClauseFailure(clause(id), expected, `${actual}${drawn}`, exchange, reproduce, replay);
   }
 }

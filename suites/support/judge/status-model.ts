@@ -116,5 +116,38 @@ export function step(model: StatusModel, move: Move): { expected: Expected; next
   return { expected: { clause, answer: 'flag', flag: row.flag, value: row.value, counts: after }, next };
 }
 
+/** Each row that sets a flag and its undo, in the order the covering sequences take them (the delete's come last). */
+const PAIRS: readonly (readonly [FlagMoveName, FlagMoveName])[] = [
+  ['favourite', 'unfavourite'],
+  ['bookmark', 'unbookmark'],
+  ['mute', 'unmute'],
+  ['pin', 'unpin'],
+  ['reblog', 'unreblog'],
+];
+
+/**
+ * The covering sequences, built from the rows, so that every (account, move, state before) a row names is sent
+ * whatever a seed draws: for each pair of rows and each account that may make them, the move (its flag unset), the
+ * move again (set: the "already" case), its undo and the undo again; then the move once more by the last of them,
+ * its undo and the undo again (after an undo: what a server that finds an undone record again gets wrong). A repeated reblog is left out (what it
+ * does is not shown). Last, the delete's: another account's (not owned), the owner's of the status it pinned, then
+ * every move on the deleted status, by B where B may make it.
+ */
+export function coveringSequences(names: readonly MoveName[], accounts: readonly Who[]): Move[][] {
+  const named = (name: MoveName) => names.includes(name);
+  const pairs = PAIRS.filter(([set, unset]) => named(set) && named(unset)).flatMap(([set, unset]) => {
+    const movers = accounts.filter((who) => movesOf(who, [set]).length > 0);
+    const walk: MoveName[] = set === 'reblog' ? [set, unset, unset] : [set, set, unset, unset];
+    const last = movers.at(-1);
+    const again: MoveName[] = [set, unset, unset];
+    return last ? [[...movers.flatMap((who) => walk.map((name) => ({ who, name }))), ...again.map((name) => ({ who: last, name }))]] : [];
+  });
+  if (!named('delete')) return pairs;
+  const gone = names.filter(isFlagMove).map((name): Move => ({ who: accounts.includes('B') && movesOf('B', [name]).length > 0 ? 'B' : 'A', name }));
+  const others: Move[] = accounts.includes('B') ? [{ who: 'B', name: 'delete' }] : [];
+  const pinned: Move[] = named('pin') ? [{ who: 'A', name: 'pin' }] : [];
+  return [...pairs, [...others, ...pinned, { who: 'A', name: 'delete' }, ...gone]];
+}
+
 /** The text of a move for a failure's sequence: "B favourite", "B favourite twice at the same moment". */
 export const moveText = (move: Move) => `${move.who} ${move.name}${move.atOnce ? ' twice at the same moment' : ''}`;
