@@ -58,7 +58,12 @@ const ROOT = resolve(import.meta.dirname, '../..');
  * a run whose fault silences a stream spends its time waiting, not computing.
  */
 const WORKERS = 3;
-const RUN_CHECK_TIMEOUT_MS = 60_000;
+/**
+ * A check or step still running after this long hangs (a pacing wait for a far reset, say), and must say so. Three
+ * minutes: a fault run under --explore 200 sends its covering sequences in one step, about 150 requests with their
+ * settle windows, which took over a minute beside two CPU-bound processes.
+ */
+const RUN_CHECK_TIMEOUT_MS = 180_000;
 
 const firstLine = (error: SerializedError) => `${error.name ?? 'Error'}: ${(error.message ?? '').split('\n')[0]}`;
 
@@ -189,8 +194,7 @@ async function main(planFile: string, outcomesFile: string): Promise<void> {
             name: 'runs',
             include: [`${relative(ROOT, dir)}/**/*.test.ts`],
             setupFiles: SETUP_FILES,
-            // Against the embedded server a check takes milliseconds, or seconds where it waits out a silent stream:
-            // a check still running after this long hangs (a pacing wait for a far reset, say), and must say so.
+            // Against the embedded server a check takes milliseconds, or seconds where it waits out a silent stream.
             testTimeout: RUN_CHECK_TIMEOUT_MS,
             hookTimeout: RUN_CHECK_TIMEOUT_MS,
             provide: { runs: Object.fromEntries(prepared.flatMap((p) => (p.config ? [[p.name, p.config]] : []))) },
