@@ -253,13 +253,13 @@ export interface ExploreOptions {
 
 /**
  * The calls of its Deletion bucket a move takes of its account, reserved when it is sent: an unreblog without a boost
- * to undo (404, counted all the same), a reblog (its undo, by a later move or the reset), another's delete (refused,
- * counted all the same); the owner's delete takes the one reserved when its status was made.
+ * to undo (404, counted all the same), a reblog (its undo, by a later move or the reset), a delete.
  */
 function deletionsOf(move: Move, model: StatusModel): number {
-  // The owner's delete of a status made for the sequences is the one reserved when it was made (the ledger need not
-  // send it); another's, refused, is counted all the same.
-  if (move.name === 'delete') return move.who === 'A' ? 0 : 1;
+  // Any delete is counted when sent, beside the one reserved when its status was made: a server counts a refused
+  // delete all the same (another's; the owner's of a pinned status, which the ledger then deletes with the
+  // reservation), and a shrink sends the owner's again on the same status.
+  if (move.name === 'delete') return 1;
   if (move.name !== 'reblog' && move.name !== 'unreblog') return 0;
   // On a deleted status a reblog takes nothing to undo; an unreblog is a call all the same.
   if (model.deleted) return move.name === 'unreblog' ? 1 : 0;
