@@ -12,13 +12,8 @@ import { eachCaseInParallel, problemsOfRunsInARow, runCli, serverEnv, verdictsOf
 
 /** A deviating server's extra calls: reads again of what it deletes late, 404s for routes it lacks, a web sign-in's pages, a made-up token sent once more. */
 const DEVIATIONS: Variation[] = ['background-delete', 'no-poll-read', 'no-media-read', 'web-sign-in', 'made-up-tokens-read-relations'];
-/**
- * Short periods: a wait for the access bucket's reset is seconds; the codes of codes-expire-after-60s last a fifth of
- * the narrow one. The access period outlasts a window's sections on a loaded machine (up to 19 s beside two CPU-bound
- * processes): sections that run past the reset spend the next window's calls, which the start line cannot foresee
- * (with 20 s, a second run waited for a reset more than it named).
- */
-const PERIODS = { accessPeriodMs: 30_000, narrowPeriodMs: 30_000 };
+/** Short periods: a wait for the access bucket's reset is seconds; the codes of codes-expire-after-60s last a fifth of it. */
+const PERIODS = { accessPeriodMs: 20_000, narrowPeriodMs: 30_000 };
 const RUN_TIMEOUT_MS = 300_000;
 
 interface Case {
