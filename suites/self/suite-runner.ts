@@ -61,7 +61,7 @@ const WORKERS = 3;
 /**
  * A check or step still running after this long hangs (a pacing wait for a far reset, say), and must say so. Three
  * minutes: a fault run under --explore 200 sends its covering sequences in one step, about 150 requests with their
- * settle windows, which took over a minute beside two CPU-bound processes.
+ * settle windows, and a shrink's sequences again.
  */
 const RUN_CHECK_TIMEOUT_MS = 180_000;
 
