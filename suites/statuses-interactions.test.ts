@@ -541,10 +541,10 @@ const deletes = step(
     // B's boost where the reblog row left none, and the read at the same moment as the plain delete. B's favourite is
     // the one the sequence of moves left standing (it comes before, on the same objects): where none stands, or its
     // answer did not show it, B favourites here and reads it (2 of its bound), and a server that deletes in the
-    // background is read again after the deletes (2 more: measured in windows.test's deviating server, where 2 waits
-    // came inside this step).
+    // background is read again after each of the three deletes (4 more: measured in windows.test's deviating server,
+    // where waits came inside this step with bounds of 2 and of 4).
     cost: { api: (visibilityParameter ? 0 : 1) + 1 },
-    mayAdd: 4,
+    mayAdd: 6,
   },
   async ({ subject, hidden, held, reblogs: { standingBoost } }): Promise<StepOutcome<Deletes>> => {
     if (!subject.ok) return notMade(subject.cause, subject.exchange);
