@@ -169,6 +169,7 @@ section('Explored inputs', () => {
     it('STATUS-EFFECT-1 explored inputs: another account\'s read of an open poll made with poll[hide_totals] shows no votes_count', { needs: { explored } }, judge);
     it('STATUS-EFFECT-2 explored inputs: the reads by the owner and by another account show spoiler_text, sensitive and language as created', { needs: { explored } }, judge);
     it('STATUS-EFFECT-3 explored inputs: another account\'s read shows the poll\'s options and multiple as created', { needs: { explored } }, judge);
+    it('STATUS-EFFECT-7 explored inputs: its owner\'s later read shows the visibility sent', { needs: { explored } }, judge);
     it('STATUS-REBLOG-2 explored inputs: a boost made with visibility unlisted or private shows it on its answer and on the later reads by its booster and by another account', { needs: { explored } }, judge);
   });
   section('States and transitions', () => {

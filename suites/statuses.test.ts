@@ -476,6 +476,18 @@ section('Statuses', () => {
   );
 
   it(
+    "STATUS-EFFECT-7 visibility is the status's: its owner's later reads of its private and direct statuses show the visibility they were created with",
+    { needs: { hidden, direct, byOwner } },
+    ({ hidden, direct, byOwner }) => {
+      for (const [created, visibility, readClause] of [[hidden, 'private', 'STATUS-READ-2'], [direct, 'direct', 'STATUS-VIS-6']] as const) {
+        const read = readOf(byOwner, madeWith(created, ['visibility']));
+        ownAnswered(hidden, byOwner, read, readClause, `A's read of its own ${visibility} status`);
+        expectEqual(expectOk<Status>(read, 'Status').visibility, visibility, `visibility of the ${visibility} status read by its owner, as created`, read);
+      }
+    },
+  );
+
+  it(
     "STATUS-EFFECT-5 the status parameter is the content: the creation's answer and later reads by its owner and by another account carry its text",
     { needs: { top, reply, byOwner, byB, tokenless } },
     ({ top, reply, byOwner, byB, tokenless }) => {

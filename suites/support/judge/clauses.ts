@@ -200,6 +200,7 @@ export const CLAUSES: readonly Clause[] = [
     ['STATUS-EFFECT-3', "poll[options][] and poll[multiple] are the poll's: another account's later read shows its options and multiple as created", { since: '2.8.0' }],
     ['STATUS-EFFECT-5', "status: text content: the Status's content (HTML) carries the text sent, in the creation's answer and in later reads by its owner and by another account"],
     ['STATUS-EFFECT-6', "in_reply_to_id is the reply's: another account's later read of the reply shows the in_reply_to_id and in_reply_to_account_id its creation answered"],
+    ['STATUS-EFFECT-7', "visibility marks the status, not only the creation's answer: its owner's later read shows the visibility it was created with"],
     ['STATUS-EFFECT-4', "poll[expires_in] is the poll's: another account's later read shows the expires_at the creation answered (created_at plus expires_in)", { since: '2.8.0' }],
     ['STATUS-ERRORBODY-1', 'Error bodies for failed POST /api/v1/statuses calls: not shown', { kind: 'not-shown' }],
   ]),

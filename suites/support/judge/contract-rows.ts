@@ -30,7 +30,7 @@ export const CONTRACT_ROWS: Readonly<Record<string, Readonly<Record<string, RowM
     in_reply_to_account_id: ['STATUS-CREATE-6', 'STATUS-EFFECT-6'],
     sensitive: ['STATUS-CREATE-3', 'STATUS-CREATE-7', 'MEDIA-ATTACH-2', 'STATUS-EFFECT-2'],
     spoiler_text: ['RESOURCE-STATUS-2', 'STATUS-CREATE-2', 'STATUS-EFFECT-2'],
-    visibility: ['STATUS-CREATE-4', 'STATUS-REBLOG-2'],
+    visibility: ['STATUS-CREATE-4', 'STATUS-EFFECT-7', 'STATUS-REBLOG-2'],
     language: ['STATUS-CREATE-5', 'STATUS-EFFECT-2'],
     uri: [],
     url: [],
@@ -163,7 +163,7 @@ export const CONTRACT_ROWS: Readonly<Record<string, Readonly<Record<string, RowM
     in_reply_to_id: ['STATUS-CREATE-6', 'STATUS-CONTEXT-1', 'STATUS-CONTEXT-2', 'STATUS-EFFECT-6'],
     sensitive: ['STATUS-CREATE-3', 'STATUS-CREATE-7', 'MEDIA-ATTACH-2', 'STATUS-EFFECT-2'],
     spoiler_text: ['STATUS-CREATE-2', 'STATUS-EFFECT-2'],
-    visibility: ['STATUS-CREATE-4', 'STATUS-VIS-1', 'STATUS-VIS-3', 'STATUS-VIS-6', 'STATUS-VIS-7', 'STATUS-READ-3'],
+    visibility: ['STATUS-CREATE-4', 'STATUS-EFFECT-7', 'STATUS-VIS-1', 'STATUS-VIS-3', 'STATUS-VIS-6', 'STATUS-VIS-7', 'STATUS-READ-3'],
     scheduled_at: ['STATUS-SCHEDULED-1', 'STATUS-SCHEDULED-2', 'STATUS-SCHEDULED-3'],
     language: ['STATUS-CREATE-5', 'STATUS-EFFECT-2'],
   },
@@ -257,8 +257,6 @@ export const CONTRACT_ROWS: Readonly<Record<string, Readonly<Record<string, RowM
 //   boost is hidden from a caller without a token (404). Two /api calls; STATUS-REBLOG-2 judges the answer only.
 // - media_ids[] and poll[expires_in], on the caller's own later read: A's read of its status with media (one /api call;
 //   the DELETE answer, STATUS-DELETE-1 and -5, and another account's read, MEDIA-EFFECT-2 and STATUS-EFFECT-4, show them).
-// - visibility, on the owner's later read: A's reads of its private and direct statuses (made anyway) show that
-//   they answer (STATUS-READ-2, STATUS-VIS-6), not the visibility field.
 // Without a documented effect to observe, as the contract has it: poll[hide_totals] for the poll's author (the contract
 // does not say who is shown the counts), scheduled_at's later read (the scheduled status operations and the
 // transition to a published status are not shown), the media thumbnail (no effect beyond its name), and

@@ -39,6 +39,7 @@ const CONCERNS: Record<string, readonly string[]> = {
   'STATUS-EFFECT-1': ['poll', 'poll[hide_totals]', 'visibility'],
   'STATUS-EFFECT-2': ['spoiler_text', 'sensitive', 'language', 'visibility'],
   'STATUS-EFFECT-3': ['poll', 'poll[multiple]', 'visibility'],
+  'STATUS-EFFECT-7': ['visibility'],
   'STATUS-READ-1': ['visibility'],
   'STATUS-READ-2': ['visibility'],
   'STATUS-READ-3': ['visibility'],
@@ -80,7 +81,7 @@ function effectsOn(s: SentCreation, status: Record<string, unknown>, where: 'ans
   if (valid('spoiler_text')) effects.push([marked('STATUS-CREATE-2'), `spoiler_text ${JSON.stringify(form(s).spoiler_text)}`, status.spoiler_text === form(s).spoiler_text]);
   if (valid('sensitive') && form(s).sensitive === true) effects.push([marked(valid('spoiler_text') && form(s).spoiler_text !== '' ? 'STATUS-CREATE-3' : 'STATUS-CREATE-7'), 'sensitive true', status.sensitive === true]);
   if (valid('language')) effects.push([marked('STATUS-CREATE-5'), `language ${JSON.stringify(form(s).language)}`, status.language === form(s).language]);
-  if (valid('visibility') && where === 'answer') effects.push(['STATUS-CREATE-4', `visibility ${JSON.stringify(form(s).visibility)}`, status.visibility === form(s).visibility]);
+  if (valid('visibility') && where !== 'other') effects.push([where === 'answer' ? 'STATUS-CREATE-4' : 'STATUS-EFFECT-7', `visibility ${JSON.stringify(form(s).visibility)}`, status.visibility === form(s).visibility]);
   const asked = pollSent(s);
   const poll = status.poll as Record<string, unknown> | null | undefined;
   if (asked && Array.isArray(asked.options) && where !== 'owner') {
@@ -176,7 +177,7 @@ export const CREATE_CLAUSES = [
   'STATUS-PARAMS-1', 'STATUS-POLL-1', 'STATUS-POLL-2', 'STATUS-POLL-3', 'STATUS-POLL-4', 'STATUS-POLL-5', 'STATUS-POLL-6',
   'STATUS-SCHEDULED-1', 'STATUS-SCHEDULED-2', 'STATUS-SCHEDULED-3', 'MEDIA-ATTACH-3',
   'STATUS-READ-1', 'STATUS-READ-2', 'STATUS-READ-3', 'STATUS-VIS-1', 'STATUS-VIS-6', 'STATUS-VIS-7',
-  'STATUS-EFFECT-1', 'STATUS-EFFECT-2', 'STATUS-EFFECT-3', 'STATUS-REBLOG-2',
+  'STATUS-EFFECT-1', 'STATUS-EFFECT-2', 'STATUS-EFFECT-3', 'STATUS-EFFECT-7', 'STATUS-REBLOG-2',
 ] as const;
 
 /** The release that brought an operation or a parameter, as --list shows it: the catalogue's `since` of its clause. */
