@@ -177,6 +177,18 @@ export function drawWithMatrix(scope: Scope & { objects: boolean }, settings: Ex
   return { matrix, ...drawExploration({ ...scope, requests: scope.requests - matrix.requests }, seed) };
 }
 
+/**
+ * What the announcement of --explore N says of the matrix: the requests it takes first, and whether N completes it
+ * (with B, on a release that has every operation: the most it takes).
+ */
+export function matrixAnnouncement(n: number): string {
+  const most = matrixSettingsOf({ withB: true, released: () => true, share: 0 });
+  const whole = planMatrix(most, Number.MAX_SAFE_INTEGER);
+  const within = planMatrix(most, n);
+  const complete = within.cells.length === whole.cells.length ? 'the whole matrix' : `${within.cells.length} of its ${whole.cells.length} cells (--explore ${whole.requests} sends them all)`;
+  return `The access matrix takes the first ${within.requests} of them: ${complete}, the cells the default run does not ask, with A's unlisted, private and direct statuses (${MATRIX_STATUSES.length} of A's deletions); then the inputs on ids and the creations.`;
+}
+
 /** A's statuses of each visibility, by visibility: the ids the cells name. */
 export type MatrixStatuses = Partial<Record<Visibility, string>>;
 
