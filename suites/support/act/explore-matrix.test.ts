@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_CELLS, askedByDefault, cellCost, matrixAnnouncement, matrixSettingsOf, MATRIX_OBJECT_REQUESTS, MATRIX_STATUSES, planMatrix } from './explore-matrix.ts';
 import { EXPLORE_DELETIONS } from './explore-inputs.ts';
-import { cellExpectation } from '../judge/explore-matrix-oracle.ts';
 
 /** A run with B, on a release that has every operation, not in whitelist mode. */
 const settings = (more: { withB?: boolean; whitelistMode?: boolean } = {}) => matrixSettingsOf({ withB: more.withB ?? true, whitelistMode: more.whitelistMode ?? false, released: () => true, share: 0 });
@@ -47,16 +46,6 @@ describe('the access matrix as explored inputs', () => {
     const whitelisted = planMatrix(settings({ whitelistMode: true }), Number.MAX_SAFE_INTEGER).cells;
     expect(whitelisted.some((c) => c.caller === 'none' && (c.operation === 'reblogged_by' || c.operation === 'favourited_by'))).toBe(false);
     expect(whitelisted.some((c) => c.caller === 'none' && c.operation === 'bookmark')).toBe(true);
-  });
-
-  it('should take each cell\'s answer from the contract: the token\'s refusal, the visibility guard, the move\'s row, or open', () => {
-    expect(cellExpectation({ operation: 'bookmark', caller: 'none', visibility: 'unlisted' })).toMatchObject({ kind: 'refused', clause: 'ERRORS-TOKEN-1', rows: [{ status: 401 }] });
-    expect(cellExpectation({ operation: 'favourite', caller: 'other', visibility: 'direct' })).toMatchObject({ kind: 'refused', clause: 'STATUS-FAV-5', rows: [{ status: 404 }] });
-    expect(cellExpectation({ operation: 'favourited_by', caller: 'other', visibility: 'private' })).toMatchObject({ kind: 'refused', clause: 'STATUS-VIS-8' });
-    expect(cellExpectation({ operation: 'pin', caller: 'owner', visibility: 'unlisted' })).toMatchObject({ kind: 'refused', clause: 'STATUS-PIN-3', rows: [{ status: 422 }] });
-    expect(cellExpectation({ operation: 'bookmark', caller: 'owner', visibility: 'direct' })).toMatchObject({ kind: 'answers', clause: 'STATUS-BOOKMARK-1', flag: { field: 'bookmarked', value: true } });
-    expect(cellExpectation({ operation: 'mute', caller: 'other', visibility: 'unlisted' }).kind).toBe('open');
-    expect(cellExpectation({ operation: 'favourited_by', caller: 'owner', visibility: 'direct' }).kind).toBe('open');
   });
 
   it('should announce what the matrix takes of --explore N, and from which N it is whole', () => {

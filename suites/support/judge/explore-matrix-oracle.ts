@@ -4,7 +4,7 @@
 // transitions rows). Where the contract leaves a cell open, only a server error is judged (ERRORS-5XX-1's warning).
 import { CALLER_WORDS, CALLERS, DEFAULT_ASKED, MATRIX_OPERATIONS, VISIBILITIES, visibleTo, type Caller, type Cell, type MatrixPlan, type SentCell, type Visibility } from '../act/explore-matrix.ts';
 import { operationNamed } from '../act/explore-inputs.ts';
-import type { Expectation } from './explore-oracle.ts';
+import type { Expectation } from './explore-expectation.ts';
 import type { AccessCell } from './access-cells.ts';
 
 const NOT_FOUND = 'Record not found';

@@ -28,24 +28,13 @@ import { answerOf, causeOf } from '../act/steps.ts';
 import { block, countJudged } from './preconditions.ts';
 import { observeResource } from './resources.ts';
 import { fail, observeErrorBody, statusLine } from './verify.ts';
+import type { Expectation } from './explore-expectation.ts';
 import type { ResourceName } from './schema.ts';
 
 const NOT_FOUND = 'Record not found';
 const NOT_OWNED = "Validation failed: Someone else's toot cannot be pinned";
 
-export type Expectation =
-  | {
-      kind: 'answers';
-      clause: string;
-      status: readonly number[];
-      resource: Exclude<ResourceName, 'Error'>;
-      list?: boolean;
-      flag?: { field: string; value: boolean };
-      /** The field that carries the id sent (a reply's in_reply_to_id). */
-      field?: string;
-    }
-  | { kind: 'refused'; clause: string; rows: readonly { status: number; text: string }[] }
-  | { kind: 'open'; why: string };
+export type { Expectation } from './explore-expectation.ts';
 
 const answers = (clause: string, resource: Exclude<ResourceName, 'Error'>, more: { list?: boolean; flag?: { field: string; value: boolean }; status?: number[]; field?: string } = {}): Expectation => ({
   kind: 'answers',
