@@ -5,25 +5,31 @@
 // are drawn from CONFORMANCE_SEED (act/explore-inputs.ts), the covering set first; the oracle is judge/explore-oracle.ts.
 // A check per clause an input may break: one deviation, one failure in its own clause, whichever operation showed it.
 // The default run's share sends ids that name nothing on the operations that delete nothing: no object, no deletion;
-// --explore N makes the objects of the other classes first (on the ledger) and sends N requests more.
+// --explore N makes the objects of the other classes first (on the ledger) and sends N requests more, the access
+// matrix's cells first (act/explore-matrix.ts: caller x visibility of A's statuses, the cells the default run does not
+// ask), each judged by the check of its clause beside the inputs on ids, with the table of the clause's cells.
 import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'vitest';
 import { MEDIA_FIXTURES } from '../fixtures/media/index.ts';
 import { actors, type Actor } from './support/act/actors.ts';
 import { createdId, madeStep } from './support/act/created.ts';
 import { BOOST_REQUESTS, creationCost, madeStatus, sendBoosts, sendCreations, shrinkCreation, type SentBoost, type SentCreation } from './support/act/explore-create.ts';
-import { costOf, drawExploration, exploreSettingsOf, scopeOf, sendInputs, shrink, SHRINK_BOUND, type Held, type Sent } from './support/act/explore-inputs.ts';
+import { CALLER_WORDS, cellCost, drawWithMatrix, MATRIX_OBJECT_REQUESTS, MATRIX_STATUSES, sendCells, type Caller, type Cell, type MatrixStatuses, type SentCell } from './support/act/explore-matrix.ts';
+import { costOf, exploreSettingsOf, scopeOf, sendInputs, shrink, SHRINK_BOUND, type Held, type Sent } from './support/act/explore-inputs.ts';
 import { CLAUSE_ID, releaseHas } from './support/judge/clauses.ts';
 import { concernsOf, createInstances } from './support/judge/explore-create-oracle.ts';
+import { cellExpectation } from './support/judge/explore-matrix-oracle.ts';
 import { expectationOf, judgeExplored, verdictOf, type Explored } from './support/judge/explore-oracle.ts';
-import { it, made, section, step } from './support/run/checks.ts';
+import { it, made, section, step, type DeclaredStep } from './support/run/checks.ts';
 import { exploreShareOf } from './support/run/run-plan.ts';
 
 const { config, b } = actors();
 // The default share is what the run's plan of the other groups leaves of the IP access line: their checks come first.
 const share = await exploreShareOf(fileURLToPath(new URL('..', import.meta.url)), config);
-const scope = scopeOf({ ...exploreSettingsOf(config, share, (clause) => releaseHas(config.serverVersion, clause)), withB: b !== undefined });
-const { inputs, creations } = drawExploration(scope, config.seed);
+const settings = { ...exploreSettingsOf(config, share, (clause) => releaseHas(config.serverVersion, clause)), withB: b !== undefined };
+const scope = scopeOf(settings);
+// The access matrix's cells first (issue 50's decision): --explore N with N at least their cost completes the matrix.
+const { inputs, creations, matrix } = drawWithMatrix(scope, settings, config.seed);
 /** Where an error row covers an input, its check judges a 5xx; where the contract leaves the answer open, ERRORS-5XX-1 does. */
 const judgedHere = (input: Sent['input']) => expectationOf(input.operation, input.idClass).kind !== 'open';
 
@@ -92,8 +98,36 @@ const created = step(
   },
 );
 
+// The access matrix (act/explore-matrix.ts): A's statuses of each visibility, and the cells the default run does not
+// ask, each caller's in a step of its own, after the inputs and the creations so that each meets the statuses as made.
+// No token's last: a server that takes its DELETE takes a status the other cells name.
+const matrixStatuses = step("A's unlisted, private and direct statuses the access matrix names", { as: 'A', after: [heldByA], cost: { api: MATRIX_OBJECT_REQUESTS } }, async (_, { actor }) => {
+  const statuses: MatrixStatuses = {};
+  for (const visibility of MATRIX_STATUSES) {
+    const id = await statusOf(actor, visibility);
+    if (id !== undefined) statuses[visibility] = id;
+  }
+  return made(statuses);
+});
+/** Where a row covers a cell, its check judges a 5xx; where the contract leaves it open, ERRORS-5XX-1 does. */
+const cellJudgedHere = (cell: Cell) => cellExpectation(cell).kind !== 'open';
+const ACCOUNT_OF: Record<Caller, 'A' | 'B' | 'anonymous'> = { owner: 'A', other: 'B', none: 'anonymous' };
+const matrixSteps: Partial<Record<Caller, ReturnType<typeof cellsOf>>> = {};
+function cellsOf(caller: Caller, before: readonly DeclaredStep<unknown>[]) {
+  const cells = matrix.cells.filter((cell) => cell.caller === caller);
+  return step(
+    `the access matrix's cells of ${CALLER_WORDS[caller]} on A's statuses`,
+    { as: ACCOUNT_OF[caller], needs: { heldByA, matrixStatuses }, after: before, cost: { api: cells.reduce((sum, cell) => sum + cellCost(cell).requests, 0) } },
+    async ({ heldByA, matrixStatuses }, { actor }) => made(await sendCells(actor, caller, cells, { ...matrixStatuses, public: heldByA.status?.own }, cellJudgedHere)),
+  );
+}
+for (const caller of ['owner', 'other', 'none'] as const) {
+  if (!matrix.cells.some((cell) => cell.caller === caller) || (caller === 'other' && !b)) continue;
+  matrixSteps[caller] = cellsOf(caller, [sent, created, ...Object.values(matrixSteps)]);
+}
+
 /** Each input that broke its clause, shrunk to its smallest (a bounded number of requests; none against a conforming server). */
-const explored = step('the explored inputs that broke their clause, each shrunk to its smallest', { as: 'A', alsoAs: ['B'], needs: { sent, ...(scope.creation && b ? { created } : {}) }, cost: {} }, async (values, { actor, also: { B } }) => {
+const explored = step('the explored inputs that broke their clause, each shrunk to its smallest', { as: 'A', alsoAs: ['B'], needs: { sent, ...(scope.creation && b ? { created } : {}) }, uses: matrixSteps, cost: {} }, async (values, { actor, also: { B } }) => {
   const { sent } = values;
   const smallest = new Map<Sent, Sent>();
   const broken = (s: Sent) => (exchange: Sent['exchange']) => !verdictOf(expectationOf(s.input.operation, s.input.idClass), exchange, s.id).holds;
@@ -110,7 +144,12 @@ const explored = step('the explored inputs that broke their clause, each shrunk 
     const keep = concernsOf(createInstances(finding));
     smallestCreations.set(finding, await shrinkCreation(B as Actor, actor, finding, keep, (s) => [...brokenClauses(finding)].some((c) => brokenClauses(s).has(c)), budget));
   }
-  const result: Explored = { sent, smallest, created: createdSent, smallestCreations, boosts };
+  // The matrix's cells of each caller whose step came to them (a step that did not blocks none of the other inputs).
+  const cells = Object.keys(matrixSteps).flatMap((caller) => {
+    const outcome = (values as Record<string, unknown>)[caller] as { ok: boolean; value?: SentCell[] } | undefined;
+    return outcome?.ok ? (outcome.value ?? []) : [];
+  });
+  const result: Explored = { sent, smallest, created: createdSent, smallestCreations, boosts, matrix: cells };
   return made(result);
 });
 
@@ -193,6 +232,8 @@ section('Explored inputs', () => {
     it('STATUS-PIN-2 explored inputs: pin of another account\'s visible status answers 422 "Validation failed: Someone else\'s toot cannot be pinned"', { needs: { explored } }, judge);
     it('STATUS-PIN-5 explored inputs: the unpin after a pin answers the Status with pinned = false', { needs: { explored } }, judge);
     it('STATUS-PIN-6 explored inputs: unpin of a visible status not pinned answers the Status with pinned = false', { needs: { explored } }, judge);
+    it('STATUS-PIN-3 explored inputs: the owner\'s pin of its unlisted and direct statuses (the access matrix) answers 422 "Validation failed: Non-public toot cannot be pinned"', { needs: { explored } }, judge);
+    it('ERRORS-TOKEN-1 explored inputs: every move, undo and DELETE of the access matrix sent without a token, on A\'s statuses of each visibility, answers 401 "The access token is invalid"', { needs: { explored } }, judge);
     it('STATUS-PIN-7 explored inputs: pin and unpin of an id the caller cannot see (private, deleted, never existed, malformed) answer 404 "Record not found" (pin may give the 422 of a status not owned)', { needs: { explored } }, judge);
   });
   section('Media', () => {

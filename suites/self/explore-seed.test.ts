@@ -1,7 +1,9 @@
-// One seed, one exploration: two runs of the explore group with the same seed (--explore 120), against a server with a fault only the
+// One seed, one exploration: two runs of the explore group with the same seed (--explore 250: the access matrix's 126
+// requests first, then the inputs on ids), against a server with a fault only the
 // exploration judges (a malformed id answered 500 by bookmark), send the same requests (the objects the runs made
 // named in the order they were made) and reach the same verdicts, shrunk finding included. A gate on explored inputs
-// holds run after run. And a finding replays: against a server that favourites deleted statuses, --explore 200 fails
+// holds run after run. And a finding replays: against a server that favourites deleted statuses, --explore 320 (past the
+// access matrix, on a server whose access buckets reset every 30 s, so that its second window comes soon) fails
 // STATUS-FAV-5 alone, and its replay, pasted into sh, makes the status, deletes it and is answered 200 again. The
 // state machine's sequences alike: two runs with one seed send the same moves, and a row's fault (an unbookmark
 // repeated after an undo answered 200) is found by the covering sequences whatever the seed, its replay answered 200.
@@ -37,9 +39,15 @@ function requestsOf(har: string): string[] {
 /** The first line of each failure: the clause, and the inputs that broke it. */
 const failuresOf = (run: CliRun) => (run.results?.checks ?? []).filter((c) => c.status === 'failed').map((c) => (c.message ?? '').split('\n').slice(0, 6).join('\n'));
 
+/** The exploration past the access matrix's cells (sent first): the inputs on ids and the creations whole. */
+const PAST_THE_MATRIX = ['--group', 'explore', '--explore', '320'];
+/** It takes two windows of the IP access bucket: a server of our own whose access buckets reset soon. */
+const SHORT_WINDOWS = { accessPeriodMs: 30_000 };
+const RUN_MS = 200_000;
+
 describe('the exploration, seeded', () => {
   it('should send the same inputs and reach the same verdicts in two runs with one seed', { timeout: 240_000 }, async () => {
-    const args = ['--group', 'explore', '--explore', '120', '--seed', '7', '--fault', 'STATUS-BOOKMARK-4:malformed'];
+    const args = ['--group', 'explore', '--explore', '250', '--seed', '7', '--fault', 'STATUS-BOOKMARK-4:malformed'];
     const hars = [1, 2].map((n) => join(mkdtempSync(join(tmpdir(), 'explore-seed-')), `run-${n}.har`));
     const first = await runCli(args, { CONFORMANCE_RECORD: hars[0] as string });
     const second = await runCli(args, { CONFORMANCE_RECORD: hars[1] as string });
@@ -81,10 +89,10 @@ describe('the exploration, seeded', () => {
   });
 
   it('should fail the clause a finding breaks, with a replay that reproduces it against the faulted server', { timeout: 240_000 }, async () => {
-    const server = await startReferenceServer({ faults: ['STATUS-FAV-5:deleted'] });
+    const server = await startReferenceServer({ faults: ['STATUS-FAV-5:deleted'], ...SHORT_WINDOWS });
     try {
       const env = serverEnv(server);
-      const run = await runCli(['--group', 'explore', '--explore', '200'], env);
+      const run = await runCli(PAST_THE_MATRIX, env, RUN_MS);
       const failed = (run.results?.checks ?? []).filter((c) => c.status === 'failed');
       expect(failed.map((c) => c.failedClause ?? c.clause), run.stderr.slice(-2000)).toEqual(['STATUS-FAV-5']);
       const replay = failed[0]?.failure?.replay ?? [];
@@ -97,10 +105,10 @@ describe('the exploration, seeded', () => {
   });
 
   it('should fail the clause of an effect a creation lost, with a replay that reproduces it', { timeout: 240_000 }, async () => {
-    const server = await startReferenceServer({ faults: ['STATUS-CREATE-2:polls'] });
+    const server = await startReferenceServer({ faults: ['STATUS-CREATE-2:polls'], ...SHORT_WINDOWS });
     try {
       const env = serverEnv(server);
-      const run = await runCli(['--group', 'explore', '--explore', '200'], env);
+      const run = await runCli(PAST_THE_MATRIX, env, RUN_MS);
       const failed = (run.results?.checks ?? []).filter((c) => c.status === 'failed');
       expect(failed.map((c) => c.failedClause ?? c.clause), run.stderr.slice(-2000)).toEqual(['STATUS-CREATE-2']);
       // Shrinking makes statuses, within what the creations left of B's deletions: here none is left to shrink with.

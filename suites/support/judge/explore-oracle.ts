@@ -8,7 +8,6 @@ import {
   classesOf,
   costOf,
   coverageLines,
-  drawExploration,
   ID_CLASSES,
   operationNamed,
   OPERATIONS,
@@ -20,30 +19,22 @@ import {
   type Sent,
 } from '../act/explore-inputs.ts';
 import { createdObject, jsonOf, type Exchange } from '../talk/http.ts';
+import { ALL_CELLS, askedByDefault, CALLER_WORDS, drawWithMatrix, type SentCell } from '../act/explore-matrix.ts';
+import { tableOf } from './access-cells.ts';
+import { accessCellsOf, cellExpectation, matrixCoverageLines, matrixModelLines } from './explore-matrix-oracle.ts';
 import { BOOST_REQUESTS, creationCost, type SentBoost, type SentCreation } from '../act/explore-create.ts';
 import { boostInstances, CREATE_CLAUSES, createInstances, createModelLines, releaseWords } from './explore-create-oracle.ts';
 import { answerOf, causeOf } from '../act/steps.ts';
 import { block, countJudged } from './preconditions.ts';
 import { observeResource } from './resources.ts';
 import { fail, observeErrorBody, statusLine } from './verify.ts';
+import type { Expectation } from './explore-expectation.ts';
 import type { ResourceName } from './schema.ts';
 
 const NOT_FOUND = 'Record not found';
 const NOT_OWNED = "Validation failed: Someone else's toot cannot be pinned";
 
-export type Expectation =
-  | {
-      kind: 'answers';
-      clause: string;
-      status: readonly number[];
-      resource: Exclude<ResourceName, 'Error'>;
-      list?: boolean;
-      flag?: { field: string; value: boolean };
-      /** The field that carries the id sent (a reply's in_reply_to_id). */
-      field?: string;
-    }
-  | { kind: 'refused'; clause: string; rows: readonly { status: number; text: string }[] }
-  | { kind: 'open'; why: string };
+export type { Expectation } from './explore-expectation.ts';
 
 const answers = (clause: string, resource: Exclude<ResourceName, 'Error'>, more: { list?: boolean; flag?: { field: string; value: boolean }; status?: number[]; field?: string } = {}): Expectation => ({
   kind: 'answers',
@@ -178,6 +169,10 @@ export function exploredClauses(): string[] {
     if (op.undo && UNDONE[op.undo]) clauses.add(UNDONE[op.undo] as string);
   }
   for (const id of CREATE_CLAUSES) clauses.add(id);
+  for (const cell of ALL_CELLS.filter((c) => !askedByDefault(c))) {
+    const expectation = cellExpectation(cell);
+    if (expectation.kind !== 'open') clauses.add(expectation.clause);
+  }
   return [...clauses];
 }
 
@@ -216,6 +211,8 @@ export interface Explored {
   smallestCreations?: ReadonlyMap<SentCreation, SentCreation>;
   /** The boosts with the reblog's visibility parameter, and their reads. */
   boosts?: readonly SentBoost[];
+  /** The access matrix's cells sent (act/explore-matrix.ts), and each one's undo where its move took. */
+  matrix?: readonly SentCell[];
 }
 
 /** The answers an explored check judges: each input and each undo whose clause is `clauseId`, with what it expects. */
@@ -247,6 +244,10 @@ interface Judged {
   observe?: () => void;
   /** The smallest input's answer and how it shrank, where it did. */
   smallest?: { exchange: Exchange; expected: string; words: string };
+  /** A cell of the access matrix: its table is shown with a finding. */
+  cell?: SentCell;
+  /** Whether the answer expected is the token's refusal (401): then a 401 or 403 is no "token refused" but the verdict. */
+  onToken?: boolean;
 }
 
 /** The answers of the inputs on ids that `clauseId` judges. */
@@ -290,12 +291,52 @@ function judgedOnMadeStatuses(explored: Explored, clauseId: string): Judged[] {
   });
 }
 
+/** The row of the Errors table an answer is observed against: the one of its status and text, else the first of its status. */
+const rowOf = (rows: readonly { status: number; text: string }[], exchange: Exchange) => {
+  const json = jsonOf(exchange);
+  const text = json.ok && typeof json.value === 'object' && json.value !== null ? (json.value as Record<string, unknown>).error : undefined;
+  return (rows.find((r) => r.status === exchange.status && r.text === text) ?? rows.find((r) => r.status === exchange.status))?.text;
+};
+
+/** The answers of the access matrix's cells, and of their undos, that `clauseId` judges. */
+function judgedOnMatrix(explored: Explored, clauseId: string): Judged[] {
+  return (explored.matrix ?? []).flatMap((sent) => {
+    const { cell, exchange, undo } = sent;
+    const what = `${cell.operation} by ${CALLER_WORDS[cell.caller]} on A's ${cell.visibility} status (${sent.id})`;
+    const expectation = cellExpectation(cell);
+    const undoName = operationNamed(cell.operation).undo;
+    const undoClause = undoName ? UNDONE[undoName] : undefined;
+    const instances: { exchange: Exchange; expectation: Expectation; what: string }[] = [];
+    if (expectation.kind !== 'open' && expectation.clause === clauseId) instances.push({ exchange, expectation, what });
+    if (undo && undoName && undoClause === clauseId) instances.push({ exchange: undo, expectation: answers(undoClause, 'Status', { flag: { field: UNDO_FLAGS[undoName] ?? '', value: false } }), what: `${undoName} at once after ${what}` });
+    return instances.map(({ exchange: answer, expectation: expected, what: words }) => {
+      const verdict = verdictOf(expected, answer);
+      const observe = () => {
+        if (expected.kind === 'refused' && jsonOf(answer).ok) observeErrorBody(answer, rowOf(expected.rows, answer));
+        if (expected.kind === 'answers') {
+          const json = jsonOf(answer);
+          if (json.ok) for (const body of expected.list && Array.isArray(json.value) ? json.value : [json.value]) observeResource(expected.resource, body, answer);
+        }
+      };
+      const onToken = expected.kind === 'refused' && expected.rows.some((r) => r.status === 401);
+      return { holds: verdict.holds, expected: verdict.expected, exchange: answer, what: words, observe, cell: sent, ...(onToken ? { onToken } : {}) };
+    });
+  });
+}
+
+/** The access matrix's table of `clauseId`'s cells, where one of them broke it: what each cell answered. */
+function matrixTable(explored: Explored, clauseId: string, deviations: readonly Judged[]): string {
+  if (!deviations.some((d) => d.cell)) return '';
+  const cells = (explored.matrix ?? []).filter((sent) => judgedOnMatrix({ ...explored, matrix: [sent] }, clauseId).length > 0);
+  return `\n  the access matrix's cells of ${clauseId} (A's statuses):\n${tableOf(accessCellsOf(cells))}`;
+}
+
 /**
  * Judges every explored answer of `clauseId` and fails once with each that broke it, the first (shrunk to its smallest
  * input) with its exchange and replay. Returns false where this run's inputs reach none of the clause.
  */
 export function judgeExplored(explored: Explored, clauseId: string): boolean {
-  const instances = [...judgedOnIds(explored, clauseId), ...judgedOnCreations(explored, clauseId)];
+  const instances = [...judgedOnIds(explored, clauseId), ...judgedOnCreations(explored, clauseId), ...judgedOnMatrix(explored, clauseId)];
   if (instances.length === 0) return false;
   const broken: Judged[] = [];
   for (const instance of instances) {
@@ -304,7 +345,8 @@ export function judgeExplored(explored: Explored, clauseId: string): boolean {
   }
   // A token refused (401, 403) says nothing of the id: the operation never looked at it (a 403 to A's broad scopes is
   // ACCESS-BROAD-1's), so it blocks the check where no other answer broke the clause.
-  const deviations = broken.filter(({ exchange }) => exchange.status !== 401 && exchange.status !== 403);
+  // Where the token's refusal is the answer expected (a move without a token), any other answer is the verdict.
+  const deviations = broken.filter(({ exchange, onToken }) => onToken || (exchange.status !== 401 && exchange.status !== 403));
   const [refused] = broken;
   if (deviations.length === 0 && refused) block(causeOf(clauseId, `${refused.what} answered ${answerOf(refused.exchange)}`, refused.exchange));
   countJudged(instances.length - deviations.length);
@@ -312,21 +354,24 @@ export function judgeExplored(explored: Explored, clauseId: string): boolean {
   if (!first) return true;
   const shown = first.smallest ?? { exchange: first.exchange, expected: first.expected, words: '' };
   const listed = deviations.map(({ what, exchange: answer }, i) => `  ${i + 1}. ${what}: ${statusLine(answer)}`);
-  fail(shown.expected, `${deviations.length} of ${instances.length} explored inputs broke it:\n${listed.join('\n')}\n  the first one${shown.words ? ` (${shown.words})` : ''}:`, shown.exchange, clauseId);
+  const table = matrixTable(explored, clauseId, deviations);
+  fail(shown.expected, `${deviations.length} of ${instances.length} explored inputs broke it:\n${listed.join('\n')}${table}\n  the first one${shown.words ? ` (${shown.words})` : ''}:`, shown.exchange, clauseId);
 }
 
 /** What --list shows of the exploration: the model (each operation, each class, what it must answer), then what this run's scope gives each operation. */
 export function exploreListing(settings: ExploreSettings, seed: number): string[] {
   const scope = scopeOf(settings);
-  const { inputs, creations } = drawExploration(scope, seed);
-  const requests = inputs.reduce((sum, input) => sum + costOf(input).requests, 0) + creations.reduce((sum, c) => sum + creationCost(c.row).requests, 0) + (scope.creation ? BOOST_REQUESTS : 0);
+  const { inputs, creations, matrix } = drawWithMatrix(scope, settings, seed);
+  const requests = matrix.requests + inputs.reduce((sum, input) => sum + costOf(input).requests, 0) + creations.reduce((sum, c) => sum + creationCost(c.row).requests, 0) + (scope.creation ? BOOST_REQUESTS : 0);
   const share = settings.explore === undefined ? `the default share (${settings.share} requests: ids that name nothing, on the operations that delete nothing)` : settings.explore === 0 ? 'off (--explore 0)' : `the default share and --explore ${settings.explore}`;
   return [
     '',
     'Explored inputs (docs/exploring.md): the model, each operation with what each class of its id must answer',
     ...modelLines().map((line) => `  ${line}`),
     ...createModelLines().map((line) => `  ${line}`),
-    `This run explores ${share}, seed ${seed}: ${inputs.length} inputs and ${creations.length} creations, ${requests} requests at most`,
+    ...matrixModelLines().map((line) => `  ${line}`),
+    `This run explores ${share}, seed ${seed}: ${matrix.cells.length} cells of the access matrix first, then ${inputs.length} inputs and ${creations.length} creations, ${requests} requests at most`,
+    ...matrixCoverageLines(matrix).map((line) => `  ${line}`),
     ...coverageLines(scope, inputs, creations).map((line) => `  ${line}`),
   ];
 }

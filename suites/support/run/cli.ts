@@ -147,9 +147,9 @@ async function exploredListing(config: Config): Promise<string[]> {
 
 /** The line that announces what --explore N adds to the run, and the windows of the IP access bucket it takes. */
 async function exploreAnnouncementOf(n: number): Promise<string> {
-  const [{ exploreAnnouncement }, { LIMITS, reserveOf, RUN_ACCESS_CALLS }] = await Promise.all([import('../act/explore-inputs.ts'), import('../talk/pacing.ts')]);
+  const [{ exploreAnnouncement }, { matrixAnnouncement }, { LIMITS, reserveOf, RUN_ACCESS_CALLS }] = await Promise.all([import('../act/explore-inputs.ts'), import('../act/explore-matrix.ts'), import('../talk/pacing.ts')]);
   const bucket = LIMITS['IP access'];
-  return exploreAnnouncement(n, RUN_ACCESS_CALLS, bucket.limit - reserveOf('IP access'), bucket.periodMs / 60_000);
+  return `${exploreAnnouncement(n, RUN_ACCESS_CALLS, bucket.limit - reserveOf('IP access'), bucket.periodMs / 60_000)} ${matrixAnnouncement(n)}`;
 }
 
 async function main(): Promise<number> {
