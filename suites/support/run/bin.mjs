@@ -4,7 +4,11 @@
 // vitest is loaded before tsx registers its hooks, so that vitest's own modules are not run through them
 // (about 0.8 s and 140 MiB less per run); the server needs no vitest, nor do the answers that run nothing (--help,
 // --list), and --version is answered here, before anything else loads (docs/performance.md, the command's start).
+// A run's other packages come before the hooks too: vitest's runtime (the run-wide judges the reporter registers
+// import it) and the embedded reference server's (each module tsx's thread answers costs both threads CPU).
 import { readFileSync } from 'node:fs';
+
+const RUN_PACKAGES = ['vitest/node', 'vitest', 'ws', 'pngjs', 'jpeg-js', 'omggif', 'blurhash'];
 
 const args = process.argv.slice(2);
 if (args.length === 1 && args[0] === '--version') {
@@ -19,7 +23,7 @@ if (args.length === 1 && args[0] === '--version') {
     await import('../../../fixtures/reference-server/main.ts');
   } else {
     const runsNothing = args.some((arg) => arg === '--help' || arg === '-h' || arg === '--list');
-    if (!runsNothing) await import('vitest/node');
+    if (!runsNothing) await Promise.all(RUN_PACKAGES.map((name) => import(name)));
     register();
     await import('./cli.ts');
   }
