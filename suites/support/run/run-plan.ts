@@ -55,7 +55,7 @@ const add = (x: PathCost, y: PathCost): PathCost => ({ api: x.api + y.api, oauth
  * the release, and every number and switch. Runs of our own runner differ in their server and tokens, not in this:
  * they plan with the same modules.
  */
-export function plannedSettings(config: Config): [string, string | number | boolean][] {
+function plannedSettings(config: Config): [string, string | number | boolean][] {
   const kept = Object.entries(config).map(([key, value]) =>
     key === 'serverVersion' || typeof value === 'number' || typeof value === 'boolean' ? [key, value] : typeof value === 'string' ? [key, value !== ''] : [key, undefined],
   );
