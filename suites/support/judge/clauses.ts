@@ -335,6 +335,9 @@ export function findClause(id: string): Clause | undefined {
   return BY_ID.get(id);
 }
 
+/** In the reason of every check skipped for the configured release, so that the summary can count them. */
+export const RELEASE_SKIP_MARK = 'CONFORMANCE_SERVER_VERSION=';
+
 /**
  * Whether a server of `release` has what a clause describes: the catalogue's since is the one table of releases
  * (as test262's features), read by the checks and steps that need an operation or a parameter, and by the reference

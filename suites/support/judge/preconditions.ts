@@ -4,16 +4,13 @@
 // root cause, the clause of the failed precondition or "outside the contract: ...", with the exchange that showed it.
 import type { TestContext } from 'vitest';
 import { TestRunner } from 'vitest';
-import { causeLabel } from './clauses.ts';
+import { causeLabel, RELEASE_SKIP_MARK } from './clauses.ts';
 import { causeOf, answerOf, succeeded, type StepOutcome, type RootCause, type Step } from '../act/steps.ts';
 import { madeStep, type PreparedStatus, type Relied, type Status } from '../act/created.ts';
 import type { Holds } from '../act/moves.ts';
 import { releaseAtLeast, type Config } from '../talk/config.ts';
 import type { Exchange } from '../talk/http.ts';
 import { redact } from '../talk/redact.ts';
-
-/** In the reason of every check skipped for the configured release, so that the summary can count them. */
-export const RELEASE_SKIP_MARK = 'CONFORMANCE_SERVER_VERSION=';
 
 export function needs(context: TestContext, present: unknown, reason: string): void {
   if (!present) context.skip(reason);

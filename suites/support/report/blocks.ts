@@ -1,9 +1,8 @@
 // Blocked checks as the reports give them: the invariant that a check is blocked only by a cause that held in the
 // same run (a block that breaks it is an error of the suite, reported beside the check), and the blocked checks
 // gathered under their cause.
-import { causeLabel, findClause } from '../judge/clauses.ts';
+import { causeLabel, findClause, RELEASE_SKIP_MARK } from '../judge/clauses.ts';
 import { type RootCause } from '../act/steps.ts';
-import { RELEASE_SKIP_MARK } from '../judge/preconditions.ts';
 import { isStopReason } from '../judge/run-stop.ts';
 import type { CheckResult, RunResults } from './results.ts';
 

@@ -51,9 +51,22 @@ export interface ListedRunWide {
   sentence: string;
 }
 
+/**
+ * What each suite file costs in a run of one configuration, as the planner adds it up (run/run-plan.ts planOfRun):
+ * the exploration's default share is what the other groups leave of the IP access line, read from here where the run's
+ * configuration is one of these instead of loading every other suite file to plan them.
+ */
+export interface PlannedConfiguration {
+  /** The configuration as a plan reads it (run/run-plan.ts plannedSettings): its release, numbers and switches, which settings are there. */
+  configuration: Record<string, string | number | boolean>;
+  /** Each suite file's cost by path, for the checks this configuration runs. */
+  costs: Record<string, PathCost>;
+}
+
 export interface Declarations {
   runWide: ListedRunWide[];
   groups: ListedGroup[];
+  plans: PlannedConfiguration[];
 }
 
 const read = new Map<string, Declarations>();
@@ -62,9 +75,9 @@ const read = new Map<string, Declarations>();
 export function declarations(root = PROJECT_ROOT): Declarations {
   const known = read.get(root);
   if (known) return known;
-  const { runWide, groups } = JSON.parse(readFileSync(join(root, DECLARED_CHECKS), 'utf8')) as Declarations;
-  read.set(root, { runWide, groups });
-  return { runWide, groups };
+  const { runWide, groups, plans } = JSON.parse(readFileSync(join(root, DECLARED_CHECKS), 'utf8')) as Declarations;
+  read.set(root, { runWide, groups, plans });
+  return { runWide, groups, plans };
 }
 
 /** The declarations of every suite file. */

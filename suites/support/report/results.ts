@@ -1,9 +1,9 @@
 // The results of one run, as the reporter collects them (results.json holds them whole), and what every report
 // makes of them alike: totals, each clause's tile, each group's mark, the timing and what was left behind. The
 // reports themselves: junit.ts, summary-md.ts, terminal.ts and report-html.ts.
-import { CLAUSE_ID, findClause, type FailureData, type Guard, type Severity } from '../judge/clauses.ts';
+import { CLAUSE_ID, findClause, RELEASE_SKIP_MARK, type FailureData, type Guard, type Severity } from '../judge/clauses.ts';
 import { type RootCause } from '../act/steps.ts';
-import { RELEASE_SKIP_MARK, type StatusCodeOnly } from '../judge/preconditions.ts';
+import type { StatusCodeOnly } from '../judge/preconditions.ts';
 import type { Counts, PathCost } from '../talk/counts.ts';
 import { redactData, secretsRegistered } from '../talk/redact.ts';
 import type { Expectation, JudgedExpectation, Outcome } from './expectations.ts';

@@ -215,10 +215,15 @@ async function main(): Promise<number> {
   return runConformance({ root: ROOT, selection, plan, verbosity, config: known, preflightRoundTripMs, preflightSent, everyPath, stability, ...(shard === undefined ? {} : { shard }) });
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`social-api-conformance: ${(error as Error).message ?? String(error)}\n`);
-    process.exit(EXIT.failed);
-  },
-);
+/**
+ * Ends the command once what it wrote has reached its reader: a pipe (`--list | less`) takes 64 KiB at a time, and
+ * process.exit drops what it has not taken yet.
+ */
+function exitWith(code: number): void {
+  process.stderr.write('', () => process.stdout.write('', () => process.exit(code)));
+}
+
+main().then(exitWith, (error: unknown) => {
+  process.stderr.write(`social-api-conformance: ${(error as Error).message ?? String(error)}\n`);
+  exitWith(EXIT.failed);
+});

@@ -9,10 +9,10 @@ import { configFromEnv, type Config } from '../talk/config.ts';
 import '../judge/registered-checks.ts';
 import '../judge/resources.ts';
 import { runWideClauses } from '../judge/run-wide.ts';
-import type { Declarations, ListedGroup, ListedStep } from '../report/declared-checks.ts';
+import type { Declarations, ListedGroup, ListedStep, PlannedConfiguration } from '../report/declared-checks.ts';
 import { needsOf, type DeclaredStep } from './checks.ts';
 import { closure, costOf, mayAddOf } from './plan.ts';
-import { sectionsOf } from './run-plan.ts';
+import { plannedConfiguration, planningFromSuiteFiles, planOfRun, sectionsOf } from './run-plan.ts';
 
 /** The embedded server's accounts, as placeholders: the plan reads which settings are there, never what they say. */
 const EMBEDDED_ACCOUNTS = { CONFORMANCE_TOKEN_A: 'figures-token-a', CONFORMANCE_TOKEN_B: 'figures-token-b', CONFORMANCE_USERNAME_A: 'a', CONFORMANCE_PASSWORD_A: 'figures-password-a', CONFORMANCE_USERNAME_B: 'b', CONFORMANCE_PASSWORD_B: 'figures-password-b', CONFORMANCE_LIST_ID: '1' };
@@ -46,9 +46,12 @@ export const suiteFiles = (root: string) =>
 
 /**
  * What every suite file declares for a full run: its group, its steps, and each check with its needs, steps and cost;
- * and the run-wide clauses, which registered-checks.ts and resources.ts register as they load.
+ * the run-wide clauses, which registered-checks.ts and resources.ts register as they load; and what each file costs
+ * in the runs that read the exploration's share from them (plansOf).
  */
-export async function loadDeclarations(root: string): Promise<Declarations> {
+export const loadDeclarations = (root: string): Promise<Declarations> => planningFromSuiteFiles(() => declarationsOf(root));
+
+async function declarationsOf(root: string): Promise<Declarations> {
   const config = fullRunConfig();
   declareWith(config);
   const groups: ListedGroup[] = [];
@@ -76,16 +79,33 @@ export async function loadDeclarations(root: string): Promise<Declarations> {
       });
     }
   }
-  return { runWide: [...runWideClauses()].map(([id, { sentence }]) => ({ id, sentence })), groups };
+  return { runWide: [...runWideClauses()].map(([id, { sentence }]) => ({ id, sentence })), groups, plans: await plansOf(root) };
+}
+
+/**
+ * What each suite file costs in the runs whose exploration reads its share from the declared checks (run-plan.ts
+ * exploreShareOf): the embedded server's default run, as the command, its workers and our fault runs plan it. Any other
+ * configuration plans its groups by loading their files.
+ */
+async function plansOf(root: string): Promise<PlannedConfiguration[]> {
+  const plans: PlannedConfiguration[] = [];
+  for (const config of [fullRunConfig()]) {
+    const { groups } = await planOfRun(root, suiteFiles(root), config);
+    const costs: PlannedConfiguration['costs'] = {};
+    for (const { file, cost } of groups) costs[file] = cost;
+    plans.push({ configuration: plannedConfiguration(config), costs });
+  }
+  return plans;
 }
 
 /** The file's text: one group a block, a step or a check a line, so that a change reads as a diff of the lines it touches. */
-export function declarationsText({ runWide, groups }: Declarations): string {
+export function declarationsText({ runWide, groups, plans }: Declarations): string {
   const lines = (items: readonly unknown[]) => items.map((item) => `        ${JSON.stringify(item)}`).join(',\n');
   const blocks = groups.map(
     ({ file, group, steps, checks }) =>
       `    {\n      "file": ${JSON.stringify(file)},\n      "group": ${JSON.stringify(group)},\n      "steps": [\n${lines(steps)}\n      ],\n      "checks": [\n${lines(checks)}\n      ]\n    }`,
   );
   const clauses = runWide.map((clause) => `    ${JSON.stringify(clause)}`).join(',\n');
-  return `{\n  "generated": "npm run docs, from the declarations of the suite files (suites/support/run/declarations.ts)",\n  "runWide": [\n${clauses}\n  ],\n  "groups": [\n${blocks.join(',\n')}\n  ]\n}\n`;
+  const planned = plans.map(({ configuration, costs }) => `    {\n      "configuration": ${JSON.stringify(configuration)},\n      "costs": {\n${Object.entries(costs).map(([file, cost]) => `        ${JSON.stringify(file)}: ${JSON.stringify(cost)}`).join(',\n')}\n      }\n    }`);
+  return `{\n  "generated": "npm run docs, from the declarations of the suite files (suites/support/run/declarations.ts)",\n  "runWide": [\n${clauses}\n  ],\n  "groups": [\n${blocks.join(',\n')}\n  ],\n  "plans": [\n${planned.join(',\n')}\n  ]\n}\n`;
 }

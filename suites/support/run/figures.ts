@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { declarations } from '../report/declared-checks.ts';
 import { CLAUSE_ID } from '../judge/clauses.ts';
-import { exploreShareOf, IP_ACCESS_LINE, planOfRun, type GroupPlan } from './run-plan.ts';
+import { IP_ACCESS_LINE, planOfRun, shareLeft, type GroupPlan } from './run-plan.ts';
 import { fullRunConfig } from './declarations.ts';
-import { runsAtRelease, selectedOf, selectionOf } from './selection.ts';
+import { EXPLORE_FILE, runsAtRelease, selectedOf, selectionOf } from './selection.ts';
 import type { PathCost } from '../talk/counts.ts';
 
 /** The one page that states the figures. */
@@ -51,7 +51,7 @@ export async function fullRunFigures(root: string): Promise<RunFigures> {
     requests: total.api + total.oauth + total.files,
     ...total,
     ipAccess: total.api + total.streams,
-    exploreShare: await exploreShareOf(root, config),
+    exploreShare: shareLeft(config, groups.filter((group) => group.file !== EXPLORE_FILE).map((group) => group.cost)),
     groups,
   };
 }

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { configFromEnv } from '../talk/config.ts';
 import { ROOT } from './docs.ts';
-import { commandCallsOf, exploreShareOf, IP_ACCESS_LINE, planLine, planOfRun } from './run-plan.ts';
+import { commandCallsOf, exploreShareOf, IP_ACCESS_LINE, plannedConfiguration, planLine, planOfRun } from './run-plan.ts';
+import { asPlanned, fullRunConfig } from './declarations.ts';
+import { prepareRun } from './global-setup.ts';
+import { declarations } from '../report/declared-checks.ts';
 import { EXPLORE_FILE, selectedOf, selectionOf } from './selection.ts';
 
 const FILES = ['suites/account-relations.test.ts', 'suites/client-registration.test.ts'];
@@ -34,6 +37,24 @@ describe("the run's plan", () => {
     // The exploration's own plan spends exactly that share: the run's IP access calls reach the line.
     const explore = await planOfRun(ROOT, [EXPLORE_FILE], config);
     expect(explore.total).toEqual({ api: share, oauth: 0, files: 0, streams: 0 });
+  });
+
+  it("should read the default run's share from the declared checks, as the command and the run's workers configure it", async () => {
+    // The command plans before the embedded server starts (asPlanned); the workers are given the server's address, A's
+    // id and the accounts it made: the one plan must be found for both, not an address the next run will not have.
+    const server = await prepareRun({});
+    try {
+      const keys = declarations(ROOT).plans.map((plan) => plan.configuration);
+      expect(keys).toContainEqual(plannedConfiguration(server.config));
+      expect(keys).toContainEqual(plannedConfiguration(asPlanned(configFromEnv({}))));
+    } finally {
+      await server.close?.();
+    }
+    // What the file says the other groups cost (docs.test holds it equal to what they declare), not loaded again.
+    const [plan] = declarations(ROOT).plans;
+    const others = Object.entries(plan?.costs ?? {}).filter(([file]) => file !== EXPLORE_FILE);
+    const ipAccess = others.reduce((sum, [, cost]) => sum + cost.api + cost.streams, 0);
+    expect(await exploreShareOf(ROOT, fullRunConfig())).toBe(Math.max(0, IP_ACCESS_LINE - ipAccess));
   });
 
   it("should leave in the line the command's own calls against a configured server: the budget's read and a verify_credentials per token", () => {

@@ -10,6 +10,7 @@ import { LIMITS, reserveOf } from '../talk/pacing.ts';
 import { declaredSections, runsWith, type DeclaredSection } from './checks.ts';
 import { closure, costOf, mayAddOf } from './plan.ts';
 import { EXPLORE_FILE, selectedOf, selectionOf } from './selection.ts';
+import { declarations, type PlannedConfiguration } from '../report/declared-checks.ts';
 
 /**
  * Issue 50's hard line: a full default run's IP access calls, streams included, fit one window of the contract's
@@ -54,11 +55,21 @@ const add = (x: PathCost, y: PathCost): PathCost => ({ api: x.api + y.api, oauth
  * the release, and every number and switch. Runs of our own runner differ in their server and tokens, not in this:
  * they plan with the same modules.
  */
-function planSignature(config: Config): string {
+function plannedSettings(config: Config): [string, string | number | boolean][] {
   const kept = Object.entries(config).map(([key, value]) =>
     key === 'serverVersion' || typeof value === 'number' || typeof value === 'boolean' ? [key, value] : typeof value === 'string' ? [key, value !== ''] : [key, undefined],
   );
-  return JSON.stringify(kept.filter(([, value]) => value !== undefined));
+  return kept.filter((setting): setting is [string, string | number | boolean] => setting[1] !== undefined);
+}
+const planSignature = (config: Config): string => JSON.stringify(plannedSettings(config));
+
+/**
+ * The configuration as the declared checks file keys its plans (report/declared-checks.ts): what a plan reads of it,
+ * less where the server is, which an embedded run knows only once its server started, after the command planned.
+ */
+export function plannedConfiguration(config: Config): Record<string, string | number | boolean> {
+  const kept = plannedSettings(config).filter(([key]) => key !== 'baseUrl' && key !== 'streamingUrl');
+  return Object.fromEntries(kept.sort(([x], [y]) => x.localeCompare(y)));
 }
 
 /** The signatures planned with in this process, each numbered: a suite file declares its checks as its configuration gives them. */
@@ -87,8 +98,33 @@ export function sectionsOf(url: string, config: Config): Promise<DeclaredSection
  * selection. 0 where they leave nothing: a request more of the checks is then a decision on the budget.
  */
 export async function exploreShareOf(root: string, config: Config): Promise<number> {
+  // Read from the declared checks where they were planned for this configuration (the default run's): planning the
+  // other groups loads each of their files, most of --list's CPU and 0.7 s of the exploration's worker.
+  const key = JSON.stringify(plannedConfiguration(config));
+  const declared = declaredPlans(root).find((plan) => JSON.stringify(plan.configuration) === key);
+  if (declared) return shareLeft(config, Object.entries(declared.costs).filter(([file]) => file !== EXPLORE_FILE).map(([, cost]) => cost));
   const others = [...new Set(selectedOf(root, selectionOf({})).checks.map((check) => check.file))].filter((file) => file !== EXPLORE_FILE);
-  const { total } = await planOfRun(root, others, config);
+  const { groups } = await planOfRun(root, others, config);
+  return shareLeft(config, groups.map((group) => group.cost));
+}
+
+/** The plans exploreShareOf reads: the declared checks', or none while those are made from the suite files (declarations.ts). */
+let declaredPlans = (root: string): PlannedConfiguration[] => declarations(root).plans;
+
+/** Runs `make` with every exploration's share planned from the other suite files: the declared checks are what it makes. */
+export async function planningFromSuiteFiles<T>(make: () => Promise<T>): Promise<T> {
+  const outer = declaredPlans;
+  declaredPlans = () => [];
+  try {
+    return await make();
+  } finally {
+    declaredPlans = outer;
+  }
+}
+
+/** What the groups costing `others` leave of the IP access line to the exploration, less the command's own calls. */
+export function shareLeft(config: Config, others: readonly PathCost[]): number {
+  const total = others.reduce(add, NOTHING);
   return Math.max(0, IP_ACCESS_LINE - commandCallsOf(config) - total.api - total.streams);
 }
 
