@@ -52,12 +52,6 @@ const pinsExist = releaseHas(config.serverVersion, 'STATUS-PIN-1');
 const visibilityParameter = releaseHas(config.serverVersion, 'STATUS-REBLOG-2');
 
 
-/** Account B, for the steps only checks that require it plan. */
-function accountB(): Actor {
-  if (!b) throw new Error('a step acting as B was planned without CONFORMANCE_TOKEN_B');
-  return b;
-}
-
 /**
  * A move made once more while its flag is set: what it answers is not shown, and the first move's ledger entry
  * undoes it. ERRORS-5XX-1 leaves a server error to it to STATUS-REPEAT-1, whose request it is.
@@ -174,7 +168,7 @@ interface DeleteAndRead {
  * background, so the read waits for the status gone within the settle window, as STATUS-DELETE-2's does. With
  * `atOnce`, A reads the status at the same moment as it deletes it (STATUS-DELETE-8, whose a server error to that read is).
  */
-async function deleteAndRead(created: Created<Status>, id: string, atOnce = false): Promise<DeleteAndRead> {
+async function deleteAndRead(a: Actor, created: Created<Status>, id: string, atOnce = false): Promise<DeleteAndRead> {
   const path = `/api/v1/statuses/${id}`;
   const [answer, readAtOnce] = await Promise.all([a.delete(path), atOnce ? a.get(path, { malformed: true }) : undefined]);
   const read = readAtOnce ? { readAtOnce } : {};
@@ -191,8 +185,8 @@ const statusOf = (visibility: string, text: string) =>
     `A's ${visibility} status`,
     // The ledger would delete it and read it gone; the last step deletes and reads it itself, in the ledger's place.
     { as: 'A', cost: { api: 3 } },
-    async () => {
-      const created = await a.createStatus({ status: `conformance probe: ${text}`, visibility });
+    async (_, { actor }) => {
+      const created = await actor.createStatus({ status: `conformance probe: ${text}`, visibility });
       return made(created, created.exchange);
     },
   );
@@ -204,7 +198,7 @@ const hidden = statusOf('private', 'a private status');
 const favourites = step(
   "A's favourite of its public status, the favourite again, favourited_by, the unfavourite, favourited_by after it",
   { as: 'A', needs: { subject }, cost: { api: 5 } },
-  async ({ subject }) => {
+  async ({ subject }, { actor: a }) => {
     const favourite = await when(subject, (s) => moves.move(a, s.id, 'favourite', 'unfavourite'));
     const favourited = await took(a, subject, favourite, 'favourited', true, 'STATUS-FAV-1', 'favourite');
     const again = await when(favourited, (id) => a.post(on(id, 'favourite')));
@@ -217,7 +211,7 @@ const favourites = step(
   },
 );
 
-const bookmarks = step("A's bookmark of its public status, and its unbookmark", { as: 'A', needs: { subject }, cost: { api: 2 } }, async ({ subject }) => {
+const bookmarks = step("A's bookmark of its public status, and its unbookmark", { as: 'A', needs: { subject }, cost: { api: 2 } }, async ({ subject }, { actor: a }) => {
   const bookmark = await when(subject, (s) => moves.move(a, s.id, 'bookmark', 'unbookmark'));
   const bookmarked = await took(a, subject, bookmark, 'bookmarked', true, 'STATUS-BOOKMARK-1', 'bookmark');
   const unbookmark = await when(bookmarked, (id) => moves.undoMove(a, id, 'unbookmark'));
@@ -226,7 +220,7 @@ const bookmarks = step("A's bookmark of its public status, and its unbookmark", 
 });
 
 // A takes part in the thread of its own status.
-const mutes = step("A's mute of its public status's thread, the mute again, and the unmute", { as: 'A', needs: { subject }, cost: { api: 3 } }, async ({ subject }) => {
+const mutes = step("A's mute of its public status's thread, the mute again, and the unmute", { as: 'A', needs: { subject }, cost: { api: 3 } }, async ({ subject }, { actor: a }) => {
   const mute = await when(subject, (s) => moves.move(a, s.id, 'mute', 'unmute'));
   const muted = await took(a, subject, mute, 'muted', true, 'STATUS-MUTE-1', 'mute');
   const again = await when(muted, (id) => a.post(on(id, 'mute')));
@@ -235,7 +229,7 @@ const mutes = step("A's mute of its public status's thread, the mute again, and 
   return made({ mute, again, unmute });
 });
 
-const pins = step("A's pin of its public status, the pin repeated, the unpin, and the unpin again", { as: 'A', needs: { subject }, cost: { api: 4 } }, async ({ subject }) => {
+const pins = step("A's pin of its public status, the pin repeated, the unpin, and the unpin again", { as: 'A', needs: { subject }, cost: { api: 4 } }, async ({ subject }, { actor: a }) => {
   const pin = await when(subject, (s) => moves.move(a, s.id, 'pin', 'unpin'));
   const pinned = await took(a, subject, pin, 'pinned', true, 'STATUS-PIN-1', 'pin');
   const repeated = await when(pinned, (id) => repeat(a, id, 'pin'));
@@ -247,17 +241,17 @@ const pins = step("A's pin of its public status, the pin repeated, the unpin, an
 });
 
 // The refusals run beside the pin row: A's is of another status, and B's pins are B's own.
-const pinOthers = step("B's pin of A's public status", { as: 'B', needs: { subject }, cost: { api: 1 } }, async ({ subject }) =>
-  made(await when(subject, (s) => moves.probe(accountB(), s.id, 'pin', 'unpin'))),
+const pinOthers = step("B's pin of A's public status", { as: 'B', needs: { subject }, cost: { api: 1 } }, async ({ subject }, { actor }) =>
+  made(await when(subject, (s) => moves.probe(actor, s.id, 'pin', 'unpin'))),
 );
 
-const pinHidden = step("A's pin of its private status", { as: 'A', needs: { hidden }, cost: { api: 1 } }, async ({ hidden }) =>
-  made(await when(hidden, (s) => moves.probe(a, s.id, 'pin', 'unpin'))),
+const pinHidden = step("A's pin of its private status", { as: 'A', needs: { hidden }, cost: { api: 1 } }, async ({ hidden }, { actor }) =>
+  made(await when(hidden, (s) => moves.probe(actor, s.id, 'pin', 'unpin'))),
 );
 
 /** A's undo of a flag it never set: on its private status, which A never favourites, bookmarks or mutes. */
 const undoNeverSet = (undo: string) =>
-  step(`A's ${undo} of its private status`, { as: 'A', needs: { hidden }, cost: { api: 1 } }, async ({ hidden }) => made(await when(unflagged(hidden), (s) => a.post(on(s.id, undo)))));
+  step(`A's ${undo} of its private status`, { as: 'A', needs: { hidden }, cost: { api: 1 } }, async ({ hidden }, { actor }) => made(await when(unflagged(hidden), (s) => actor.post(on(s.id, undo)))));
 
 const unfavouriteAgain = undoNeverSet('unfavourite');
 const unbookmarkAgain = undoNeverSet('unbookmark');
@@ -265,8 +259,8 @@ const unmuteAgain = undoNeverSet('unmute');
 
 /** B's moves on A's private status, which B cannot see: the move, its undo, or both, as `asked`. */
 const hiddenPair = (action: string, undo: string, asked: Asked) =>
-  step(`B's ${asked === 'both' ? `${action} and ${undo}` : asked === 'move' ? action : undo} of A's private status`, { as: 'B', needs: { hidden }, cost: { api: asked === 'both' ? 2 : 1 } }, async ({ hidden }) =>
-    made(await pairOn(moves, accountB(), hidden, action, undo, asked)),
+  step(`B's ${asked === 'both' ? `${action} and ${undo}` : asked === 'move' ? action : undo} of A's private status`, { as: 'B', needs: { hidden }, cost: { api: asked === 'both' ? 2 : 1 } }, async ({ hidden }, { actor }) =>
+    made(await pairOn(moves, actor, hidden, action, undo, asked)),
   );
 
 // A move or undo that its own row refuses whatever the visibility could not show a missing guard, so it is not asked
@@ -308,9 +302,9 @@ const flagMoves = [favourites, bookmarks, mutes, pins, pinOthers, tokenlessMoves
 const held = step(
   "A's read of its public status once the settle window has passed since its last undo",
   { as: 'A', needs: { subject }, changes: flagMoves, cost: { api: 1 } },
-  async ({ subject }) => {
+  async ({ subject }, { actor }) => {
     const holds = holdsOn(subject.ok ? subject.value.id : undefined);
-    return made({ holds, read: subject.ok ? await holds.confirm(a, subject.value.id) : undefined });
+    return made({ holds, read: subject.ok ? await holds.confirm(actor, subject.value.id) : undefined });
   },
 );
 
@@ -354,7 +348,7 @@ const LAST_STATUS_CLEANUP = 2;
 const sequences = step(
   'sequences of moves on A\'s public status by A and B, repeated, undone, interleaved and at the same moment, with the reads after them',
   { as: 'A', alsoAs: ['B'], needs: { subject, held }, changes: [...flagMoves, held], cost: { api: COVERING_COST + explorationBudget(config) } },
-  async ({ subject, held }): Promise<StepOutcome<{ record: SequenceRecord; exploration?: Exploration }>> => {
+  async ({ subject, held }, { actor: a, also: { B: b } }): Promise<StepOutcome<{ record: SequenceRecord; exploration?: Exploration }>> => {
     if (!subject.ok) return notMade(subject.cause, subject.exchange);
     const { id } = subject.value;
     const ownerId = subject.value.account?.id;
@@ -411,8 +405,6 @@ const sequences = step(
   },
 );
 
-const booster = b ?? a;
-
 /** Where B boosts and the release has the visibility parameter, A boosts its own status too: the unlisted boost. */
 const boostsOwn = Boolean(b) && visibilityParameter;
 
@@ -426,8 +418,8 @@ const boostsOwn = Boolean(b) && visibilityParameter;
 const ownBoost = step(
   "A's unlisted boost of its own public status",
   { as: 'A', needs: { subject }, changes: [...flagMoves, held, sequences], cost: { api: boostsOwn ? 1 : 0 } },
-  async ({ subject }): Promise<StepOutcome<{ visibility: string; made: Step<Exchange> } | undefined>> =>
-    made(boostsOwn ? { visibility: 'unlisted', made: await when(subject, (s) => moves.move(a, s.id, 'reblog', 'unreblog', { visibility: 'unlisted' })) } : undefined),
+  async ({ subject }, { actor }): Promise<StepOutcome<{ visibility: string; made: Step<Exchange> } | undefined>> =>
+    made(boostsOwn ? { visibility: 'unlisted', made: await when(subject, (s) => moves.move(actor, s.id, 'reblog', 'unreblog', { visibility: 'unlisted' })) } : undefined),
 );
 
 /**
@@ -442,7 +434,7 @@ const reblogs = step(
   // exist. Where B is not configured, no delete follows the boost left standing (STATUS-DELETE-7 needs B): the ledger's
   // unreblog of it is this row's.
   { as: b ? 'B' : 'A', needs: { subject }, changes: [...flagMoves, held, ownBoost], cost: { api: (visibilityParameter ? (b ? 9 : 12) : 6) + (pinsExist ? 1 : 0) } },
-  async ({ subject }) => {
+  async ({ subject }, { actor: booster }) => {
     const refused: Step<Exchange>[] = [];
     const boostsByVisibility: { visibility: string; made: Step<Exchange> }[] = [];
     let repeated: Step<Exchange> | undefined;
@@ -471,7 +463,7 @@ const reblogs = step(
     ]);
     if (visibilityParameter) {
       let room = unreblogged;
-      if (!b) {
+      if (!config.tokenB) {
         // One boost per visibility: A, the only booster, undoes its unlisted boost to make room for the private one.
         const unlisted = await when(unreblogged, (id) => moves.move(booster, id, 'reblog', 'unreblog', { visibility: 'unlisted' }));
         boostsByVisibility.push({ visibility: 'unlisted', made: unlisted });
@@ -517,7 +509,7 @@ const actedOn = ({ boostStands, favourited }: Pick<Deletes, 'boostStands' | 'fav
  * cannot see it; where one of them took anyway (its own clause fails), a server may keep it as a status others acted
  * on, so A makes one here that no other step acts on (a creation and a deletion more, on such a server only).
  */
-async function untouchedBy(others: Moves, hidden: Created<Status>): Promise<Created<Status>> {
+async function untouchedBy(a: Actor, others: Moves, hidden: Created<Status>): Promise<Created<Status>> {
   if (!hidden.ok || !others.movedByOthers(hidden.value.id, a)) return hidden;
   return a.createStatus({ status: 'conformance probe: a status no one else acts on', visibility: 'private' });
 }
@@ -546,9 +538,9 @@ const deletes = step(
     cost: { api: (visibilityParameter ? 0 : 1) + 1 },
     mayAdd: 6,
   },
-  async ({ subject, hidden, held, reblogs: { standingBoost } }): Promise<StepOutcome<Deletes>> => {
+  async ({ subject, hidden, held, reblogs: { standingBoost } }, { actor: a, also: { B } }): Promise<StepOutcome<Deletes>> => {
     if (!subject.ok) return notMade(subject.cause, subject.exchange);
-    const other = accountB();
+    const other = B as Actor;
     const { id } = subject.value;
     // B's boost of the reblog row stands; where the row left none (a release without the parameter), B boosts here.
     let boostStands = standingBoost;
@@ -566,11 +558,11 @@ const deletes = step(
     if (!actedOn({ boostStands, favourited }).ok) return made({ boostStands, favourited });
     // A's read that confirmed the undos held already showed whether A reads its status; else one read here.
     const readBefore = held.read ?? (await a.get(`/api/v1/statuses/${id}`));
-    const untouched = await untouchedBy(moves, hidden);
-    const deleted = (status: Created<Status>, atOnce = false) => (status.ok ? deleteAndRead(status, status.value.id, atOnce) : undefined);
+    const untouched = await untouchedBy(a, moves, hidden);
+    const deleted = (status: Created<Status>, atOnce = false) => (status.ok ? deleteAndRead(a, status, status.value.id, atOnce) : undefined);
     // A's private status, where it is no control, is deleted beside it all the same, in the ledger's place. The plain
     // delete is read at the same moment too (STATUS-DELETE-8): a deletion the run makes anyway.
-    const [acted, plain] = await Promise.all([deleteAndRead(subject, id), deleted(untouched, true), untouched === hidden ? undefined : deleted(hidden)]);
+    const [acted, plain] = await Promise.all([deleteAndRead(a, subject, id), deleted(untouched, true), untouched === hidden ? undefined : deleted(hidden)]);
     if (acted.readAfter?.status === 404) {
       // B's boost and favourite went with the status, and A's own boost.
       moves.settleGone(other, id);
