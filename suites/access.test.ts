@@ -28,7 +28,7 @@ import { webSignInOf } from './support/act/sign-in.ts';
 import { check, expectEqual, expectOk, fail } from './support/judge/verify.ts';
 import { it, made, notMade, requirement, section, step } from './support/run/checks.ts';
 
-const { config, a, anon } = actors();
+const { config } = actors();
 
 
 const NAME = 'conformance access';
@@ -332,11 +332,11 @@ const postStatuses = (writer: Actor) =>
 const CREDENTIALS = requirement(config.usernameA && config.passwordA, NO_CREDENTIALS);
 
 // The ledger reads the application once more at the end, with an authorization code that does not exist.
-const registered = step('an application registered with the narrow scopes it asks for (else the plainest registration)', { as: 'anonymous', cost: { api: 1, oauth: 1 } }, async () => {
-  const narrow = await registerApp(anon, { client_name: NAME, website: WEBSITE, scopes: NARROW_REGISTRATION });
+const registered = step('an application registered with the narrow scopes it asks for (else the plainest registration)', { as: 'anonymous', cost: { api: 1, oauth: 1 } }, async (_, { actor }) => {
+  const narrow = await registerApp(actor, { client_name: NAME, website: WEBSITE, scopes: NARROW_REGISTRATION });
   // A server that registers only rule 5's scopes is asked for the plainest registration.
   const refused = narrow.exchange?.status !== undefined && narrow.exchange.status >= 400 && narrow.exchange.status < 500;
-  return refused ? registerApp(anon, { client_name: NAME, website: WEBSITE, scopes: BROAD_REGISTRATION }) : narrow;
+  return refused ? registerApp(actor, { client_name: NAME, website: WEBSITE, scopes: BROAD_REGISTRATION }) : narrow;
 });
 
 // A web sign-in (the authorization form, its approval, the code's exchange); its token is revoked and read by the ledger.
@@ -365,12 +365,15 @@ const writer = step("A's token holding read and write:statuses only, and the pub
   return made({ grant, actor: grant.value, subject, hidden, ...(tokens.passwordFailed ? { passwordFailed: tokens.passwordFailed } : {}) }, grant.exchange);
 });
 
-/** The private status read by its owner, by the flow's token and by the token holding only write, before anything is done to it. */
-async function readPrivate(owner: Actor, hidden: Status, byFlowToken: Actor | undefined, onlyWrite: Actor | undefined): Promise<PrivateReads> {
+/**
+ * The private status read by its owner, by the flow's token and by the token holding only write, before anything is
+ * done to it; where the token holding only write saw it, by `anonymous` too (no token).
+ */
+async function readPrivate(owner: Actor, hidden: Status, byFlowToken: Actor | undefined, onlyWrite: Actor | undefined, anonymous: Actor): Promise<PrivateReads> {
   const path = `/api/v1/statuses/${hidden.id}`;
   const [byOwner, byFlow, withoutRead] = await Promise.all([owner.get(path), byFlowToken?.get(path), onlyWrite?.get(path)]);
   // Where the token holding only write saw it, a read without a token shows whether anyone may (STATUS-READ-4).
-  const [ownerCause, tokenless] = await Promise.all([whyOwnerCannotRead(owner, path, byOwner), withoutRead && succeeded(withoutRead) ? anon.get(path) : undefined]);
+  const [ownerCause, tokenless] = await Promise.all([whyOwnerCannotRead(owner, path, byOwner), withoutRead && succeeded(withoutRead) ? anonymous.get(path) : undefined]);
   return { byOwner, ...(byFlow ? { byFlow } : {}), ...(withoutRead ? { withoutRead } : {}), ...(ownerCause ? { ownerCause } : {}), ...(tokenless ? { tokenless } : {}) };
 }
 
@@ -383,11 +386,11 @@ async function readPrivate(owner: Actor, hidden: Status, byFlowToken: Actor | un
 const others = step(
   "A's token lacking write:statuses and the one holding only write, and the private status read by its owner, by the flow's token and by the one holding only write",
   { as: 'A', alsoAs: ['anonymous'], needs: { registered, writer, flow }, cost: { api: 4, oauth: 2 } },
-  async ({ registered, writer, flow }, { actor }): Promise<StepOutcome<Tokens>> => {
+  async ({ registered, writer, flow }, { actor, also }): Promise<StepOutcome<Tokens>> => {
     const tokens = new TokenSource(actor, registered, writer.passwordFailed);
     const [fromFlow, broad] = await Promise.all([actorOf(flow) ? flow : tokens.userToken(WITHOUT_STATUSES), tokens.userToken('write')]);
     const flowToken = actorOf(flow);
-    const reads = writer.hidden.ok ? await readPrivate(writer.actor, writer.hidden.value, flowToken, actorOf(broad)) : undefined;
+    const reads = writer.hidden.ok ? await readPrivate(writer.actor, writer.hidden.value, flowToken, actorOf(broad), also.anonymous as Actor) : undefined;
     let withoutStatuses: Grant = fromFlow;
     if (flowToken && reads?.byFlow && reads.byOwner.status === 200 && reads.byFlow.status !== 200) {
       const byPassword = await tokens.byPassword(WITHOUT_STATUSES);
@@ -402,19 +405,19 @@ const others = step(
 // The token is revoked and read by the ledger; a post made anyway is deleted at once.
 const application = step(
   "an application token (client credentials): its post, and its read of the following of the statuses' account",
-  { as: 'application', alsoAs: ['anonymous', 'A'], needs: { registered }, uses: { writer }, cost: { api: 3, oauth: 2 } },
-  async ({ registered, writer }): Promise<StepOutcome<ApplicationMoves>> => {
+  { as: 'application', alsoAs: ['A'], needs: { registered }, uses: { writer }, cost: { api: 3, oauth: 2 } },
+  async ({ registered, writer }, { actor, also }): Promise<StepOutcome<ApplicationMoves>> => {
   // write:statuses is held outright, so that the access kind is the only reason left to refuse.
-  const { step: token } = await requestToken(anon, registered, { grant_type: 'client_credentials', scope: 'read write:statuses' });
+  const { step: token } = await requestToken(actor, registered, { grant_type: 'client_credentials', scope: 'read write:statuses' });
   if (!token.ok) return made({ token });
-  const caller = anon.withToken('application', token.value);
+  const caller = actor.withToken('application', token.value);
   const post = await attempt(caller.post('/api/v1/statuses', { status: 'conformance probe: posted with an application token', visibility: 'direct' }, keyed()), {
     what: 'a status posted with an application token',
     run: (answer) => caller.delete(`/api/v1/statuses/${createdId(answer)}`),
   });
   // The account whose following it reads: the one of this group's statuses where it has them.
   const subject = writer.ok ? writer.value.subject : undefined;
-  const followedAccount = subject ? (subject.ok ? reached(subject.value.account.id, subject.exchange) : subject) : await accountIdOf(a);
+  const followedAccount = subject ? (subject.ok ? reached(subject.value.account.id, subject.exchange) : subject) : await accountIdOf(also.A as Actor);
   const following = followedAccount.ok ? await caller.get(`/api/v1/accounts/${followedAccount.value}/following`) : undefined;
   return made({ token, post, followedAccount, ...(following ? { following } : {}) });
   },

@@ -60,9 +60,9 @@ const JPEG_FOCUS = { x: -0.5, y: 0.25 };
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** B, for the steps of the checks that require CONFORMANCE_TOKEN_B: they are never planned without it. */
+/** B, for the checks that require CONFORMANCE_TOKEN_B: they are never judged without it. */
 function accountB(): Actor {
-  if (!b) throw new Error('a step acting as B was planned without CONFORMANCE_TOKEN_B');
+  if (!b) throw new Error('a check requiring B was judged without CONFORMANCE_TOKEN_B');
   return b;
 }
 
@@ -75,7 +75,7 @@ interface Uploaded {
 }
 
 /** An upload by A as a step: an answer 2xx with an id is enough to go on; else the upload's clause blocks what needs it. */
-async function uploaded(fixture: MediaFixture, params: FormParams = {}, api: UploadApi = 'v1'): Promise<StepOutcome<Uploaded>> {
+async function uploaded(a: Actor, fixture: MediaFixture, params: FormParams = {}, api: UploadApi = 'v1'): Promise<StepOutcome<Uploaded>> {
   const upload = await a.upload(fixture, params, api);
   return upload.ok ? made({ attachment: upload.value, exchange: upload.exchange }, upload.exchange) : upload;
 }
@@ -298,63 +298,63 @@ async function probe(actor: Actor, params: FormParams, asJson = false): Promise<
 // settle anew (media_ids[] as form data unread, WIRE-FORM-1): the creations with media_ids[] name it in `changes`,
 // so B's attempt goes as it did before the attached status is created. Where B reads the attached status, that read
 // shows the ledger a status there, and it reads none itself before its deletes.
-const sensitiveWithoutMedia = step('a sensitive status without media, the first creation', { as: 'A', cost: { api: b ? 3 : 4 } }, () => a.createStatus(SENSITIVE));
+const sensitiveWithoutMedia = step('a sensitive status without media, the first creation', { as: 'A', cost: { api: b ? 3 : 4 } }, (_, { actor }) => actor.createStatus(SENSITIVE));
 const afterFirstCreation = { firstCreation: sensitiveWithoutMedia };
 
 // Where the release has no v2 upload (3.1.3), MEDIA-UPLOAD-2 and the attached status go on without the JPEG: the part
 // of them that gates on the release, here (the checks of the v2 upload itself are skipped by the catalogue's since).
 // The steps of the v2 uploads then send nothing.
 const NO_V2 = { summary: `no v2 upload before release ${findClause('MEDIA-V2-1')?.since}` };
-const jpeg = step('image-320x240.jpg uploaded with v2', { as: 'A', cost: v2 ? { api: 2, files: 1 } : {} }, async () =>
-  v2 ? uploaded(MEDIA_FIXTURES.jpeg, { description: JPEG_DESCRIPTION, focus: focusParam(JPEG_FOCUS) }, 'v2') : notMade(NO_V2),
+const jpeg = step('image-320x240.jpg uploaded with v2', { as: 'A', cost: v2 ? { api: 2, files: 1 } : {} }, async (_, { actor }) =>
+  v2 ? uploaded(actor, MEDIA_FIXTURES.jpeg, { description: JPEG_DESCRIPTION, focus: focusParam(JPEG_FOCUS) }, 'v2') : notMade(NO_V2),
 );
 
-const jpegReads = step('the JPEG read until its processing ended', { as: 'A', needs: { jpeg }, cost: { api: v2 ? 2 : 0 } }, async ({ jpeg }) =>
-  made({ ...jpeg, reads: await readUntilProcessed(a, jpeg.attachment.id) }),
+const jpegReads = step('the JPEG read until its processing ended', { as: 'A', needs: { jpeg }, cost: { api: v2 ? 2 : 0 } }, async ({ jpeg }, { actor }) =>
+  made({ ...jpeg, reads: await readUntilProcessed(actor, jpeg.attachment.id) }),
 );
 
 // It processes while the JPEG is read. Its delete and the read that shows it gone are the missing attachment's step's.
-const invalidV2 = step('not-an-image.png uploaded with v2, and read until its processing ended', { as: 'A', cost: { api: v2 ? 3 : 0 } }, async () => {
+const invalidV2 = step('not-an-image.png uploaded with v2, and read until its processing ended', { as: 'A', cost: { api: v2 ? 3 : 0 } }, async (_, { actor: a }) => {
   if (!v2) return notMade(NO_V2);
   const upload = await a.sendUpload(MEDIA_FIXTURES.notAnImage, {}, 'v2');
   const id = createdId(upload);
   return made({ upload, reads: id ? await readUntilProcessed(a, id) : [] });
 });
 
-const png = step('image-640x480.png uploaded with v1, with a description and a focal point', { as: 'A', cost: { api: 2, files: 2 } }, () =>
-  uploaded(MEDIA_FIXTURES.png, { description: PNG_DESCRIPTION, focus: focusParam(PNG_FOCUS) }),
+const png = step('image-640x480.png uploaded with v1, with a description and a focal point', { as: 'A', cost: { api: 2, files: 2 } }, (_, { actor }) =>
+  uploaded(actor, MEDIA_FIXTURES.png, { description: PNG_DESCRIPTION, focus: focusParam(PNG_FOCUS) }),
 );
 
-const unknown = step('unknown.bin uploaded with v1', { as: 'A', cost: { api: 2, files: 1 } }, async () => made(await a.sendUpload(MEDIA_FIXTURES.unknown)));
+const unknown = step('unknown.bin uploaded with v1', { as: 'A', cost: { api: 2, files: 1 } }, async (_, { actor }) => made(await actor.sendUpload(MEDIA_FIXTURES.unknown)));
 
 // An invalid file the server kept anyway is removed at once (Mastodon's delete), so no other check meets it.
-const invalid = step('not-an-image.png uploaded with v1', { as: 'A', cost: { api: 1 } }, async () => {
+const invalid = step('not-an-image.png uploaded with v1', { as: 'A', cost: { api: 1 } }, async (_, { actor: a }) => {
   const upload = await a.sendUpload(MEDIA_FIXTURES.notAnImage);
   await a.deleteUpload(upload);
   return made(upload);
 });
 
-const readByB = step("B's read of A's PNG", { as: 'B', needs: { png }, cost: { api: 1 } }, async ({ png: { attachment } }) => made(await accountB().get(mediaPath(attachment))));
+const readByB = step("B's read of A's PNG", { as: 'B', needs: { png }, cost: { api: 1 } }, async ({ png: { attachment } }, { actor }) => made(await actor.get(mediaPath(attachment))));
 
 // An update made anyway is undone at once: the owner puts the description back.
-const updateByB = step("B's update of A's PNG", { as: 'B', needs: { png }, uses: afterFirstCreation, changes: [png], cost: { api: 1 } }, async ({ png: { attachment } }) => {
-  const exchange = await accountB().put(mediaPath(attachment), { description: 'conformance probe: not yours' });
-  if (createdId(exchange)) await a.put(mediaPath(attachment), { description: attachment.description });
+const updateByB = step("B's update of A's PNG", { as: 'B', alsoAs: ['A'], needs: { png }, uses: afterFirstCreation, changes: [png], cost: { api: 1 } }, async ({ png: { attachment } }, { actor: b, also: { A: a } }) => {
+  const exchange = await b.put(mediaPath(attachment), { description: 'conformance probe: not yours' });
+  if (createdId(exchange)) await (a as Actor).put(mediaPath(attachment), { description: attachment.description });
   return made(exchange);
 });
 
-const updated = step("A's update of the PNG's description and focal point", { as: 'A', needs: { png }, uses: afterFirstCreation, changes: [png], cost: { api: 1 } }, async ({ png: { attachment } }) =>
-  made(await a.put(mediaPath(attachment), PNG_UPDATE)),
+const updated = step("A's update of the PNG's description and focal point", { as: 'A', needs: { png }, uses: afterFirstCreation, changes: [png], cost: { api: 1 } }, async ({ png: { attachment } }, { actor }) =>
+  made(await actor.put(mediaPath(attachment), PNG_UPDATE)),
 );
 
 // A multipart body, sent as it is: it waits for no creation.
-const thumbnailUpdate = step("A's same update of the PNG with a thumbnail that is not an image", { as: 'A', needs: { png }, changes: [png], cost: { api: 1 } }, async ({ png: { attachment } }) =>
-  made(await a.put(mediaPath(attachment), PNG_UPDATE, { uploads: [uploadOf(MEDIA_FIXTURES.notAnImage, 'thumbnail')] })),
+const thumbnailUpdate = step("A's same update of the PNG with a thumbnail that is not an image", { as: 'A', needs: { png }, changes: [png], cost: { api: 1 } }, async ({ png: { attachment } }, { actor }) =>
+  made(await actor.put(mediaPath(attachment), PNG_UPDATE, { uploads: [uploadOf(MEDIA_FIXTURES.notAnImage, 'thumbnail')] })),
 );
 
 // One after another. A focus out of range the server accepted is put right afterwards, so the attachment stays valid
 // for the status that attaches it.
-const focusUpdates = step("A's updates of the PNG's focal point to MEDIA-FOCUS-2's fixed runs", { as: 'A', needs: { png }, uses: afterFirstCreation, changes: [png], cost: { api: 2 } }, async ({ png: { attachment } }) => {
+const focusUpdates = step("A's updates of the PNG's focal point to MEDIA-FOCUS-2's fixed runs", { as: 'A', needs: { png }, uses: afterFirstCreation, changes: [png], cost: { api: 2 } }, async ({ png: { attachment } }, { actor: a }) => {
   const runs: FocusRun[] = [];
   for (const focus of FOCUS_RUNS) runs.push({ focus, exchange: await a.put(mediaPath(attachment), { focus: focusParam(focus) }, { malformed: !focusInRange(focus) }) });
   if (runs.some(({ focus, exchange }) => !focusInRange(focus) && createdId(exchange))) await a.put(mediaPath(attachment), { focus: focusParam(PNG_FOCUS) });
@@ -365,7 +365,7 @@ const focusUpdates = step("A's updates of the PNG's focal point to MEDIA-FOCUS-2
  * The read and update of an attachment that does not exist: the invalid v2 upload, once its reads ended, deleted
  * (Mastodon's delete; the ledger's undo, made early); where none was deleted, an id no server gave out.
  */
-const missing = step('an attachment that does not exist, read and updated', { as: 'A', uses: { invalidV2, ...afterFirstCreation }, cost: { api: v2 ? 3 : 1 } }, async ({ invalidV2 }) => {
+const missing = step('an attachment that does not exist, read and updated', { as: 'A', uses: { invalidV2, ...afterFirstCreation }, cost: { api: v2 ? 3 : 1 } }, async ({ invalidV2 }, { actor: a }) => {
   const { upload, reads } = invalidV2.ok ? invalidV2.value : { upload: undefined, reads: [] };
   const ended = reads.length > 0 && reads.at(-1)?.status !== 206;
   const removed = upload && ended ? await a.deleteUpload(upload) : undefined;
@@ -387,7 +387,7 @@ const missing = step('an attachment that does not exist, read and updated', { as
 const attachByB = step(
   "B's creation of a status with A's PNG",
   { as: 'B', needs: { png }, uses: afterFirstCreation, changes: [png, sensitiveWithoutMedia], cost: { api: b ? 1 : 0 } },
-  async ({ png }) => (b ? made(await probe(b, attachedByB(png.attachment.id))) : notMade({ summary: NEEDS_B })),
+  async ({ png }, { actor }) => (config.tokenB ? made(await probe(actor, attachedByB(png.attachment.id))) : notMade({ summary: NEEDS_B })),
 );
 
 // After every update of the PNG and B's attempt to attach it, and with the JPEG only once processed: Mastodon refuses
@@ -395,7 +395,7 @@ const attachByB = step(
 const attached = step(
   'a sensitive status created with media_ids[] of the PNG and the processed JPEG',
   { as: 'A', uses: { png, jpegReads, attachByB, ...afterFirstCreation }, changes: [png, jpeg, sensitiveWithoutMedia], cost: { api: 3 } },
-  async ({ png, jpegReads, attachByB }): Promise<StepOutcome<Attached>> => {
+  async ({ png, jpegReads, attachByB }, { actor: a }): Promise<StepOutcome<Attached>> => {
     const ready = processedOf(jpegReads);
     if (!png.ok && !ready.ok) return notMade(png.cause);
     let image = png.ok ? png.value.attachment : undefined;
@@ -411,10 +411,10 @@ const attached = step(
 );
 
 // Planned only for MEDIA-EFFECT-2, which requires B.
-const attachedReadByB = step("B's read of A's status with media", { as: 'B', needs: { attached }, cost: { api: 1 } }, async ({ attached: { creation } }) => {
+const attachedReadByB = step("B's read of A's status with media", { as: 'B', needs: { attached }, cost: { api: 1 } }, async ({ attached: { creation } }, { actor }) => {
   const id = creation.exchange && createdId(creation.exchange);
   if (!id) return notMade(creation.ok ? { summary: 'the status with media was made without an id' } : creation.cause, creation.exchange);
-  return made({ creation: creation.exchange as Exchange, read: await accountB().get(`/api/v1/statuses/${id}`) });
+  return made({ creation: creation.exchange as Exchange, read: await actor.get(`/api/v1/statuses/${id}`) });
 });
 
 section('Media', () => {

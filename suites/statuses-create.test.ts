@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { MEDIA_FIXTURES } from '../fixtures/media/index.ts';
-import { actors, formNotUnderstood } from './support/act/actors.ts';
+import { actors, formNotUnderstood, type Actor } from './support/act/actors.ts';
 import { createdId, madeStep, type Created, type Status } from './support/act/created.ts';
 import { type RootCause, answerOf, causeOf, succeeded, type Step } from './support/act/steps.ts';
 import { block, controlled, need } from './support/judge/preconditions.ts';
@@ -111,7 +111,7 @@ function madeOutcome(created: Created<Status>): StepOutcome<Made> {
  * A creation the server should refuse, malformed on purpose (so a server error to it is this check's, not
  * ERRORS-5XX-1's): what it makes anyway is undone at once (the ledger then meets a 404: undone).
  */
-async function attemptRefused(params: FormParams): Promise<Exchange> {
+async function attemptRefused(author: Actor, params: FormParams): Promise<Exchange> {
   const exchange = await author.attemptStatus(params, { malformed: true });
   const body = createdObject(exchange);
   if (typeof body?.id === 'string') {
@@ -137,7 +137,7 @@ function acceptedWithout(control: StepOutcome<unknown> | Exchange, clause: strin
 // would only repeat its answer), and is also the submission the Idempotency-Key checks send again: they only read
 // its answer, and their resubmissions come before its DELETE. Its cost includes the ledger's reads of it and of its
 // poll gone, once its redraft deleted it.
-const poll = step('a poll, made with poll[hide_totals], else without it: the first creation', { as: AUTHOR, cost: { api: 3 } }, async () => {
+const poll = step('a poll, made with poll[hide_totals], else without it: the first creation', { as: AUTHOR, cost: { api: 3 } }, async (_, { actor: author }) => {
   const withHiddenTotals = await author.createStatus(pollStatusParams(true));
   // The poll the poll checks judge: the one made with hide_totals, or, where that made none, one made without it.
   const pollStatus = createdId(withHiddenTotals.exchange as Exchange) ? withHiddenTotals : await author.createStatus(pollStatusParams(false));
@@ -146,13 +146,13 @@ const poll = step('a poll, made with poll[hide_totals], else without it: the fir
 const afterThePoll = [poll];
 
 // The account that is not the author (A, where B is the author): what poll[hide_totals] hides, it hides from the others.
-const otherReader = b ? a : undefined;
+const otherReads = AUTHOR === 'B';
 
 // Before the poll's DELETE: the other account reads the poll made with poll[hide_totals] (STATUS-EFFECT-1, -3).
-const pollReadByOther = step('the poll made with poll[hide_totals], read by the other account', { as: 'A', needs: { poll }, cost: { api: otherReader ? 1 : 0 } }, async ({ poll: { withHiddenTotals } }) => {
+const pollReadByOther = step('the poll made with poll[hide_totals], read by the other account', { as: 'A', needs: { poll }, cost: { api: otherReads ? 1 : 0 } }, async ({ poll: { withHiddenTotals } }, { actor }) => {
   const id = createdId(withHiddenTotals.exchange as Exchange);
   if (!id) return notMade(causeOf('STATUS-POLL-4', `a poll created with poll[hide_totals] answered ${answerOf(withHiddenTotals.exchange as Exchange)}`, withHiddenTotals.exchange));
-  const read = otherReader ? await otherReader.get(`/api/v1/statuses/${id}`) : undefined;
+  const read = otherReads ? await actor.get(`/api/v1/statuses/${id}`) : undefined;
   return read ? made({ created: withHiddenTotals.exchange as Exchange, read }, read) : notMade({ summary: 'no other account is configured (CONFORMANCE_TOKEN_B)' });
 });
 
@@ -170,8 +170,8 @@ function pollReadBy(read: Exchange): Poll {
 // The image of the status with media only (and so of its redraft: a deleted status's media may be resent), of the
 // ordinary size MEDIA-UPLOAD-1 judges, which a server has no reason to refuse. The poll with media tries it first.
 // The cost includes the ledger's read of its file there (the file's first), its delete and its read of the file gone.
-const mediaUpload = step('an image uploaded for the status with media only, which the poll with media tries first', { as: AUTHOR, cost: { api: 2, files: 2 } }, () =>
-  author.upload(MEDIA_FIXTURES.png),
+const mediaUpload = step('an image uploaded for the status with media only, which the poll with media tries first', { as: AUTHOR, cost: { api: 2, files: 2 } }, (_, { actor }) =>
+  actor.upload(MEDIA_FIXTURES.png),
 );
 
 // Before the status with media only: a server that refuses it leaves the image as it was. One that makes the poll
@@ -180,9 +180,9 @@ const mediaUpload = step('an image uploaded for the status with media only, whic
 const pollWithMedia = step(
   'a poll with media_ids[] of that image, undone at once if made',
   { as: AUTHOR, needs: { attachment: mediaUpload }, changes: [mediaUpload], after: afterThePoll, cost: { api: 1 } },
-  async ({ attachment }) => {
+  async ({ attachment }, { actor }) => {
     const probe = { options: ['yes', 'no'], expires_in: POLL_SECONDS };
-    return made(await attemptRefused({ status: 'conformance probe: a poll with media', visibility: 'direct', media_ids: [attachment.id], poll: probe }));
+    return made(await attemptRefused(actor, { status: 'conformance probe: a poll with media', visibility: 'direct', media_ids: [attachment.id], poll: probe }));
   },
 );
 
@@ -191,7 +191,7 @@ const pollWithMedia = step(
 const mediaStatus = step(
   'the status with media only: media_ids[] and no status parameter',
   { as: AUTHOR, needs: { attachment: mediaUpload }, uses: { pollWithMedia }, after: afterThePoll, cost: { api: 2 } },
-  async ({ attachment, pollWithMedia }) => {
+  async ({ attachment, pollWithMedia }, { actor: author }) => {
     let media = attachment;
     if (pollWithMedia.ok && createdId(pollWithMedia.value)) {
       // Made only where the poll with media was made: as a step it would cost an upload on every server.
@@ -216,12 +216,12 @@ const mediaOriginal = step('the status with media only, carrying its media', { a
   return original;
 });
 
-const withoutExpiry = step('a poll without poll[expires_in], undone at once if made', { as: AUTHOR, after: afterThePoll, cost: { api: 1 } }, async () =>
-  made(await attemptRefused({ status: 'conformance probe: a poll that never closes', visibility: 'direct', poll: { options: ['yes', 'no'] } })),
+const withoutExpiry = step('a poll without poll[expires_in], undone at once if made', { as: AUTHOR, after: afterThePoll, cost: { api: 1 } }, async (_, { actor }) =>
+  made(await attemptRefused(actor, { status: 'conformance probe: a poll that never closes', visibility: 'direct', poll: { options: ['yes', 'no'] } })),
 );
 
-const withoutText = step('a creation with neither status nor media_ids[], undone at once if made', { as: AUTHOR, after: afterThePoll, cost: { api: 1 } }, async () =>
-  made(await attemptRefused({ visibility: 'direct' })),
+const withoutText = step('a creation with neither status nor media_ids[], undone at once if made', { as: AUTHOR, after: afterThePoll, cost: { api: 1 } }, async (_, { actor }) =>
+  made(await attemptRefused(actor, { visibility: 'direct' })),
 );
 
 /** A submission the Idempotency-Key checks send again (its creation, as it went): the status it made and its key. */
@@ -242,9 +242,9 @@ function submission(created: Created<Status>): StepOutcome<Submission> {
 
 // The poll, as it was made; where it made no status (a server without polls), a plain submission, made only then:
 // the Idempotency-Key checks need a submission, not a poll.
-const submitted = step('the submission the Idempotency-Key checks send again: the poll, else a plain one', { as: AUTHOR, needs: { poll }, cost: {} }, async ({ poll: { pollStatus } }) => {
+const submitted = step('the submission the Idempotency-Key checks send again: the poll, else a plain one', { as: AUTHOR, needs: { poll }, cost: {} }, async ({ poll: { pollStatus } }, { actor }) => {
   const asPoll = submission(pollStatus);
-  return asPoll.ok ? asPoll : submission(await author.createStatus(SUBMISSION));
+  return asPoll.ok ? asPoll : submission(await actor.createStatus(SUBMISSION));
 });
 
 /**
@@ -261,8 +261,8 @@ const anotherKey = (key: string) => `${key.slice(0, Math.max(0, key.length - 12)
 // one, where the server made two, too). All come before the poll's DELETE.
 const resubmissions = step(
   'the same submission again, with the same Idempotency-Key, and twice at the same moment with another',
-  { as: AUTHOR, needs: { submitted }, changes: [poll, submitted], cost: { api: otherReader ? 7 : 8 } },
-  async ({ submitted: { status, created, key } }) => {
+  { as: AUTHOR, needs: { submitted }, changes: [poll, submitted], cost: { api: otherReads ? 7 : 8 } },
+  async ({ submitted: { status, created, key } }, { actor: author }) => {
     // Each sent as the submission went, its body format too: a server may read a form and not JSON, or the reverse.
     const submission = created.exchange as Exchange;
     const [again, [other, otherAgain]] = await Promise.all([
@@ -276,15 +276,15 @@ const resubmissions = step(
 
 // Direct: if the server published one anyway and the ledger could not reach it in time, nobody else sees it. The cost
 // includes the ledger's read, cancellation and read gone of the scheduled status.
-const scheduled = step('a creation scheduled half an hour ahead', { as: AUTHOR, after: afterThePoll, cost: { api: 4 } }, async () => {
+const scheduled = step('a creation scheduled half an hour ahead', { as: AUTHOR, after: afterThePoll, cost: { api: 4 } }, async (_, { actor: author }) => {
   // Whole seconds, half an hour ahead: well past the 5 minutes, and equal after any rounding to the second.
   const at = new Date(Math.ceil((Date.now() + 30 * 60_000) / 1000) * 1000);
   const exchange = await author.attemptStatus({ status: SCHEDULED_TEXT, visibility: 'direct', scheduled_at: at.toISOString() });
   return made({ exchange, at }, exchange);
 });
 
-const tooSoon = step('a creation scheduled a minute ahead, undone at once if made', { as: AUTHOR, after: afterThePoll, cost: { api: 1 } }, async () =>
-  made(await attemptRefused({ status: SCHEDULED_TEXT, visibility: 'direct', scheduled_at: new Date(Date.now() + 60_000).toISOString() })),
+const tooSoon = step('a creation scheduled a minute ahead, undone at once if made', { as: AUTHOR, after: afterThePoll, cost: { api: 1 } }, async (_, { actor }) =>
+  made(await attemptRefused(actor, { status: SCHEDULED_TEXT, visibility: 'direct', scheduled_at: new Date(Date.now() + 60_000).toISOString() })),
 );
 
 /** A DELETE of a status a step made, and its answer. */
@@ -294,7 +294,7 @@ interface Deletion {
 }
 
 /** DELETE of a status a step made (the deletion the cleanup would make: the ledger then reads it gone); the answer is a Status for RESOURCE-STATUS-1. */
-async function deleteMade({ status, created }: Made): Promise<Exchange> {
+async function deleteMade(author: Actor, { status, created }: Made): Promise<Exchange> {
   const exchange = await author.delete(`/api/v1/statuses/${status.id}`);
   if (exchange.status === 200) created.settle();
   const source = createdObject(exchange);
@@ -304,8 +304,8 @@ async function deleteMade({ status, created }: Made): Promise<Exchange> {
 
 /** The DELETE of an original, made once: `object` is the step that made it. */
 const deletionOf = (name: string, original: DeclaredStep<Made>, object: DeclaredStep<unknown>): DeclaredStep<Deletion> =>
-  step(name, { as: AUTHOR, needs: { original }, changes: [object], cost: { api: 1 } }, async ({ original }) => {
-    const exchange = await deleteMade(original);
+  step(name, { as: AUTHOR, needs: { original }, changes: [object], cost: { api: 1 } }, async ({ original }, { actor }) => {
+    const exchange = await deleteMade(actor, original);
     return made({ original, exchange }, exchange);
   });
 
@@ -365,7 +365,7 @@ function redraftParams(source: Source): FormParams {
 }
 
 /** Why a redraft refused cannot be judged: the original still reads after its DELETE (STATUS-DELETE-2), its media still attached. */
-async function stillThere(status: Status): Promise<RootCause | undefined> {
+async function stillThere(author: Actor, status: Status): Promise<RootCause | undefined> {
   // A server may delete in the background: the read waits for it within the settle window.
   const { exchange: read } = await settle(() => author.get(`/api/v1/statuses/${status.id}`), (answer) => answer.status !== 200, now());
   return read.status === 200 ? causeOf('STATUS-DELETE-2', `a status still reads after its DELETE answered 200 (settle window ${settleWindowMs()} ms)`, read) : undefined;
@@ -378,18 +378,18 @@ type Redraft = { before: PollStatus; source: Source; redraft: Created<Status> } 
  * A run of the redraft property: what the original's DELETE answered resent, and the redraft deleted in turn. The
  * original and its DELETE answer are preparation (what fails blocks the check); the redraft is the clause.
  */
-async function redraft({ original, exchange }: Deletion, withMediaOnly: boolean): Promise<StepOutcome<Redraft>> {
+async function redraft(author: Actor, { original, exchange }: Deletion, withMediaOnly: boolean): Promise<StepOutcome<Redraft>> {
   const source = sourceToResend(exchange, withMediaOnly);
   if (!source.ok) return source;
   const resent = { before: original.status, source: source.value, redraft: await author.createStatus(redraftParams(source.value)) };
   // A redraft made without some of what was resent is judged field by field.
   const redrafted = madeStep(resent.redraft);
   if (!redrafted.ok) {
-    const cause = await stillThere(original.status);
+    const cause = await stillThere(author, original.status);
     return cause ? notMade(cause) : made({ ...resent, notCreated: redrafted.cause });
   }
   const after = redrafted.value as PollStatus;
-  const deletion = await deleteMade({ status: after, created: resent.redraft });
+  const deletion = await deleteMade(author, { status: after, created: resent.redraft });
   const redraftSource = sourceToResend(deletion, withMediaOnly);
   return redraftSource.ok ? made({ ...resent, after, redraftSource: redraftSource.value, exchange: deletion }, deletion) : redraftSource;
 }
@@ -399,7 +399,7 @@ async function redraft({ original, exchange }: Deletion, withMediaOnly: boolean)
  * alone, as it was made. The cost includes the ledger's read of the redraft gone, and of the poll's redraft's poll.
  */
 const redraftOf = (name: string, deletion: DeclaredStep<Deletion>, media?: DeclaredStep<unknown>): DeclaredStep<Redraft> =>
-  step(name, { as: AUTHOR, needs: { deletion }, changes: media ? [media] : [], cost: { api: media ? 3 : 4 } }, ({ deletion }) => redraft(deletion, media !== undefined));
+  step(name, { as: AUTHOR, needs: { deletion }, changes: media ? [media] : [], cost: { api: media ? 3 : 4 } }, ({ deletion }, { actor }) => redraft(actor, deletion, media !== undefined));
 
 const pollRedraft = redraftOf('the poll redrafted from its DELETE answer, and deleted', pollDeletion);
 const mediaRedraft = redraftOf('the status with media only redrafted from its DELETE answer, and deleted', mediaDeletion, mediaUpload);

@@ -13,18 +13,19 @@
 // ended, A deletes `subject`, which B boosted and favourited. A's undos of a flag it never set (unfavourite, unbookmark, unmute of a status not
 // favourited, bookmarked or muted) act on `hidden`, which A never sets one on: they need a status without the flag,
 // not an undo that worked before them.
-// Each row is a step that makes its moves once, in the order of the table, and its checks judge the answers. The
-// rows run side by side (run/plan.ts): each sets a flag of its own (B's flags are B's), so no row meets another's
-// state; the steps that meet the state the rows left (the read that confirms A's undos, B's boosts, the deletes)
-// name them in `changes`, and so come after each of them that runs. Every move acts on the id of the status acted
-// on, never on an id an answer gave (whether the answer is that status is the move's own check). A move is made
-// only when the move before it took (support/act/moves.ts: its answer, or a read after a stale one, shows the flag):
-// a move that did not take blocks the checks after it with its clause. What a probe that should be refused made
-// anyway is undone at once, so that no later move meets it. A's undos must hold: once the settle window has passed
-// since the last of them, one read of the status confirms each flag as the undo left it (a favourite that came back
-// fails STATUS-FAV-3 and blocks what met it after).
-// Both statuses are steps whose value is the creation as it came: the moves take it with when(), so a status that
-// could not be made (or not as asked) is the cause each move on it carries to the checks that judge the move. A
+// Each move of A's rows (favourite, bookmark, mute, pin) is a step: they change A's public status, so the planner runs
+// them one after another in the order of the table (run/plan.ts), and their checks judge the answers. The other rows
+// are a step each that makes its moves once, beside A's: each sets a flag of its own (B's flags are B's), so no row
+// meets another's state; the steps that meet the state the rows left (the read that confirms A's undos, B's boosts,
+// the deletes) name them in `changes`, and so come after each of them that runs. Every move acts on the id of the
+// status acted on, never on an id an answer gave (whether the answer is that status is the move's own check). A move
+// is made only when the move before it took (support/act/moves.ts: its answer, or a read after a stale one, shows the
+// flag): a move that did not take blocks the checks after it with its clause. What a probe that should be refused
+// made anyway is undone at once, so that no later move meets it. A's undos must hold: once the settle window has
+// passed since the last of them, one read of the status confirms each flag as the undo left it (a favourite that came
+// back fails STATUS-FAV-3 and blocks what met it after).
+// Both statuses are steps whose value is the creation as it came; the moves follow the step of its id (idOf), so a
+// status that could not be made (or not as asked) is the cause each move on it carries to the checks that judge it. A
 // check's release comes from the catalogue, and a step only its checks need is not run in another release; within a
 // step, the release gates only what other checks share it with (the reblog visibility parameter, the pin of a boost).
 import { actors, type Actor } from './support/act/actors.ts';
@@ -51,12 +52,6 @@ const NEEDS_B = 'needs CONFORMANCE_TOKEN_B';
 const pinsExist = releaseHas(config.serverVersion, 'STATUS-PIN-1');
 const visibilityParameter = releaseHas(config.serverVersion, 'STATUS-REBLOG-2');
 
-
-/** Account B, for the steps only checks that require it plan. */
-function accountB(): Actor {
-  if (!b) throw new Error('a step acting as B was planned without CONFORMANCE_TOKEN_B');
-  return b;
-}
 
 /**
  * A move made once more while its flag is set: what it answers is not shown, and the first move's ledger entry
@@ -139,11 +134,6 @@ async function pairOn(moves: Moves, actor: Actor, status: Step<Status>, action: 
   return succeeded(exchanges, exchanges[0] as Exchange);
 }
 
-/** An undo of A's that answered its flag cleared must keep it so: STATUS-BOOKMARK-2, STATUS-MUTE-3. */
-function holdIfShown(subject: Step<Status>, made: Step<Exchange>, flag: Flag, clause: string, what: string): void {
-  if (made.ok && subject.ok && shows(made.value, subject.value.id, flag, false).ok) holdsOn(subject.value.id).expect(flag, false, clause, what);
-}
-
 /** A's private status as made, whatever its visibility: the undos of a flag never set need a status without it, nothing more. */
 const unflagged = (hidden: Created<Status>) => madeStep(hidden);
 
@@ -174,7 +164,7 @@ interface DeleteAndRead {
  * background, so the read waits for the status gone within the settle window, as STATUS-DELETE-2's does. With
  * `atOnce`, A reads the status at the same moment as it deletes it (STATUS-DELETE-8, whose a server error to that read is).
  */
-async function deleteAndRead(created: Created<Status>, id: string, atOnce = false): Promise<DeleteAndRead> {
+async function deleteAndRead(a: Actor, created: Created<Status>, id: string, atOnce = false): Promise<DeleteAndRead> {
   const path = `/api/v1/statuses/${id}`;
   const [answer, readAtOnce] = await Promise.all([a.delete(path), atOnce ? a.get(path, { malformed: true }) : undefined]);
   const read = readAtOnce ? { readAtOnce } : {};
@@ -191,8 +181,8 @@ const statusOf = (visibility: string, text: string) =>
     `A's ${visibility} status`,
     // The ledger would delete it and read it gone; the last step deletes and reads it itself, in the ledger's place.
     { as: 'A', cost: { api: 3 } },
-    async () => {
-      const created = await a.createStatus({ status: `conformance probe: ${text}`, visibility });
+    async (_, { actor }) => {
+      const created = await actor.createStatus({ status: `conformance probe: ${text}`, visibility });
       return made(created, created.exchange);
     },
   );
@@ -200,64 +190,163 @@ const statusOf = (visibility: string, text: string) =>
 const subject = statusOf('public', 'a public status to interact with');
 const hidden = statusOf('private', 'a private status');
 
-// Every undo of the row answers 200 and settles the favourite: the ledger sends nothing for it.
-const favourites = step(
-  "A's favourite of its public status, the favourite again, favourited_by, the unfavourite, favourited_by after it",
-  { as: 'A', needs: { subject }, cost: { api: 5 } },
-  async ({ subject }) => {
-    const favourite = await when(subject, (s) => moves.move(a, s.id, 'favourite', 'unfavourite'));
-    const favourited = await took(a, subject, favourite, 'favourited', true, 'STATUS-FAV-1', 'favourite');
-    const again = await when(favourited, (id) => a.post(on(id, 'favourite')));
-    const listed = await when(favourited, (id) => a.get(on(id, 'favourited_by')));
-    const unfavourite = await when(favourited, (id) => moves.undoMove(a, id, 'unfavourite'));
-    const unfavourited = await took(a, subject, unfavourite, 'favourited', false, 'STATUS-FAV-3', 'unfavourite');
-    if (unfavourited.ok) holdsOn(unfavourited.value).expect('favourited', false, 'STATUS-FAV-3', 'the unfavourite');
-    const afterUndo = await when(unfavourited, (id) => a.get(on(id, 'favourited_by')));
-    return made({ favourite, again, listed, unfavourite, afterUndo });
-  },
-);
+/**
+ * The id of one of A's statuses once made, as the moves on it need it made (`shown`: as asked, unless they need less):
+ * the moves follow it, and a status not made so is their cause.
+ */
+const idOf = (name: string, status: DeclaredStep<Created<Status>>, shown: (created: Created<Status>) => Step<Status> = (created) => created) =>
+  step(name, { as: 'A', needs: { status }, cost: {} }, async ({ status }) => {
+    const asNeeded = shown(status);
+    return asNeeded.ok ? made(asNeeded.value.id, asNeeded.exchange) : notMade(asNeeded.cause, asNeeded.exchange);
+  });
 
-const bookmarks = step("A's bookmark of its public status, and its unbookmark", { as: 'A', needs: { subject }, cost: { api: 2 } }, async ({ subject }) => {
-  const bookmark = await when(subject, (s) => moves.move(a, s.id, 'bookmark', 'unbookmark'));
-  const bookmarked = await took(a, subject, bookmark, 'bookmarked', true, 'STATUS-BOOKMARK-1', 'bookmark');
-  const unbookmark = await when(bookmarked, (id) => moves.undoMove(a, id, 'unbookmark'));
-  holdIfShown(subject, unbookmark, 'bookmarked', 'STATUS-BOOKMARK-2', 'the unbookmark');
-  return made({ bookmark, unbookmark });
+const subjectId = idOf("A's public status, made as asked", subject);
+const hiddenId = idOf("A's private status, made as asked", hidden);
+const unflaggedId = idOf("A's private status, made whatever its visibility", hidden, unflagged);
+
+/** A request on a status, as a step's outcome: its answer. */
+const sent = async (request: Promise<Exchange>): Promise<StepOutcome<Exchange>> => {
+  const exchange = await request;
+  return made(exchange, exchange);
+};
+
+/** An answer as a step that came to it, for what judges a move's answer. */
+const answered = (exchange: Exchange): Step<Exchange> => succeeded(exchange, exchange);
+
+/** A transition a move makes: its flag and the value it gives it, the move's clause, and the move in a word. */
+interface Transition {
+  flag: Flag;
+  value: boolean;
+  clause: string;
+  what: string;
+  /** The moves after it need it to have taken (took: its answer, or else a read, shows the flag). */
+  takes?: boolean;
+  /** An undo whose state must hold (Holds): once it took, or, where no move needs it taken, once its answer shows it. */
+  holds?: boolean;
+}
+
+/**
+ * A move of a row on A's public status, a step of its own: sent once the step it follows came to the status's id (the
+ * planner blocks it otherwise, with that step's cause), and after every earlier step on the status. A move that
+ * `takes` and did not is the cause of the moves after it, its answer still its checks' to judge. Its value is the
+ * status's id, its exchange its answer; where it takes, a read may confirm the flag its answer did not show.
+ */
+const moveOn = (name: string, follows: DeclaredStep<string>, send: (actor: Actor, id: string) => Promise<Exchange>, transition?: Transition) =>
+  step(name, { as: 'A', needs: { id: follows }, changes: [subject], cost: { api: 1 }, mayAdd: transition?.takes ? 1 : 0 }, async ({ id }, { actor }) => {
+    const answer = await send(actor, id);
+    if (!transition) return made(id, answer);
+    const { flag, value, clause, what, takes, holds } = transition;
+    const moved = takes ? await took(actor, succeeded({ id }, answer), answered(answer), flag, value, clause, what) : undefined;
+    if (holds && (moved ? moved.ok : shows(answer, id, flag, value).ok)) holdsOn(id).expect(flag, value, clause, `the ${what}`);
+    return moved && !moved.ok ? notMade(moved.cause, answer) : made(id, answer);
+  });
+
+/** A move's answer as the row's checks judge it; a move not sent carries the cause that kept it. */
+const answerIn = (outcome: StepOutcome<unknown>): Step<Exchange> =>
+  outcome.exchange ? answered(outcome.exchange) : failed(outcome.ok ? { summary: 'the move was sent without an answer' } : outcome.cause);
+
+/** A row's answers by move, for its checks: it sends nothing, and ends with the last move of the row. */
+const answersOf = <M extends Record<string, DeclaredStep<string>>>(name: string, rowMoves: M) =>
+  step(name, { as: 'A', uses: rowMoves, cost: {} }, async (outcomes) =>
+    made(Object.fromEntries(Object.keys(rowMoves).map((move) => [move, answerIn(outcomes[move] as StepOutcome<string>)])) as Record<keyof M, Step<Exchange>>),
+  );
+
+// Every undo of the row answers 200 and settles the favourite: the ledger sends nothing for it.
+const favourite = moveOn("A's favourite of its public status", subjectId, (actor, id) => moves.move(actor, id, 'favourite', 'unfavourite'), {
+  flag: 'favourited',
+  value: true,
+  clause: 'STATUS-FAV-1',
+  what: 'favourite',
+  takes: true,
+});
+const favouriteAgain = moveOn("A's favourite of its public status again", favourite, (actor, id) => actor.post(on(id, 'favourite')));
+const favouritedBy = moveOn("favourited_by of A's public status once favourited", favourite, (actor, id) => actor.get(on(id, 'favourited_by')));
+const unfavourite = moveOn("A's unfavourite of its public status", favourite, (actor, id) => moves.undoMove(actor, id, 'unfavourite'), {
+  flag: 'favourited',
+  value: false,
+  clause: 'STATUS-FAV-3',
+  what: 'unfavourite',
+  takes: true,
+  holds: true,
+});
+const favourites = answersOf("A's favourite of its public status, the favourite again, favourited_by, the unfavourite, favourited_by after it", {
+  favourite,
+  again: favouriteAgain,
+  listed: favouritedBy,
+  unfavourite,
+  afterUndo: moveOn("favourited_by of A's public status after the unfavourite", unfavourite, (actor, id) => actor.get(on(id, 'favourited_by'))),
+});
+
+const bookmark = moveOn("A's bookmark of its public status", subjectId, (actor, id) => moves.move(actor, id, 'bookmark', 'unbookmark'), {
+  flag: 'bookmarked',
+  value: true,
+  clause: 'STATUS-BOOKMARK-1',
+  what: 'bookmark',
+  takes: true,
+});
+const bookmarks = answersOf("A's bookmark of its public status, and its unbookmark", {
+  bookmark,
+  unbookmark: moveOn("A's unbookmark of its public status", bookmark, (actor, id) => moves.undoMove(actor, id, 'unbookmark'), {
+    flag: 'bookmarked',
+    value: false,
+    clause: 'STATUS-BOOKMARK-2',
+    what: 'unbookmark',
+    holds: true,
+  }),
 });
 
 // A takes part in the thread of its own status.
-const mutes = step("A's mute of its public status's thread, the mute again, and the unmute", { as: 'A', needs: { subject }, cost: { api: 3 } }, async ({ subject }) => {
-  const mute = await when(subject, (s) => moves.move(a, s.id, 'mute', 'unmute'));
-  const muted = await took(a, subject, mute, 'muted', true, 'STATUS-MUTE-1', 'mute');
-  const again = await when(muted, (id) => a.post(on(id, 'mute')));
-  const unmute = await when(muted, (id) => moves.undoMove(a, id, 'unmute'));
-  holdIfShown(subject, unmute, 'muted', 'STATUS-MUTE-3', 'the unmute');
-  return made({ mute, again, unmute });
+const mute = moveOn("A's mute of its public status's thread", subjectId, (actor, id) => moves.move(actor, id, 'mute', 'unmute'), {
+  flag: 'muted',
+  value: true,
+  clause: 'STATUS-MUTE-1',
+  what: 'mute',
+  takes: true,
+});
+const muteAgain = moveOn("A's mute of its public status's thread again", mute, (actor, id) => actor.post(on(id, 'mute')));
+const mutes = answersOf("A's mute of its public status's thread, the mute again, and the unmute", {
+  mute,
+  again: muteAgain,
+  unmute: moveOn("A's unmute of its public status's thread", mute, (actor, id) => moves.undoMove(actor, id, 'unmute'), {
+    flag: 'muted',
+    value: false,
+    clause: 'STATUS-MUTE-3',
+    what: 'unmute',
+    holds: true,
+  }),
 });
 
-const pins = step("A's pin of its public status, the pin repeated, the unpin, and the unpin again", { as: 'A', needs: { subject }, cost: { api: 4 } }, async ({ subject }) => {
-  const pin = await when(subject, (s) => moves.move(a, s.id, 'pin', 'unpin'));
-  const pinned = await took(a, subject, pin, 'pinned', true, 'STATUS-PIN-1', 'pin');
-  const repeated = await when(pinned, (id) => repeat(a, id, 'pin'));
-  const unpin = await when(pinned, (id) => moves.undoMove(a, id, 'unpin'));
-  const unpinned = await took(a, subject, unpin, 'pinned', false, 'STATUS-PIN-5', 'unpin');
-  if (unpinned.ok) holdsOn(unpinned.value).expect('pinned', false, 'STATUS-PIN-5', 'the unpin');
-  const unpinAgain = await when(unpinned, (id) => a.post(on(id, 'unpin')));
-  return made({ pin, repeated, unpin, unpinAgain });
+const pin = moveOn("A's pin of its public status", subjectId, (actor, id) => moves.move(actor, id, 'pin', 'unpin'), {
+  flag: 'pinned',
+  value: true,
+  clause: 'STATUS-PIN-1',
+  what: 'pin',
+  takes: true,
+});
+const pinRepeated = moveOn("A's pin of its public status repeated", pin, (actor, id) => repeat(actor, id, 'pin'));
+const unpin = moveOn("A's unpin of its public status", pin, (actor, id) => moves.undoMove(actor, id, 'unpin'), {
+  flag: 'pinned',
+  value: false,
+  clause: 'STATUS-PIN-5',
+  what: 'unpin',
+  takes: true,
+  holds: true,
+});
+const pins = answersOf("A's pin of its public status, the pin repeated, the unpin, and the unpin again", {
+  pin,
+  repeated: pinRepeated,
+  unpin,
+  unpinAgain: moveOn("A's unpin of its public status again", unpin, (actor, id) => actor.post(on(id, 'unpin'))),
 });
 
 // The refusals run beside the pin row: A's is of another status, and B's pins are B's own.
-const pinOthers = step("B's pin of A's public status", { as: 'B', needs: { subject }, cost: { api: 1 } }, async ({ subject }) =>
-  made(await when(subject, (s) => moves.probe(accountB(), s.id, 'pin', 'unpin'))),
-);
+const pinOthers = step("B's pin of A's public status", { as: 'B', needs: { id: subjectId }, cost: { api: 1 } }, ({ id }, { actor }) => sent(moves.probe(actor, id, 'pin', 'unpin')));
 
-const pinHidden = step("A's pin of its private status", { as: 'A', needs: { hidden }, cost: { api: 1 } }, async ({ hidden }) =>
-  made(await when(hidden, (s) => moves.probe(a, s.id, 'pin', 'unpin'))),
-);
+const pinHidden = step("A's pin of its private status", { as: 'A', needs: { id: hiddenId }, cost: { api: 1 } }, ({ id }, { actor }) => sent(moves.probe(actor, id, 'pin', 'unpin')));
 
 /** A's undo of a flag it never set: on its private status, which A never favourites, bookmarks or mutes. */
 const undoNeverSet = (undo: string) =>
-  step(`A's ${undo} of its private status`, { as: 'A', needs: { hidden }, cost: { api: 1 } }, async ({ hidden }) => made(await when(unflagged(hidden), (s) => a.post(on(s.id, undo)))));
+  step(`A's ${undo} of its private status`, { as: 'A', needs: { id: unflaggedId }, cost: { api: 1 } }, ({ id }, { actor }) => sent(actor.post(on(id, undo))));
 
 const unfavouriteAgain = undoNeverSet('unfavourite');
 const unbookmarkAgain = undoNeverSet('unbookmark');
@@ -265,8 +354,8 @@ const unmuteAgain = undoNeverSet('unmute');
 
 /** B's moves on A's private status, which B cannot see: the move, its undo, or both, as `asked`. */
 const hiddenPair = (action: string, undo: string, asked: Asked) =>
-  step(`B's ${asked === 'both' ? `${action} and ${undo}` : asked === 'move' ? action : undo} of A's private status`, { as: 'B', needs: { hidden }, cost: { api: asked === 'both' ? 2 : 1 } }, async ({ hidden }) =>
-    made(await pairOn(moves, accountB(), hidden, action, undo, asked)),
+  step(`B's ${asked === 'both' ? `${action} and ${undo}` : asked === 'move' ? action : undo} of A's private status`, { as: 'B', needs: { hidden }, cost: { api: asked === 'both' ? 2 : 1 } }, async ({ hidden }, { actor }) =>
+    made(await pairOn(moves, actor, hidden, action, undo, asked)),
   );
 
 // A move or undo that its own row refuses whatever the visibility could not show a missing guard, so it is not asked
@@ -291,14 +380,17 @@ const TOKENLESS_MOVES = [
   { action: 'reblog', undo: 'unreblog', visibility: 'public' },
 ] as const;
 
+/** A move of TOKENLESS_MOVES, on A's status of its visibility, made as asked. */
+const tokenlessMove = ({ action, undo, visibility }: (typeof TOKENLESS_MOVES)[number]) =>
+  step(`the ${action} of A's ${visibility} status without a token`, { as: 'anonymous', needs: { id: visibility === 'public' ? subjectId : hiddenId }, cost: { api: 1 } }, ({ id }, { actor }) =>
+    sent(moves.probe(actor, id, action, undo)),
+  );
+
 // Beside the rows, as B's refused pin: what a server took anyway is undone before the read of A's undos and B's boosts.
 const tokenlessMoves = step(
   "the favourite of A's private status and the reblog of its public status, without a token",
-  { as: 'anonymous', needs: { subject, hidden }, cost: { api: TOKENLESS_MOVES.length } },
-  async ({ subject, hidden }, { actor }) => {
-    const statuses = { public: subject, private: hidden };
-    return made(await Promise.all(TOKENLESS_MOVES.map(async (move) => ({ ...move, made: await when(statuses[move.visibility], (s) => moves.probe(actor, s.id, move.action, move.undo)) }))));
-  },
+  { as: 'anonymous', uses: { favourite: tokenlessMove(TOKENLESS_MOVES[0]), reblog: tokenlessMove(TOKENLESS_MOVES[1]) }, cost: {} },
+  async (cells) => made(TOKENLESS_MOVES.map((move) => ({ ...move, made: answerIn(cells[move.action]) }))),
 );
 
 /** The steps whose moves on A's public status leave a state that the read of A's undos and B's boosts meet. */
@@ -308,9 +400,9 @@ const flagMoves = [favourites, bookmarks, mutes, pins, pinOthers, tokenlessMoves
 const held = step(
   "A's read of its public status once the settle window has passed since its last undo",
   { as: 'A', needs: { subject }, changes: flagMoves, cost: { api: 1 } },
-  async ({ subject }) => {
+  async ({ subject }, { actor }) => {
     const holds = holdsOn(subject.ok ? subject.value.id : undefined);
-    return made({ holds, read: subject.ok ? await holds.confirm(a, subject.value.id) : undefined });
+    return made({ holds, read: subject.ok ? await holds.confirm(actor, subject.value.id) : undefined });
   },
 );
 
@@ -354,7 +446,7 @@ const LAST_STATUS_CLEANUP = 2;
 const sequences = step(
   'sequences of moves on A\'s public status by A and B, repeated, undone, interleaved and at the same moment, with the reads after them',
   { as: 'A', alsoAs: ['B'], needs: { subject, held }, changes: [...flagMoves, held], cost: { api: COVERING_COST + explorationBudget(config) } },
-  async ({ subject, held }): Promise<StepOutcome<{ record: SequenceRecord; exploration?: Exploration }>> => {
+  async ({ subject, held }, { actor: a, also: { B: b } }): Promise<StepOutcome<{ record: SequenceRecord; exploration?: Exploration }>> => {
     if (!subject.ok) return notMade(subject.cause, subject.exchange);
     const { id } = subject.value;
     const ownerId = subject.value.account?.id;
@@ -411,8 +503,6 @@ const sequences = step(
   },
 );
 
-const booster = b ?? a;
-
 /** Where B boosts and the release has the visibility parameter, A boosts its own status too: the unlisted boost. */
 const boostsOwn = Boolean(b) && visibilityParameter;
 
@@ -425,9 +515,12 @@ const boostsOwn = Boolean(b) && visibilityParameter;
  */
 const ownBoost = step(
   "A's unlisted boost of its own public status",
-  { as: 'A', needs: { subject }, changes: [...flagMoves, held, sequences], cost: { api: boostsOwn ? 1 : 0 } },
-  async ({ subject }): Promise<StepOutcome<{ visibility: string; made: Step<Exchange> } | undefined>> =>
-    made(boostsOwn ? { visibility: 'unlisted', made: await when(subject, (s) => moves.move(a, s.id, 'reblog', 'unreblog', { visibility: 'unlisted' })) } : undefined),
+  { as: 'A', needs: { id: subjectId }, changes: [...flagMoves, held, sequences], cost: { api: boostsOwn ? 1 : 0 } },
+  async ({ id }, { actor }): Promise<StepOutcome<{ visibility: string; made: Step<Exchange> } | undefined>> => {
+    if (!boostsOwn) return made(undefined);
+    const boost = await moves.move(actor, id, 'reblog', 'unreblog', { visibility: 'unlisted' });
+    return made({ visibility: 'unlisted', made: answered(boost) });
+  },
 );
 
 /**
@@ -442,7 +535,7 @@ const reblogs = step(
   // exist. Where B is not configured, no delete follows the boost left standing (STATUS-DELETE-7 needs B): the ledger's
   // unreblog of it is this row's.
   { as: b ? 'B' : 'A', needs: { subject }, changes: [...flagMoves, held, ownBoost], cost: { api: (visibilityParameter ? (b ? 9 : 12) : 6) + (pinsExist ? 1 : 0) } },
-  async ({ subject }) => {
+  async ({ subject }, { actor: booster }) => {
     const refused: Step<Exchange>[] = [];
     const boostsByVisibility: { visibility: string; made: Step<Exchange> }[] = [];
     let repeated: Step<Exchange> | undefined;
@@ -471,7 +564,7 @@ const reblogs = step(
     ]);
     if (visibilityParameter) {
       let room = unreblogged;
-      if (!b) {
+      if (!config.tokenB) {
         // One boost per visibility: A, the only booster, undoes its unlisted boost to make room for the private one.
         const unlisted = await when(unreblogged, (id) => moves.move(booster, id, 'reblog', 'unreblog', { visibility: 'unlisted' }));
         boostsByVisibility.push({ visibility: 'unlisted', made: unlisted });
@@ -517,7 +610,7 @@ const actedOn = ({ boostStands, favourited }: Pick<Deletes, 'boostStands' | 'fav
  * cannot see it; where one of them took anyway (its own clause fails), a server may keep it as a status others acted
  * on, so A makes one here that no other step acts on (a creation and a deletion more, on such a server only).
  */
-async function untouchedBy(others: Moves, hidden: Created<Status>): Promise<Created<Status>> {
+async function untouchedBy(a: Actor, others: Moves, hidden: Created<Status>): Promise<Created<Status>> {
   if (!hidden.ok || !others.movedByOthers(hidden.value.id, a)) return hidden;
   return a.createStatus({ status: 'conformance probe: a status no one else acts on', visibility: 'private' });
 }
@@ -546,14 +639,14 @@ const deletes = step(
     cost: { api: (visibilityParameter ? 0 : 1) + 1 },
     mayAdd: 6,
   },
-  async ({ subject, hidden, held, reblogs: { standingBoost } }): Promise<StepOutcome<Deletes>> => {
+  async ({ subject, hidden, held, reblogs: { standingBoost } }, { actor: a, also: { B } }): Promise<StepOutcome<Deletes>> => {
     if (!subject.ok) return notMade(subject.cause, subject.exchange);
-    const other = accountB();
+    const other = B as Actor;
     const { id } = subject.value;
     // B's boost of the reblog row stands; where the row left none (a release without the parameter), B boosts here.
     let boostStands = standingBoost;
     if (!standingBoost.ok) {
-      const boosting = await when(subject, () => moves.move(other, id, 'reblog', 'unreblog'));
+      const boosting = answered(await moves.move(other, id, 'reblog', 'unreblog'));
       boostStands = await boostExists(other, subject, boosting, boostOf(boosting, subject), 'STATUS-REBLOG-1');
     }
     // B's favourite that the sequence left standing, where its answer showed it taken (as took() reads a move's answer).
@@ -561,16 +654,16 @@ const deletes = step(
     const favourited =
       standing && shows(standing, id, 'favourited', true).ok
         ? succeeded(id, standing)
-        : await took(other, subject, await when(subject, () => moves.move(other, id, 'favourite', 'unfavourite')), 'favourited', true, 'STATUS-FAV-1', "B's favourite");
+        : await took(other, subject, answered(await moves.move(other, id, 'favourite', 'unfavourite')), 'favourited', true, 'STATUS-FAV-1', "B's favourite");
     // Either act of B's makes a status others acted on: one that did not take leaves the other to be judged.
     if (!actedOn({ boostStands, favourited }).ok) return made({ boostStands, favourited });
     // A's read that confirmed the undos held already showed whether A reads its status; else one read here.
     const readBefore = held.read ?? (await a.get(`/api/v1/statuses/${id}`));
-    const untouched = await untouchedBy(moves, hidden);
-    const deleted = (status: Created<Status>, atOnce = false) => (status.ok ? deleteAndRead(status, status.value.id, atOnce) : undefined);
+    const untouched = await untouchedBy(a, moves, hidden);
+    const deleted = (status: Created<Status>, atOnce = false) => (status.ok ? deleteAndRead(a, status, status.value.id, atOnce) : undefined);
     // A's private status, where it is no control, is deleted beside it all the same, in the ledger's place. The plain
     // delete is read at the same moment too (STATUS-DELETE-8): a deletion the run makes anyway.
-    const [acted, plain] = await Promise.all([deleteAndRead(subject, id), deleted(untouched, true), untouched === hidden ? undefined : deleted(hidden)]);
+    const [acted, plain] = await Promise.all([deleteAndRead(a, subject, id), deleted(untouched, true), untouched === hidden ? undefined : deleted(hidden)]);
     if (acted.readAfter?.status === 404) {
       // B's boost and favourite went with the status, and A's own boost.
       moves.settleGone(other, id);
@@ -603,8 +696,8 @@ section('States and transitions', () => {
       { needs: { hidden, favourites, unfavouriteAgain } },
       ({ hidden, favourites: { unfavourite }, unfavouriteAgain }) => {
         // An answer other than 200 fails only where unfavourite answers at all: a server without it refuses everything.
-        if (need(unfavouriteAgain).status !== 200) controlled(unfavourite, 'STATUS-FAV-3', "A's unfavourite of its favourited status");
-        expectFlag(unfavouriteAgain, unflagged(hidden), 'favourited', false);
+        if (unfavouriteAgain.status !== 200) controlled(unfavourite, 'STATUS-FAV-3', "A's unfavourite of its favourited status");
+        expectFlag(answered(unfavouriteAgain), unflagged(hidden), 'favourited', false);
       },
     );
 
@@ -693,7 +786,7 @@ section('States and transitions', () => {
       ({ bookmarks: { unbookmark }, unbookmarkAgain }) => {
         // The positive control: unbookmark answered 2xx for a bookmarked status (a server without it answers 404 to all).
         controlled(unbookmark, 'STATUS-BOOKMARK-2', "A's unbookmark of its bookmarked status");
-        expectError(need(unbookmarkAgain), 404, 'Record not found');
+        expectError(unbookmarkAgain, 404, 'Record not found');
       },
     );
   });
@@ -714,8 +807,8 @@ section('States and transitions', () => {
 
     it('STATUS-MUTE-4 unmute of a thread not muted still answers 200, muted = false', { needs: { hidden, mutes, unmuteAgain } }, ({ hidden, mutes: { unmute }, unmuteAgain }) => {
       // An answer other than 200 fails only where unmute answers at all: a server without it refuses everything.
-      if (need(unmuteAgain).status !== 200) controlled(unmute, 'STATUS-MUTE-3', "A's unmute of its muted thread");
-      expectFlag(unmuteAgain, unflagged(hidden), 'muted', false);
+      if (unmuteAgain.status !== 200) controlled(unmute, 'STATUS-MUTE-3', "A's unmute of its muted thread");
+      expectFlag(answered(unmuteAgain), unflagged(hidden), 'muted', false);
     });
   });
 
@@ -740,7 +833,7 @@ section('States and transitions', () => {
       { requires: [requirement(b, NEEDS_B)], needs: { pins, pinOthers } },
       ({ pins: { pin }, pinOthers }) => {
         controlled(pin, 'STATUS-PIN-1', "A's pin of its own public status");
-        expectError(need(pinOthers), 422, "Validation failed: Someone else's toot cannot be pinned");
+        expectError(pinOthers, 422, "Validation failed: Someone else's toot cannot be pinned");
       },
     );
 
@@ -749,7 +842,7 @@ section('States and transitions', () => {
       { needs: { pins, pinHidden } },
       ({ pins: { pin }, pinHidden }) => {
         controlled(pin, 'STATUS-PIN-1', "A's pin of its own public status");
-        expectError(need(pinHidden), 422, 'Validation failed: Non-public toot cannot be pinned');
+        expectError(pinHidden, 422, 'Validation failed: Non-public toot cannot be pinned');
       },
     );
   });

@@ -24,11 +24,11 @@ import { answerOf, causeOf, failed, succeeded, type Step, type StepOutcome } fro
 import { expectNoMismatch, hasMismatch } from './support/judge/run-wide.ts';
 import { noteLate, now, observeLate, settle } from './support/act/settle.ts';
 import { check, expectEqual, expectError, expectJson, expectList, expectOk, fail, observeErrorBody, statusLine as statusLineOf } from './support/judge/verify.ts';
-import { absent, it, made, notMade, requirement, section, step } from './support/run/checks.ts';
+import { absent, it, made, notMade, requirement, section, step, type Account } from './support/run/checks.ts';
 import { expectEveryCell } from './support/judge/access-cells.ts';
 import { releaseHas } from './support/judge/clauses.ts';
 
-const { config, a, b, anon } = actors();
+const { config, b } = actors();
 const DIRECT_TEXT = 'conformance probe: a direct status that mentions nobody #conformance';
 // An id no server has given out: far above any snowflake of this century.
 const MISSING_ID = '999999999999999999';
@@ -40,7 +40,7 @@ const WHITELIST = 'the instance runs in whitelist mode: tokenless reads answer 4
 // answered then is not shown.
 const tokenlessReadsExist = releaseHas(config.serverVersion, 'STATUS-READ-1');
 // The public operations are read without a token, except where whitelist mode refuses tokenless reads.
-const publicReader = config.whitelistMode ? a : anon;
+const publicReader: Account = config.whitelistMode ? 'A' : 'anonymous';
 // Who reads the statuses without a token: everyone since tokenless reads came, except in whitelist mode, where only its own check reads the public one.
 const tokenlessReads = !config.whitelistMode && tokenlessReadsExist;
 
@@ -165,7 +165,7 @@ function expectOwnerTokenTaken(hidden: PreparedStatus, byOwner: Answers): void {
 }
 
 /** A reply made when what it replies to was made, however it came back; otherwise it fails with the same cause. */
-async function replyTo(parent: PreparedStatus, params: FormParams): Promise<PreparedStatus> {
+async function replyTo(a: Actor, parent: PreparedStatus, params: FormParams): Promise<PreparedStatus> {
   const made = madeStep(parent);
   if (!made.ok) return { ...failed<Status>(made.cause), settle: () => undefined, unkept: [] };
   return a.createStatus({ ...params, in_reply_to_id: made.value.id });
@@ -184,7 +184,7 @@ function ownAnswered(hidden: PreparedStatus, byOwner: Answers, exchange: Exchang
 const othersOf = (byB: Answers, tokenless: Answers): Answers[] => [...(b ? [byB] : []), ...(config.whitelistMode ? [] : [tokenless])];
 
 /** A's delete of its own status; one that answers 200 is off the ledger. */
-async function deleteOwn(created: PreparedStatus): Promise<Exchange | undefined> {
+async function deleteOwn(a: Actor, created: PreparedStatus): Promise<Exchange | undefined> {
   const made = madeStep(created);
   if (!made.ok) return undefined;
   const exchange = await a.delete(pathOf(made.value));
@@ -221,9 +221,9 @@ const creation = (created: PreparedStatus) => made(created, created.exchange);
 
 // Its content is HTML: the hashtag a link, the text the same once tags are taken out (STATUS-EFFECT-5).
 const TOP_TEXT = 'conformance probe: a public status #conformance';
-const top = step("A's public status, with spoiler_text, sensitive and language", { as: 'A', cost: STATUS_COST }, async () =>
+const top = step("A's public status, with spoiler_text, sensitive and language", { as: 'A', cost: STATUS_COST }, async (_, { actor }) =>
   creation(
-    await a.createStatus({
+    await actor.createStatus({
       status: TOP_TEXT,
       spoiler_text: 'conformance spoiler',
       sensitive: true,
@@ -235,35 +235,35 @@ const top = step("A's public status, with spoiler_text, sensitive and language",
 
 // A reply needs its parent's id: the thread is made one status after another, the other statuses alongside it.
 // Sensitive without a spoiler_text, which some servers drop (STATUS-CREATE-7): no check of the reply needs it kept.
-const reply = step("A's unlisted reply to it, sensitive without a spoiler_text", { as: 'A', needs: { top }, cost: STATUS_COST }, async ({ top }) =>
-  creation(await replyTo(top, { status: 'conformance probe: an unlisted reply', visibility: 'unlisted', sensitive: true })),
+const reply = step("A's unlisted reply to it, sensitive without a spoiler_text", { as: 'A', needs: { top }, cost: STATUS_COST }, async ({ top }, { actor }) =>
+  creation(await replyTo(actor, top, { status: 'conformance probe: an unlisted reply', visibility: 'unlisted', sensitive: true })),
 );
 
-const hidden = step("A's private reply to the reply", { as: 'A', needs: { reply }, cost: STATUS_COST }, async ({ reply }) =>
-  creation(await replyTo(reply, { status: 'conformance probe: a private reply to the reply', visibility: 'private' })),
+const hidden = step("A's private reply to the reply", { as: 'A', needs: { reply }, cost: STATUS_COST }, async ({ reply }, { actor }) =>
+  creation(await replyTo(actor, reply, { status: 'conformance probe: a private reply to the reply', visibility: 'private' })),
 );
 
-const direct = step("A's direct status, which mentions nobody", { as: 'A', cost: STATUS_COST }, async () => creation(await a.createStatus({ status: DIRECT_TEXT, visibility: 'direct' })));
+const direct = step("A's direct status, which mentions nobody", { as: 'A', cost: STATUS_COST }, async (_, { actor }) => creation(await actor.createStatus({ status: DIRECT_TEXT, visibility: 'direct' })));
 
 // Polls came with STATUS-POLL-1's release: they gate one status of STATUS-CREATE-4, not the check, so the gating stays here.
 const polls = releaseHas(config.serverVersion, 'STATUS-POLL-1');
 // Left to the ledger, which deletes it as its author and reads it, and its poll, gone.
-const directPoll = step('a direct status with a poll, of B where B is configured', { as: b ? 'B' : 'A', cost: polls ? POLL_STATUS_COST : {} }, async () =>
-  made(polls ? await (b ?? a).createStatus(DIRECT_POLL) : undefined),
+const directPoll = step('a direct status with a poll, of B where B is configured', { as: b ? 'B' : 'A', cost: polls ? POLL_STATUS_COST : {} }, async (_, { actor }) =>
+  made(polls ? await actor.createStatus(DIRECT_POLL) : undefined),
 );
 
 // Two probes are sent as clients that do not ask for JSON, so that WIRE-JSON-2 judges their answers too:
 // the read of a missing status as curl sends it (Accept: */*), the creation without a token with no Accept header.
-const missingRead = step('a read of a status that does not exist, as curl sends it (Accept: */*)', { as: 'A', cost: { api: 1 } }, async () =>
-  made(await a.get(`/api/v1/statuses/${MISSING_ID}`, { accept: '*/*' })),
+const missingRead = step('a read of a status that does not exist, as curl sends it (Accept: */*)', { as: 'A', cost: { api: 1 } }, async (_, { actor }) =>
+  made(await actor.get(`/api/v1/statuses/${MISSING_ID}`, { accept: '*/*' })),
 );
 
-const withoutToken = step('a creation without an Authorization header, with no Accept header', { as: 'anonymous', cost: { api: 1 } }, async () =>
-  made(await anon.post('/api/v1/statuses', REFUSED, { accept: null })),
+const withoutToken = step('a creation without an Authorization header, with no Accept header', { as: 'anonymous', cost: { api: 1 } }, async (_, { actor }) =>
+  made(await actor.post('/api/v1/statuses', REFUSED, { accept: null })),
 );
 
-const invalidToken = step('a creation with an invalid token', { as: 'anonymous', cost: { api: 1 } }, async () =>
-  made(await anon.post('/api/v1/statuses', REFUSED, { token: 'conformance-invalid-token' })),
+const invalidToken = step('a creation with an invalid token', { as: 'anonymous', cost: { api: 1 } }, async (_, { actor }) =>
+  made(await actor.post('/api/v1/statuses', REFUSED, { token: 'conformance-invalid-token' })),
 );
 
 /** The statuses each reader reads once they are all made: the context of one shows the others. */
@@ -273,36 +273,36 @@ const contextsOf = (statuses: readonly Status[]) => statuses.map((status) => `${
 // The context of the reply, in the middle of the thread, shows the thread above it and below it: the public status
 // in its ancestors (STATUS-CONTEXT-1), the private reply in its descendants (STATUS-CONTEXT-2). A's context of the
 // public status would show nothing more.
-const byOwner = step("A's reads: the context of each status but the public one, and its private and direct statuses", { as: 'A', needs: { reply, hidden, direct }, cost: { api: 5 } }, ({ reply, hidden, direct }) =>
-  readAll(a, [...contextsOf(madeOf(reply, hidden, direct)), ...madeOf(hidden, direct).map(pathOf)]),
+const byOwner = step("A's reads: the context of each status but the public one, and its private and direct statuses", { as: 'A', needs: { reply, hidden, direct }, cost: { api: 5 } }, ({ reply, hidden, direct }, { actor }) =>
+  readAll(actor, [...contextsOf(madeOf(reply, hidden, direct)), ...madeOf(hidden, direct).map(pathOf)]),
 );
 
 // The deletions wait for every read, so this step is planned without B too: then it reads nothing.
-const byB = step("B's reads: each status and its context", { as: 'B', needs: THREAD, cost: { api: b ? 8 : 0 } }, async ({ top, reply, hidden, direct }) => {
+const byB = step("B's reads: each status and its context", { as: 'B', needs: THREAD, cost: { api: b ? 8 : 0 } }, async ({ top, reply, hidden, direct }, { actor }) => {
   const all = madeOf(top, reply, hidden, direct);
-  return b ? readAll(b, [...contextsOf(all), ...all.map(pathOf)]) : made(new Map());
+  return config.tokenB ? readAll(actor, [...contextsOf(all), ...all.map(pathOf)]) : made(new Map());
 });
 
 // In whitelist mode only STATUS-WHITELIST-1's read of the public status is sent without a token; before 2.7.0 only the contexts.
 const tokenless = step(
   'the reads without a token: the context of each status, and each status',
   { as: 'anonymous', needs: THREAD, cost: { api: config.whitelistMode ? 1 : tokenlessReads ? 8 : 4 } },
-  ({ top, reply, hidden, direct }) => {
+  ({ top, reply, hidden, direct }, { actor }) => {
     const all = madeOf(top, reply, hidden, direct);
-    return readAll(anon, config.whitelistMode ? madeOf(top).map(pathOf) : [...contextsOf(all), ...(tokenlessReads ? all.map(pathOf) : [])]);
+    return readAll(actor, config.whitelistMode ? madeOf(top).map(pathOf) : [...contextsOf(all), ...(tokenlessReads ? all.map(pathOf) : [])]);
   },
 );
 
-const acted = step('the accounts that reblogged and favourited the public status', { as: config.whitelistMode ? 'A' : 'anonymous', needs: { top }, cost: { api: 2 } }, ({ top }) =>
-  readAll(publicReader, madeOf(top).flatMap((status) => [`${pathOf(status)}/reblogged_by`, `${pathOf(status)}/favourited_by`])),
+const acted = step('the accounts that reblogged and favourited the public status', { as: publicReader, needs: { top }, cost: { api: 2 } }, ({ top }, { actor }) =>
+  readAll(actor, madeOf(top).flatMap((status) => [`${pathOf(status)}/reblogged_by`, `${pathOf(status)}/favourited_by`])),
 );
 
 // A token is optional on this public operation; A sends one so that whitelist mode does not matter here.
-const cardRead = step('the card of the public status', { as: 'A', needs: { top }, cost: { api: 1 } }, ({ top }) => readAll(a, madeOf(top).map((status) => `${pathOf(status)}/card`)));
+const cardRead = step('the card of the public status', { as: 'A', needs: { top }, cost: { api: 1 } }, ({ top }, { actor }) => readAll(actor, madeOf(top).map((status) => `${pathOf(status)}/card`)));
 
 /** A cell of STATUS-VIS-8: an accounts list of a status that hides it from the caller who asks. */
 interface HiddenList {
-  caller: Actor;
+  caller: 'B' | 'anonymous';
   hidden: 'private' | 'direct';
   list: AccountsList;
 }
@@ -314,9 +314,9 @@ interface HiddenList {
  * caller or visibility, shows it in its cell. In whitelist mode, where a tokenless read is refused whatever it reads,
  * B asks both.
  */
-const tokenlessCaller = config.whitelistMode ? b : anon;
+const tokenlessCaller = config.whitelistMode ? (b ? 'B' : undefined) : 'anonymous';
 const HIDDEN_LISTS: HiddenList[] = [
-  ...(b ? [{ caller: b, hidden: 'private', list: 'reblogged_by' } as const] : []),
+  ...(b ? [{ caller: 'B', hidden: 'private', list: 'reblogged_by' } as const] : []),
   ...(tokenlessCaller ? [{ caller: tokenlessCaller, hidden: 'direct', list: 'favourited_by' } as const] : []),
 ];
 
@@ -334,14 +334,15 @@ const asAsked = (created: PreparedStatus) => (created.unkept.some((u) => u.param
 const hiddenListReads = step(
   "the accounts lists of A's private and direct statuses to another user and without a token, and each caller's of the public status",
   { as: 'B', alsoAs: ['anonymous'], needs: { top, hidden, direct, acted }, cost: { api: HIDDEN_LISTS.length + HIDDEN_LISTS.filter((cell) => cell.caller !== publicReader).length } },
-  async ({ top, hidden, direct, acted }) => {
+  async ({ top, hidden, direct, acted }, { actor, also }) => {
+    const callers = { B: actor, anonymous: also.anonymous as Actor };
     const statuses = { private: asAsked(hidden), direct: asAsked(direct) };
     const cells = HIDDEN_LISTS.flatMap((cell) => madeOf(top).flatMap((open) => statuses[cell.hidden].map((status) => ({ cell, open, status }))));
     const reads = await Promise.all(
       cells.map(async ({ cell, open, status }): Promise<CellRead> => {
         const [answer, control] = await Promise.all([
-          cell.caller.get(`${pathOf(status)}/${cell.list}`),
-          cell.caller === publicReader ? accountsOf(acted, open, cell.list) : cell.caller.get(`${pathOf(open)}/${cell.list}`),
+          callers[cell.caller].get(`${pathOf(status)}/${cell.list}`),
+          cell.caller === publicReader ? accountsOf(acted, open, cell.list) : callers[cell.caller].get(`${pathOf(open)}/${cell.list}`),
         ]);
         return { ...cell, answer, control };
       }),
@@ -370,13 +371,13 @@ function expectHiddenFrom(answers: Answers, tokenlessCaller: boolean, status: St
  * caller); where they were refused, A reads the list with its token, so that a server refusing tokenless reads does
  * not block a check that sends none. A conforming server costs no request more.
  */
-const listControls = step("the public status's accounts lists as A's own requests go", { as: 'A', needs: { top, acted }, cost: {} }, async ({ top, acted }) => {
+const listControls = step("the public status's accounts lists as A's own requests go", { as: 'A', needs: { top, acted }, cost: {} }, async ({ top, acted }, { actor }) => {
   const controls = new Map<AccountsList, Exchange>();
   for (const status of madeOf(top)) {
     for (const list of ACCOUNTS_LISTS) {
       const tokenless = accountsOf(acted, status, list);
       const answered = tokenless.status !== undefined && tokenless.status >= 200 && tokenless.status < 300;
-      controls.set(list, answered ? tokenless : await a.get(`${pathOf(status)}/${list}`));
+      controls.set(list, answered ? tokenless : await actor.get(`${pathOf(status)}/${list}`));
     }
   }
   return made(controls);
@@ -386,8 +387,8 @@ const listControls = step("the public status's accounts lists as A's own request
 const READS = { byOwner, byB, tokenless, acted, cardRead, listControls, hiddenListReads };
 
 // Planned only for STATUS-DELETE-3, which requires B.
-const foreignDeletion = step("B's DELETE of A's public status", { as: 'B', needs: { top }, uses: READS, changes: [top], cost: { api: 1 } }, async ({ top }) =>
-  top.ok ? made(await (b as Actor).delete(pathOf(top.value))) : notMade(top.cause, top.exchange),
+const foreignDeletion = step("B's DELETE of A's public status", { as: 'B', needs: { top }, uses: READS, changes: [top], cost: { api: 1 } }, async ({ top }, { actor }) =>
+  top.ok ? made(await actor.delete(pathOf(top.value))) : notMade(top.cause, top.exchange),
 );
 
 // A deletes the direct status; then, alongside the reads and deletes of the deleted status, the thread, which the
@@ -397,8 +398,8 @@ const foreignDeletion = step("B's DELETE of A's public status", { as: 'B', needs
 const deletions = step(
   "A's direct status deleted, read gone, its other operations read and deleted once more; the thread deleted alongside",
   { as: 'A', needs: { direct, top, reply, hidden }, uses: READS, changes: [direct, top, reply, hidden], cost: { api: 4 } },
-  async ({ direct, top, reply, hidden }): Promise<StepOutcome<Deleted>> => {
-    const deletion = await deleteOwn(direct);
+  async ({ direct, top, reply, hidden }, { actor: a }): Promise<StepOutcome<Deleted>> => {
+    const deletion = await deleteOwn(a, direct);
     const deletedAt = now();
     const directMade = madeStep(direct);
     const gone = directMade.ok && deletion?.status === 200 ? pathOf(directMade.value) : undefined;
@@ -417,7 +418,7 @@ const deletions = step(
       goneRead,
       goneRead ? goneRead.then(() => a.delete(gone as string)) : undefined,
       (async () => {
-        for (const status of [hidden, reply, top]) await deleteOwn(status);
+        for (const status of [hidden, reply, top]) await deleteOwn(a, status);
       })(),
     ]);
     return made({ deletion, deletedRead, secondDeletion, operations: await operations });
@@ -720,7 +721,7 @@ section('Statuses', () => {
         // STATUS-VIS-8's cells need the visibility asked for: a status that came back with another one blocks the check.
         const statuses = { private: madeWith(hidden, ['visibility']), direct: madeWith(direct, ['visibility']) };
         need(top);
-        const who = (caller: Actor) => (caller === anon ? 'no token' : caller.name);
+        const who = (caller: HiddenList['caller']) => (caller === 'anonymous' ? 'no token' : caller);
         // A cell counts only where its positive control, with the cell's own credentials, answered 2xx: the same list of
         // the public status. A cell without it is left out (that list's own check reports why); the check is blocked
         // only where no cell has its control.
@@ -731,7 +732,7 @@ section('Statuses', () => {
           await context.annotate(`not judged: ${list} of the ${visibility} status asked by ${who(caller)}, whose control (${list} of the public status) answered ${answerOf(control)}`, 'observation');
         }
         const asked = judged.map(({ caller, hidden: visibility, list, answer }) => {
-          expectHiddenFrom(caller === anon ? tokenless : byB, caller === anon, statuses[visibility], visibility);
+          expectHiddenFrom(caller === 'anonymous' ? tokenless : byB, caller === 'anonymous', statuses[visibility], visibility);
           return { caller: who(caller), status: visibility, operation: list, exchange: answer };
         });
         expectEveryCell(asked, 404, 'Record not found');

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 
 const SUITES = resolve(import.meta.dirname, '../../..', 'suites');
 /** The suite files whose steps act only through the actors handed to them. */
-const CONVERTED = ['account-relations.test.ts', 'client-registration.test.ts', 'oauth.test.ts', 'limits.test.ts', 'streaming.test.ts', 'explore.test.ts'];
+const CONVERTED = ['access.test.ts', 'account-relations.test.ts', 'client-registration.test.ts', 'oauth.test.ts', 'limits.test.ts', 'streaming.test.ts', 'explore.test.ts', 'statuses-create.test.ts', 'media.test.ts', 'statuses.test.ts', 'statuses-interactions.test.ts'];
 
 /** The actors a suite file's step bodies reach of its own, by step: none where every step acts through what it is handed. */
 function moduleActorsOfSteps(fileName: string, source: string): Map<string, string[]> {
