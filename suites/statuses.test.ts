@@ -278,10 +278,15 @@ const byOwner = step("A's reads: the context of each status but the public one, 
 );
 
 // The deletions wait for every read, so this step is planned without B too: then it reads nothing.
-const byB = step("B's reads: each status and its context", { as: 'B', needs: THREAD, cost: { api: b ? 8 : 0 } }, async ({ top, reply, hidden, direct }, { actor }) => {
-  const all = madeOf(top, reply, hidden, direct);
-  return config.tokenB ? readAll(actor, [...contextsOf(all), ...all.map(pathOf)]) : made(new Map());
-});
+const byB = step(
+  "B's reads: each status and its context",
+  { as: 'B', needs: THREAD, cost: { api: b ? 8 : 0 } },
+  async ({ top, reply, hidden, direct }, { actor }) => {
+    const all = madeOf(top, reply, hidden, direct);
+    return readAll(actor, [...contextsOf(all), ...all.map(pathOf)]);
+  },
+  (): StepOutcome<Answers> => made(new Map()),
+);
 
 // In whitelist mode only STATUS-WHITELIST-1's read of the public status is sent without a token; before 2.7.0 only the contexts.
 const tokenless = step(
@@ -333,9 +338,10 @@ const asAsked = (created: PreparedStatus) => (created.unkept.some((u) => u.param
 // asks its cell, and no token the other.
 const hiddenListReads = step(
   "the accounts lists of A's private and direct statuses to another user and without a token, and each caller's of the public status",
-  { as: 'B', alsoAs: ['anonymous'], needs: { top, hidden, direct, acted }, cost: { api: HIDDEN_LISTS.length + HIDDEN_LISTS.filter((cell) => cell.caller !== publicReader).length } },
+  // As no token, with B's cell where B is configured: without B the tokenless cell is still asked.
+  { as: 'anonymous', alsoAs: ['B'], needs: { top, hidden, direct, acted }, cost: { api: HIDDEN_LISTS.length + HIDDEN_LISTS.filter((cell) => cell.caller !== publicReader).length } },
   async ({ top, hidden, direct, acted }, { actor, also }) => {
-    const callers = { B: actor, anonymous: also.anonymous as Actor };
+    const callers = { B: also.B as Actor, anonymous: actor };
     const statuses = { private: asAsked(hidden), direct: asAsked(direct) };
     const cells = HIDDEN_LISTS.flatMap((cell) => madeOf(top).flatMap((open) => statuses[cell.hidden].map((status) => ({ cell, open, status }))));
     const reads = await Promise.all(

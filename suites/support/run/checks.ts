@@ -63,6 +63,13 @@ export interface StepOptions<N extends Steps, U extends Steps> {
   mayAdd?: number;
 }
 
+/**
+ * What a step yields, sending nothing, where the configuration gives its `as` no token (B without
+ * CONFORMANCE_TOKEN_B): for a step that checks not needing B wait for too. Without it, such a step is an error of the
+ * suite (a check that needs B says so in its `requires`, and its steps are not run).
+ */
+export type WithoutAccount<N extends Steps, U extends Steps, T> = (values: Values<N> & StepOutcomes<U>) => StepOutcome<T>;
+
 /** What the planner hands a step besides its values: the actors of the accounts it declares, the only ones it may act through. */
 export interface Acting {
   /** The actor of its `as`. */
@@ -80,6 +87,7 @@ export function step<T, N extends Steps = None, U extends Steps = None>(
   name: string,
   options: StepOptions<N, U>,
   run: (values: Values<N> & StepOutcomes<U>, acting: Acting) => Promise<StepOutcome<T>>,
+  withoutAccount?: WithoutAccount<N, U, T>,
 ): DeclaredStep<T> {
   const { as, alsoAs = [], needs = {}, uses = {}, changes = [], after = [], cost, mayAdd } = options;
   return {
@@ -93,7 +101,11 @@ export function step<T, N extends Steps = None, U extends Steps = None>(
     after,
     cost,
     ...(mayAdd === undefined ? {} : { mayAdd }),
-    run: (values) => run(values as Values<N> & StepOutcomes<U>, { actor: actorOf(as), also: Object.fromEntries(alsoAs.flatMap((account) => [[account, configuredActor(account)]].filter(([, actor]) => actor))) }),
+    run: async (values) => {
+      const given = values as Values<N> & StepOutcomes<U>;
+      if (withoutAccount && !configuredActor(as)) return withoutAccount(given);
+      return run(given, { actor: actorOf(as), also: Object.fromEntries(alsoAs.flatMap((account) => [[account, configuredActor(account)]].filter(([, actor]) => actor))) });
+    },
   };
 }
 
