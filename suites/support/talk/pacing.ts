@@ -667,16 +667,19 @@ async function windowOpens(k: number, what: string): Promise<void> {
   const from = clock.now();
   const before = plannedWindows.slice(0, k);
   const pending = () => before.some((w, j) => Atomics.load(state.running, j) > 0 || (Atomics.load(state.started, j) < w.sections.length && clock.now() - from < UNSTARTED_SECTION_MS));
-  if (pending()) announcer(`… waiting for the sections of the window before (${before.flatMap((w) => w.sections).join(', ')}) to end before ${what}: a window starts only once the one before ended`);
+  const afterOthers = pending();
+  if (afterOthers) announcer(`… waiting for the sections of the window before (${before.flatMap((w) => w.sections).join(', ')}) to end before ${what}: a window starts only once the one before ended`);
   while (pending()) await clock.sleep(WINDOW_POLL_MS);
   const opensAt = await openingOf(k);
   const wait = opensAt - clock.now();
-  if (wait > 0 && wait <= LONGEST_WAIT_MS) {
+  const forReset = wait > 0 && wait <= LONGEST_WAIT_MS;
+  if (forReset) {
     announceWait(wait, `for the reset of the server's rate limit (${leftLine(SHARED_KEY)}) before ${what}, the first of its window to start, which may make ${plannedWindows[k]?.worst} calls in all`);
     await clock.sleep(wait);
     periodEnded(SHARED_KEY);
   }
-  if (clock.now() > from) recordWait(from, clock.now(), 'sections', what);
+  // One wait, from the section's start to its window's opening (not the moment another worker took to decide it).
+  if (afterOthers || forReset) recordWait(from, clock.now(), 'sections', what);
 }
 
 /**
