@@ -346,6 +346,21 @@ export function windowsOf(sections: readonly SectionPlan[], everyPath: boolean, 
 }
 
 /**
+ * The fewest windows of `perWindow` calls that hold steps each whole, by their worst case (each step in the first window
+ * with room for it, the largest first): where the steps run side by side, each starting once the bucket holds it, a run
+ * needs no fewer.
+ */
+export function fewestWindows(worsts: readonly number[], perWindow: number): number {
+  const left: number[] = [];
+  for (const worst of [...worsts].sort((x, y) => y - x)) {
+    const i = left.findIndex((room) => room >= worst);
+    if (i >= 0) left[i] = (left[i] as number) - worst;
+    else left.push(perWindow - worst);
+  }
+  return Math.max(1, left.length);
+}
+
+/**
  * What the headers of the command's first call (GET /api/v1/instance) say of the budget: the reading for every file to
  * start from, and where the run cannot fit in what is left, a line that says so and names every wait it foresees.
  */
