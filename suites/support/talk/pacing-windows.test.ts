@@ -113,6 +113,16 @@ describe('steps that wait for one reset', () => {
   });
 });
 
+describe('the windows steps held whole take', () => {
+  it('should count the fewest windows that hold every step whole, the largest first: never fewer than the largest steps need apart', async () => {
+    const { fewestWindows } = await worker(new SharedArrayBuffer(0));
+    // --explore 200's three large steps: the two smaller share a window, and what is left of each takes the small ones.
+    expect(fewestWindows([243, 131, 101, 40, 40], 285)).toBe(2);
+    expect(fewestWindows([243, 131, 101, 60], 285)).toBe(3);
+    expect(fewestWindows([], 285)).toBe(1);
+  });
+});
+
 describe('the windows of a run split between sections', () => {
   /** The command's reading: 40 of 300 left until a minute from now; Limits now, then Statuses and OAuth in the next window. */
   function plannedRun(): SharedArrayBuffer {
