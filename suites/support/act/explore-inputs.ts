@@ -431,9 +431,9 @@ export const OBJECT_REQUESTS = 21;
 
 /**
  * The line --explore N prints before the run: the requests it adds, and the windows of the IP access bucket the run
- * then takes, of `budget` calls each and `periodMinutes` long (run/cli.ts counts them from the run's plan: `fewest`
- * where the steps, each held whole with its bound, fill every window, `most` where each step waits for the next window
- * once the one it meets cannot hold it).
+ * then takes, of `budget` calls each and `periodMinutes` long (run/cli.ts counts them from the run's plan, each step
+ * whole: `fewest` where the steps' calls fill every window, `most` where each step, held with its bound, waits for the
+ * next window once the one it meets cannot hold it).
  */
 export function exploreAnnouncement(n: number, windows: { fewest: number; most: number }, budget: number, periodMinutes: number): string {
   const added = n + OBJECT_REQUESTS;

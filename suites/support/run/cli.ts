@@ -147,7 +147,8 @@ async function exploredListing(config: Config): Promise<string[]> {
 
 /**
  * The line that announces what --explore N adds to the run, and the windows of the IP access bucket it takes: counted
- * from the plan of the run's files (`files`) for this configuration, every step held whole with its bound.
+ * from the plan of the run's files (`files`) for this configuration, every step whole: from the fewest its steps' calls
+ * fill, to as many as the steps need in their order, each held with its bound.
  */
 async function exploreAnnouncementOf(config: Config, files: readonly string[]): Promise<string> {
   const [{ exploreAnnouncement }, { countedCalls, fewestWindows, LIMITS, reserveOf, windowsOf }, { planOfRun }, { asPlanned }, { startOrder }] = await Promise.all([
@@ -162,7 +163,8 @@ async function exploreAnnouncementOf(config: Config, files: readonly string[]): 
   // In the order the groups start, each one's steps in the order of declaration.
   const { groups } = await planOfRun(ROOT, startOrder(ROOT, files), asPlanned(config));
   const steps = groups.flatMap((group) => group.steps).map((step) => ({ name: step.name, cost: step.cost, mayAdd: step.mayAdd }));
-  const fewest = fewestWindows(steps.map((step) => countedCalls(step.cost, false) + step.mayAdd), perWindow);
+  // A server that adds nothing to the plan: each step's hold beyond its calls is given back when it ends.
+  const fewest = fewestWindows(steps.map((step) => countedCalls(step.cost, false)), perWindow);
   const most = Math.max(fewest, windowsOf(steps, false, perWindow, perWindow).filter((window) => window.length > 0).length);
   return exploreAnnouncement(config.explore ?? 0, { fewest, most }, perWindow, bucket.periodMs / 60_000);
 }
