@@ -60,10 +60,11 @@ describe('the explored inputs', () => {
   });
 
   it('should announce the windows --explore N takes past the run\'s one, and each account\'s deletions it adds', () => {
-    expect(exploreAnnouncement(10, 200, 285, 5)).toMatch(/still fits one window/);
-    expect(exploreAnnouncement(600, 281, 285, 5)).toMatch(/takes 4 windows/);
-    expect(exploreAnnouncement(200, 281, 285, 5)).toContain(`up to ${exploreDeletionsOf('A')} more of A's (2 objects, `);
-    expect(exploreAnnouncement(200, 281, 285, 5)).toContain(`${exploreDeletionsOf('B')} more of B's (2 objects, ${EXPLORE_DELETIONS.B.creations} creations, ${EXPLORE_DELETIONS.B.sequences} sequences)`);
+    expect(exploreAnnouncement(10, { fewest: 1, most: 1 }, 285, 5)).toMatch(/still fits one window/);
+    expect(exploreAnnouncement(600, { fewest: 4, most: 4 }, 285, 5)).toMatch(/takes 4 windows .*, so it waits 3 times, up to 5 minutes each, for a reset/);
+    expect(exploreAnnouncement(200, { fewest: 4, most: 5 }, 285, 5)).toMatch(/takes 4 to 5 windows .*, so it waits 3 to 4 times,/);
+    expect(exploreAnnouncement(200, { fewest: 2, most: 2 }, 285, 5)).toContain(`up to ${exploreDeletionsOf('A')} more of A's (2 objects, `);
+    expect(exploreAnnouncement(200, { fewest: 2, most: 2 }, 285, 5)).toContain(`${exploreDeletionsOf('B')} more of B's (2 objects, ${EXPLORE_DELETIONS.B.creations} creations, ${EXPLORE_DELETIONS.B.sequences} sequences)`);
   });
 
   it('should keep each account\'s deletions under --explore N, beside a run\'s own 15, within the Deletion bucket\'s 30', () => {

@@ -17,7 +17,7 @@ import { announceWait } from '../talk/pacing.ts';
  * for, however long it lags (docs/performance.md, "What a deviation costs").
  */
 const FIRST_PAUSE_MS = 400;
-const SETTLE_REREADS = 2;
+export const SETTLE_REREADS = 2;
 
 let windowMs = DEFAULT_SETTLE_MS;
 /** Whether the server showed, in this file, a state that came late or turned back: the ledger's later reads then wait for the window (cleanup.ts). */

@@ -16,7 +16,7 @@ import '../judge/registered-checks.ts';
 import { releaseAtLeast } from '../talk/config.ts';
 import type { PathCost } from '../talk/counts.ts';
 import type { Exchange } from '../talk/http.ts';
-import { startSection } from '../talk/pacing.ts';
+import { sectionNotRun, startSection } from '../talk/pacing.ts';
 import { closure, costOf, mayAddAll, nextOrder, Plan, type Cost, type DeclaredStep } from './plan.ts';
 
 export type { Cost, DeclaredStep } from './plan.ts';
@@ -316,9 +316,9 @@ export function section(heading: string, declare: () => void): void {
       const planned = closure(steps);
       suite.meta.planned = costOf(planned);
       // A run that stopped judges none of the checks: their steps would only make what the cleanup undoes.
-      if (runStop(actors().config.stop)?.reached) return;
-      // Where the run is split into windows, the section starts only when the bucket holds its worst case.
-      await startSection(`the section "${heading}"`, suite.meta.planned, mayAddAll(planned));
+      if (runStop(actors().config.stop)?.reached) return sectionNotRun(heading);
+      // Where the run is split into windows, the section starts only once the windows before ended and the bucket holds its worst case.
+      await startSection(heading, suite.meta.planned, mayAddAll(planned));
       await plan.run(steps);
     });
   });

@@ -145,11 +145,29 @@ async function exploredListing(config: Config): Promise<string[]> {
   return exploreListing(exploreSettingsOf(config, await exploreShareOf(ROOT, asPlanned(config)), released), config.seed);
 }
 
-/** The line that announces what --explore N adds to the run, and the windows of the IP access bucket it takes. */
-async function exploreAnnouncementOf(n: number): Promise<string> {
-  const [{ exploreAnnouncement }, { matrixAnnouncement }, { LIMITS, reserveOf, RUN_ACCESS_CALLS }] = await Promise.all([import('../act/explore-inputs.ts'), import('../act/explore-matrix.ts'), import('../talk/pacing.ts')]);
+/**
+ * The line that announces what --explore N adds to the run, and the windows of the IP access bucket it takes: counted
+ * from the plan of the run's files (`files`) for this configuration, every step whole: from the fewest its steps' calls
+ * fill, to as many as the steps need in their order, each held with its bound.
+ */
+async function exploreAnnouncementOf(config: Config, files: readonly string[]): Promise<string> {
+  const [{ exploreAnnouncement }, { matrixAnnouncement }, { countedCalls, fewestWindows, LIMITS, reserveOf, windowsOf }, { planOfRun }, { asPlanned }, { startOrder }] = await Promise.all([
+    import('../act/explore-inputs.ts'),
+    import('../act/explore-matrix.ts'),
+    import('../talk/pacing.ts'),
+    import('./run-plan.ts'),
+    import('./declarations.ts'),
+    import('./conformance-project.ts'),
+  ]);
   const bucket = LIMITS['IP access'];
-  return `${exploreAnnouncement(n, RUN_ACCESS_CALLS, bucket.limit - reserveOf('IP access'), bucket.periodMs / 60_000)} ${matrixAnnouncement(n)}`;
+  const perWindow = bucket.limit - reserveOf('IP access');
+  // In the order the groups start, each one's steps in the order of declaration.
+  const { groups } = await planOfRun(ROOT, startOrder(ROOT, files), asPlanned(config));
+  const steps = groups.flatMap((group) => group.steps).map((step) => ({ name: step.name, cost: step.cost, mayAdd: step.mayAdd }));
+  // A server that adds nothing to the plan: each step's hold beyond its calls is given back when it ends.
+  const fewest = fewestWindows(steps.map((step) => countedCalls(step.cost, false)), perWindow);
+  const most = Math.max(fewest, windowsOf(steps, false, perWindow, perWindow).filter((window) => window.length > 0).length);
+  return `${exploreAnnouncement(config.explore ?? 0, { fewest, most }, perWindow, bucket.periodMs / 60_000)} ${matrixAnnouncement(config.explore ?? 0)}`;
 }
 
 async function main(): Promise<number> {
@@ -192,7 +210,7 @@ async function main(): Promise<number> {
     return EXIT.passed;
   }
   const config = configOrUsageError();
-  if (config.explore && plan.checks.some((check) => check.file === EXPLORE_FILE)) process.stdout.write(`${await exploreAnnouncementOf(config.explore)}\n`);
+  if (config.explore && plan.checks.some((check) => check.file === EXPLORE_FILE)) process.stdout.write(`${await exploreAnnouncementOf(config, [...new Set(plan.checks.map((check) => check.file))])}\n`);
   // Our mistakes stop the run before any check, and before the run's own modules load (seconds on a busy machine): an
   // address where nothing listens or nothing answers, a token refused, tokens of one account.
   let preflightRoundTripMs = 0;

@@ -136,7 +136,8 @@ export class Plan {
         // A step starts only when the rate-limit budget holds its worst case, and never waits between its calls; it
         // acts as the accounts it declares, and as no other.
         const what = `the step "${step.name}"`;
-        return await withinFlow(what, step.as, step.cost, mayAddOf(step), () => actingAs(what, [step.as, ...(step.alsoAs ?? [])], () => step.run(values)));
+        const as = [step.as, ...(step.alsoAs ?? [])];
+        return await withinFlow(what, as, step.cost, mayAddOf(step), () => actingAs(what, as, () => step.run(values)));
       } catch (error) {
         throw new StepError(step, error);
       }

@@ -182,7 +182,11 @@ export async function runConformance({ root, selection, plan, verbosity, shard, 
     if (runPlan.unplanned.length === 0) {
       // In the order the groups start (GroupOrder): the windows are filled in that order.
       const order = startOrder(root, files);
-      const sections = [...runPlan.groups].sort((x, y) => order.indexOf(x.file) - order.indexOf(y.file)).map(({ heading, cost, mayAdd }) => ({ name: heading, cost, mayAdd }));
+      // A section none of whose checks runs never starts: no window waits for it.
+      const sections = runPlan.groups
+        .filter((group) => group.checks > 0)
+        .sort((x, y) => order.indexOf(x.file) - order.indexOf(y.file))
+        .map(({ heading, cost, mayAdd }) => ({ name: heading, cost, mayAdd }));
       planned = { everyPath, runCalls: countedCalls(runPlan.total, everyPath), sections };
     }
   }

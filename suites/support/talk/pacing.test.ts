@@ -147,7 +147,7 @@ describe('a flow (a step of the plan)', () => {
     // A flow takes its calls from the estimate before it starts, so only the bucket itself must cover it, not pacing's reserve.
     answered(2);
     const waitsBefore = slept.length;
-    await withinFlow('the step "a sign-in"', 'A', { api: 3 }, 0, async () => {
+    await withinFlow('the step "a sign-in"', ['A'], { api: 3 }, 0, async () => {
       expect(slept.length, 'waited before the flow').toBe(waitsBefore + 1);
       for (let i = 0; i < 3; i++) await call();
     });
@@ -157,7 +157,7 @@ describe('a flow (a step of the plan)', () => {
 
   it('should never wait between two calls of a flow, even where other calls spend the bucket meanwhile', async () => {
     answered(reserveOf('IP access') + 20);
-    await withinFlow('the step "an upload and its reads"', 'A', { api: 5 }, 0, async () => {
+    await withinFlow('the step "an upload and its reads"', ['A'], { api: 5 }, 0, async () => {
       await call();
       // Another group spent the bucket down to its reserve: outside a flow, the next call would wait.
       answered(reserveOf('IP access'));
@@ -205,9 +205,9 @@ describe("the server's count and a step's worst case", () => {
     paceAfter('A', 'GET', '/api/v1/statuses/1', headersOf(98), tickets[9]);
     // An answer of an earlier call, arriving last, says less than the later one: passed over.
     paceAfter('A', 'GET', '/api/v1/statuses/1', headersOf(50), tickets[0]);
-    await withinFlow('the step "98 calls"', 'A', { api: 98 }, 0, async () => undefined);
+    await withinFlow('the step "98 calls"', ['A'], { api: 98 }, 0, async () => undefined);
     expect(slept).toEqual([]);
-    await withinFlow('the step "99 calls"', 'A', { api: 99 }, 0, async () => undefined);
+    await withinFlow('the step "99 calls"', ['A'], { api: 99 }, 0, async () => undefined);
     expect(slept).toHaveLength(1);
   });
 
@@ -216,19 +216,19 @@ describe("the server's count and a step's worst case", () => {
     paceAfter('A', 'DELETE', '/api/v1/statuses/1', { 'x-ratelimit-limit': '30', 'x-ratelimit-remaining': '29', 'x-ratelimit-reset': new Date(now + 30 * MINUTE).toISOString(), date: new Date(now).toUTCString() }, await paceBefore('A', 'DELETE', '/api/v1/statuses/1'));
     // The access buckets nearly spent, their reset in a minute: a step of 100 waits for that reset, then takes the next period whole.
     await callAnswered(20);
-    await withinFlow('the step "100 calls"', 'A', { api: 100 }, 0, async () => undefined);
+    await withinFlow('the step "100 calls"', ['A'], { api: 100 }, 0, async () => undefined);
     expect(slept).toHaveLength(1);
     expect(slept[0]).toBeLessThanOrEqual(MINUTE + 5000);
     // The new period spent (250 calls sent, no answer read), a step of 100 waits for the next reset: a minute later (its own period), not 30.
     for (let i = 0; i < 250; i++) await paceBefore('A', 'GET', '/api/v1/statuses/1');
-    await withinFlow('the step "100 calls"', 'A', { api: 100 }, 0, async () => undefined);
+    await withinFlow('the step "100 calls"', ['A'], { api: 100 }, 0, async () => undefined);
     expect(slept).toHaveLength(2);
     expect(slept[1]).toBeLessThanOrEqual(MINUTE + 5000);
   });
 
   it('should wait before a step until the bucket holds its planned calls and what a deviating server may add, then never inside it', async () => {
     await callAnswered(10);
-    await withinFlow('the step "eight calls and five more"', 'A', { api: 8 }, 5, async () => {
+    await withinFlow('the step "eight calls and five more"', ['A'], { api: 8 }, 5, async () => {
       expect(slept, 'waited before the step').toHaveLength(1);
       for (let i = 0; i < 13; i++) await callAnswered(Math.max(0, 300 - 15 - i));
     });
@@ -238,7 +238,7 @@ describe("the server's count and a step's worst case", () => {
 
   it('should say where a step waited between its calls: the calls beyond its bound are paced one by one', async () => {
     await callAnswered(100);
-    await withinFlow('the step "one call, none added"', 'A', { api: 1 }, 0, async () => {
+    await withinFlow('the step "one call, none added"', ['A'], { api: 1 }, 0, async () => {
       await callAnswered(reserveOf('IP access'));
       await callAnswered(200);
     });

@@ -137,11 +137,39 @@ let windowed = false;
 const NUMBERS = { remaining: 0, resetAt: 1, limit: 2, everyPath: 3, period: 4 } as const;
 const CALLS = { readAt: 0, sent: 1, held: 2 } as const;
 const CALLS_OFFSET = Object.keys(NUMBERS).length * Float64Array.BYTES_PER_ELEMENT;
-const SHARED_BYTES = CALLS_OFFSET + 2 * Object.keys(CALLS).length * Int32Array.BYTES_PER_ELEMENT;
+/** The windows of a run split between sections that the shared memory follows; later ones, if any, start as sections hold. */
+const MOST_WINDOWS = 16;
+const WINDOWS_OFFSET = CALLS_OFFSET + 2 * Object.keys(CALLS).length * Int32Array.BYTES_PER_ELEMENT;
+const SHARED_BYTES = WINDOWS_OFFSET + MOST_WINDOWS * (Float64Array.BYTES_PER_ELEMENT + 3 * Int32Array.BYTES_PER_ELEMENT);
 const SHARED_KEY = 'IP access';
 // Two readings whose resets are this close are of one period (whole seconds of the Date header, and our slack).
 const SAME_PERIOD_MS = 2 * CLOCK_SLACK_MS;
-let shared: { numbers: Float64Array; calls: Int32Array } | undefined;
+
+/**
+ * Where the run is split into windows, what every worker knows of each window: when it opens (0: not decided yet),
+ * whether that is being decided (0 no, 1 deciding, 2 decided), how many of its sections have started, and how many
+ * of them are running (started, their file's cleanup not ended).
+ */
+interface WindowsState {
+  opensAt: Float64Array;
+  deciding: Int32Array;
+  started: Int32Array;
+  running: Int32Array;
+}
+const windowsIn = (buffer: ArrayBufferLike, offset = 0): WindowsState => {
+  const ints = offset + MOST_WINDOWS * Float64Array.BYTES_PER_ELEMENT;
+  return {
+    opensAt: new Float64Array(buffer, offset, MOST_WINDOWS),
+    deciding: new Int32Array(buffer, ints, MOST_WINDOWS),
+    started: new Int32Array(buffer, ints + MOST_WINDOWS * Int32Array.BYTES_PER_ELEMENT, MOST_WINDOWS),
+    running: new Int32Array(buffer, ints + 2 * MOST_WINDOWS * Int32Array.BYTES_PER_ELEMENT, MOST_WINDOWS),
+  };
+};
+/** Where no memory is shared (workers that are processes), each file knows its own sections only. */
+const localWindows = (): WindowsState => windowsIn(new ArrayBuffer(SHARED_BYTES - WINDOWS_OFFSET));
+let shared: { numbers: Float64Array; calls: Int32Array; windows: WindowsState } | undefined;
+let ownWindows = localWindows();
+const windowsState = (): WindowsState => shared?.windows ?? ownWindows;
 /**
  * The longest period a reading of this file showed for each counter (Reset less the time of the answer), where none is
  * shared: a bucket's own, as a 30-minute bucket's reset says nothing of when a 5-minute bucket's next period ends.
@@ -156,7 +184,7 @@ export function shareRunReading(buffer: unknown): void {
   if (!(buffer instanceof SharedArrayBuffer) || buffer.byteLength < SHARED_BYTES) return void (shared = undefined);
   if (shared?.numbers.buffer === buffer) return;
   const local = counters.get(SHARED_KEY);
-  shared = { numbers: new Float64Array(buffer, 0, Object.keys(NUMBERS).length), calls: new Int32Array(buffer, CALLS_OFFSET, Object.keys(CALLS).length) };
+  shared = { numbers: new Float64Array(buffer, 0, Object.keys(NUMBERS).length), calls: new Int32Array(buffer, CALLS_OFFSET, Object.keys(CALLS).length), windows: windowsIn(buffer, WINDOWS_OFFSET) };
   // A reading this file took before it knew its run (the command's, CONFORMANCE_BUDGET_AT_START) starts the shared one.
   if (local && shared.numbers[NUMBERS.resetAt] === 0) {
     const sent = counterOf(SHARED_KEY).sent;
@@ -233,6 +261,8 @@ function periodEnded(key: string): void {
 perFile(() => {
   // A section the file before did not end (its cleanup threw) gives back what it held of the run's shared counter.
   endSection();
+  ownWindows = localWindows();
+  plannedWindows = [];
   counters.clear();
   waited = [];
   waitsAt = { sections: 0, steps: 0, calls: 0, insideSteps: [] };
@@ -258,6 +288,14 @@ interface Reading {
   everyPath?: boolean;
   /** The run is split into windows of the bucket: each section holds its worst case before its first call. */
   windowed?: boolean;
+  /** The windows the start line named, in order: the sections of each start only once those of the windows before ended. */
+  windows?: PlannedWindow[];
+}
+
+/** A window of the bucket as the command planned it: its sections (by heading), and their worst case in all. */
+export interface PlannedWindow {
+  sections: string[];
+  worst: number;
 }
 
 /** A section of the run's plan, in the order sections start: its calls when all goes well, and what a deviating server may add. */
@@ -305,6 +343,21 @@ export function windowsOf(sections: readonly SectionPlan[], everyPath: boolean, 
     }
   }
   return windows;
+}
+
+/**
+ * The fewest windows of `perWindow` calls that hold steps each whole, by their worst case (each step in the first window
+ * with room for it, the largest first): where the steps run side by side, each starting once the bucket holds it, a run
+ * needs no fewer.
+ */
+export function fewestWindows(worsts: readonly number[], perWindow: number): number {
+  const left: number[] = [];
+  for (const worst of [...worsts].sort((x, y) => y - x)) {
+    const i = left.findIndex((room) => room >= worst);
+    if (i >= 0) left[i] = (left[i] as number) - worst;
+    else left.push(perWindow - worst);
+  }
+  return Math.max(1, left.length);
 }
 
 /**
@@ -361,7 +414,8 @@ export function budgetAtStart(headers: Record<string, string>, plan: StartPlan):
       said +
       `this run's plan makes ${planned} calls it counts, and ${perStep}: ${first}${perPeriod} calls each, ${reserve} of ${limit} kept in hand), so the run waits only between sections: ${waits.join(', then ')}; ` +
       `a server that adds fewer calls than the bounds may need fewer of these waits, one that adds more than a step's bound may wait inside that step; it also waits ${[narrow, ...settle].join(', ')}, and says so each time it does; it may wait more where other clients spend the same budget.`;
-    return { reading: { ...reading, windowed: true }, warning, waitBeforeStart, foreseenWaits: waits.length };
+    const planWindows: PlannedWindow[] = windows.map((w) => ({ sections: w.map((s) => s.name), worst: w.reduce((sum, s) => sum + countedCalls(s.cost, everyPath) + s.mayAdd, 0) }));
+    return { reading: { ...reading, windowed: true, windows: planWindows }, warning, waitBeforeStart, foreseenWaits: waits.length };
   }
   // What is left against what a run spends, less the reserve pacing keeps in hand: a fresh period (the version hint's
   // own call aside) fits a run.
@@ -390,6 +444,7 @@ function seedFromStart(): void {
   const reading = JSON.parse(text) as Reading;
   if (reading.everyPath) countsEveryPath = true;
   if (reading.windowed) windowed = true;
+  plannedWindows = reading.windows ?? [];
   // The shared counter, once another file has read the bucket, knows more than the command's reading before the run.
   if (reading.resetAt > clock.now() && resetOf(SHARED_KEY) === 0) update(SHARED_KEY, (c) => ({ remaining: reading.remaining, resetAt: reading.resetAt, limit: reading.limit, readAt: c.sent }));
 }
@@ -445,14 +500,20 @@ export function isUnpaced(): boolean {
   return exhausting.getStore() === true;
 }
 
-/** Calls a step or a section holds in hand: its own calls spend them, without a wait for the access buckets, until none is left. */
+/**
+ * Calls a step or a section holds in hand, of each counter it holds (the IP access bucket, and the access bucket of
+ * each account the step acts as): its own calls spend them, without a wait for the access buckets, until none is left.
+ */
 interface Hold {
   what: string;
-  left: number;
+  left: Map<string, number>;
 }
 const flows = new AsyncLocalStorage<Hold>();
 /** The hold of the section this file runs, where the run is split into windows: every call of the file spends it. */
 let section: Hold | undefined;
+/** The windows the command planned (CONFORMANCE_BUDGET_AT_START), and the one of the section this file runs. */
+let plannedWindows: readonly PlannedWindow[] = [];
+let sectionWindow: number | undefined;
 
 /** Where a file's waits for a reset came: before a section or a step (at its boundary), before a call outside any step, or inside a step. */
 export interface WaitPlaces {
@@ -466,12 +527,17 @@ export interface WaitPlaces {
 /** What a flow costs by path: a step's declared cost (counts.ts PathCost, which cannot be imported here: counts.ts imports pacing). */
 export type FlowCost = Partial<Record<'api' | 'oauth' | 'files' | 'streams', number>>;
 
-/** Records a wait of `ms` from now at `place`, says so, and waits. */
-async function waitFor(ms: number, place: 'sections' | 'steps' | 'calls', what: string): Promise<void> {
-  waited.push([clock.now(), clock.now() + ms]);
+/** Records a wait from `from` to `to` at `place`. */
+function recordWait(from: number, to: number, place: 'sections' | 'steps' | 'calls', what: string): void {
+  waited.push([from, to]);
   const flow = flows.getStore();
   if (place === 'calls' && flow) waitsAt.insideSteps.push(`${what}, inside ${flow.what}`);
   else waitsAt[place] += 1;
+}
+
+/** Records a wait of `ms` from now at `place`, says so, and waits. */
+async function waitFor(ms: number, place: 'sections' | 'steps' | 'calls', what: string): Promise<void> {
+  recordWait(clock.now(), clock.now() + ms, place, what);
   announceWait(ms, what);
   await clock.sleep(ms);
 }
@@ -483,28 +549,73 @@ async function waitFor(ms: number, place: 'sections' | 'steps' | 'calls', what: 
 const leftLine = (key: string): string => `${key}: ${Math.max(0, leftOf(key) ?? 0)} left`;
 
 /**
- * Waits, where the IP access bucket (and `actor`'s access bucket) cannot carry `needed` calls beside what others hold,
- * for the reset, then holds them: a section or a step that starts only when the budget covers all of it never waits
- * between its calls. `spent` calls (stream connections, never paced call by call) are counted at once.
+ * Holds `needed` calls of a counter where what is left of it covers them and `spent` beside what others hold; false
+ * where it does not. Of the run's shared counter, atomically: two workers that look at once never both take the last room.
  */
-async function hold(what: string, actor: string | undefined, needed: number, spent: number, place: 'sections' | 'steps'): Promise<Hold> {
-  const keys = [SHARED_KEY, ...(actor ? keysOf(actor, ['Account access']) : [])];
-  const short = keys.filter((key) => (leftOf(key) ?? Infinity) < needed + spent);
-  const wait = Math.max(0, ...short.map((key) => resetOf(key) - clock.now()));
-  if (wait > 0 && wait <= LONGEST_WAIT_MS && needed + spent <= LIMITS['IP access'].limit) {
+function tryToHold(key: string, needed: number, spent: number): boolean {
+  for (;;) {
+    const c = counterOf(key);
+    const known = c.resetAt !== 0 && c.resetAt > clock.now();
+    if (known && c.remaining - (c.sent - c.readAt) - c.held < needed + spent) return false;
+    if (key !== SHARED_KEY || !shared) return addTo(key, 'held', needed), true;
+    if (Atomics.compareExchange(shared.calls, CALLS.held, c.held, c.held + needed) === c.held) return true;
+  }
+}
+
+/** Holds `needed` of every counter, or none of them where one cannot carry it. */
+function tryToHoldAll(keys: readonly string[], needed: number, spent: number): boolean {
+  const taken: string[] = [];
+  for (const key of keys) {
+    if (!tryToHold(key, needed, spent)) {
+      for (const done of taken) addTo(done, 'held', -needed);
+      return false;
+    }
+    taken.push(key);
+  }
+  return true;
+}
+
+/**
+ * Waits, where the IP access bucket (and the access bucket of each of `actors`) cannot carry `needed` calls beside what
+ * others hold, for the reset, looks again (others may have taken the new period meanwhile), then holds them: a
+ * section or a step that starts only when the budget covers all of it never waits between its calls. `spent` calls
+ * (stream connections, never paced call by call) are counted at once.
+ */
+async function hold(what: string, actors: readonly string[], needed: number, spent: number, place: 'sections' | 'steps'): Promise<Hold> {
+  const keys = [SHARED_KEY, ...actors.flatMap((actor) => keysOf(actor, ['Account access']))];
+  for (;;) {
+    const short = keys.filter((key) => (leftOf(key) ?? Infinity) < needed + spent);
+    if (short.length === 0) {
+      if (tryToHoldAll(keys, needed, spent)) break;
+      // Another worker took the room meanwhile: look again.
+      continue;
+    }
+    const wait = Math.max(0, ...short.map((key) => resetOf(key) - clock.now()));
+    // Where no reset is known to wait for, or the bucket could never carry it all, it starts as it is.
+    if (wait <= 0 || wait > LONGEST_WAIT_MS || needed + spent > LIMITS['IP access'].limit) {
+      for (const key of keys) addTo(key, 'held', needed);
+      break;
+    }
     const left = short.map(leftLine).join(', ');
     await waitFor(wait, place, `for the reset of the server's rate limit (${left}) before ${what}, which may make ${needed + spent} calls: it starts only when the budget covers all of them`);
     for (const key of short) periodEnded(key);
   }
-  addTo(SHARED_KEY, 'held', needed);
   addTo(SHARED_KEY, 'sent', spent);
-  return { what, left: needed };
+  return { what, left: new Map(keys.map((key) => [key, needed])) };
+}
+
+/** Spends one call a hold holds of a counter, where it holds any. */
+function spendHeld(held: Hold, key: string): void {
+  const left = held.left.get(key) ?? 0;
+  if (left <= 0) return;
+  held.left.set(key, left - 1);
+  addTo(key, 'held', -1);
 }
 
 /** Gives back what a hold did not spend. */
 function release(held: Hold): void {
-  addTo(SHARED_KEY, 'held', -held.left);
-  held.left = 0;
+  for (const [key, left] of held.left) addTo(key, 'held', -left);
+  held.left.clear();
 }
 
 /**
@@ -515,11 +626,11 @@ function release(held: Hold): void {
  * Those calls are held at once; the step's own calls then spend them without a wait, and what it did not spend is
  * given back when it ends. Within a section that holds its own worst case (a run split into windows), the step holds nothing more.
  */
-export async function withinFlow<T>(what: string, actor: string, cost: FlowCost, mayAdd: number, run: () => Promise<T>): Promise<T> {
+export async function withinFlow<T>(what: string, actors: readonly string[], cost: FlowCost, mayAdd: number, run: () => Promise<T>): Promise<T> {
   if (isUnpaced() || flows.getStore()) return run();
-  if (section) return flows.run({ what, left: 0 }, run);
+  if (section) return flows.run({ what, left: new Map() }, run);
   const calls = countedCalls({ ...cost, streams: 0 }, everyPathCounted());
-  const held = await hold(what, actor, calls + mayAdd, cost.streams ?? 0, 'steps');
+  const held = await hold(what, actors, calls + mayAdd, cost.streams ?? 0, 'steps');
   try {
     return await flows.run(held, run);
   } finally {
@@ -527,20 +638,93 @@ export async function withinFlow<T>(what: string, actor: string, cost: FlowCost,
   }
 }
 
+/** How often a section that waits for the sections of the windows before looks whether they ended. */
+const WINDOW_POLL_MS = 200;
 /**
- * Where the command split the run into windows of the bucket (CONFORMANCE_BUDGET_AT_START): the section starts only once
- * the bucket holds its worst case, its planned calls and what a deviating server may add, and every call of its file,
- * its cleanup's included, spends that hold: the run waits between sections only. Elsewhere its steps hold their own.
+ * How long a section waits for a section of a window before that has not started (the files start in the windows'
+ * order, so it is loading): one that never starts (its file failed to load) must not hold the run.
  */
-export async function startSection(what: string, cost: FlowCost, mayAdd: number): Promise<void> {
-  if (!windowed || section || isUnpaced()) return;
-  section = await hold(what, undefined, countedCalls({ ...cost, streams: 0 }, everyPathCounted()) + mayAdd, cost.streams ?? 0, 'sections');
+export const UNSTARTED_SECTION_MS = 120_000;
+
+/** The window a section is in, where the command planned it in one the shared memory follows. */
+function windowOf(heading: string): number | undefined {
+  const k = plannedWindows.findIndex((w) => w.sections.includes(heading));
+  return k >= 0 && k < MOST_WINDOWS ? k : undefined;
 }
 
-/** The section's file ended, its cleanup too (setup.ts): what its hold did not spend is given back. */
+/**
+ * When window `k` opens, decided once for every worker by its first section to look, once the windows before ended:
+ * now where what is left of the bucket holds the window's worst case, else at the reset.
+ */
+async function openingOf(k: number): Promise<number> {
+  const state = windowsState();
+  for (;;) {
+    if (Atomics.compareExchange(state.deciding, k, 0, 1) === 0) {
+      const room = leftOf(SHARED_KEY) ?? Infinity;
+      state.opensAt[k] = room >= (plannedWindows[k]?.worst ?? 0) ? clock.now() : resetOf(SHARED_KEY);
+      Atomics.store(state.deciding, k, 2);
+    }
+    if (Atomics.load(state.deciding, k) === 2) return state.opensAt[k] as number;
+    await clock.sleep(1);
+  }
+}
+
+/**
+ * A section of window `k` starts only once every section of the windows before it has ended (its cleanup included),
+ * and then at the window's opening: sections still running at a reset would spend the next window's calls, and the
+ * run would need more windows than the start line named. One wait, however long each part of it.
+ */
+async function windowOpens(k: number, what: string): Promise<void> {
+  const state = windowsState();
+  Atomics.add(state.started, k, 1);
+  Atomics.add(state.running, k, 1);
+  sectionWindow = k;
+  const from = clock.now();
+  const before = plannedWindows.slice(0, k);
+  const pending = () => before.some((w, j) => Atomics.load(state.running, j) > 0 || (Atomics.load(state.started, j) < w.sections.length && clock.now() - from < UNSTARTED_SECTION_MS));
+  const afterOthers = pending();
+  if (afterOthers) announcer(`… waiting for the sections of the window before (${before.flatMap((w) => w.sections).join(', ')}) to end before ${what}: a window starts only once the one before ended`);
+  while (pending()) await clock.sleep(WINDOW_POLL_MS);
+  const opensAt = await openingOf(k);
+  const wait = opensAt - clock.now();
+  const forReset = wait > 0 && wait <= LONGEST_WAIT_MS;
+  if (forReset) {
+    announceWait(wait, `for the reset of the server's rate limit (${leftLine(SHARED_KEY)}) before ${what}, the first of its window to start, which may make ${plannedWindows[k]?.worst} calls in all`);
+    await clock.sleep(wait);
+    periodEnded(SHARED_KEY);
+  }
+  // One wait, from the section's start to its window's opening (not the moment another worker took to decide it).
+  if (afterOthers || forReset) recordWait(from, clock.now(), 'sections', what);
+}
+
+/**
+ * Where the command split the run into windows of the bucket (CONFORMANCE_BUDGET_AT_START): the section starts only once
+ * the sections of the windows before ended and the bucket holds its worst case, its planned calls and what a deviating
+ * server may add, and every call of its file, its cleanup's included, spends that hold: the run waits between sections
+ * only. Elsewhere its steps hold their own.
+ */
+export async function startSection(heading: string, cost: FlowCost, mayAdd: number): Promise<void> {
+  if (!windowed || isUnpaced()) return;
+  const k = windowOf(heading);
+  // A second section of one file runs in its file's hold; it has started all the same.
+  if (section) return void (k !== undefined && Atomics.add(windowsState().started, k, 1));
+  const what = `the section "${heading}"`;
+  if (k !== undefined) await windowOpens(k, what);
+  section = await hold(what, [], countedCalls({ ...cost, streams: 0 }, everyPathCounted()) + mayAdd, cost.streams ?? 0, 'sections');
+}
+
+/** A planned section that will not run (the run stopped before it): the windows after it need not wait for it. */
+export function sectionNotRun(heading: string): void {
+  const k = windowed ? windowOf(heading) : undefined;
+  if (k !== undefined) Atomics.add(windowsState().started, k, 1);
+}
+
+/** The section's file ended, its cleanup too (setup.ts): what its hold did not spend is given back, and its window knows. */
 export function endSection(): void {
   if (section) release(section);
   section = undefined;
+  if (sectionWindow !== undefined) Atomics.sub(windowsState().running, sectionWindow, 1);
+  sectionWindow = undefined;
 }
 
 /** Which of this file's calls (by counter) a response answers: what its reading knew of our calls. */
@@ -552,11 +736,8 @@ export async function paceBefore(actor: string, method: string, path: string): P
   const buckets = pacedBucketsOf(method, path);
   // A call of a step or section spends the IP access calls it holds, while it holds any, and waits for neither access
   // bucket (it started only once both covered it): no wait inside a step. The narrow buckets pace it as ever.
-  const holder = buckets.includes('IP access') ? [flows.getStore(), section].find((h) => h !== undefined && h.left > 0) : undefined;
-  if (holder) {
-    holder.left -= 1;
-    addTo(SHARED_KEY, 'held', -1);
-  }
+  const holder = buckets.includes('IP access') ? [flows.getStore(), section].find((h) => (h?.left.get(SHARED_KEY) ?? 0) > 0) : undefined;
+  if (holder) for (const key of [SHARED_KEY, ...keysOf(actor, ['Account access'])]) spendHeld(holder, key);
   const keys = keysOf(actor, buckets);
   const spent = keys.filter((key, i) => {
     const bucket = buckets[i] as Bucket;
