@@ -431,12 +431,13 @@ export const OBJECT_REQUESTS = 21;
 
 /**
  * The line --explore N prints before the run: the requests it adds, and the windows of the IP access bucket the run
- * then takes (`runCalls`, the calls of a run without it, within `budget` per window of `periodMinutes`).
+ * then takes (`runCalls`, the calls of a run without it, within `budget` per window of `periodMinutes`); `auth`: what
+ * the registration, OAuth and relations inputs add (act/explore-auth.ts authCost).
  */
-export function exploreAnnouncement(n: number, runCalls: number, budget: number, periodMinutes: number): string {
-  const added = n + OBJECT_REQUESTS;
+export function exploreAnnouncement(n: number, runCalls: number, budget: number, periodMinutes: number, auth = { api: 0, oauth: 0 }): string {
+  const added = n + OBJECT_REQUESTS + auth.api + auth.oauth;
   const windows = Math.ceil((runCalls + added) / budget);
   const extra = windows > 1 ? `the run then takes ${windows} windows of the IP access bucket (${budget} calls each), and waits up to ${periodMinutes} minutes for each reset past the first` : 'the run still fits one window of the IP access bucket';
   const parts = (who: keyof typeof EXPLORE_DELETIONS) => `${exploreDeletionsOf(who)} more of ${who}'s (${Object.entries(EXPLORE_DELETIONS[who]).map(([part, k]) => `${k} ${part}`).join(', ')})`;
-  return `Explore: --explore ${n} adds ${n} requests and ${OBJECT_REQUESTS} for the objects its classes name, and beside the run's own deletions and unreblogs up to ${parts('A')} and ${parts('B')}, each account within its Deletion bucket: ${extra}.`;
+  return `Explore: --explore ${n} adds ${n} requests, ${OBJECT_REQUESTS} for the objects its classes name and up to ${auth.api + auth.oauth} for the registration, OAuth and relations inputs (${auth.api} /api, ${auth.oauth} /oauth), and beside the run's own deletions and unreblogs up to ${parts('A')} and ${parts('B')}, each account within its Deletion bucket: ${extra}.`;
 }
