@@ -261,13 +261,30 @@ export function authModelLines(): string[] {
     for (const p of op.parameters) {
       lines.push(`  ${p.name}`);
       for (const c of p.choices) {
-        const answer = c.open ? `open: ${c.open}; a 5xx is ERRORS-5XX-1's warning` : c.refused ? `refused, any 4xx (${c.refused})` : c.kind === 'valid' ? 'valid: the success and its effect' : `the Errors row or the rule (${clausesOfClass(op.name, p.name, c.name).join(', ') || 'open'})`;
+        const answer = c.open
+          ? `open: ${c.open}; a 5xx is ERRORS-5XX-1's warning`
+          : c.refused
+            ? `refused, any 4xx (${c.refused})`
+            : c.kind === 'valid'
+              ? `the success, then its effect (${SUCCESS_CLAUSES[op.name]})`
+              : `the Errors row or the rule (${clausesOfClass(op.name, p.name, c.name).join(', ')})`;
         lines.push(`    ${`${c.kind}: ${c.name}`.padEnd(50)} ${answer}`);
       }
     }
   }
   return lines;
 }
+
+/** What a valid request of each operation is judged by: its Returns, then the effects the oracle reads. */
+const SUCCESS_CLAUSES: Record<AuthInput['operation'], string> = {
+  register: 'APPS-REGISTER-1, APPS-REGISTER-2; with several redirect URIs, a token for the last one: APPS-REDIRECTS-1',
+  token: 'OAUTH-TOKEN-1, the granted scope OAUTH-SCOPE-1, without a scope OAUTH-CLIENTCRED-1; the token used APPS-VERIFY-1, revoked and read refused OAUTH-REVOKE-1, ERRORS-TOKEN-2',
+  verify: 'APPS-VERIFY-1',
+  authorize: 'OAUTH-AUTHORIZE-1',
+  following: 'RELATIONS-APPTOKEN-1',
+  followers: 'RELATIONS-APPTOKEN-1',
+  revoke: "the token's revocation: OAUTH-REVOKE-1",
+};
 
 /** The clauses that judge a class of a token or id parameter alone (verify's and the relations' token kinds). */
 function clausesOfClass(operation: AuthInput['operation'], parameter: string, choice: string): string[] {
