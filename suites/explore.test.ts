@@ -21,7 +21,7 @@ import { expectationOf, judgeExplored, verdictOf, type Explored } from './suppor
 import { it, made, section, step } from './support/run/checks.ts';
 import { exploreShareOf } from './support/run/run-plan.ts';
 
-const { config, a, b } = actors();
+const { config, b } = actors();
 // The default share is what the run's plan of the other groups leaves of the IP access line: their checks come first.
 const share = await exploreShareOf(fileURLToPath(new URL('..', import.meta.url)), config);
 const scope = scopeOf({ ...exploreSettingsOf(config, share, (clause) => releaseHas(config.serverVersion, clause)), withB: b !== undefined });
@@ -122,11 +122,12 @@ const authInputs = scope.objects ? drawAuthInputs(config.seed) : [];
 const authExplored = step(
   'the explored inputs of Client registration, OAuth and Account relations, each finding shrunk to its smallest',
   { as: 'anonymous', alsoAs: ['A', 'B'], cost: authCost(authInputs) },
-  async (_, { actor, also: { B } }) => {
+  async (_, { actor, also: { A, B } }) => {
     if (authInputs.length === 0) return made<AuthExplored>({ sent: [], smallest: new Map() });
-    const own = await accountIdOf(a);
+    const user = A as Actor;
+    const own = await accountIdOf(user);
     const another = B ? await accountIdOf(B as Actor) : undefined;
-    const held = { anon: actor, user: a, accounts: { ...(own.ok ? { own: own.value } : {}), ...(another?.ok ? { another: another.value } : {}) } };
+    const held = { anon: actor, user, accounts: { ...(own.ok ? { own: own.value } : {}), ...(another?.ok ? { another: another.value } : {}) } };
     const sent = await sendAuthInputs(authInputs, held, judgedAuth);
     const smallest = new Map<AuthSent, AuthSent>();
     for (const finding of sent.filter((s) => brokenAuth(s) && Object.keys(s.input.drawn).length > 0).slice(0, AUTH_SHRINK_BOUND.findings)) {
