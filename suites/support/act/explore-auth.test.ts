@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { exploreAnnouncement } from './explore-inputs.ts';
 import { AUTH_DRAWS, AUTH_OPERATIONS, authCost, authCoverageLines, authCovering, choiceOf, drawAuthInputs, EXPLORED_SCOPES, registrationForm, tokenForm, variedOf } from './explore-auth.ts';
 
 const APP = { client_id: 'id', client_secret: 'secret', name: 'conformance explored app' };
@@ -44,5 +45,12 @@ describe('the explored registration, OAuth and relations inputs', () => {
     const token = { operation: 'token' as const, row: {}, drawn: {}, drawnBy: 'covering' as const };
     expect(authCost([token])).toEqual({ api: 4, oauth: 2 });
     expect(authCost([{ ...token, row: { scope: 'beyond the registered set (read follow)' } }])).toEqual({ api: 1, oauth: 1 });
+  });
+
+  it('should be announced by --explore N beside its N, and counted in the windows it takes', () => {
+    const auth = authCost(drawAuthInputs(1));
+    const line = exploreAnnouncement(200, 281, 285, 5, auth);
+    expect(line).toContain(`up to ${auth.api + auth.oauth} for the registration, OAuth and relations inputs (${auth.api} /api, ${auth.oauth} /oauth)`);
+    expect(line).toMatch(/takes 3 windows/);
   });
 });

@@ -2,9 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { AUTH_OPERATIONS } from '../act/explore-auth.ts';
 import type { Exchange } from '../talk/http.ts';
 import { CLAUSES } from './clauses.ts';
-import { AUTH_CLAUSES, authInstances, authModelLines, describeAuthInput, judgedAuth } from './explore-auth-oracle.ts';
+import { AUTH_CLAUSES, authInstances, authModelLines, describeAuthInput, judgeAuthExplored, judgedAuth } from './explore-auth-oracle.ts';
 
-const answer = (status: number, body?: unknown) => ({ status, headers: {}, text: body === undefined ? '' : JSON.stringify(body) }) as unknown as Exchange;
+const answer = (status: number, body?: unknown): Exchange => ({
+  method: 'POST',
+  url: 'http://server.invalid/oauth/token',
+  path: '/oauth/token',
+  actor: 'anonymous',
+  requestHeaders: {},
+  status,
+  headers: { 'content-type': 'application/json' },
+  text: body === undefined ? '' : JSON.stringify(body),
+  truncated: false,
+  ms: 1,
+});
 
 describe('the oracle of the explored registration, OAuth and relations inputs', () => {
   const sent = (operation: 'token' | 'verify' | 'following' | 'register', row: Record<string, string>, exchange: Exchange) => ({ input: { operation, row, drawn: {}, drawnBy: 'covering' as const }, exchange });
@@ -40,5 +51,13 @@ describe('the oracle of the explored registration, OAuth and relations inputs', 
     const lines = authModelLines().join('\n');
     for (const op of AUTH_OPERATIONS) expect(lines).toContain(`${op.name} (${op.method} ${op.path})`);
     expect(describeAuthInput({ operation: 'token', row: { scope: 'unknown' }, drawn: { scope: 'conformanceabcd' } })).toBe('POST /oauth/token with scope unknown (conformanceabcd)');
+  });
+
+  // A refusal whose valid request got no token is blocked naming OAUTH-TOKEN-1 (block ends the running check: the runs show it).
+  it('should fail a token granted beyond the set once, and say when no input reached a clause', () => {
+    const granted = sent('token', { scope: 'beyond the registered set (read follow)' }, answer(200, { access_token: 't' }));
+    const token = sent('token', {}, answer(200, { access_token: 'u' }));
+    expect(() => judgeAuthExplored({ sent: [granted, token], smallest: new Map() }, 'OAUTH-SCOPE-1')).toThrow(/1 of 1 explored inputs broke it/);
+    expect(judgeAuthExplored({ sent: [token], smallest: new Map() }, 'OAUTH-CODE-1')).toBe(false);
   });
 });
