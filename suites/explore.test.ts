@@ -11,12 +11,14 @@
 import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'vitest';
 import { MEDIA_FIXTURES } from '../fixtures/media/index.ts';
-import { actors, type Actor } from './support/act/actors.ts';
+import { accountIdOf, actors, type Actor } from './support/act/actors.ts';
+import { AUTH_SHRINK_BOUND, authCost, drawAuthInputs, sendAuthInputs, shrinkAuth, type AuthSent } from './support/act/explore-auth.ts';
 import { createdId, madeStep } from './support/act/created.ts';
 import { BOOST_REQUESTS, creationCost, madeStatus, sendBoosts, sendCreations, shrinkCreation, type SentBoost, type SentCreation } from './support/act/explore-create.ts';
 import { CALLER_WORDS, cellCost, drawWithMatrix, MATRIX_OBJECT_REQUESTS, MATRIX_STATUSES, sendCells, type Caller, type Cell, type MatrixStatuses, type SentCell } from './support/act/explore-matrix.ts';
 import { costOf, exploreSettingsOf, scopeOf, sendInputs, shrink, SHRINK_BOUND, type Held, type Sent } from './support/act/explore-inputs.ts';
 import { CLAUSE_ID, releaseHas } from './support/judge/clauses.ts';
+import { brokenAuth, judgeAuthExplored, judgedAuth, type AuthExplored } from './support/judge/explore-auth-oracle.ts';
 import { concernsOf, createInstances } from './support/judge/explore-create-oracle.ts';
 import { cellExpectation } from './support/judge/explore-matrix-oracle.ts';
 import { expectationOf, judgeExplored, verdictOf, type Explored } from './support/judge/explore-oracle.ts';
@@ -153,6 +155,36 @@ const explored = step('the explored inputs that broke their clause, each shrunk 
   return made(result);
 });
 
+// Client registration, OAuth and Account relations (act/explore-auth.ts): under --explore N only, their covering set and
+// seeded draws, each input sent once, every application on the ledger, every token granted revoked at once.
+const authInputs = scope.objects ? drawAuthInputs(config.seed) : [];
+const authExplored = step(
+  'the explored inputs of Client registration, OAuth and Account relations, each finding shrunk to its smallest',
+  { as: 'anonymous', alsoAs: ['A', 'B'], cost: authCost(authInputs) },
+  async (_, { actor, also: { A, B } }) => {
+    if (authInputs.length === 0) return made<AuthExplored>({ sent: [], smallest: new Map() });
+    const user = A as Actor;
+    const own = await accountIdOf(user);
+    const another = B ? await accountIdOf(B as Actor) : undefined;
+    const held = { anon: actor, user, accounts: { ...(own.ok ? { own: own.value } : {}), ...(another?.ok ? { another: another.value } : {}) } };
+    const sent = await sendAuthInputs(authInputs, held, judgedAuth);
+    const smallest = new Map<AuthSent, AuthSent>();
+    for (const finding of sent.filter((s) => brokenAuth(s) && Object.keys(s.input.drawn).length > 0).slice(0, AUTH_SHRINK_BOUND.findings)) {
+      smallest.set(finding, await shrinkAuth(finding, held, brokenAuth));
+    }
+    const result: AuthExplored = { sent, smallest };
+    return made(result);
+  },
+);
+
+const AUTH_LEFT_OUT = `no explored input of its clause in this run: registration, OAuth and relations are explored under --explore N only${config.explore === 0 ? ' (the exploration is off: --explore 0)' : ''}`;
+
+/** A check of the clause its title names, over every explored answer of registration, OAuth and relations. */
+function judgeAuth({ authExplored }: { authExplored: AuthExplored }, context: TestContext): void {
+  const clauseId = CLAUSE_ID.exec(context.task.name)?.[0] ?? '';
+  if (!judgeAuthExplored(authExplored, clauseId)) context.skip(authInputs.length === 0 ? AUTH_LEFT_OUT : LEFT_OUT);
+}
+
 /** Why a check met no input of its clause: what this run's scope explores (--list shows what each operation got). */
 const LEFT_OUT = `no explored input of its clause in this run: ${
   config.explore === 0
@@ -235,6 +267,24 @@ section('Explored inputs', () => {
     it('STATUS-PIN-3 explored inputs: the owner\'s pin of its unlisted and direct statuses (the access matrix) answers 422 "Validation failed: Non-public toot cannot be pinned"', { needs: { explored } }, judge);
     it('ERRORS-TOKEN-1 explored inputs: every move, undo and DELETE of the access matrix sent without a token, on A\'s statuses of each visibility, answers 401 "The access token is invalid"', { needs: { explored } }, judge);
     it('STATUS-PIN-7 explored inputs: pin and unpin of an id the caller cannot see (private, deleted, never existed, malformed) answer 404 "Record not found" (pin may give the 422 of a status not owned)', { needs: { explored } }, judge);
+  });
+  section('Client registration, OAuth and Account relations', () => {
+    const needs = { authExplored };
+    it('APPS-REGISTER-1 explored inputs: a registration of valid parameters (redirect URIs: out-of-band, one, several by a space or a line; scopes read, read write, all four) answers the Application with client_id and client_secret', { needs }, judgeAuth);
+    it('APPS-REGISTER-2 explored inputs: the Application of a valid registration carries the client name and website sent', { needs }, judgeAuth);
+    it('APPS-REDIRECTS-1 explored inputs: an application registered with several redirect URIs is granted a token for the last one listed', { needs }, judgeAuth);
+    it('APPS-VERIFY-1 explored inputs: verify_credentials with a user token, and with each token granted to a valid request, answers the Application (the explored one for its tokens)', { needs }, judgeAuth);
+    it('APPS-VERIFY-2 explored inputs: verify_credentials without a token answers 401 "The access token is invalid"', { needs }, judgeAuth);
+    it('ERRORS-TOKEN-2 explored inputs: a token no server issued (verify_credentials, following, followers) and a revoked token answer 401 "The access token is invalid"', { needs }, judgeAuth);
+    it('OAUTH-TOKEN-1 explored inputs: client_credentials with a scope within the registered set, or none, answers a Token with access_token', { needs }, judgeAuth);
+    it('OAUTH-SCOPE-1 explored inputs: a scope beyond the registered set (read follow, an unknown scope) is refused, and a Token\'s granted scope lies within the registered set', { needs }, judgeAuth);
+    it('OAUTH-CLIENTCRED-1 explored inputs: client_credentials without a scope is granted the read scope', { needs }, judgeAuth);
+    it('OAUTH-REDIRECT-2 explored inputs: client_credentials with a redirect_uri that was not registered is refused', { needs }, judgeAuth);
+    it('OAUTH-CODE-1 explored inputs: authorization_code with a code never issued is refused', { needs }, judgeAuth);
+    it('OAUTH-REVOKE-1 explored inputs: each token granted, revoked by its own client, is refused afterwards', { needs }, judgeAuth);
+    it('OAUTH-AUTHORIZE-1 explored inputs: GET /oauth/authorize for the registered client shows the form (or sends the user to sign in)', { needs }, judgeAuth);
+    it('RELATIONS-APPTOKEN-1 explored inputs: following and followers of an existing account answer 200 to a user token and to an application token', { needs }, judgeAuth);
+    it('RELATIONS-TOKEN-1 explored inputs: following and followers without a token answer 401', { needs }, judgeAuth);
   });
   section('Media', () => {
     it('MEDIA-READ-1 explored inputs: a read of the caller\'s own attachment answers the Attachment (200, or 206 while processing)', { needs: { explored } }, judge);

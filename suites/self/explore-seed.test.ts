@@ -33,7 +33,9 @@ function requestsOf(har: string): string[] {
     // The ledger reads the poll of a status it deleted by the poll's id.
     if (typeof body.poll?.id === 'string') made.set(body.poll.id, `${made.get(body.id as string) ?? '#'}'s poll`);
   }
-  return entries.map(({ request }) => `${request.method} ${new URL(request.url).pathname.replace(/[^/]+/g, (segment) => made.get(segment) ?? segment)}`).sort();
+  // The accounts whose relations are explored are the server's, numbered anew by each server: named by their place.
+  const path = (url: string) => new URL(url).pathname.replace(/(?<=^\/api\/v1\/accounts\/)\d+(?=\/)/, ':account');
+  return entries.map(({ request }) => `${request.method} ${path(request.url).replace(/[^/]+/g, (segment) => made.get(segment) ?? segment)}`).sort();
 }
 
 /** The first line of each failure: the clause, and the inputs that broke it. */

@@ -23,11 +23,11 @@ export const OOB = 'urn:ietf:wg:oauth:2.0:oob';
 /**
  * Registers an application, as a preparation step: an answer 2xx with client_id and client_secret is enough to go
  * on. Applications cannot be deleted through this contract: each one the server registered is listed as left
- * behind unless a read shows it gone; their tokens are revoked by the ledger.
+ * behind unless a read shows it gone; their tokens are revoked by the ledger. A parameter given as undefined is left out.
  */
-export async function registerApp(anon: Actor, params: FormParams = {}): Promise<Step<Application>> {
+export async function registerApp(anon: Actor, params: FormParams = {}, options?: RequestOptions): Promise<Step<Application>> {
   const fields = { client_name: 'conformance suite', redirect_uris: OOB, scopes: 'read write follow push', website: 'https://conformance.invalid/suite', ...params };
-  const exchange = await anon.post('/api/v1/apps', fields);
+  const exchange = await anon.post('/api/v1/apps', fields, options);
   const app = createdObject(exchange);
   // Listed before it is judged: what the server registered stays, also when its answer is wrong.
   if (typeof app?.client_id === 'string') rememberApplication(exchange, { kind: 'application', id: app.client_id, owner: anon.name }, app.client_secret);

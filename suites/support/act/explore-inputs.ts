@@ -437,10 +437,10 @@ export const OBJECT_REQUESTS = 21;
  * The line --explore N prints before the run: the requests it adds, and the windows of the IP access bucket the run
  * then takes, of `budget` calls each and `periodMinutes` long (run/cli.ts counts them from the run's plan, each step
  * whole: `fewest` where the steps' calls fill every window, `most` where each step, held with its bound, waits for the
- * next window once the one it meets cannot hold it).
+ * next window once the one it meets cannot hold it); `auth`: what the registration, OAuth and relations inputs add
+ * (act/explore-auth.ts authCost).
  */
-export function exploreAnnouncement(n: number, windows: { fewest: number; most: number }, budget: number, periodMinutes: number): string {
-  const added = n + OBJECT_REQUESTS;
+export function exploreAnnouncement(n: number, windows: { fewest: number; most: number }, budget: number, periodMinutes: number, auth = { api: 0, oauth: 0 }): string {
   const { fewest, most } = windows;
   const count = fewest === most ? `${fewest}` : `${fewest} to ${most}`;
   const waits = fewest === most ? `${fewest - 1}` : `${fewest - 1} to ${most - 1}`;
@@ -449,5 +449,5 @@ export function exploreAnnouncement(n: number, windows: { fewest: number; most: 
       ? `the run then takes ${count} windows of the IP access bucket (${budget} calls each: each step starts only once the bucket holds its calls and what a deviating server may add to them), so it waits ${waits} times, up to ${periodMinutes} minutes each, for a reset`
       : 'the run still fits one window of the IP access bucket';
   const parts = (who: keyof typeof EXPLORE_DELETIONS) => `${exploreDeletionsOf(who)} more of ${who}'s (${Object.entries(EXPLORE_DELETIONS[who]).map(([part, k]) => `${k} ${part}`).join(', ')})`;
-  return `Explore: --explore ${n} adds ${n} requests and ${OBJECT_REQUESTS} for the objects its classes name, and beside the run's own deletions and unreblogs up to ${parts('A')} and ${parts('B')}, each account within its Deletion bucket: ${extra}.`;
+  return `Explore: --explore ${n} adds ${n} requests, ${OBJECT_REQUESTS} for the objects its classes name and up to ${auth.api + auth.oauth} for the registration, OAuth and relations inputs (${auth.api} /api, ${auth.oauth} /oauth), and beside the run's own deletions and unreblogs up to ${parts('A')} and ${parts('B')}, each account within its Deletion bucket: ${extra}.`;
 }

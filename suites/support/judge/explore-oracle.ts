@@ -23,6 +23,8 @@ import { ALL_CELLS, askedByDefault, CALLER_WORDS, drawWithMatrix, type SentCell 
 import { tableOf } from './access-cells.ts';
 import { accessCellsOf, cellExpectation, matrixCoverageLines, matrixModelLines } from './explore-matrix-oracle.ts';
 import { BOOST_REQUESTS, creationCost, type SentBoost, type SentCreation } from '../act/explore-create.ts';
+import { AUTH_DRAWS, authCost, authCoverageLines, drawAuthInputs } from '../act/explore-auth.ts';
+import { authModelLines } from './explore-auth-oracle.ts';
 import { boostInstances, CREATE_CLAUSES, createInstances, createModelLines, releaseWords } from './explore-create-oracle.ts';
 import { answerOf, causeOf } from '../act/steps.ts';
 import { block, countJudged } from './preconditions.ts';
@@ -358,6 +360,18 @@ export function judgeExplored(explored: Explored, clauseId: string): boolean {
   fail(shown.expected, `${deviations.length} of ${instances.length} explored inputs broke it:\n${listed.join('\n')}${table}\n  the first one${shown.words ? ` (${shown.words})` : ''}:`, shown.exchange, clauseId);
 }
 
+/** The registration, OAuth and relations inputs (--explore N only): the model, then what this run sends of it. */
+function authListing(explored: boolean, seed: number): string[] {
+  const inputs = explored ? drawAuthInputs(seed) : [];
+  const cost = authCost(inputs);
+  return [
+    'Explored inputs of Client registration, OAuth and Account relations: each parameter\'s classes and what each must answer',
+    ...authModelLines().map((line) => `  ${line}`),
+    explored ? `This run sends ${inputs.length} of them (${AUTH_DRAWS} seeded draws after the covering set), ${cost.api} /api and ${cost.oauth} /oauth requests at most` : 'This run sends none of them: --explore N sends them',
+    ...(explored ? authCoverageLines(inputs).map((line) => `  ${line}`) : []),
+  ];
+}
+
 /** What --list shows of the exploration: the model (each operation, each class, what it must answer), then what this run's scope gives each operation. */
 export function exploreListing(settings: ExploreSettings, seed: number): string[] {
   const scope = scopeOf(settings);
@@ -373,5 +387,6 @@ export function exploreListing(settings: ExploreSettings, seed: number): string[
     `This run explores ${share}, seed ${seed}: ${matrix.cells.length} cells of the access matrix first, then ${inputs.length} inputs and ${creations.length} creations, ${requests} requests at most`,
     ...matrixCoverageLines(matrix).map((line) => `  ${line}`),
     ...coverageLines(scope, inputs, creations).map((line) => `  ${line}`),
+    ...authListing(scope.objects, seed),
   ];
 }

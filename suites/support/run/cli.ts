@@ -151,9 +151,10 @@ async function exploredListing(config: Config): Promise<string[]> {
  * fill, to as many as the steps need in their order, each held with its bound.
  */
 async function exploreAnnouncementOf(config: Config, files: readonly string[]): Promise<string> {
-  const [{ exploreAnnouncement }, { matrixAnnouncement }, { countedCalls, fewestWindows, LIMITS, reserveOf, windowsOf }, { planOfRun }, { asPlanned }, { startOrder }] = await Promise.all([
+  const [{ exploreAnnouncement }, { matrixAnnouncement }, { authCost, drawAuthInputs }, { countedCalls, fewestWindows, LIMITS, reserveOf, windowsOf }, { planOfRun }, { asPlanned }, { startOrder }] = await Promise.all([
     import('../act/explore-inputs.ts'),
     import('../act/explore-matrix.ts'),
+    import('../act/explore-auth.ts'),
     import('../talk/pacing.ts'),
     import('./run-plan.ts'),
     import('./declarations.ts'),
@@ -167,7 +168,8 @@ async function exploreAnnouncementOf(config: Config, files: readonly string[]): 
   // A server that adds nothing to the plan: each step's hold beyond its calls is given back when it ends.
   const fewest = fewestWindows(steps.map((step) => countedCalls(step.cost, false)), perWindow);
   const most = Math.max(fewest, windowsOf(steps, false, perWindow, perWindow).filter((window) => window.length > 0).length);
-  return `${exploreAnnouncement(config.explore ?? 0, { fewest, most }, perWindow, bucket.periodMs / 60_000)} ${matrixAnnouncement(config.explore ?? 0)}`;
+  const explore = config.explore ?? 0;
+  return `${exploreAnnouncement(explore, { fewest, most }, perWindow, bucket.periodMs / 60_000, authCost(drawAuthInputs(config.seed)))} ${matrixAnnouncement(explore)}`;
 }
 
 async function main(): Promise<number> {
