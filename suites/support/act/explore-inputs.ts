@@ -209,6 +209,8 @@ export interface ExploreSettings {
   /** Whether the server's release has a clause: the catalogue's `since` (judge/clauses.ts releaseHas), asked by the caller. */
   released: (clause: string) => boolean;
   withB: boolean;
+  /** Whether a list of A's is configured (CONFORMANCE_LIST_ID): the explored list stream's own class. */
+  withList?: boolean;
 }
 
 /**
@@ -220,6 +222,7 @@ export const exploreSettingsOf = (config: Config, share: number, released: (clau
   share,
   released,
   withB: config.embedded || config.tokenB !== undefined,
+  withList: config.listId !== undefined,
 });
 
 /**

@@ -22,6 +22,9 @@ import {
 import { createdObject, jsonOf, type Exchange } from '../talk/http.ts';
 import { BOOST_REQUESTS, creationCost, type SentBoost, type SentCreation } from '../act/explore-create.ts';
 import { boostInstances, CREATE_CLAUSES, createInstances, createModelLines, releaseWords } from './explore-create-oracle.ts';
+import { drawMediaAndStreams, mediaStreamCoverage, type SentUpdate, type SentUpload } from '../act/explore-media.ts';
+import type { SentStream } from '../act/explore-streams.ts';
+import { judgedOnMedia, MEDIA_STREAM_CLAUSES, mediaStreamModelLines } from './explore-media-oracle.ts';
 import { answerOf, causeOf } from '../act/steps.ts';
 import { block, countJudged } from './preconditions.ts';
 import { observeResource } from './resources.ts';
@@ -178,6 +181,7 @@ export function exploredClauses(): string[] {
     if (op.undo && UNDONE[op.undo]) clauses.add(UNDONE[op.undo] as string);
   }
   for (const id of CREATE_CLAUSES) clauses.add(id);
+  for (const id of MEDIA_STREAM_CLAUSES) clauses.add(id);
   return [...clauses];
 }
 
@@ -216,6 +220,11 @@ export interface Explored {
   smallestCreations?: ReadonlyMap<SentCreation, SentCreation>;
   /** The boosts with the reblog's visibility parameter, and their reads. */
   boosts?: readonly SentBoost[];
+  /** The explored uploads and updates (explore-media.ts), each finding's smallest row, and the streams opened. */
+  uploads?: readonly SentUpload[];
+  updates?: readonly SentUpdate[];
+  smallestMedia?: ReadonlyMap<SentUpload | SentUpdate, SentUpload | SentUpdate>;
+  streams?: readonly SentStream[];
 }
 
 /** The answers an explored check judges: each input and each undo whose clause is `clauseId`, with what it expects. */
@@ -295,7 +304,7 @@ function judgedOnMadeStatuses(explored: Explored, clauseId: string): Judged[] {
  * input) with its exchange and replay. Returns false where this run's inputs reach none of the clause.
  */
 export function judgeExplored(explored: Explored, clauseId: string): boolean {
-  const instances = [...judgedOnIds(explored, clauseId), ...judgedOnCreations(explored, clauseId)];
+  const instances = [...judgedOnIds(explored, clauseId), ...judgedOnCreations(explored, clauseId), ...judgedOnMedia(explored, clauseId)];
   if (instances.length === 0) return false;
   const broken: Judged[] = [];
   for (const instance of instances) {
@@ -326,7 +335,9 @@ export function exploreListing(settings: ExploreSettings, seed: number): string[
     'Explored inputs (docs/exploring.md): the model, each operation with what each class of its id must answer',
     ...modelLines().map((line) => `  ${line}`),
     ...createModelLines().map((line) => `  ${line}`),
+    ...mediaStreamModelLines().map((line) => `  ${line}`),
     `This run explores ${share}, seed ${seed}: ${inputs.length} inputs and ${creations.length} creations, ${requests} requests at most`,
     ...coverageLines(scope, inputs, creations).map((line) => `  ${line}`),
+    ...mediaStreamCoverage(drawMediaAndStreams(settings.explore, settings.released, settings.withList ?? false, seed), settings.released).map((line) => `  ${line}`),
   ];
 }
