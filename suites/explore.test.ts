@@ -14,7 +14,7 @@ import { createdId, madeStep } from './support/act/created.ts';
 import { BOOST_REQUESTS, creationCost, madeStatus, sendBoosts, sendCreations, shrinkCreation, type SentBoost, type SentCreation } from './support/act/explore-create.ts';
 import { costOf, drawExploration, exploreSettingsOf, scopeOf, sendInputs, shrink, SHRINK_BOUND, type Held, type Sent } from './support/act/explore-inputs.ts';
 import { drawMediaAndStreams, EXPLORE_UPLOADS, MEDIA_SHRINK_BOUND, mediaRequests, sendUpdateRow, sendUploadRow, shrinkUpdate, shrinkUpload, UploadShare, type SentUpdate, type SentUpload } from './support/act/explore-media.ts';
-import { openExplored, streamCost } from './support/act/explore-streams.ts';
+import { openExplored, streamCost, withToken, type SentStream } from './support/act/explore-streams.ts';
 import { CLAUSE_ID, releaseHas } from './support/judge/clauses.ts';
 import { concernsOf, createInstances } from './support/judge/explore-create-oracle.ts';
 import { fiveHundredClauseOf, observeOpenStreams, updateInstances, uploadInstances, type MediaInstance } from './support/judge/explore-media-oracle.ts';
@@ -121,16 +121,20 @@ const mediaSent = step(
   },
 );
 
-/** The explored streams, each opened as A (or without a token) and closed once its opening answered. */
-const streamsSent = step('the explored streams, each opened and closed at once', { as: 'A', cost: streamCost(mediaPart.streams) }, async (_, { actor }) => {
-  const sent = await openExplored(mediaPart.streams, actor, config, { sse: openSse, websocket: openWebSocket });
+/** The explored streams, each opened and closed once its opening answered: A's with its token, then the tokenless ones and the health endpoint. */
+const streamsOf = (inputs: typeof mediaPart.streams) => async (_: unknown, { actor }: { actor: Actor }) => {
+  const sent = await openExplored(inputs, actor, config, { sse: openSse, websocket: openWebSocket });
   observeOpenStreams(sent);
   return made(sent);
-});
+};
+const tokenStreams = mediaPart.streams.filter(withToken);
+const anonymousStreams = mediaPart.streams.filter((input) => !withToken(input));
+const streamsSent = step("the explored streams with A's token, each opened and closed at once", { as: 'A', cost: streamCost(tokenStreams) }, streamsOf(tokenStreams));
+const streamsAnonymous = step('the explored streams without a token, and the health endpoint', { as: 'anonymous', cost: streamCost(anonymousStreams) }, streamsOf(anonymousStreams));
 
 /** Each input that broke its clause, shrunk to its smallest (a bounded number of requests; none against a conforming server). */
 const withMedia = mediaPart.uploads.length + mediaPart.updates.length + mediaPart.streams.length > 0;
-const explored = step('the explored inputs that broke their clause, each shrunk to its smallest', { as: 'A', alsoAs: ['B'], needs: { sent, ...(scope.creation && b ? { created } : {}), ...(withMedia ? { mediaSent, streamsSent } : {}) }, cost: {} }, async (values, { actor, also: { B } }) => {
+const explored = step('the explored inputs that broke their clause, each shrunk to its smallest', { as: 'A', alsoAs: ['B'], needs: { sent, ...(scope.creation && b ? { created } : {}), ...(withMedia ? { mediaSent, streamsSent, streamsAnonymous } : {}) }, cost: {} }, async (values, { actor, also: { B } }) => {
   const { sent } = values;
   const smallest = new Map<Sent, Sent>();
   const broken = (s: Sent) => (exchange: Sent['exchange']) => !verdictOf(expectationOf(s.input.operation, s.input.idClass), exchange, s.id).holds;
@@ -147,10 +151,10 @@ const explored = step('the explored inputs that broke their clause, each shrunk 
     const keep = concernsOf(createInstances(finding));
     smallestCreations.set(finding, await shrinkCreation(B as Actor, actor, finding, keep, (s) => [...brokenClauses(finding)].some((c) => brokenClauses(s).has(c)), budget));
   }
-  const { mediaSent, streamsSent } = values as { mediaSent?: { uploads: SentUpload[]; updates: SentUpdate[] }; streamsSent?: Explored['streams'] };
+  const { mediaSent, streamsSent, streamsAnonymous } = values as { mediaSent?: { uploads: SentUpload[]; updates: SentUpdate[] }; streamsSent?: SentStream[]; streamsAnonymous?: SentStream[] };
   const media = mediaSent ?? { uploads: [], updates: [] };
   const smallestMedia = await shrinkMedia(actor, media);
-  const result: Explored = { sent, smallest, created: createdSent, smallestCreations, boosts, ...media, smallestMedia, streams: streamsSent ?? [] };
+  const result: Explored = { sent, smallest, created: createdSent, smallestCreations, boosts, ...media, smallestMedia, streams: [...(streamsSent ?? []), ...(streamsAnonymous ?? [])] };
   return made(result);
 });
 
@@ -179,7 +183,7 @@ const LEFT_OUT = `no explored input of its clause in this run: ${
   config.explore === 0
     ? 'the exploration is off (--explore 0)'
     : config.explore === undefined
-      ? "the default run's share explores ids that name nothing on the operations that delete nothing; --explore N explores every class, and the creations with B"
+      ? "the default run's share explores ids that name nothing on the operations that delete nothing; --explore N explores every class, the creations with B, the media uploads and updates and the streams"
       : `--explore ${config.explore} did not reach it`
 }`;
 

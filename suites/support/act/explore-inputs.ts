@@ -432,14 +432,23 @@ export async function shrink(caller: Actor, finding: Sent, broken: (exchange: Ex
 /** The requests the objects of the classes cost under --explore N (each made, and undone or read gone by the ledger). */
 export const OBJECT_REQUESTS = 21;
 
+/** What the media and streaming exploration adds beside N (explore-media.ts): its requests, A's uploads, its streams. */
+export interface MediaAnnounced {
+  requests: number;
+  /** Each account's uploads --explore N adds, the objects' among them (explore-media.ts EXPLORE_UPLOADS). */
+  uploads: { A: number; B: number };
+  streams: number;
+}
+
 /**
  * The line --explore N prints before the run: the requests it adds, and the windows of the IP access bucket the run
  * then takes (`runCalls`, the calls of a run without it, within `budget` per window of `periodMinutes`).
  */
-export function exploreAnnouncement(n: number, runCalls: number, budget: number, periodMinutes: number): string {
-  const added = n + OBJECT_REQUESTS;
+export function exploreAnnouncement(n: number, runCalls: number, budget: number, periodMinutes: number, media?: MediaAnnounced): string {
+  const added = n + OBJECT_REQUESTS + (media ? media.requests + media.streams : 0);
   const windows = Math.ceil((runCalls + added) / budget);
   const extra = windows > 1 ? `the run then takes ${windows} windows of the IP access bucket (${budget} calls each), and waits up to ${periodMinutes} minutes for each reset past the first` : 'the run still fits one window of the IP access bucket';
   const parts = (who: keyof typeof EXPLORE_DELETIONS) => `${exploreDeletionsOf(who)} more of ${who}'s (${Object.entries(EXPLORE_DELETIONS[who]).map(([part, k]) => `${k} ${part}`).join(', ')})`;
-  return `Explore: --explore ${n} adds ${n} requests and ${OBJECT_REQUESTS} for the objects its classes name, and beside the run's own deletions and unreblogs up to ${parts('A')} and ${parts('B')}, each account within its Deletion bucket: ${extra}.`;
+  const mediaWords = media ? `, ${media.requests} for the media uploads and updates (up to ${media.uploads.A} more of A's uploads and ${media.uploads.B} of B's, the objects' included, each account within its Uploading bucket) and ${media.streams} streams,` : '';
+  return `Explore: --explore ${n} adds ${n} requests and ${OBJECT_REQUESTS} for the objects its classes name${mediaWords} and beside the run's own deletions and unreblogs up to ${parts('A')} and ${parts('B')}, each account within its Deletion bucket: ${extra}.`;
 }

@@ -10,7 +10,7 @@ import { MEDIA_FIXTURES, uploadOf, type MediaFixture } from '../../../fixtures/m
 import type { FormParams } from '../talk/form.ts';
 import type { Exchange } from '../talk/http.ts';
 import type { Actor, UploadApi } from './actors.ts';
-import { drawStreams, EXPLORE_STREAMS, streamCovering, type StreamInput } from './explore-streams.ts';
+import { drawStreams, EXPLORE_STREAMS, streamCost, streamCovering, type StreamInput } from './explore-streams.ts';
 
 /** How the contract rules a class: its documented effect (valid), a refusal row, or no rule at all (open). */
 export type MediaRuling = 'valid' | 'refused' | 'open';
@@ -117,7 +117,7 @@ export const EXPLORE_UPLOADS = {
 /** The uploads shrinking keeps of A's inputs: the covering and random rows leave them. */
 export const SHRINK_UPLOADS = 2;
 /** The most updates drawn at random beside the covering ones (each one request, no upload). */
-export const RANDOM_UPDATES = 3;
+export const RANDOM_UPDATES = 2;
 
 export const exploreUploadsOf = (who: keyof typeof EXPLORE_UPLOADS): number => Object.values(EXPLORE_UPLOADS[who]).reduce((sum: number, n: number) => sum + n, 0);
 
@@ -346,4 +346,10 @@ export function mediaStreamCoverage(part: MediaStreamPart, released: (clause: st
   };
   if (part.uploads.length + part.updates.length + part.streams.length === 0) return ['media upload, media update, streams: outside the scope (--explore N explores them)'];
   return [line('media upload', part.uploads, UPLOAD_PARAMETERS), line('media update', part.updates, UPDATE_PARAMETERS), `streams: ${words(part.streams.length, part.streams.filter((s) => s.drawnBy === 'covering').length, 'stream')}, ${[...new Set(part.streams.map((s) => s.streamClass))].length} classes`];
+}
+
+/** What the announcement of --explore N says the media and streams add: their requests on a conforming server, A's uploads, the streams. */
+export function mediaAnnounced(explore: number, released: (clause: string) => boolean, withList: boolean, seed: number): { requests: number; uploads: { A: number; B: number }; streams: number } {
+  const part = drawMediaAndStreams(explore, released, withList, seed);
+  return { requests: mediaRequests(part) + streamCost(part.streams).api, uploads: { A: exploreUploadsOf('A'), B: exploreUploadsOf('B') }, streams: streamCost(part.streams).streams };
 }

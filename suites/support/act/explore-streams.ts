@@ -78,7 +78,7 @@ export function streamCovering(withList: boolean, withHealth: boolean): StreamCe
 }
 
 /** The most streams the exploration opens: each one call of the IP access bucket. */
-export const EXPLORE_STREAMS = 24;
+export const EXPLORE_STREAMS = 22;
 
 /** The values of a cell drawn from the seed: a tag, a list id, an unknown stream value. */
 export interface StreamInput extends StreamCell {
@@ -108,7 +108,10 @@ export function drawStreams(cells: readonly StreamCell[], streams: number, seed:
   });
 }
 
-/** The IP access calls a run's streams cost: a stream each; the health endpoint is a request. */
+/** Whether a stream is opened with A's token: the others (no token, the health endpoint) are anonymous's, as its step is. */
+export const withToken = (input: StreamCell) => input.transport !== 'health' && input.streamClass !== 'no-token';
+
+/** The IP access calls streams cost: a stream each; the health endpoint is a request. */
 export const streamCost = (inputs: readonly StreamInput[]) => ({ streams: inputs.filter((i) => i.transport !== 'health').length, api: inputs.filter((i) => i.transport === 'health').length });
 
 /** A stream opened, as the oracle judges it: the opening's exchange, and for health its answer. */
@@ -119,9 +122,9 @@ export interface SentStream {
   ended?: string;
 }
 
-/** The request a cell opens: A's token unless the class has none, the tag or list its class gives. */
-function requestOf(input: StreamInput, a: Actor, config: Config): StreamRequest {
-  const base = { actor: input.streamClass === 'no-token' ? 'anonymous' : a.name, ...(input.streamClass === 'no-token' ? {} : { token: a.token }) };
+/** The request a cell opens as `caller` (A, or anonymous without a token), with the tag or list its class gives. */
+function requestOf(input: StreamInput, caller: Actor, config: Config): StreamRequest {
+  const base = { actor: caller.name, ...(caller.token ? { token: caller.token } : {}) };
   const stream = (input.stream === 'unknown' ? input.value : input.stream === 'none' ? undefined : input.stream) as StreamName;
   const tag = input.streamClass.startsWith('tag-') && input.streamClass !== 'tag-missing' ? input.value : undefined;
   const list = input.streamClass === 'list-own' ? config.listId : input.streamClass.startsWith('list-') ? input.value : undefined;
@@ -129,19 +132,19 @@ function requestOf(input: StreamInput, a: Actor, config: Config): StreamRequest 
 }
 
 /**
- * Opens each stream one after another, as A (or without a token), and closes it as soon as its opening answered:
- * the opener's own timeout (the stream window) bounds the wait for that answer. The health endpoint is read as
- * the streaming test reads it, at the streaming service's address.
+ * Opens each stream one after another as `caller` (A with its token, or anonymous without one), and closes it as soon
+ * as its opening answered: the opener's own timeout (the stream window) bounds the wait for that answer. The health
+ * endpoint is read as the streaming test reads it, at the streaming service's address.
  */
-export async function openExplored(inputs: readonly StreamInput[], a: Actor, config: Config, openers: { sse: Opener; websocket: Opener }): Promise<SentStream[]> {
+export async function openExplored(inputs: readonly StreamInput[], caller: Actor, config: Config, openers: { sse: Opener; websocket: Opener }): Promise<SentStream[]> {
   const sent: SentStream[] = [];
   for (const input of inputs) {
     if (input.transport === 'health') {
-      const anyone = new Actor('anonymous', { ...config, baseUrl: config.streamingUrl });
+      const anyone = new Actor(caller.name, { ...config, baseUrl: config.streamingUrl });
       sent.push({ input, exchange: await anyone.get('/api/v1/streaming/health', { headers: { accept: 'text/plain' } }) });
       continue;
     }
-    const stream = await openers[input.transport](config, requestOf(input, a, config));
+    const stream = await openers[input.transport](config, requestOf(input, caller, config));
     const ended = stream.ended;
     stream.close();
     sent.push({ input, exchange: stream.exchange, ...(ended === undefined ? {} : { ended: excerpt(ended, 200) }) });

@@ -171,15 +171,13 @@ export function mediaStreamModelLines(): string[] {
   lines.push('  effects: description (MEDIA-UPLOAD-4; update MEDIA-UPDATE-1), meta.focus of an image (MEDIA-FOCUS-1; update MEDIA-FOCUS-2), type unknown and blurhash null (MEDIA-UPLOAD-5); v1 200 (MEDIA-UPLOAD-1), v2 202 url null (MEDIA-V2-1)');
   lines.push('  a 5xx: the clause of the row (a focal point open: MEDIA-FOCUS-2); a description open alone: ERRORS-5XX-1\'s warning');
   lines.push("streams (each opened as A unless tokenless, closed once its opening answered; one IP access call each)");
-  const cells: StreamCell[] = [
-    { transport: 'health', stream: 'health', streamClass: 'plain' },
-    ...(['plain', 'tag-word', 'tag-digits', 'list-own', 'tag-missing', 'tag-hash', 'list-never-existed', 'list-malformed', 'no-token'] as const).map((streamClass) => ({ transport: 'sse' as const, stream: 'public' as const, streamClass })),
-    ...(['plain', 'unknown-value', 'stream-missing'] as const).map((streamClass) => ({ transport: 'websocket' as const, stream: streamClass === 'unknown-value' ? ('unknown' as const) : streamClass === 'stream-missing' ? ('none' as const) : ('user' as const), streamClass })),
-  ];
-  for (const cell of cells) {
-    const e = streamExpectation(cell);
-    const who = cell.transport === 'health' ? 'health' : cell.transport === 'sse' ? `sse ${cell.streamClass}` : `websocket ${cell.streamClass}`;
-    lines.push(`  ${who.padEnd(30)} ${'open' in e ? `open: ${e.open}; a 5xx is ERRORS-5XX-1's warning` : `${e.words} (${e.clause}; WebSocket: STREAM-WS-1)`}`);
+  const classes = ['plain', 'tag-word', 'tag-digits', 'list-own', 'tag-missing', 'tag-hash', 'list-never-existed', 'list-malformed', 'no-token', 'unknown-value', 'stream-missing'] as const;
+  const health = streamExpectation({ transport: 'health', stream: 'health', streamClass: 'plain' });
+  if (!('open' in health)) lines.push(`  ${'health'.padEnd(20)} ${health.words} (${health.clause})`);
+  for (const streamClass of classes) {
+    const [sse, ws] = (['sse', 'websocket'] as const).map((transport) => streamExpectation({ transport, stream: 'user', streamClass }));
+    const words = (e: ReturnType<typeof streamExpectation> | undefined) => (e && !('open' in e) ? `${e.words} (${e.clause})` : '');
+    lines.push(`  ${streamClass.padEnd(20)} ${sse && 'open' in sse ? `open: ${sse.open}; a 5xx is ERRORS-5XX-1's warning` : `server-sent events: ${words(sse)}; WebSocket: ${words(ws)}`}`);
   }
   return lines;
 }

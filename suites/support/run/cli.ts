@@ -146,10 +146,11 @@ async function exploredListing(config: Config): Promise<string[]> {
 }
 
 /** The line that announces what --explore N adds to the run, and the windows of the IP access bucket it takes. */
-async function exploreAnnouncementOf(n: number): Promise<string> {
-  const [{ exploreAnnouncement }, { LIMITS, reserveOf, RUN_ACCESS_CALLS }] = await Promise.all([import('../act/explore-inputs.ts'), import('../talk/pacing.ts')]);
+async function exploreAnnouncementOf(n: number, config: Config): Promise<string> {
+  const [{ exploreAnnouncement }, { mediaAnnounced }, { releaseHas }, { LIMITS, reserveOf, RUN_ACCESS_CALLS }] = await Promise.all([import('../act/explore-inputs.ts'), import('../act/explore-media.ts'), import('../judge/clauses.ts'), import('../talk/pacing.ts')]);
   const bucket = LIMITS['IP access'];
-  return exploreAnnouncement(n, RUN_ACCESS_CALLS, bucket.limit - reserveOf('IP access'), bucket.periodMs / 60_000);
+  const media = mediaAnnounced(n, (clause) => releaseHas(config.serverVersion, clause), config.listId !== undefined, config.seed);
+  return exploreAnnouncement(n, RUN_ACCESS_CALLS, bucket.limit - reserveOf('IP access'), bucket.periodMs / 60_000, media);
 }
 
 async function main(): Promise<number> {
@@ -192,7 +193,7 @@ async function main(): Promise<number> {
     return EXIT.passed;
   }
   const config = configOrUsageError();
-  if (config.explore && plan.checks.some((check) => check.file === EXPLORE_FILE)) process.stdout.write(`${await exploreAnnouncementOf(config.explore)}\n`);
+  if (config.explore && plan.checks.some((check) => check.file === EXPLORE_FILE)) process.stdout.write(`${await exploreAnnouncementOf(config.explore, config)}\n`);
   // Our mistakes stop the run before any check, and before the run's own modules load (seconds on a busy machine): an
   // address where nothing listens or nothing answers, a token refused, tokens of one account.
   let preflightRoundTripMs = 0;
