@@ -25,6 +25,9 @@ export const FAULT_SETTINGS: Partial<Record<Fault, Record<string, string>>> = {
   'ERRORS-5XX-1:one-option': { CONFORMANCE_EXPLORE: '200' },
   'STATUS-CREATE-2:polls': { CONFORMANCE_EXPLORE: '200' },
   'STATUS-POLL-3:false': { CONFORMANCE_EXPLORE: '200' },
+  // Media uploads and streams no other check sends: a focal point at the edge or past it at upload, a description
+  // beside a thumbnail, an unknown WebSocket stream value, a tag with digits.
+  ...Object.fromEntries((['MEDIA-FOCUS-1:edge', 'MEDIA-FOCUS-2:upload', 'MEDIA-UPLOAD-4:with-thumbnail', 'ERRORS-5XX-1:unknown-stream', 'STREAM-WS-1:tag-digits'] as const).map((fault) => [fault, { CONFORMANCE_EXPLORE: '200' }])),
   // The reblog visibility parameter's effect on the boost's later reads, which only the exploration reads.
   'STATUS-REBLOG-2:read': { CONFORMANCE_EXPLORE: '200' },
   // Only the state machine's sequences make these moves after an undo, or delete a status its author pinned: their
