@@ -260,22 +260,15 @@ export async function sendUpdateRow(caller: Actor, input: UpdateInput, id: strin
 }
 
 /**
- * Smaller rows than a finding's that keep the parameters `keep` (those the broken clause concerns), smallest first:
- * the base with them alone, then with each other parameter of the row added back one at a time.
+ * The parameters shrinking takes out of a finding's row, one at a time (each back to the base's class), in the
+ * order of the table: those `keep` names (the ones the broken clause concerns) stay.
  */
-export function smallerUploads(row: UploadRow, keep: readonly MediaParameter[]): UploadRow[] {
-  const kept: UploadRow = { ...BASE_UPLOAD, ...Object.fromEntries(keep.map((p) => [p, row[p]])) };
-  const others = UPLOAD_PARAMETERS.filter((p) => !keep.includes(p) && row[p] !== BASE_UPLOAD[p]);
-  const candidates = [kept, ...others.map((p) => ({ ...kept, [p]: row[p] }))];
-  return candidates.filter((candidate) => UPLOAD_PARAMETERS.some((p) => candidate[p] !== row[p]));
+export function removable<R extends object>(row: R, base: R, keep: readonly MediaParameter[]): (keyof R & MediaParameter)[] {
+  return (Object.keys(row) as (keyof R & MediaParameter)[]).filter((p) => !keep.includes(p) && row[p] !== base[p]);
 }
-export function smallerUpdates(row: UpdateRow, keep: readonly MediaParameter[]): UpdateRow[] {
-  const none: UpdateRow = { description: 'absent', focus: 'absent', thumbnail: 'absent' };
-  const kept: UpdateRow = { ...none, ...Object.fromEntries(keep.filter((p): p is keyof UpdateRow => p in none).map((p) => [p, row[p]])) };
-  const others = UPDATE_PARAMETERS.filter((p) => !keep.includes(p) && row[p] !== 'absent');
-  const candidates = [kept, ...others.map((p) => ({ ...kept, [p]: row[p] }))];
-  return candidates.filter((candidate) => UPDATE_PARAMETERS.some((p) => candidate[p] !== row[p]) && Object.values(candidate).some((k) => k !== 'absent'));
-}
+
+/** A row with one parameter back to the base's class. */
+export const without = <R extends object>(row: R, base: R, p: keyof R): R => ({ ...row, [p]: base[p] });
 
 /** How a row reads in a finding: each parameter sent, with its class and the value drawn. */
 export function describeRow(row: Partial<UploadRow>, drawn: Drawn): string {
@@ -291,27 +284,36 @@ export function describeRow(row: Partial<UploadRow>, drawn: Drawn): string {
 /** The most rows shrinking one finding may send (an upload each, within the share), and the most findings shrunk. */
 export const MEDIA_SHRINK_BOUND = { rowsPerFinding: 2, findings: 3 } as const;
 
+/** The base an update's row shrinks towards: nothing sent. */
+const NO_UPDATE: UpdateRow = { description: 'absent', focus: 'absent', thumbnail: 'absent' };
+
 /**
- * The smallest upload that still breaks what `broken` tells: the parameters the broken clause concerns alone on the
- * base upload, then with each other parameter added back, within MEDIA_SHRINK_BOUND and the share (each try is an
- * upload). The values drawn for the finding are kept.
+ * The smallest row that still breaks what `broken` tells: each parameter the broken clause does not concern taken
+ * out in turn (back to the base's class), kept out where the clause still breaks, within MEDIA_SHRINK_BOUND tries (a
+ * description lost beside a thumbnail shrinks to the two). `send` sends a row, undefined where it may not (the share).
  */
-export async function shrinkUpload(caller: Actor, finding: SentUpload, keep: readonly MediaParameter[], broken: (sent: SentUpload) => boolean, share: UploadShare, judgedHere: (row: UploadRow) => boolean): Promise<SentUpload> {
-  for (const row of smallerUploads(finding.input.row, keep).slice(0, MEDIA_SHRINK_BOUND.rowsPerFinding)) {
-    const sent = await sendUploadRow(caller, { row, drawn: finding.input.drawn, drawnBy: 'shrinking' }, share, judgedHere(row));
+async function shrinkRow<R extends object, S extends { input: { row: R } }>(finding: S, base: R, keep: readonly MediaParameter[], broken: (sent: S) => boolean, send: (row: R) => Promise<S | undefined>): Promise<S> {
+  let smallest = finding;
+  const parameters = removable(finding.input.row, base, keep);
+  for (const p of parameters.slice(0, MEDIA_SHRINK_BOUND.rowsPerFinding)) {
+    const row = without(smallest.input.row, base, p);
+    // An update that would send nothing judges no effect: the parameter stays.
+    if (!Object.values(row).some((k) => k !== 'absent')) continue;
+    const sent = await send(row);
     if (!sent) break;
-    if (broken(sent)) return sent;
+    if (broken(sent)) smallest = sent;
   }
-  return finding;
+  return smallest;
 }
 
-/** The smallest update that still breaks what `broken` tells, as shrinkUpload (each try is a request, no upload). */
-export async function shrinkUpdate(caller: Actor, finding: SentUpdate, keep: readonly MediaParameter[], broken: (sent: SentUpdate) => boolean, judgedHere: (row: UpdateRow) => boolean): Promise<SentUpdate> {
-  for (const row of smallerUpdates(finding.input.row, keep).slice(0, MEDIA_SHRINK_BOUND.rowsPerFinding)) {
-    const sent = await sendUpdateRow(caller, { row, drawn: finding.input.drawn, drawnBy: 'shrinking' }, finding.id, judgedHere(row));
-    if (broken(sent)) return sent;
-  }
-  return finding;
+/** The smallest upload that still breaks what `broken` tells (shrinkRow), each try an upload within the share; the values drawn are kept. */
+export function shrinkUpload(caller: Actor, finding: SentUpload, keep: readonly MediaParameter[], broken: (sent: SentUpload) => boolean, share: UploadShare, judgedHere: (row: UploadRow) => boolean): Promise<SentUpload> {
+  return shrinkRow(finding, BASE_UPLOAD, keep, broken, (row) => sendUploadRow(caller, { row, drawn: finding.input.drawn, drawnBy: 'shrinking' }, share, judgedHere(row)));
+}
+
+/** The smallest update that still breaks what `broken` tells (shrinkRow), each try a request, no upload. */
+export function shrinkUpdate(caller: Actor, finding: SentUpdate, keep: readonly MediaParameter[], broken: (sent: SentUpdate) => boolean, judgedHere: (row: UpdateRow) => boolean): Promise<SentUpdate> {
+  return shrinkRow(finding, NO_UPDATE, keep, broken, (row) => sendUpdateRow(caller, { row, drawn: finding.input.drawn, drawnBy: 'shrinking' }, finding.id, judgedHere(row)));
 }
 
 /** What --explore N explores of media and streams: nothing without N; else the streams (within EXPLORE_STREAMS), then the uploads and updates with what N leaves. */
