@@ -13,7 +13,7 @@ import { actors, type Actor } from './support/act/actors.ts';
 import { createdId, madeStep } from './support/act/created.ts';
 import { BOOST_REQUESTS, creationCost, madeStatus, sendBoosts, sendCreations, shrinkCreation, type SentBoost, type SentCreation } from './support/act/explore-create.ts';
 import { costOf, drawExploration, exploreSettingsOf, scopeOf, sendInputs, shrink, SHRINK_BOUND, type Held, type Sent } from './support/act/explore-inputs.ts';
-import { drawMediaAndStreams, EXPLORE_UPLOADS, MEDIA_SHRINK_BOUND, mediaRequests, sendUpdateRow, sendUploadRow, shrinkUpdate, shrinkUpload, UploadShare, type SentUpdate, type SentUpload } from './support/act/explore-media.ts';
+import { drawMediaAndStreams, EXPLORE_UPLOADS, MEDIA_SHRINK_BOUND, mediaFiles, mediaRequests, sendUpdateRow, sendUploadRow, shrinkUpdate, shrinkUpload, UploadShare, type SentUpdate, type SentUpload } from './support/act/explore-media.ts';
 import { openExplored, streamCost, withToken, type SentStream } from './support/act/explore-streams.ts';
 import { CLAUSE_ID, releaseHas } from './support/judge/clauses.ts';
 import { concernsOf, createInstances } from './support/judge/explore-create-oracle.ts';
@@ -107,7 +107,7 @@ const judgedHereMedia = (row: Parameters<typeof fiveHundredClauseOf>[0]) => five
 /** The explored uploads (each on the ledger) and the updates of A's own attachment, one after another as A. */
 const mediaSent = step(
   'the explored uploads of POST /api/v1/media and /api/v2/media, and updates of its own attachment, sent as A',
-  { as: 'A', needs: mediaPart.updates.length ? { heldByA } : {}, cost: { api: mediaRequests(mediaPart) } },
+  { as: 'A', needs: mediaPart.updates.length ? { heldByA } : {}, cost: { api: mediaRequests(mediaPart), files: mediaFiles(mediaPart) } },
   async (values, { actor }) => {
     const uploads: SentUpload[] = [];
     for (const input of mediaPart.uploads) {

@@ -170,11 +170,15 @@ export interface MediaScope {
 const FILES: Record<UploadRow['file'], MediaFixture> = { png: MEDIA_FIXTURES.png, jpeg: MEDIA_FIXTURES.jpeg, gif: MEDIA_FIXTURES.gif, unknown: MEDIA_FIXTURES.unknown, garbage: MEDIA_FIXTURES.notAnImage };
 const THUMBNAILS: Record<Exclude<UploadRow['thumbnail'], 'absent'>, MediaFixture> = { image: MEDIA_FIXTURES.thumbnail, garbage: MEDIA_FIXTURES.notAnImage };
 
+/** Whether a conforming server makes an attachment of the row: not where a file or a thumbnail is invalid. */
+const makes = (row: UploadRow) => row.file !== 'garbage' && row.thumbnail !== 'garbage';
 /**
- * The requests an upload costs on a server that answers as the contract says: its own, and for an attachment made, the
- * ledger's delete and the read that shows it gone (files at its url are fetched outside /api: not counted here).
+ * The /api requests an upload costs on a server that answers as the contract says: its own, and for an attachment
+ * made, the ledger's delete and its read (as the objects' attachments are counted), and the read of its file (outside
+ * /api: `uploadFiles`).
  */
-export const uploadRequests = (row: UploadRow): number => (row.file === 'garbage' || row.thumbnail === 'garbage' ? 1 : 3);
+export const uploadRequests = (row: UploadRow): number => (makes(row) ? 3 : 1);
+export const uploadFiles = (row: UploadRow): number => (makes(row) ? 1 : 0);
 
 /** The explored uploads and updates of a run, the same for one seed: the covering rows first, then random ones, within the uploads and the requests. */
 export function drawMedia(scope: MediaScope, seed: number): { uploads: UploadInput[]; updates: UpdateInput[] } {
@@ -334,8 +338,10 @@ export function drawMediaAndStreams(explore: number | undefined, released: (clau
   return { uploads, updates, streams };
 }
 
-/** The requests of a run's explored uploads and updates on a server that answers as the contract says (shrinking aside). */
+/** The /api requests of a run's explored uploads and updates on a server that answers as the contract says (shrinking aside). */
 export const mediaRequests = (part: Pick<MediaStreamPart, 'uploads' | 'updates'>): number => part.uploads.reduce((sum, u) => sum + uploadRequests(u.row), 0) + part.updates.length;
+/** The files at their url the ledger reads of the attachments made. */
+export const mediaFiles = (part: Pick<MediaStreamPart, 'uploads'>): number => part.uploads.reduce((sum, u) => sum + uploadFiles(u.row), 0);
 
 /** What the part reaches, for --list and the results: rows, classes left out, streams. */
 export function mediaStreamCoverage(part: MediaStreamPart, released: (clause: string) => boolean): string[] {
