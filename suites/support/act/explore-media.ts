@@ -211,8 +211,11 @@ export function drawMedia(scope: MediaScope, seed: number): { uploads: UploadInp
   return { uploads, updates };
 }
 
-/** The form a row sends: the drawn description and focus, where its classes send one. */
-const formOf = (drawn: Drawn): FormParams => ({ ...(drawn.description === undefined ? {} : { description: drawn.description }), ...(drawn.focus === undefined ? {} : { focus: drawn.focus }) });
+/** The form a row sends: the drawn description and focus, where its classes send one (a shrunk row keeps its finding's values). */
+const formOf = (row: Pick<UploadRow, 'description' | 'focus'>, drawn: Drawn): FormParams => ({
+  ...(row.description === 'absent' || drawn.description === undefined ? {} : { description: drawn.description }),
+  ...(row.focus === 'absent' || drawn.focus === undefined ? {} : { focus: drawn.focus }),
+});
 
 /** A row sent, and its answer. */
 export interface SentUpload {
@@ -250,7 +253,7 @@ export async function sendUploadRow(caller: Actor, input: UploadInput, share: Up
   if (!share.take()) return undefined;
   const { row } = input;
   const thumbnail = row.thumbnail === 'absent' ? {} : { thumbnail: THUMBNAILS[row.thumbnail] };
-  const exchange = await caller.sendUpload(FILES[row.file], formOf(input.drawn), row.api, { ...thumbnail, ...(judgedHere ? { malformed: true } : {}) });
+  const exchange = await caller.sendUpload(FILES[row.file], formOf(row, input.drawn), row.api, { ...thumbnail, ...(judgedHere ? { malformed: true } : {}) });
   return { input, exchange };
 }
 
@@ -259,7 +262,7 @@ export async function sendUpdateRow(caller: Actor, input: UpdateInput, id: strin
   const { row } = input;
   const uploads = row.thumbnail === 'absent' ? [] : [uploadOf(THUMBNAILS[row.thumbnail], 'thumbnail')];
   const options = { ...(uploads.length ? { uploads } : {}), ...(judgedHere ? { malformed: true } : {}) };
-  const exchange = await caller.put(`/api/v1/media/${encodeURIComponent(id)}`, formOf(input.drawn), options);
+  const exchange = await caller.put(`/api/v1/media/${encodeURIComponent(id)}`, formOf(row, input.drawn), options);
   return { input, id, exchange };
 }
 
