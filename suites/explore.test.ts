@@ -17,13 +17,18 @@ import { createdId, madeStep } from './support/act/created.ts';
 import { BOOST_REQUESTS, creationCost, madeStatus, sendBoosts, sendCreations, shrinkCreation, type SentBoost, type SentCreation } from './support/act/explore-create.ts';
 import { CALLER_WORDS, cellCost, drawWithMatrix, MATRIX_OBJECT_REQUESTS, MATRIX_STATUSES, sendCells, type Caller, type Cell, type MatrixStatuses, type SentCell } from './support/act/explore-matrix.ts';
 import { costOf, exploreSettingsOf, scopeOf, sendInputs, shrink, SHRINK_BOUND, type Held, type Sent } from './support/act/explore-inputs.ts';
+import { drawMediaAndStreams, EXPLORE_UPLOADS, MEDIA_SHRINK_BOUND, mediaFiles, mediaRequests, sendUpdateRow, sendUploadRow, shrinkUpdate, shrinkUpload, UploadShare, type SentUpdate, type SentUpload } from './support/act/explore-media.ts';
+import { openExplored, streamCost, withToken, type SentStream } from './support/act/explore-streams.ts';
 import { CLAUSE_ID, releaseHas } from './support/judge/clauses.ts';
 import { brokenAuth, judgeAuthExplored, judgedAuth, type AuthExplored } from './support/judge/explore-auth-oracle.ts';
 import { concernsOf, createInstances } from './support/judge/explore-create-oracle.ts';
 import { cellExpectation } from './support/judge/explore-matrix-oracle.ts';
+import { fiveHundredClauseOf, observeOpenStreams, updateInstances, uploadInstances, type MediaInstance } from './support/judge/explore-media-oracle.ts';
 import { expectationOf, judgeExplored, verdictOf, type Explored } from './support/judge/explore-oracle.ts';
 import { it, made, section, step, type DeclaredStep } from './support/run/checks.ts';
 import { exploreShareOf } from './support/run/run-plan.ts';
+import { openSse } from './support/talk/sse.ts';
+import { openWebSocket } from './support/talk/websocket.ts';
 
 const { config, b } = actors();
 // The default share is what the run's plan of the other groups leaves of the IP access line: their checks come first.
@@ -32,6 +37,9 @@ const settings = { ...exploreSettingsOf(config, share, (clause) => releaseHas(co
 const scope = scopeOf(settings);
 // The access matrix's cells first (issue 50's decision): --explore N with N at least their cost completes the matrix.
 const { inputs, creations, matrix } = drawWithMatrix(scope, settings, config.seed);
+// The media uploads and updates and the streams: --explore N's alone, within A's uploads and the streams' bound.
+const released = (clause: string) => releaseHas(config.serverVersion, clause);
+const mediaPart = drawMediaAndStreams(config.explore, released, config.listId !== undefined, config.seed);
 /** Where an error row covers an input, its check judges a 5xx; where the contract leaves the answer open, ERRORS-5XX-1 does. */
 const judgedHere = (input: Sent['input']) => expectationOf(input.operation, input.idClass).kind !== 'open';
 
@@ -128,8 +136,41 @@ for (const caller of ['owner', 'other', 'none'] as const) {
   matrixSteps[caller] = cellsOf(caller, [sent, created, ...Object.values(matrixSteps)]);
 }
 
+/** A's explored uploads, counted against its share of the Uploading bucket before each is sent (shrinking's too). */
+const uploadShare = new UploadShare(EXPLORE_UPLOADS.A.inputs);
+const judgedHereMedia = (row: Parameters<typeof fiveHundredClauseOf>[0]) => fiveHundredClauseOf(row) !== undefined;
+
+/** The explored uploads (each on the ledger) and the updates of A's own attachment, one after another as A. */
+const mediaSent = step(
+  'the explored uploads of POST /api/v1/media and /api/v2/media, and updates of its own attachment, sent as A',
+  { as: 'A', needs: mediaPart.updates.length ? { heldByA } : {}, cost: { api: mediaRequests(mediaPart), files: mediaFiles(mediaPart) } },
+  async (values, { actor }) => {
+    const uploads: SentUpload[] = [];
+    for (const input of mediaPart.uploads) {
+      const sent = await sendUploadRow(actor, input, uploadShare, judgedHereMedia(input.row));
+      if (sent) uploads.push(sent);
+    }
+    const own = 'heldByA' in values ? (values.heldByA as Held).attachment?.own : undefined;
+    const updates: SentUpdate[] = [];
+    if (own !== undefined) for (const input of mediaPart.updates) updates.push(await sendUpdateRow(actor, input, own, judgedHereMedia(input.row)));
+    return made({ uploads, updates });
+  },
+);
+
+/** The explored streams, each opened and closed once its opening answered: A's with its token, then the tokenless ones and the health endpoint. */
+const streamsOf = (inputs: typeof mediaPart.streams) => async (_: unknown, { actor }: { actor: Actor }) => {
+  const sent = await openExplored(inputs, actor, config, { sse: openSse, websocket: openWebSocket });
+  observeOpenStreams(sent);
+  return made(sent);
+};
+const tokenStreams = mediaPart.streams.filter(withToken);
+const anonymousStreams = mediaPart.streams.filter((input) => !withToken(input));
+const streamsSent = step("the explored streams with A's token, each opened and closed at once", { as: 'A', cost: streamCost(tokenStreams) }, streamsOf(tokenStreams));
+const streamsAnonymous = step('the explored streams without a token, and the health endpoint', { as: 'anonymous', cost: streamCost(anonymousStreams) }, streamsOf(anonymousStreams));
+
 /** Each input that broke its clause, shrunk to its smallest (a bounded number of requests; none against a conforming server). */
-const explored = step('the explored inputs that broke their clause, each shrunk to its smallest', { as: 'A', alsoAs: ['B'], needs: { sent, ...(scope.creation && b ? { created } : {}) }, uses: matrixSteps, cost: {} }, async (values, { actor, also: { B } }) => {
+const withMedia = mediaPart.uploads.length + mediaPart.updates.length + mediaPart.streams.length > 0;
+const explored = step('the explored inputs that broke their clause, each shrunk to its smallest', { as: 'A', alsoAs: ['B'], needs: { sent, ...(scope.creation && b ? { created } : {}), ...(withMedia ? { mediaSent, streamsSent, streamsAnonymous } : {}) }, uses: matrixSteps, cost: {} }, async (values, { actor, also: { B } }) => {
   const { sent } = values;
   const smallest = new Map<Sent, Sent>();
   const broken = (s: Sent) => (exchange: Sent['exchange']) => !verdictOf(expectationOf(s.input.operation, s.input.idClass), exchange, s.id).holds;
@@ -151,7 +192,10 @@ const explored = step('the explored inputs that broke their clause, each shrunk 
     const outcome = (values as Record<string, unknown>)[caller] as { ok: boolean; value?: SentCell[] } | undefined;
     return outcome?.ok ? (outcome.value ?? []) : [];
   });
-  const result: Explored = { sent, smallest, created: createdSent, smallestCreations, boosts, matrix: cells };
+  const { mediaSent, streamsSent, streamsAnonymous } = values as { mediaSent?: { uploads: SentUpload[]; updates: SentUpdate[] }; streamsSent?: SentStream[]; streamsAnonymous?: SentStream[] };
+  const media = mediaSent ?? { uploads: [], updates: [] };
+  const smallestMedia = await shrinkMedia(actor, media);
+  const result: Explored = { sent, smallest, created: createdSent, smallestCreations, boosts, matrix: cells, ...media, smallestMedia, streams: [...(streamsSent ?? []), ...(streamsAnonymous ?? [])] };
   return made(result);
 });
 
@@ -185,12 +229,32 @@ function judgeAuth({ authExplored }: { authExplored: AuthExplored }, context: Te
   if (!judgeAuthExplored(authExplored, clauseId)) context.skip(authInputs.length === 0 ? AUTH_LEFT_OUT : LEFT_OUT);
 }
 
+/** The clauses an explored row broke, and the parameters each concerns: what shrinking keeps. */
+const brokenOf = (instances: readonly MediaInstance[]) => instances.filter((i) => !i.holds && !i.exchange.unanswered && !i.exchange.rateLimited);
+
+/** Each explored upload and update that broke a clause, shrunk to the parameters that clause concerns (a bounded number of rows, uploads within A's share). */
+async function shrinkMedia(actor: Actor, media: { uploads: readonly SentUpload[]; updates: readonly SentUpdate[] }): Promise<Map<SentUpload | SentUpdate, SentUpload | SentUpdate>> {
+  const smallest = new Map<SentUpload | SentUpdate, SentUpload | SentUpdate>();
+  const still = (clauses: Set<string>) => (instances: MediaInstance[]) => brokenOf(instances).some((i) => clauses.has(i.clause));
+  for (const finding of media.uploads.filter((s) => brokenOf(uploadInstances(s)).length > 0).slice(0, MEDIA_SHRINK_BOUND.findings)) {
+    const [first] = brokenOf(uploadInstances(finding)) as [MediaInstance];
+    const clauses = new Set([first.clause]);
+    smallest.set(finding, await shrinkUpload(actor, finding, first.concerns, (s) => still(clauses)(uploadInstances(s)), uploadShare, judgedHereMedia));
+  }
+  for (const finding of media.updates.filter((s) => brokenOf(updateInstances(s)).length > 0).slice(0, MEDIA_SHRINK_BOUND.findings)) {
+    const [first] = brokenOf(updateInstances(finding)) as [MediaInstance];
+    const clauses = new Set([first.clause]);
+    smallest.set(finding, await shrinkUpdate(actor, finding, first.concerns, (s) => still(clauses)(updateInstances(s)), judgedHereMedia));
+  }
+  return smallest;
+}
+
 /** Why a check met no input of its clause: what this run's scope explores (--list shows what each operation got). */
 const LEFT_OUT = `no explored input of its clause in this run: ${
   config.explore === 0
     ? 'the exploration is off (--explore 0)'
     : config.explore === undefined
-      ? "the default run's share explores ids that name nothing on the operations that delete nothing; --explore N explores every class, and the creations with B"
+      ? "the default run's share explores ids that name nothing on the operations that delete nothing; --explore N explores every class, the creations with B, the media uploads and updates and the streams"
       : `--explore ${config.explore} did not reach it`
 }`;
 
@@ -286,11 +350,26 @@ section('Explored inputs', () => {
     it('RELATIONS-APPTOKEN-1 explored inputs: following and followers of an existing account answer 200 to a user token and to an application token', { needs }, judgeAuth);
     it('RELATIONS-TOKEN-1 explored inputs: following and followers without a token answer 401', { needs }, judgeAuth);
   });
+  section('Media uploads and updates', () => {
+    it('MEDIA-UPLOAD-1 explored inputs: a v1 upload of valid parameters answers 200 and an Attachment', { needs: { explored } }, judge);
+    it('MEDIA-V2-1 explored inputs: a v2 upload of valid parameters answers 202 and an Attachment with url null', { needs: { explored } }, judge);
+    it('MEDIA-UPLOAD-4 explored inputs: the description sent with an upload is the Attachment\'s description', { needs: { explored } }, judge);
+    it('MEDIA-UPLOAD-5 explored inputs: a file that is no image is uploaded as type unknown with blurhash null', { needs: { explored } }, judge);
+    it('MEDIA-UPLOAD-6 explored inputs: an upload with an invalid file or thumbnail answers 422 "Validation failed: File content type is invalid, File is invalid"', { needs: { explored } }, judge);
+    it('MEDIA-FOCUS-1 explored inputs: focus sent with an upload of an image, inside -1..1 or at its edge, is meta.focus', { needs: { explored } }, judge);
+    it('MEDIA-FOCUS-2 explored inputs: focus inside -1..1 or at its edge round-trips through an update, and no focus value (past the edge, malformed) answers 5xx', { needs: { explored } }, judge);
+    it('MEDIA-UPDATE-3 explored inputs: an update with a thumbnail that is not an image answers 422', { needs: { explored } }, judge);
+  });
+  section('Streams', () => {
+    it('STREAM-HEALTH-1 explored inputs: GET /api/v1/streaming/health answers OK', { needs: { explored } }, judge);
+    it('STREAM-SSE-1 explored inputs: every event stream path with A\'s token, and the tag or list it needs, answers 200 text/event-stream', { needs: { explored } }, judge);
+    it('STREAM-WS-1 explored inputs: every allowed stream value with A\'s token, and the tag or list it needs, opens a WebSocket stream', { needs: { explored } }, judge);
+  });
   section('Media', () => {
     it('MEDIA-READ-1 explored inputs: a read of the caller\'s own attachment answers the Attachment (200, or 206 while processing)', { needs: { explored } }, judge);
     it('MEDIA-READ-4 explored inputs: a read of another account\'s attachment answers 404 "Record not found"', { needs: { explored } }, judge);
     it('MEDIA-READ-5 explored inputs: a read of an attachment id that names nothing (deleted, never existed, malformed) answers 404 "Record not found"', { needs: { explored } }, judge);
-    it('MEDIA-UPDATE-1 explored inputs: an update of the caller\'s own attachment answers the Attachment', { needs: { explored } }, judge);
+    it('MEDIA-UPDATE-1 explored inputs: an update of the caller\'s own attachment answers the Attachment, with the description sent', { needs: { explored } }, judge);
     it('MEDIA-UPDATE-2 explored inputs: an update of another account\'s attachment answers 404 "Record not found"', { needs: { explored } }, judge);
     it('MEDIA-UPDATE-4 explored inputs: an update of an attachment id that names nothing (deleted, never existed, malformed) answers 404 "Record not found"', { needs: { explored } }, judge);
   });

@@ -26,9 +26,15 @@ export const FAULT_SETTINGS: Partial<Record<Fault, Record<string, string>>> = {
   'STATUS-REBLOG-6:missing': PAST_THE_MATRIX,
   // Rows of POST /api/v1/statuses's parameters no other check sends: a poll of one option, a spoiler_text with a
   // poll, poll[multiple] false.
+  'ERRORS-5XX-1:one-option': PAST_THE_MATRIX,
+  'STATUS-CREATE-2:polls': PAST_THE_MATRIX,
+  'STATUS-POLL-3:false': PAST_THE_MATRIX,
   // Inputs of registration and OAuth no other check sends: redirect URIs separated by a space, a scope no server
   // knows, an application token's revocation (the OAuth group revokes a user token), a grant no server knows.
   ...Object.fromEntries((['APPS-REDIRECTS-1:space', 'OAUTH-SCOPE-1:unknown', 'OAUTH-REVOKE-1:application-token', 'ERRORS-5XX-1:unknown-grant'] as const).map((fault) => [fault, { CONFORMANCE_EXPLORE: '200' }])),
+  // Media uploads and streams no other check sends: a focal point at the edge or past it at upload, a description
+  // beside a thumbnail, an unknown WebSocket stream value, a tag with digits.
+  ...Object.fromEntries((['MEDIA-FOCUS-1:edge', 'MEDIA-FOCUS-2:upload', 'MEDIA-UPLOAD-4:with-thumbnail', 'ERRORS-5XX-1:unknown-stream', 'STREAM-WS-1:tag-digits'] as const).map((fault) => [fault, { CONFORMANCE_EXPLORE: '200' }])),
   // The reblog visibility parameter's effect on the boost's later reads, which only the exploration reads.
   'STATUS-REBLOG-2:read': PAST_THE_MATRIX,
   // Cells of the access matrix the default run does not ask (issue 50's decision), sent first under --explore N: a

@@ -217,8 +217,10 @@ export class Actor {
    * An attachment it creates goes on the ledger: the contract offers no delete, so the ledger tries Mastodon's
    * DELETE /api/v1/media/:id, which removes attachments no status uses; what it cannot remove is reported left behind.
    */
-  async sendUpload(fixture: MediaFixture, params: FormParams = {}, api: UploadApi = 'v1'): Promise<Exchange> {
-    const exchange = await this.post(`/api/${api}/media`, params, { uploads: [uploadOf(fixture)] });
+  async sendUpload(fixture: MediaFixture, params: FormParams = {}, api: UploadApi = 'v1', more: { thumbnail?: MediaFixture; malformed?: boolean } = {}): Promise<Exchange> {
+    // `thumbnail`: the custom preview (since 3.2.0); `malformed`: the explored row's check judges a 5xx, not ERRORS-5XX-1.
+    const uploads = [uploadOf(fixture), ...(more.thumbnail ? [uploadOf(more.thumbnail, 'thumbnail')] : [])];
+    const exchange = await this.post(`/api/${api}/media`, params, { uploads, ...(more.malformed ? { malformed: true } : {}) });
     // No operation lists an account's attachments: one whose upload got no answer is listed as possibly left behind.
     if (mayHaveActed(exchange)) rememberUnanswered(exchange, 'attachment');
     const id = createdId(exchange);

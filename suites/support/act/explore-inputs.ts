@@ -212,6 +212,8 @@ export interface ExploreSettings {
   withB: boolean;
   /** Whether the instance runs in whitelist mode (tokenless reads refused): the access matrix leaves those cells out. */
   whitelistMode?: boolean;
+  /** Whether a list of A's is configured (CONFORMANCE_LIST_ID): the explored list stream's own class. */
+  withList?: boolean;
 }
 
 /**
@@ -224,6 +226,7 @@ export const exploreSettingsOf = (config: Config, share: number, released: (clau
   released,
   withB: config.embedded || config.tokenB !== undefined,
   whitelistMode: config.whitelistMode,
+  withList: config.listId !== undefined,
 });
 
 /**
@@ -433,6 +436,14 @@ export async function shrink(caller: Actor, finding: Sent, broken: (exchange: Ex
 /** The requests the objects of the classes cost under --explore N (each made, and undone or read gone by the ledger). */
 export const OBJECT_REQUESTS = 21;
 
+/** What the media and streaming exploration adds beside N (explore-media.ts): its requests, A's uploads, its streams. */
+export interface MediaAnnounced {
+  requests: number;
+  /** Each account's uploads --explore N adds, the objects' among them (explore-media.ts EXPLORE_UPLOADS). */
+  uploads: { A: number; B: number };
+  streams: number;
+}
+
 /**
  * The line --explore N prints before the run: the requests it adds, and the windows of the IP access bucket the run
  * then takes, of `budget` calls each and `periodMinutes` long (run/cli.ts counts them from the run's plan, each step
@@ -440,7 +451,7 @@ export const OBJECT_REQUESTS = 21;
  * next window once the one it meets cannot hold it); `auth`: what the registration, OAuth and relations inputs add
  * (act/explore-auth.ts authCost).
  */
-export function exploreAnnouncement(n: number, windows: { fewest: number; most: number }, budget: number, periodMinutes: number, auth = { api: 0, oauth: 0 }): string {
+export function exploreAnnouncement(n: number, windows: { fewest: number; most: number }, budget: number, periodMinutes: number, auth = { api: 0, oauth: 0 }, media?: MediaAnnounced): string {
   const { fewest, most } = windows;
   const count = fewest === most ? `${fewest}` : `${fewest} to ${most}`;
   const waits = fewest === most ? `${fewest - 1}` : `${fewest - 1} to ${most - 1}`;
@@ -449,5 +460,6 @@ export function exploreAnnouncement(n: number, windows: { fewest: number; most: 
       ? `the run then takes ${count} windows of the IP access bucket (${budget} calls each: each step starts only once the bucket holds its calls and what a deviating server may add to them), so it waits ${waits} times, up to ${periodMinutes} minutes each, for a reset`
       : 'the run still fits one window of the IP access bucket';
   const parts = (who: keyof typeof EXPLORE_DELETIONS) => `${exploreDeletionsOf(who)} more of ${who}'s (${Object.entries(EXPLORE_DELETIONS[who]).map(([part, k]) => `${k} ${part}`).join(', ')})`;
-  return `Explore: --explore ${n} adds ${n} requests, ${OBJECT_REQUESTS} for the objects its classes name and up to ${auth.api + auth.oauth} for the registration, OAuth and relations inputs (${auth.api} /api, ${auth.oauth} /oauth), and beside the run's own deletions and unreblogs up to ${parts('A')} and ${parts('B')}, each account within its Deletion bucket: ${extra}.`;
+  const mediaWords = media ? `, ${media.requests} for the media uploads and updates (up to ${media.uploads.A} more of A's uploads and ${media.uploads.B} of B's, the objects' included, each account within its Uploading bucket) and ${media.streams} streams` : '';
+  return `Explore: --explore ${n} adds ${n} requests, ${OBJECT_REQUESTS} for the objects its classes name and up to ${auth.api + auth.oauth} for the registration, OAuth and relations inputs (${auth.api} /api, ${auth.oauth} /oauth)${mediaWords}, and beside the run's own deletions and unreblogs up to ${parts('A')} and ${parts('B')}, each account within its Deletion bucket: ${extra}.`;
 }

@@ -26,6 +26,9 @@ import { BOOST_REQUESTS, creationCost, type SentBoost, type SentCreation } from 
 import { AUTH_DRAWS, authCost, authCoverageLines, drawAuthInputs } from '../act/explore-auth.ts';
 import { authModelLines } from './explore-auth-oracle.ts';
 import { boostInstances, CREATE_CLAUSES, createInstances, createModelLines, releaseWords } from './explore-create-oracle.ts';
+import { drawMediaAndStreams, mediaStreamCoverage, type SentUpdate, type SentUpload } from '../act/explore-media.ts';
+import type { SentStream } from '../act/explore-streams.ts';
+import { judgedOnMedia, MEDIA_STREAM_CLAUSES, mediaStreamModelLines } from './explore-media-oracle.ts';
 import { answerOf, causeOf } from '../act/steps.ts';
 import { block, countJudged } from './preconditions.ts';
 import { observeResource } from './resources.ts';
@@ -175,6 +178,7 @@ export function exploredClauses(): string[] {
     const expectation = cellExpectation(cell);
     if (expectation.kind !== 'open') clauses.add(expectation.clause);
   }
+  for (const id of MEDIA_STREAM_CLAUSES) clauses.add(id);
   return [...clauses];
 }
 
@@ -215,6 +219,11 @@ export interface Explored {
   boosts?: readonly SentBoost[];
   /** The access matrix's cells sent (act/explore-matrix.ts), and each one's undo where its move took. */
   matrix?: readonly SentCell[];
+  /** The explored uploads and updates (explore-media.ts), each finding's smallest row, and the streams opened. */
+  uploads?: readonly SentUpload[];
+  updates?: readonly SentUpdate[];
+  smallestMedia?: ReadonlyMap<SentUpload | SentUpdate, SentUpload | SentUpdate>;
+  streams?: readonly SentStream[];
 }
 
 /** The answers an explored check judges: each input and each undo whose clause is `clauseId`, with what it expects. */
@@ -338,7 +347,7 @@ function matrixTable(explored: Explored, clauseId: string, deviations: readonly 
  * input) with its exchange and replay. Returns false where this run's inputs reach none of the clause.
  */
 export function judgeExplored(explored: Explored, clauseId: string): boolean {
-  const instances = [...judgedOnIds(explored, clauseId), ...judgedOnCreations(explored, clauseId), ...judgedOnMatrix(explored, clauseId)];
+  const instances = [...judgedOnIds(explored, clauseId), ...judgedOnCreations(explored, clauseId), ...judgedOnMatrix(explored, clauseId), ...judgedOnMedia(explored, clauseId)];
   if (instances.length === 0) return false;
   const broken: Judged[] = [];
   for (const instance of instances) {
@@ -384,9 +393,11 @@ export function exploreListing(settings: ExploreSettings, seed: number): string[
     ...modelLines().map((line) => `  ${line}`),
     ...createModelLines().map((line) => `  ${line}`),
     ...matrixModelLines().map((line) => `  ${line}`),
+    ...mediaStreamModelLines().map((line) => `  ${line}`),
     `This run explores ${share}, seed ${seed}: ${matrix.cells.length} cells of the access matrix first, then ${inputs.length} inputs and ${creations.length} creations, ${requests} requests at most`,
     ...matrixCoverageLines(matrix).map((line) => `  ${line}`),
     ...coverageLines(scope, inputs, creations).map((line) => `  ${line}`),
+    ...mediaStreamCoverage(drawMediaAndStreams(settings.explore, settings.released, settings.withList ?? false, seed), settings.released).map((line) => `  ${line}`),
     ...authListing(scope.objects, seed),
   ];
 }

@@ -151,10 +151,12 @@ async function exploredListing(config: Config): Promise<string[]> {
  * fill, to as many as the steps need in their order, each held with its bound.
  */
 async function exploreAnnouncementOf(config: Config, files: readonly string[]): Promise<string> {
-  const [{ exploreAnnouncement }, { matrixAnnouncement }, { authCost, drawAuthInputs }, { countedCalls, fewestWindows, LIMITS, reserveOf, windowsOf }, { planOfRun }, { asPlanned }, { startOrder }] = await Promise.all([
+  const [{ exploreAnnouncement }, { matrixAnnouncement }, { authCost, drawAuthInputs }, { mediaAnnounced }, { releaseHas }, { countedCalls, fewestWindows, LIMITS, reserveOf, windowsOf }, { planOfRun }, { asPlanned }, { startOrder }] = await Promise.all([
     import('../act/explore-inputs.ts'),
     import('../act/explore-matrix.ts'),
     import('../act/explore-auth.ts'),
+    import('../act/explore-media.ts'),
+    import('../judge/clauses.ts'),
     import('../talk/pacing.ts'),
     import('./run-plan.ts'),
     import('./declarations.ts'),
@@ -169,7 +171,8 @@ async function exploreAnnouncementOf(config: Config, files: readonly string[]): 
   const fewest = fewestWindows(steps.map((step) => countedCalls(step.cost, false)), perWindow);
   const most = Math.max(fewest, windowsOf(steps, false, perWindow, perWindow).filter((window) => window.length > 0).length);
   const explore = config.explore ?? 0;
-  return `${exploreAnnouncement(explore, { fewest, most }, perWindow, bucket.periodMs / 60_000, authCost(drawAuthInputs(config.seed)))} ${matrixAnnouncement(explore)}`;
+  const media = mediaAnnounced(explore, (clause) => releaseHas(config.serverVersion, clause), config.listId !== undefined, config.seed);
+  return `${exploreAnnouncement(explore, { fewest, most }, perWindow, bucket.periodMs / 60_000, authCost(drawAuthInputs(config.seed)), media)} ${matrixAnnouncement(explore)}`;
 }
 
 async function main(): Promise<number> {

@@ -73,8 +73,10 @@ export const openWebSocket: Opener = async (config, spec) => {
       });
     });
     socket.on('error', (error) => {
-      if (exchange.error === undefined && isSilence(error)) void recordSilence(exchange.url, `GET ${WEBSOCKET_PATH}`, config);
-      exchange.error ??= describeError(error);
+      // A refusal the server answered (terminated after its body was read) is its status, not an error of the exchange.
+      const answered = exchange.status !== undefined && exchange.status !== 101;
+      if (!answered && exchange.error === undefined && isSilence(error)) void recordSilence(exchange.url, `GET ${WEBSOCKET_PATH}`, config);
+      if (!answered) exchange.error ??= describeError(error);
       stream.end(`no stream: ${describeError(error)}`);
       resolve();
     });
