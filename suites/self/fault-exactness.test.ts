@@ -5,24 +5,28 @@
 // places at once: each compound profile (faults.ts PROFILES) fails exactly the union of its faults' clauses, every
 // other check passing or blocked naming one of them, and the checks it names as once hidden judged, not blocked.
 // Which files a fault can change is measured, not guessed: a first run of each suite file against a plain server
-// records which faults the server was asked about; a file whose requests never ask about a fault runs exactly as it
-// does without it, so each fault run takes only the files that reach its line, whole (a profile: its faults' files,
-// every file where it also switches a variation on). All runs share one vitest
+// (and again under each setting a fault needs: the exploration, whitelist mode, an older release) records which faults
+// the server was asked about; a file whose requests never ask about a fault runs exactly as it does without it, so each
+// fault run takes only the files that reach its line under its settings, whole (a profile: its faults' files, every
+// file where it also switches a variation on). All runs share one vitest
 // process (suite-runner.ts), one project and one embedded server per run.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { faultClause, FAULTS, PROFILES, type Fault } from '../../fixtures/reference-server/faults.ts';
-import { exactnessProblems, failedClauses, hiddenProblems, FAULT_SETTINGS, faultEnv, NARROWED, RUN_TIMEOUT_MS, SUITE_FILES } from './fault-runs.ts';
+import { exactnessProblems, failedClauses, hiddenProblems, FAULT_SETTINGS, faultEnv, NARROWED, SUITE_FILES } from './fault-runs.ts';
 import { runSuites, type SuiteRuns } from './run-cli.ts';
 import type { SuiteRun } from './suite-runner.ts';
 
 /**
  * The runner is stopped after this long, a guard against a hang only; the test waits a little longer, to report what
- * it got. Its 900 file runs take about 4 minutes beside the rest of `npm test`, and 10 at a load of 40 (2026-12-06):
- * a bound a busy machine reaches is no verdict.
+ * it got. Its 940 file runs (1,109 before the settings were measured) take about 4 minutes beside the rest of `npm
+ * test`, 10 at a load of 40 (2026-12-06), and more than 20 at a load of 50 (2026-12-07): a bound a busy machine
+ * reaches is no verdict.
  */
-const RUNNER_TIMEOUT_MS = 1_200_000;
+const RUNNER_TIMEOUT_MS = 2_400_000;
 
-const plainName = (file: string) => `plain ${file}`;
+/** The settings the plain runs are made under: none, and each that a fault needs (its line is reached only under it). */
+const SETTINGS: Record<string, string>[] = [{}, ...new Map(Object.values(FAULT_SETTINGS).map((s) => [JSON.stringify(s), s])).values()];
+const plainName = (file: string, settings: Record<string, string> = {}) => `plain ${file}${Object.keys(settings).length ? ` with ${JSON.stringify(settings)}` : ''}`;
 const profileName = (name: string) => `profile ${name}`;
 
 /** What went wrong in a run of the runner as a whole, for the message of a failed expectation. */
@@ -36,18 +40,27 @@ describe('fault exactness', () => {
   let runs: SuiteRuns | undefined;
 
   beforeAll(async () => {
-    const plain = await runSuites(SUITE_FILES.map((file) => ({ name: plainName(file), files: [file], env: { CONFORMANCE_TIMEOUT_MS: RUN_TIMEOUT_MS } })), RUNNER_TIMEOUT_MS);
+    // Each file alone against a plain server with the fault runs' settings, once as most fault runs have them and once
+    // under each setting some fault needs (FAULT_SETTINGS: the exploration, whitelist mode, an older release): a
+    // fault's files are measured under its own settings, where its line is reached, not taken whole for want of a measure.
+    const plain = await runSuites(
+      SETTINGS.flatMap((settings) => SUITE_FILES.map((file) => ({ name: plainName(file, settings), files: [file], env: { ...faultEnv([]), ...settings } }))),
+      RUNNER_TIMEOUT_MS,
+    );
     plainProblems = [...plain.outcomes.flatMap((o) => exactnessProblems(o, []).map((p) => `${o.name}: ${p}`)), ...(runnerTrouble(plain) ? [runnerTrouble(plain)] : [])];
-    const reaching = (fault: Fault) => SUITE_FILES.filter((file) => plain.outcomes.find((o) => o.name === plainName(file))?.consulted.includes(fault));
+    const plainOf = (file: string, fault: Fault) => plain.outcomes.find((o) => o.name === plainName(file, FAULT_SETTINGS[fault]));
+    const reaching = (fault: Fault) => SUITE_FILES.filter((file) => plainOf(file, fault)?.consulted.includes(fault));
     // The files that judge a fault's clause run with it too: a run-wide clause (RESOURCE-STATUS-1) is owned by one
     // file and judged over every file of the run, whichever file met the deviation.
-    const judging = (fault: Fault) => SUITE_FILES.filter((file) => plain.outcomes.find((o) => o.name === plainName(file))?.checks.some((c) => c.clause === faultClause(fault)));
-    const filesOf = (fault: Fault) => (FAULT_SETTINGS[fault] ? SUITE_FILES : SUITE_FILES.filter((file) => reaching(fault).includes(file) || judging(fault).includes(file)));
+    const judging = (fault: Fault) => SUITE_FILES.filter((file) => plainOf(file, fault)?.checks.some((c) => c.clause === faultClause(fault)));
+    const filesOf = (fault: Fault) => SUITE_FILES.filter((file) => reaching(fault).includes(file) || judging(fault).includes(file));
     faults = (Object.keys(FAULTS) as Fault[]).filter((f) => !NARROWED || reaching(f).length > 0);
-    unreached = faults.filter((f) => !FAULT_SETTINGS[f] && reaching(f).length === 0);
+    unreached = faults.filter((f) => reaching(f).length === 0);
     singles = faults.filter((f) => !unreached.includes(f)).map((f) => ({ name: f, files: filesOf(f), env: faultEnv([f]) }));
-    // A profile takes the files its faults reach or judge, as a single fault does; a variation may change any file.
-    const profileFiles = ({ faults, variations = [] }: (typeof PROFILES)[string]) => (variations.length > 0 ? SUITE_FILES : SUITE_FILES.filter((file) => faults.some((f) => filesOf(f).includes(file))));
+    // A profile takes the files its faults reach or judge, as a single fault does; a variation may change any file, and
+    // so may the settings of one fault where another of the profile was measured without them.
+    const profileFiles = ({ faults, variations = [] }: (typeof PROFILES)[string]) =>
+      variations.length > 0 || faults.some((f) => FAULT_SETTINGS[f]) ? SUITE_FILES : SUITE_FILES.filter((file) => faults.some((f) => filesOf(f).includes(file)));
     const profiles = Object.entries(PROFILES).map(([name, profile]) => ({ name: profileName(name), files: profileFiles(profile), env: faultEnv(profile.faults, profile.variations) }));
     runs = await runSuites([...singles, ...profiles], RUNNER_TIMEOUT_MS);
     const fileRuns = [...singles, ...profiles].reduce((n, r) => n + r.files.length, 0);

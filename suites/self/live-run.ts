@@ -105,6 +105,12 @@ export interface Server {
   env?: Record<string, string>;
 }
 
+/**
+ * A run of the command is killed after this long, a guard against a hang only: a whole run took over 2 minutes (the
+ * default guard of runCli) beside the rest of `npm test` at a load of 50 (2026-12-07), and left no results.
+ */
+const RUN_TIMEOUT_MS = 600_000;
+
 /** Runs the command against a fresh server (with faults, for a run where checks fail) and judges what it did. */
 export async function liveRun({ faults = [], variations = [], groups = [], twice = false, timeoutMs, options = [], env: settings = {} }: Server): Promise<Verdict> {
   // A period of 20 s for the access buckets: the seeds and the run together spend more than 300 calls, so pacing waits
@@ -122,9 +128,9 @@ export async function liveRun({ faults = [], variations = [], groups = [], twice
     const env = { ...serverEnv(server), ...(timeoutMs ? { CONFORMANCE_TIMEOUT_MS: String(timeoutMs) } : {}), ...settings };
     const args = [...groups.flatMap((group) => ['--group', group]), ...options];
     const file = twice ? join(mkdtempSync(join(tmpdir(), 'conformance-twice-')), 'expectations.json') : undefined;
-    const baseline = file ? await runCli([...args, '--write-expectations', file], env) : undefined;
+    const baseline = file ? await runCli([...args, '--write-expectations', file], env, RUN_TIMEOUT_MS) : undefined;
     const receivedBefore = server.requestsReceived();
-    const run = await runCli([...args, ...(file ? ['--expectations', file] : [])], env);
+    const run = await runCli([...args, ...(file ? ['--expectations', file] : [])], env, RUN_TIMEOUT_MS);
     const received = server.requestsReceived() - receivedBefore;
     // What the server still does in the background after the run's last request (a boost coming back) is its truth too.
     await sleep(backgroundWorkMs(variations));
