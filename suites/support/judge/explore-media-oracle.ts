@@ -13,6 +13,7 @@ import { isEventStream } from '../talk/streams.ts';
 import { judgedOnce, observeMismatch } from './run-wide.ts';
 import { observeErrorBody } from './verify.ts';
 import { releaseWords } from './explore-create-oracle.ts';
+import type { Judged } from './explore-expectation.ts';
 
 const MEDIA_INVALID = 'Validation failed: File content type is invalid, File is invalid';
 // Servers may keep focus as 32-bit floats or round it; a ten-thousandth is far below anything a client crops by.
@@ -182,23 +183,13 @@ export function mediaStreamModelLines(): string[] {
   return lines;
 }
 
-/** An explored answer of the media and streams, as explore-oracle.ts judges it (its Judged). */
-interface JudgedMedia {
-  holds: boolean;
-  expected: string;
-  exchange: Exchange;
-  what: string;
-  observe?: () => void;
-  smallest?: { exchange: Exchange; expected: string; words: string };
-}
-
 /** The explored media and streams whose clause is `clauseId`, each finding with its smallest row where it shrank. */
-export function judgedOnMedia(explored: { uploads?: readonly SentUpload[]; updates?: readonly SentUpdate[]; smallestMedia?: ReadonlyMap<SentUpload | SentUpdate, SentUpload | SentUpdate>; streams?: readonly SentStream[] }, clauseId: string): JudgedMedia[] {
+export function judgedOnMedia(explored: { uploads?: readonly SentUpload[]; updates?: readonly SentUpdate[]; smallestMedia?: ReadonlyMap<SentUpload | SentUpdate, SentUpload | SentUpdate>; streams?: readonly SentStream[] }, clauseId: string): Judged[] {
   const rows: { sent: SentUpload | SentUpdate; instances: (s: never) => MediaInstance[] }[] = [
     ...(explored.uploads ?? []).map((sent) => ({ sent, instances: uploadInstances as (s: never) => MediaInstance[] })),
     ...(explored.updates ?? []).map((sent) => ({ sent, instances: updateInstances as (s: never) => MediaInstance[] })),
   ];
-  const judged: JudgedMedia[] = rows.flatMap(({ sent, instances }) =>
+  const judged: Judged[] = rows.flatMap(({ sent, instances }) =>
     instances(sent as never)
       .filter((i) => i.clause === clauseId)
       .map((i) => {

@@ -33,7 +33,7 @@ import { answerOf, causeOf } from '../act/steps.ts';
 import { block, countJudged } from './preconditions.ts';
 import { observeResource } from './resources.ts';
 import { fail, observeErrorBody, statusLine } from './verify.ts';
-import type { Expectation } from './explore-expectation.ts';
+import type { Expectation, Judged } from './explore-expectation.ts';
 import type { ResourceName } from './schema.ts';
 
 const NOT_FOUND = 'Record not found';
@@ -244,22 +244,6 @@ function instancesOf(explored: Explored, clauseId: string): { sent: Sent; exchan
 
 /** The flag an undo clears. */
 const UNDO_FLAGS: Record<string, string> = { unfavourite: 'favourited', unreblog: 'reblogged', unbookmark: 'bookmarked', unmute: 'muted', unpin: 'pinned' };
-
-/** An explored answer judged: whether it holds, what the contract wants, and where it broke, the answer to report (its smallest input's). */
-interface Judged {
-  holds: boolean;
-  expected: string;
-  exchange: Exchange;
-  what: string;
-  /** What a holding answer is observed for besides (the error body, the resource's schema). */
-  observe?: () => void;
-  /** The smallest input's answer and how it shrank, where it did. */
-  smallest?: { exchange: Exchange; expected: string; words: string };
-  /** A cell of the access matrix: its table is shown with a finding. */
-  cell?: SentCell;
-  /** Whether the answer expected is the token's refusal (401): then a 401 or 403 is no "token refused" but the verdict. */
-  onToken?: boolean;
-}
 
 /** The answers of the inputs on ids that `clauseId` judges. */
 function judgedOnIds(explored: Explored, clauseId: string): Judged[] {
