@@ -100,6 +100,8 @@ const STATED: readonly Stated[] = [
   { file: 'docs/declaring-checks.md', pattern: /`Plan: (\d+) requests \((\d+)\s+\/api, (\d+) \/oauth, (\d+) files\) and (\d+) stream connections`/, figures: ['requests', 'api', 'oauth', 'files', 'streams'] },
   { file: 'docs/ci-gate.md', pattern: /a full run's spend \((\d+) IP access calls/, figures: ['ipAccess'] },
   { file: 'docs/performance.md', pattern: /^\| the run \| (\d+) \| (\d+) \| (\d*) \| (\d*) \|/m, figures: ['requests', 'api', 'oauth', 'files'] },
+  { file: 'docs/configuration.md', pattern: /`\d+\/(\d+) checks judged · /, figures: ['declaredChecks'] },
+  { file: 'docs/live-safety.md', pattern: /^A full run with A and B configured spends (\d+) calls of the IP access bucket/m, figures: ['ipAccess'] },
 ];
 
 /** "file: what it states, what the plan gives" for every sample that differs from the figures, or that is gone. */
