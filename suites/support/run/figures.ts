@@ -101,6 +101,8 @@ const STATED: readonly Stated[] = [
   { file: 'docs/ci-gate.md', pattern: /a full run's spend \((\d+) IP access calls/, figures: ['ipAccess'] },
   { file: 'docs/performance.md', pattern: /^\| the run \| (\d+) \| (\d+) \| (\d*) \| (\d*) \|/m, figures: ['requests', 'api', 'oauth', 'files'] },
   { file: 'docs/configuration.md', pattern: /`\d+\/(\d+) checks judged · /, figures: ['declaredChecks'] },
+  // A failing run reports every check too; its requests are its own (a deviating server costs more).
+  { file: 'docs/reports.md', pattern: /^Conformance: FAIL: (\d+) checks, /m, figures: ['reportedChecks'] },
   { file: 'docs/live-safety.md', pattern: /^A full run with A and B configured spends (\d+) calls of the IP access bucket/m, figures: ['ipAccess'] },
 ];
 
