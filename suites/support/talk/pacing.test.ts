@@ -278,6 +278,19 @@ describe('the windows of a run its bucket cannot carry', () => {
     expect(fits?.reading.windowed).toBeUndefined();
   });
 
+  it('should plan every path where the server counted fewer than the command sent on /api: a period began among its calls, and the count cannot tell', () => {
+    const sections = [section('Limits', 20), section('Statuses', 150, 20), section('OAuth', 10, 5)].map((s) => ({ ...s, cost: { ...s.cost, oauth: 40 } }));
+    // 1 counted of the command's 3 /api calls: its reset came between the preflight and the reading. Planned by /api
+    // alone the run would fit; a server that counts every path would then make it wait inside its steps.
+    const start = budgetAtStart(headers(299), { wholeRun: true, settleMs: 1000, sections, ownApiCalls: 3 });
+    expect(start?.reading.everyPath).toBe(true);
+    expect(start?.reading.windowed).toBe(true);
+    expect(start?.foreseenWaits).toBe(1);
+    expect(start?.warning).toMatch(/it counted 1 calls, fewer than the command's 3 on \/api: its period began among them/);
+    // As many as the command sent: the server counts /api alone, and the plan fits.
+    expect(budgetAtStart(headers(297), { wholeRun: true, settleMs: 1000, sections, ownApiCalls: 3 })?.reading.everyPath).toBeUndefined();
+  });
+
   it('should not split a run whose plan fits what is left, and say a deviating server may wait before a step', () => {
     const sections = [section('Limits', 20, 10), section('Statuses', 250, 40)];
     const start = budgetAtStart(headers(297), { wholeRun: true, settleMs: 1000, sections, ownApiCalls: 3 });
