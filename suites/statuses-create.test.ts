@@ -29,6 +29,8 @@ import { createdObject, type Exchange } from './support/talk/http.ts';
 const { config, a, b } = actors();
 // The redrafts spend two deletions each: B makes every status here when configured, so that A's Deletion bucket
 // (the one the other groups spend most, 30 per 30 minutes) keeps room, and the property deletes them as their owner.
+// Without B, A's own checks spend A's whole share (15 a run): the steps that make or delete a status (deletesForB)
+// are not run, and only the creations refused or scheduled fall back to A.
 const author = b ?? a;
 const AUTHOR: Account = b ? 'B' : 'A';
 const mention = author === a ? config.usernameA : config.usernameB;
