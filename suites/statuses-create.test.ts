@@ -29,6 +29,8 @@ import { createdObject, type Exchange } from './support/talk/http.ts';
 const { config, a, b } = actors();
 // The redrafts spend two deletions each: B makes every status here when configured, so that A's Deletion bucket
 // (the one the other groups spend most, 30 per 30 minutes) keeps room, and the property deletes them as their owner.
+// Without B, A's own checks spend A's whole share (15 a run): the steps that make or delete a status (deletesForB)
+// are not run, and only the creations refused or scheduled fall back to A.
 const author = b ?? a;
 const AUTHOR: Account = b ? 'B' : 'A';
 const mention = author === a ? config.usernameA : config.usernameB;
@@ -137,7 +139,7 @@ function acceptedWithout(control: StepOutcome<unknown> | Exchange, clause: strin
 // would only repeat its answer), and is also the submission the Idempotency-Key checks send again: they only read
 // its answer, and their resubmissions come before its DELETE. Its cost includes the ledger's reads of it and of its
 // poll gone, once its redraft deleted it.
-const poll = step('a poll, made with poll[hide_totals], else without it: the first creation', { as: AUTHOR, cost: { api: 3 } }, async (_, { actor: author }) => {
+const poll = step('a poll, made with poll[hide_totals], else without it: the first creation', { as: AUTHOR, deletesForB: true, cost: { api: 3 } }, async (_, { actor: author }) => {
   const withHiddenTotals = await author.createStatus(pollStatusParams(true));
   // The poll the poll checks judge: the one made with hide_totals, or, where that made none, one made without it.
   const pollStatus = createdId(withHiddenTotals.exchange as Exchange) ? withHiddenTotals : await author.createStatus(pollStatusParams(false));
@@ -190,7 +192,7 @@ const pollWithMedia = step(
 // ledger's read of it gone, once STATUS-DELETE-5's deletion deleted it.
 const mediaStatus = step(
   'the status with media only: media_ids[] and no status parameter',
-  { as: AUTHOR, needs: { attachment: mediaUpload }, uses: { pollWithMedia }, after: afterThePoll, cost: { api: 2 } },
+  { as: AUTHOR, needs: { attachment: mediaUpload }, uses: { pollWithMedia }, after: afterThePoll, deletesForB: true, cost: { api: 2 } },
   async ({ attachment, pollWithMedia }, { actor: author }) => {
     let media = attachment;
     if (pollWithMedia.ok && createdId(pollWithMedia.value)) {
@@ -261,7 +263,7 @@ const anotherKey = (key: string) => `${key.slice(0, Math.max(0, key.length - 12)
 // one, where the server made two, too). All come before the poll's DELETE.
 const resubmissions = step(
   'the same submission again, with the same Idempotency-Key, and twice at the same moment with another',
-  { as: AUTHOR, needs: { submitted }, changes: [poll, submitted], cost: { api: otherReads ? 7 : 8 } },
+  { as: AUTHOR, needs: { submitted }, changes: [poll, submitted], deletesForB: true, cost: { api: otherReads ? 7 : 8 } },
   async ({ submitted: { status, created, key } }, { actor: author }) => {
     // Each sent as the submission went, its body format too: a server may read a form and not JSON, or the reverse.
     const submission = created.exchange as Exchange;
@@ -304,7 +306,7 @@ async function deleteMade(author: Actor, { status, created }: Made): Promise<Exc
 
 /** The DELETE of an original, made once: `object` is the step that made it. */
 const deletionOf = (name: string, original: DeclaredStep<Made>, object: DeclaredStep<unknown>): DeclaredStep<Deletion> =>
-  step(name, { as: AUTHOR, needs: { original }, changes: [object], cost: { api: 1 } }, async ({ original }, { actor }) => {
+  step(name, { as: AUTHOR, needs: { original }, changes: [object], deletesForB: true, cost: { api: 1 } }, async ({ original }, { actor }) => {
     const exchange = await deleteMade(actor, original);
     return made({ original, exchange }, exchange);
   });
@@ -399,7 +401,7 @@ async function redraft(author: Actor, { original, exchange }: Deletion, withMedi
  * alone, as it was made. The cost includes the ledger's read of the redraft gone, and of the poll's redraft's poll.
  */
 const redraftOf = (name: string, deletion: DeclaredStep<Deletion>, media?: DeclaredStep<unknown>): DeclaredStep<Redraft> =>
-  step(name, { as: AUTHOR, needs: { deletion }, changes: media ? [media] : [], cost: { api: media ? 3 : 4 } }, ({ deletion }, { actor }) => redraft(actor, deletion, media !== undefined));
+  step(name, { as: AUTHOR, needs: { deletion }, changes: media ? [media] : [], deletesForB: true, cost: { api: media ? 3 : 4 } }, ({ deletion }, { actor }) => redraft(actor, deletion, media !== undefined));
 
 const pollRedraft = redraftOf('the poll redrafted from its DELETE answer, and deleted', pollDeletion);
 const mediaRedraft = redraftOf('the status with media only redrafted from its DELETE answer, and deleted', mediaDeletion, mediaUpload);

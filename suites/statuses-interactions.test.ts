@@ -534,7 +534,7 @@ const reblogs = step(
   // The visibility parameter's boosts and refusals are made only in a release that has it, and the pin only where pins
   // exist. Where B is not configured, no delete follows the boost left standing (STATUS-DELETE-7 needs B): the ledger's
   // unreblog of it is this row's.
-  { as: b ? 'B' : 'A', needs: { subject }, changes: [...flagMoves, held, ownBoost], cost: { api: (visibilityParameter ? (b ? 9 : 12) : 6) + (pinsExist ? 1 : 0) } },
+  { as: b ? 'B' : 'A', needs: { subject }, changes: [...flagMoves, held, ownBoost], deletesForB: true, cost: { api: (visibilityParameter ? (b ? 9 : 12) : 6) + (pinsExist ? 1 : 0) } },
   async ({ subject }, { actor: booster }) => {
     const refused: Step<Exchange>[] = [];
     const boostsByVisibility: { visibility: string; made: Step<Exchange> }[] = [];

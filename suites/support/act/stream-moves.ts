@@ -126,10 +126,10 @@ export async function unmuteThread(a: Actor, published: PostedPublic, muted: Mut
   return moved;
 }
 
-/** The poster's reply to the public status: private (what public streams leave out), or public tagged OTHER_TAG. */
-export async function reply(poster: Actor, withB: boolean, published: PostedPublic, visibility: 'private' | 'public'): Promise<StepOutcome<PostedReply>> {
+/** B's reply to its public status, mentioning A: private (what public streams leave out), or public tagged OTHER_TAG. */
+export async function reply(b: Actor, published: PostedPublic, visibility: 'private' | 'public'): Promise<StepOutcome<PostedReply>> {
   const words = visibility === 'private' ? 'a private reply on the streams' : `a public reply on the streams #${OTHER_TAG}`;
-  const created = await poster.createStatus({ status: `${written(published.mention, withB)}conformance probe: ${words}`, in_reply_to_id: published.status.id, visibility });
+  const created = await b.createStatus({ status: `${written(published.mention, true)}conformance probe: ${words}`, in_reply_to_id: published.status.id, visibility });
   return { ok: true, value: { created, at: Date.now() } };
 }
 

@@ -7,12 +7,12 @@
 //
 // Frugal: both transports listen while the same statuses are posted, and four statuses serve every stream, the
 // fewest that show a direct message, a private status and two public ones (the absence on another tag's stream needs
-// a later public status with that tag), in a thread that A mutes between its replies. A posts a direct message; its
-// account gives A's acct. The poster (B, or A without B) posts a public status that mentions A and carries TAG; with
-// B, A mutes its thread. The poster replies privately (the private status that public streams leave out); with B, A
-// unmutes. The poster replies in public with OTHER_TAG (what shows the public stream and the other tag's stream got
-// past the statuses they leave out). Last, the poster deletes the public status. The replies mention A too, so with
-// B they are the muted and the resumed notification.
+// a later public status with that tag), in a thread that A mutes between its replies. With B, A posts a direct
+// message; its account gives A's acct. The poster (B, or A without B) posts a public status that carries TAG and, with
+// B, mentions A; with B, A mutes its thread, B replies privately (the private status that public streams leave out), A
+// unmutes, and B replies in public with OTHER_TAG (what shows the public stream and the other tag's stream got past the
+// statuses they leave out). Last, the poster deletes the public status. The replies mention A too: they are the muted
+// and the resumed notification. Without B, A's share of the Deletion bucket (15 a run) holds the public status alone.
 //
 // The preparation never judges: a stream that did not open, a status that could not be made, a mute that did not
 // mute are steps that failed, and the checks that need them are blocked by their cause. An event that did not come

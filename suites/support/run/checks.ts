@@ -59,6 +59,13 @@ export interface StepOptions<N extends Steps, U extends Steps> {
   after?: readonly DeclaredStep<unknown>[];
   /** The requests the step sends when all goes well, its undo by the ledger and that undo's read included. */
   cost: Cost;
+  /**
+   * The step spends B's share of the Deletion bucket: it deletes or unreblogs, or makes a status the ledger deletes,
+   * as B, or as A only where B is not configured (its `as` falls back to A). A's own steps spend A's whole share (15
+   * a run, so that two runs fit the bucket's 30), which has no room for B's: without B the checks that need or use
+   * the step are skipped (needs CONFORMANCE_TOKEN_B), and it is not run.
+   */
+  deletesForB?: true;
   /** The requests a deviating server may add to `cost` (re-reads, controls, retries): derived from it where not given (plan.ts mayAddOf). */
   mayAdd?: number;
 }
@@ -89,7 +96,7 @@ export function step<T, N extends Steps = None, U extends Steps = None>(
   run: (values: Values<N> & StepOutcomes<U>, acting: Acting) => Promise<StepOutcome<T>>,
   withoutAccount?: WithoutAccount<N, U, T>,
 ): DeclaredStep<T> {
-  const { as, alsoAs = [], needs = {}, uses = {}, changes = [], after = [], cost, mayAdd } = options;
+  const { as, alsoAs = [], needs = {}, uses = {}, changes = [], after = [], cost, deletesForB, mayAdd } = options;
   return {
     name,
     as,
@@ -100,6 +107,7 @@ export function step<T, N extends Steps = None, U extends Steps = None>(
     changes,
     after,
     cost,
+    ...(deletesForB ? { deletesForB } : {}),
     ...(mayAdd === undefined ? {} : { mayAdd }),
     run: async (values) => {
       const given = values as Values<N> & StepOutcomes<U>;
@@ -128,6 +136,12 @@ const settingsNamed = (reason: string) => [...new Set(reason.match(/CONFORMANCE_
 
 /** A requirement of the configuration: what must be present; its reason names the settings that give it (CONFORMANCE_...). */
 export const requirement = (present: unknown, reason: string): Requirement => ({ met: Boolean(present), reason, settings: settingsNamed(reason) });
+
+/** Why a check whose deletions are B's share of the Deletion bucket is skipped without B (StepOptions.deletesForB). */
+export const NEEDS_B_DELETIONS = "needs CONFORMANCE_TOKEN_B: its deletions are B's, for which A's share of the Deletion bucket (15 a run) has no room";
+
+/** What a check whose steps delete in B's share needs, from the configuration it is declared with. */
+const needsBsDeletions = (): Requirement => requirement(actors().config.tokenB, NEEDS_B_DELETIONS);
 
 /** A requirement that a setting is not given (an instance not in whitelist mode); its reason names that setting. */
 export const absent = (setting: unknown, reason: string): Requirement => ({ met: !setting, reason, settings: settingsNamed(reason).map((name) => `not ${name}`) });
@@ -249,8 +263,9 @@ function declareCheck<N extends Steps, U extends Steps>(
   const release = findClause(CLAUSE_ID.exec(title)?.[0] ?? '')?.since;
   const removedIn = options.removedBy === undefined ? undefined : findClause(options.removedBy)?.since;
   if (options.removedBy !== undefined && !removedIn) throw new Error(`the check "${title}" is removed by ${options.removedBy}, which has no release in the catalogue`);
-  const requires = options.requires ?? [];
-  const declared: DeclaredCheck = { title, steps: [...Object.values(needs), ...Object.values(uses)], requires, ...(release ? { release } : {}), ...(removedIn ? { removedIn } : {}) };
+  const steps = [...Object.values(needs), ...Object.values(uses)];
+  const requires = [...(options.requires ?? []), ...(closure(steps).some((step) => step.deletesForB) ? [needsBsDeletions()] : [])];
+  const declared: DeclaredCheck = { title, steps, requires, ...(release ? { release } : {}), ...(removedIn ? { removedIn } : {}) };
   checks.set(name, declared);
   if (declaring) return;
   vitestIt(title, async (context) => {

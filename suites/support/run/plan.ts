@@ -25,6 +25,8 @@ export interface DeclaredStep<T> {
   /** Steps this one starts after where they are planned, whatever became of them (see StepOptions.after). */
   readonly after?: readonly DeclaredStep<unknown>[];
   readonly cost: Cost;
+  /** Its deletions are B's share of the Deletion bucket (see StepOptions.deletesForB). */
+  readonly deletesForB?: true;
   /** The calls a deviating server may add to `cost`, where the step declares them (else mayAddOf derives them). */
   readonly mayAdd?: number;
   readonly run: (values: Record<string, unknown>) => Promise<StepOutcome<T>>;
