@@ -8,6 +8,8 @@ import type { Fault } from '../../fixtures/reference-server/faults.ts';
 /** The fault that makes each explored check fail, by the check's clause (one explored check per clause). */
 export const EXPLORED_FAULTS: Readonly<Partial<Record<string, Fault>>> = {
   // Inputs on ids and the access matrix's cells.
+  'STATUS-READ-3': 'STATUS-READ-3:first-account',
+  'STATUS-VIS-5': 'STATUS-VIS-5:first-account',
   'STATUS-VIS-8': 'STATUS-VIS-8:signed-in',
   'STATUS-REBLOGGEDBY-1': 'STATUS-REBLOGGEDBY-1:unlisted',
   'STATUS-FAVOURITEDBY-1': 'STATUS-FAVOURITEDBY-1:unlisted',
@@ -66,9 +68,7 @@ export const WITHOUT_EXPLORED_FAULT: Readonly<Record<string, string>> = {
     [
       'STATUS-READ-1',
       'STATUS-READ-2',
-      'STATUS-READ-3',
       'STATUS-VIS-1',
-      'STATUS-VIS-5',
       'STATUS-VIS-6',
       'STATUS-VIS-7',
       'STATUS-CREATE-1',

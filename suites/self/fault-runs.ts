@@ -52,7 +52,8 @@ export const FAULT_SETTINGS: Partial<Record<Fault, Record<string, string>>> = {
   // private one.
   ...Object.fromEntries((['ERRORS-TOKEN-1:unlisted-bookmark', 'STATUS-FAV-5:direct', 'STATUS-VIS-8:signed-in'] as const).map((fault) => [fault, { CONFORMANCE_EXPLORE: '200' }])),
   // More of those cells, one per explored check of the matrix's clauses (issue 49): the moves, undos and lists of an
-  // unlisted status, another account's mute and unpin of a direct one, the pins of unlisted statuses.
+  // unlisted status, another account's mute and unpin of a direct one, the pins of unlisted statuses; and of the inputs
+  // on ids, A's read and context of B's private status (the default run asks B's of A's).
   ...Object.fromEntries(
     (
       [
@@ -66,6 +67,8 @@ export const FAULT_SETTINGS: Partial<Record<Fault, Record<string, string>>> = {
         'STATUS-PIN-2:unlisted',
         'STATUS-PIN-3:unlisted',
         'STATUS-PIN-7:direct',
+        'STATUS-READ-3:first-account',
+        'STATUS-VIS-5:first-account',
       ] as const
     ).map((fault) => [fault, { CONFORMANCE_EXPLORE: '200' }]),
   ),
