@@ -5,7 +5,7 @@
 // are drawn from CONFORMANCE_SEED (act/explore-inputs.ts), the covering set first; the oracle is judge/explore-oracle.ts.
 // A check per clause an input may break: one deviation, one failure in its own clause, whichever operation showed it.
 // The default run's share sends ids that name nothing on the operations that delete nothing: no object, no deletion;
-// --explore N makes the objects of the other classes first (on the ledger) and sends N requests more, the access
+// --explore N makes the objects of the other classes first (on the ledger, beside N) and gives N requests to the access
 // matrix's cells first (act/explore-matrix.ts: caller x visibility of A's statuses, the cells the default run does not
 // ask), each judged by the check of its clause beside the inputs on ids, with the table of the clause's cells.
 import { fileURLToPath } from 'node:url';

@@ -6,6 +6,7 @@ import { ALSO_FAILS, BLOCKS, CONTROLLED, faultClause, type Fault } from '../../f
 import type { Variation } from '../../fixtures/reference-server/variations.ts';
 import { ROOT } from './run-cli.ts';
 import { heldCauses } from '../support/report/blocks.ts';
+import { EXPLORED_FAULTS } from './explored-faults.ts';
 import { EMBEDDED_SETTLE_MS } from '../support/talk/config.ts';
 import type { RunCheck, SuiteOutcome } from './suite-runner.ts';
 
@@ -23,6 +24,8 @@ export const FAULT_SETTINGS: Partial<Record<Fault, Record<string, string>>> = {
   // first 126 requests of N (act/explore-matrix.ts): the inputs on ids and the creations' covering sets are whole from 320.
   'STATUS-FAV-5:deleted': PAST_THE_MATRIX,
   'STATUS-BOOKMARK-4:malformed': PAST_THE_MATRIX,
+  // A's update of B's attachment (the default run asks B's of A's), which the inputs on ids reach past --explore 200.
+  'MEDIA-UPDATE-2:first-account': PAST_THE_MATRIX,
   'STATUS-REBLOG-6:missing': PAST_THE_MATRIX,
   // Rows of POST /api/v1/statuses's parameters no other check sends: a poll of one option, a spoiler_text with a
   // poll, poll[multiple] false.
@@ -35,12 +38,42 @@ export const FAULT_SETTINGS: Partial<Record<Fault, Record<string, string>>> = {
   // Media uploads and streams no other check sends: a focal point at the edge or past it at upload, a description
   // beside a thumbnail, an unknown WebSocket stream value, a tag with digits.
   ...Object.fromEntries((['MEDIA-FOCUS-1:edge', 'MEDIA-FOCUS-2:upload', 'MEDIA-UPLOAD-4:with-thumbnail', 'ERRORS-5XX-1:unknown-stream', 'STREAM-WS-1:tag-digits'] as const).map((fault) => [fault, { CONFORMANCE_EXPLORE: '200' }])),
+  // Explored inputs of registration, media and the health endpoint that the default run's checks of the same clause do
+  // not send (issue 49: a fault per explored check): redirect URIs separated by a space (no client_secret, no website),
+  // an application token holding every registered scope, the relations of another account with an application token
+  // and with a token no server issued, a GIF by v1, a file that is no image by v2 (kept at once, kept
+  // as an image), a thumbnail that is not an image at upload and alone on an update, A's read of B's attachment (the
+  // default run asks B's of A's), the health endpoint with Accept */*.
+  ...Object.fromEntries(
+    (['APPS-REGISTER-1:space', 'APPS-REGISTER-2:space', 'APPS-VERIFY-1:registered-set', 'RELATIONS-APPTOKEN-1:another', 'ERRORS-TOKEN-2:relations', 'MEDIA-UPLOAD-1:gif', 'MEDIA-V2-1:unknown', 'MEDIA-UPLOAD-5:v2', 'MEDIA-UPLOAD-6:thumbnail', 'MEDIA-UPDATE-3:alone', 'MEDIA-READ-4:first-account', 'STREAM-HEALTH-1:any-accept'] as const).map((fault) => [fault, { CONFORMANCE_EXPLORE: '200' }]),
+  ),
   // The reblog visibility parameter's effect on the boost's later reads, which only the exploration reads.
   'STATUS-REBLOG-2:read': PAST_THE_MATRIX,
   // Cells of the access matrix the default run does not ask (issue 50's decision), sent first under --explore N: a
   // tokenless bookmark of an unlisted status, another account's favourite of a direct one and favourited_by of a
   // private one.
   ...Object.fromEntries((['ERRORS-TOKEN-1:unlisted-bookmark', 'STATUS-FAV-5:direct', 'STATUS-VIS-8:signed-in'] as const).map((fault) => [fault, { CONFORMANCE_EXPLORE: '200' }])),
+  // More of those cells, one per explored check of the matrix's clauses (issue 49): the moves, undos and lists of an
+  // unlisted status, another account's mute and unpin of a direct one, the pins of unlisted statuses; and of the inputs
+  // on ids, A's read and context of B's private status (the default run asks B's of A's).
+  ...Object.fromEntries(
+    (
+      [
+        'STATUS-REBLOGGEDBY-1:unlisted',
+        'STATUS-FAVOURITEDBY-1:unlisted',
+        'STATUS-FAV-1:unlisted',
+        'STATUS-FAV-3:unlisted',
+        'STATUS-BOOKMARK-2:unlisted',
+        'STATUS-MUTE-3:unlisted',
+        'STATUS-MUTE-5:direct',
+        'STATUS-PIN-2:unlisted',
+        'STATUS-PIN-3:unlisted',
+        'STATUS-PIN-7:direct',
+        'STATUS-READ-3:first-account',
+        'STATUS-VIS-5:first-account',
+      ] as const
+    ).map((fault) => [fault, { CONFORMANCE_EXPLORE: '200' }]),
+  ),
   // Only the state machine's sequences make these moves after an undo, or delete a status its author pinned: their
   // covering sequences reach each whatever the seed draws.
   ...Object.fromEntries(
@@ -117,6 +150,14 @@ function uncontrolledProblems(outcome: SuiteOutcome, faults: readonly Fault[]): 
   return outcome.checks.filter((c) => c.status === 'passed' && clauses.has(c.clause)).map((c) => `passed without its positive control: ${describeCheck(c)}`);
 }
 
+/** The explored check of a clause: the explore group's check of it (suites/explore.test.ts, one per clause). */
+const isExplored = (c: RunCheck, clause: string) => c.file === 'suites/explore.test.ts' && c.clause === clause;
+/** A fault that is an explored check's own (explored-faults.ts) must fail that check, not only the default run's of its clause. */
+function unprovenExplored(outcome: SuiteOutcome, faults: readonly Fault[]): string[] {
+  const own = faults.filter((f) => EXPLORED_FAULTS[faultClause(f)] === f);
+  return own.flatMap((f) => outcome.checks.filter((c) => isExplored(c, faultClause(f)) && c.status !== 'failed').map((c) => `${f} did not fail its explored check: ${describeCheck(c)}`));
+}
+
 export function hiddenProblems(outcome: SuiteOutcome | undefined, clauses: readonly string[]): string[] {
   return (outcome?.checks ?? []).filter((c) => c.status === 'blocked' && clauses.includes(c.clause)).map((c) => `hidden behind a block: ${describeCheck(c)}`);
 }
@@ -148,5 +189,6 @@ export function exactnessProblems(outcome: SuiteOutcome | undefined, faults: rea
       .map((c) => `blocked by a cause that neither failed nor was blocked in this run: ${describeCheck(c)}`),
     ...unjudgedProblems(outcome),
     ...uncontrolledProblems(outcome, faults),
+    ...unprovenExplored(outcome, faults),
   ];
 }

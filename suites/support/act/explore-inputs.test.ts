@@ -67,6 +67,14 @@ describe('the explored inputs', () => {
     expect(exploreAnnouncement(200, { fewest: 2, most: 2 }, 285, 5)).toContain(`${exploreDeletionsOf('B')} more of B's (2 objects, ${EXPLORE_DELETIONS.B.creations} creations, ${EXPLORE_DELETIONS.B.sequences} sequences)`);
   });
 
+  it('should say that N goes to the explored inputs and again to the sequences, the other parts beside it, and the plan in all', () => {
+    const line = exploreAnnouncement(200, { fewest: 3, most: 5 }, 285, 5, { api: 70, oauth: 43 }, undefined, { sequences: true, plannedCalls: 836 });
+    expect(line).toContain('gives up to 200 requests to the explored inputs (the access matrix first, then the inputs on ids and the creations) and up to 200 to the state machine\'s sequences');
+    expect(line).toContain('adds beside them 21 for the objects');
+    expect(line).toContain('the run\'s plan then counts at most 836 IP access calls in all');
+    expect(exploreAnnouncement(200, { fewest: 3, most: 5 }, 285, 5, undefined, undefined, { sequences: false, plannedCalls: 500 })).not.toContain('to the state machine\'s sequences');
+  });
+
   it('should keep each account\'s deletions under --explore N, beside a run\'s own 15, within the Deletion bucket\'s 30', () => {
     // A run's own: at most half the bucket, so that two runs in a row fit (suites/self/budget.test.ts holds it).
     for (const who of ['A', 'B'] as const) expect(15 + exploreDeletionsOf(who), who).toBeLessThanOrEqual(LIMITS.Deletion.limit);

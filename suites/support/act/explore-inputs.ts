@@ -444,14 +444,22 @@ export interface MediaAnnounced {
   streams: number;
 }
 
+/** What the run's plan holds beside the explore group's parts: whether the state machine's sequences run, and the plan's IP access calls in all. */
+export interface RunAnnounced {
+  sequences: boolean;
+  plannedCalls: number;
+}
+
 /**
- * The line --explore N prints before the run: the requests it adds, and the windows of the IP access bucket the run
+ * The line --explore N prints before the run: what each part adds (N to the explore group's matrix, inputs on ids and
+ * creations, N to the state machine's sequences where they run; the objects, the registration, OAuth and relations
+ * inputs, the media and the streams beside N), the run's plan in all, and the windows of the IP access bucket the run
  * then takes, of `budget` calls each and `periodMinutes` long (run/cli.ts counts them from the run's plan, each step
  * whole: `fewest` where the steps' calls fill every window, `most` where each step, held with its bound, waits for the
  * next window once the one it meets cannot hold it); `auth`: what the registration, OAuth and relations inputs add
  * (act/explore-auth.ts authCost).
  */
-export function exploreAnnouncement(n: number, windows: { fewest: number; most: number }, budget: number, periodMinutes: number, auth = { api: 0, oauth: 0 }, media?: MediaAnnounced): string {
+export function exploreAnnouncement(n: number, windows: { fewest: number; most: number }, budget: number, periodMinutes: number, auth = { api: 0, oauth: 0 }, media?: MediaAnnounced, run?: RunAnnounced): string {
   const { fewest, most } = windows;
   const count = fewest === most ? `${fewest}` : `${fewest} to ${most}`;
   const waits = fewest === most ? `${fewest - 1}` : `${fewest - 1} to ${most - 1}`;
@@ -461,5 +469,7 @@ export function exploreAnnouncement(n: number, windows: { fewest: number; most: 
       : 'the run still fits one window of the IP access bucket';
   const parts = (who: keyof typeof EXPLORE_DELETIONS) => `${exploreDeletionsOf(who)} more of ${who}'s (${Object.entries(EXPLORE_DELETIONS[who]).map(([part, k]) => `${k} ${part}`).join(', ')})`;
   const mediaWords = media ? `, ${media.requests} for the media uploads and updates (up to ${media.uploads.A} more of A's uploads and ${media.uploads.B} of B's, the objects' included, each account within its Uploading bucket) and ${media.streams} streams` : '';
-  return `Explore: --explore ${n} adds ${n} requests, ${OBJECT_REQUESTS} for the objects its classes name and up to ${auth.api + auth.oauth} for the registration, OAuth and relations inputs (${auth.api} /api, ${auth.oauth} /oauth)${mediaWords}, and beside the run's own deletions and unreblogs up to ${parts('A')} and ${parts('B')}, each account within its Deletion bucket: ${extra}.`;
+  const sequences = run?.sequences ? ` and up to ${n} to the state machine's sequences` : '';
+  const planned = run ? `; the run's plan then counts at most ${run.plannedCalls} IP access calls in all, streams included (each part at its most)` : '';
+  return `Explore: --explore ${n} gives up to ${n} requests to the explored inputs (the access matrix first, then the inputs on ids and the creations)${sequences}, and adds beside them ${OBJECT_REQUESTS} for the objects its classes name and up to ${auth.api + auth.oauth} for the registration, OAuth and relations inputs (${auth.api} /api, ${auth.oauth} /oauth)${mediaWords}${planned}; beside the run's own deletions and unreblogs up to ${parts('A')} and ${parts('B')}, each account within its Deletion bucket: ${extra}.`;
 }

@@ -134,14 +134,15 @@ function requestOf(input: StreamInput, caller: Actor, config: Config): StreamReq
 /**
  * Opens each stream one after another as `caller` (A with its token, or anonymous without one), and closes it as soon
  * as its opening answered: the opener's own timeout (the stream window) bounds the wait for that answer. The health
- * endpoint is read as the streaming test reads it, at the streaming service's address.
+ * endpoint is read at the streaming service's address, as the streaming test reads it, but accepting any type.
  */
 export async function openExplored(inputs: readonly StreamInput[], caller: Actor, config: Config, openers: { sse: Opener; websocket: Opener }): Promise<SentStream[]> {
   const sent: SentStream[] = [];
   for (const input of inputs) {
     if (input.transport === 'health') {
       const anyone = new Actor(caller.name, { ...config, baseUrl: config.streamingUrl });
-      sent.push({ input, exchange: await anyone.get('/api/v1/streaming/health', { headers: { accept: 'text/plain' } }) });
+      // Accept */*, as a monitoring probe asks: the streaming group's read names text/plain.
+      sent.push({ input, exchange: await anyone.get('/api/v1/streaming/health', { headers: { accept: '*/*' } }) });
       continue;
     }
     const stream = await openers[input.transport](config, requestOf(input, caller, config));
@@ -155,7 +156,7 @@ export async function openExplored(inputs: readonly StreamInput[], caller: Actor
 /** How a stream input reads in a finding and in --list. */
 export function describeStream(input: StreamCell & { value?: string }): string {
   const value = input.value === undefined ? '' : ` (${JSON.stringify(input.value)})`;
-  if (input.transport === 'health') return 'GET /api/v1/streaming/health';
+  if (input.transport === 'health') return 'GET /api/v1/streaming/health, Accept */*';
   const where = input.transport === 'sse' ? 'server-sent events' : 'WebSocket';
   const stream = input.stream === 'unknown' ? 'an unknown stream value' : input.stream === 'none' ? 'no stream value' : `stream ${input.stream}`;
   const classWords: Record<StreamClass, string> = {

@@ -9,7 +9,7 @@ import { config as loadDotenv } from 'dotenv';
 import { ConfigError, configFromEnv, PACKAGE, PREFLIGHT_ACCOUNT_A, SETTINGS, type Config } from '../talk/config.ts';
 import { preflight, type Sent } from './preflight.ts';
 import type { Verbosity } from '../report/reporter.ts';
-import { EXPLORE_FILE, listing, runWideChecks, selectedOf, selectionMistake, selectionOf, withoutSkipped } from './selection.ts';
+import { EXPLORE_FILE, listing, SEQUENCES_FILE, runWideChecks, selectedOf, selectionMistake, selectionOf, withoutSkipped } from './selection.ts';
 import { EXIT, expectationsOf, usageError } from './usage.ts';
 import { declarations } from '../report/declared-checks.ts';
 import type { Command } from './run-command.ts';
@@ -172,7 +172,8 @@ async function exploreAnnouncementOf(config: Config, files: readonly string[]): 
   const most = Math.max(fewest, windowsOf(steps, false, perWindow, perWindow).filter((window) => window.length > 0).length);
   const explore = config.explore ?? 0;
   const media = mediaAnnounced(explore, (clause) => releaseHas(config.serverVersion, clause), config.listId !== undefined, config.seed);
-  return `${exploreAnnouncement(explore, { fewest, most }, perWindow, bucket.periodMs / 60_000, authCost(drawAuthInputs(config.seed)), media)} ${matrixAnnouncement(explore)}`;
+  const run = { sequences: files.includes(SEQUENCES_FILE), plannedCalls: steps.reduce((sum, step) => sum + countedCalls(step.cost, false), 0) };
+  return `${exploreAnnouncement(explore, { fewest, most }, perWindow, bucket.periodMs / 60_000, authCost(drawAuthInputs(config.seed)), media, run)} ${matrixAnnouncement(explore)}`;
 }
 
 async function main(): Promise<number> {

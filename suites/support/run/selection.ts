@@ -9,6 +9,8 @@ import { names, onlyPattern, type Expectation, type IdSelection } from '../repor
 
 /** The suite file of the generated inputs (docs/exploring.md): --list shows its model, --explore N announces what it adds, and its default share is what the other groups leave (run-plan.ts). */
 export const EXPLORE_FILE = 'suites/explore.test.ts';
+/** The suite file of the state machine's sequences (docs/state-machine.md), which --explore N gives N requests of their own. */
+export const SEQUENCES_FILE = 'suites/statuses-interactions.test.ts';
 
 export interface Selection extends IdSelection {
   /** Group names as given, lower case: a suite file's name without .test.ts, or the name the reports show (groupFiles). */
