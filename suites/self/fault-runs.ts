@@ -84,6 +84,7 @@ const EXPLORED_ACCESS_PERIOD_MS = '5000';
 export function settingsEnv(settings: Record<string, string>): Record<string, string> {
   return { ...settings, ...(settings.CONFORMANCE_EXPLORE ? { CONFORMANCE_ACCESS_PERIOD_MS: EXPLORED_ACCESS_PERIOD_MS } : {}) };
 }
+
 /**
  * The settle window of the fault runs, the embedded server's own also under a compound profile's variations: a fault
  * whose move never takes makes its reads wait the whole window, and a run of the interactions waits it once to
