@@ -12,7 +12,7 @@
 // process (suite-runner.ts), one project and one embedded server per run.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { faultClause, FAULTS, PROFILES, type Fault } from '../../fixtures/reference-server/faults.ts';
-import { exactnessProblems, failedClauses, hiddenProblems, FAULT_SETTINGS, faultEnv, NARROWED, SUITE_FILES } from './fault-runs.ts';
+import { exactnessProblems, failedClauses, hiddenProblems, FAULT_SETTINGS, faultEnv, NARROWED, settingsEnv, SUITE_FILES } from './fault-runs.ts';
 import { runSuites, type SuiteRuns } from './run-cli.ts';
 import type { SuiteRun } from './suite-runner.ts';
 
@@ -44,7 +44,7 @@ describe('fault exactness', () => {
     // under each setting some fault needs (FAULT_SETTINGS: the exploration, whitelist mode, an older release): a
     // fault's files are measured under its own settings, where its line is reached, not taken whole for want of a measure.
     const plain = await runSuites(
-      SETTINGS.flatMap((settings) => SUITE_FILES.map((file) => ({ name: plainName(file, settings), files: [file], env: { ...faultEnv([]), ...settings } }))),
+      SETTINGS.flatMap((settings) => SUITE_FILES.map((file) => ({ name: plainName(file, settings), files: [file], env: { ...faultEnv([]), ...settingsEnv(settings) } }))),
       RUNNER_TIMEOUT_MS,
     );
     plainProblems = [...plain.outcomes.flatMap((o) => exactnessProblems(o, []).map((p) => `${o.name}: ${p}`)), ...(runnerTrouble(plain) ? [runnerTrouble(plain)] : [])];

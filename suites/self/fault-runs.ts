@@ -106,6 +106,19 @@ export const SUITE_FILES = selected ?? ALL_SUITE_FILES;
  */
 const ACCESS_PERIOD_MS = '30000';
 /**
+ * The access buckets' period on the servers of the runs that explore (CONFORMANCE_EXPLORE): the exploration's inputs
+ * of registration, OAuth, media and streams come beside N, so such a run takes more than one window and waits for a
+ * reset, at 30 s about 30 s a file run (those runs were most of the fault runs' time). The embedded server answers a
+ * window's 300 calls in seconds; the checks that read the buckets' counts judge only within one period (limits.test.ts).
+ */
+const EXPLORED_ACCESS_PERIOD_MS = '5000';
+
+/** The settings of a run under a fault's settings (FAULT_SETTINGS): a run that explores gets the short access windows. */
+export function settingsEnv(settings: Record<string, string>): Record<string, string> {
+  return { ...settings, ...(settings.CONFORMANCE_EXPLORE ? { CONFORMANCE_ACCESS_PERIOD_MS: EXPLORED_ACCESS_PERIOD_MS } : {}) };
+}
+
+/**
  * The settle window of the fault runs, the embedded server's own also under a compound profile's variations: a fault
  * whose move never takes makes its reads wait the whole window, and a run of the interactions waits it once to
  * confirm its undos. The reference server applies every move at once; its one late state, the favourite of
@@ -121,7 +134,7 @@ export function faultEnv(faults: readonly Fault[], variations: readonly Variatio
     CONFORMANCE_SETTLE_MS: SETTLE_MS,
     CONFORMANCE_FAULTS: faults.join(','),
     ...(variations.length ? { CONFORMANCE_VARIATIONS: variations.join(',') } : {}),
-    ...Object.assign({}, ...faults.map((f) => FAULT_SETTINGS[f] ?? {})),
+    ...settingsEnv(Object.assign({}, ...faults.map((f) => FAULT_SETTINGS[f] ?? {}))),
   };
 }
 
