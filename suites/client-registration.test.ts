@@ -6,15 +6,14 @@
 // server that mishandles several fail the plain checks too), three tokens (the plain one, and one per redirect URI
 // of the other), each granted, revoked and read refused, the two calls of verify_credentials, and the ledger's one
 // read of an application.
-import { actors, type Actor } from './support/act/actors.ts';
+import type { Actor } from './support/act/actors.ts';
 import { OOB, registerApp, requestToken, type Application } from './support/act/applications.ts';
 import { causeOf } from './support/act/steps.ts';
-import { answeredWithToken, block } from './support/judge/preconditions.ts';
+import { answeredWithToken, block, userTokenControlNeeded } from './support/judge/preconditions.ts';
 import { check, expectEqual, expectOk, fail, observeErrorBody, statusLine } from './support/judge/verify.ts';
 import { it, made, section, step } from './support/run/checks.ts';
 import { createdObject, type Exchange } from './support/talk/http.ts';
 
-const { a } = actors();
 const TOKEN_INVALID = 'The access token is invalid';
 const CALLBACK = 'https://conformance.invalid/callback';
 /** The redirect URIs of the application that registers several, one per line. */
@@ -37,6 +36,15 @@ const appToken = step('its application token (client credentials, scope read)', 
 
 const withToken = step('verify_credentials with the application token', { as: 'application', needs: { appToken }, cost: { api: 1 } }, async ({ appToken }, { actor }) =>
   made(await verify(actor, appToken)),
+);
+
+// APPS-VERIFY-2's positive control where the application token's verify_credentials was not answered: the same call
+// with A's token (its application's), sent only then (a conforming server costs no request for it).
+const withUserToken = step(
+  "verify_credentials with A's token, where the application token's was not answered",
+  { as: 'A', uses: { withToken, appToken }, cost: {}, mayAdd: 1 },
+  async ({ withToken, appToken }, { actor }) =>
+    made(userTokenControlNeeded(withToken.ok ? [withToken.value] : [], appToken) ? [await actor.get('/api/v1/apps/verify_credentials')] : undefined),
 );
 
 const withoutToken = step('verify_credentials without a token', { as: 'anonymous', cost: { api: 1 } }, async (_, { actor }) => made(await verify(actor)));
@@ -94,10 +102,10 @@ section('Client registration', () => {
 
   it(
     'APPS-VERIFY-2 verify_credentials without a token answers 401 "The access token is invalid"',
-    { needs: { withoutToken }, uses: { withToken, appToken } },
-    async ({ withoutToken: exchange, withToken, appToken }) => {
+    { needs: { withoutToken, withUserToken }, uses: { withToken, appToken } },
+    ({ withoutToken: exchange, withUserToken, withToken, appToken }) => {
       // The positive control: verify_credentials answered a token (the application token; else A's, its application's).
-      await answeredWithToken(withToken.ok ? [withToken.value] : [], appToken, 'APPS-VERIFY-1', async () => [await a.get('/api/v1/apps/verify_credentials')]);
+      answeredWithToken(withToken.ok ? [withToken.value] : [], appToken, 'APPS-VERIFY-1', withUserToken);
       const refused = exchange.status !== undefined && exchange.status >= 400 && exchange.status < 500;
       check(refused, `a refusal: HTTP 401 {"error": "${TOKEN_INVALID}"}`, statusLine(exchange), exchange);
       // Which code a missing Authorization header answers is the Errors row's (ERRORS-TOKEN-1).

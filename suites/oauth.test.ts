@@ -19,7 +19,7 @@ import { webSignInOf, type AuthorizationCode } from './support/act/sign-in.ts';
 import { check, expectJson, expectRefusal, fail, observeErrorBody, statusLine } from './support/judge/verify.ts';
 import { it, made, notMade, requirement, section, step } from './support/run/checks.ts';
 
-const { config, anon } = actors();
+const { config } = actors();
 const CALLBACK = 'https://conformance.invalid/callback';
 const TOKEN_INVALID = 'The access token is invalid';
 const NOT_REGISTERED = 'https://conformance.invalid/not-registered';
@@ -121,6 +121,15 @@ const accountId = step("A's account id: the account the password grant's token a
 });
 
 // One client_credentials token serves the Token checks; the ledger revokes it and reads it refused.
+// OAUTH-PASSWORD-1's control, sent only where the token's first user operation answered 404 (a server without that
+// path): whether the server holds the token, by the application's verify_credentials (a conforming server costs no
+// request for it). Before the revocation, which changes the password grant.
+const passwordTokenHeld = step(
+  "the application's verify_credentials with the password grant's token, where its first use answered 404",
+  { as: 'anonymous', needs: { password }, cost: {}, mayAdd: 1 },
+  async ({ password: { run, use } }, { actor }) => made(run.step.ok && use?.status === 404 ? await verifyWith(actor, run.step.value) : undefined),
+);
+
 const tokenRun = step('a client_credentials token with the read scope', { as: 'anonymous', needs: { registered }, cost: { api: 1, oauth: 2 } }, async ({ registered }, { actor }) =>
   made(await requestToken(actor, registered, { grant_type: 'client_credentials', scope: 'read' })),
 );
@@ -139,6 +148,17 @@ const outsideScopes = step('a client_credentials token asked for a scope outside
 // The ledger revokes the token and reads it refused.
 const withoutScope = step("a client_credentials token asked for without a scope, and its read of A's following", { as: 'application', needs: { registered }, uses: { accountId }, cost: { api: 2, oauth: 2 } }, async ({ registered, accountId }, { actor }) =>
   made(await tokenAndUse(actor, registered, { grant_type: 'client_credentials' }, async (token) => (accountId.ok ? actor.get(followingOf(accountId.value), { token }) : undefined))),
+);
+
+// OAUTH-CLIENTCRED-1's control, sent only where the token without a scope did not read A's following (a conforming
+// server costs no request for it): whether following reads to an application token with the read scope at all.
+const followingControl = step(
+  "A's following read with the client_credentials token with read, where the token without a scope did not read it",
+  { as: 'anonymous', needs: { withoutScope, tokenRun }, uses: { accountId }, cost: {}, mayAdd: 1 },
+  async ({ withoutScope: { run, use }, tokenRun, accountId }, { actor }) => {
+    if (!run.step.ok || !accountId.ok || !tokenRun.step.ok || use === undefined || use.status === 200) return made(undefined);
+    return made(await actor.get(followingOf(accountId.value), { token: tokenRun.step.value }));
+  },
 );
 
 const madeUpCode = step('an authorization code that was never issued, sent to the token operation', { as: 'anonymous', needs: { registered }, cost: { oauth: 1 } }, async ({ registered }, { actor }) =>
@@ -267,8 +287,8 @@ section('OAuth', () => {
 
   it(
     'OAUTH-CLIENTCRED-1 client_credentials without scope gives a token with the read scope',
-    { needs: { withoutScope, tokenRun }, uses: { accountId } },
-    async ({ withoutScope: { run, use: read }, tokenRun, accountId }, context) => {
+    { needs: { withoutScope, tokenRun, followingControl }, uses: { accountId } },
+    async ({ withoutScope: { run, use: read }, tokenRun, followingControl: control, accountId }, context) => {
       // Refusing the grant without a scope is this clause's failure where the same grant gave a token with one.
       if (run.exchange.status !== 200) tokensWork(tokenRun);
       expectJson(run.exchange, 200);
@@ -287,9 +307,9 @@ section('OAuth', () => {
       if (!accountId.ok) return byField(accountId.cause);
       const answer = read as Exchange;
       if (answer.status !== 200) {
-        // The control, made only where the token without a scope did not read: a conforming server costs no request for it.
-        const control = await anon.get(followingOf(accountId.value), { token: tokensWork(tokenRun) });
-        if (control.status !== 200) return byField(causeOf('RELATIONS-APPTOKEN-1', `following answered ${answerOf(control)} to an application token with the read scope`, control));
+        // The control (followingControl), made only where the token without a scope did not read, with the token with read.
+        tokensWork(tokenRun);
+        if (control && control.status !== 200) return byField(causeOf('RELATIONS-APPTOKEN-1', `following answered ${answerOf(control)} to an application token with the read scope`, control));
       }
       expectJson(answer, 200);
     },
@@ -337,16 +357,16 @@ section('OAuth', () => {
     expectTokenRefused((spent ? codeExchange : reusedCode) as TokenRun, 'the code was exchanged already', () => undefined);
   });
 
-  it('OAUTH-PASSWORD-1 the password grant gives a user token', { requires: [CREDENTIALS], needs: { password } }, async ({ password: { run, use } }) => {
+  it('OAUTH-PASSWORD-1 the password grant gives a user token', { requires: [CREDENTIALS], needs: { password, passwordTokenHeld } }, ({ password: { run, use }, passwordTokenHeld: held }) => {
     // The grant needs nothing but its application: a refusal of A's login is its failure; an answer without a usable
     // access_token is the token operation's or the Token's.
     expectJson(run.exchange, 200);
-    const token = need(run.step);
+    need(run.step);
     // The token's first user operation: a token refused there (one that acts for no user, or one the server does
     // not hold) is no user token. A server without that path shows by the application's verify_credentials that it
-    // holds the token (a request made only there).
+    // holds the token (passwordTokenHeld, sent only there).
     const answer = use as Exchange;
-    if (answer.status === 404) return void expectJson(await verifyWith(anon, token), 200);
+    if (answer.status === 404 && held) return void expectJson(held, 200);
     check(answer.status === 200, 'HTTP 200: the token acts for account A (GET /api/v1/accounts/verify_credentials)', statusLine(answer), answer);
   });
 

@@ -13,9 +13,9 @@
 // ended, A deletes `subject`, which B boosted and favourited. A's undos of a flag it never set (unfavourite, unbookmark, unmute of a status not
 // favourited, bookmarked or muted) act on `hidden`, which A never sets one on: they need a status without the flag,
 // not an undo that worked before them.
-// Each move of A's rows (favourite, bookmark, mute, pin) is a step: they change A's public status, so the planner runs
-// them one after another in the order of the table (run/plan.ts), and their checks judge the answers. The other rows
-// are a step each that makes its moves once, beside A's: each sets a flag of its own (B's flags are B's), so no row
+// Each move of A's rows (favourite, bookmark, mute, pin) and of the reblog row is a step: they change A's public
+// status, so the planner runs them one after another in the order of the table (run/plan.ts), and their checks judge
+// the answers. The other rows' moves are steps beside A's: each sets a flag of its own (B's flags are B's), so no row
 // meets another's state; the steps that meet the state the rows left (the read that confirms A's undos, B's boosts,
 // the deletes) name them in `changes`, and so come after each of them that runs. Every move acts on the id of the
 // status acted on, never on an id an answer gave (whether the answer is that status is the move's own check). A move
@@ -59,17 +59,10 @@ const visibilityParameter = releaseHas(config.serverVersion, 'STATUS-REBLOG-2');
  */
 const repeat = (actor: Actor, statusId: string, action: string, form?: FormParams) => actor.post(on(statusId, action), form, { repeated: true });
 
-/** A move made only when the step it needs holds; a move not made carries that step's cause to the checks that judge it. */
-async function when<T>(needed: Step<T>, make: (value: T) => Promise<Exchange>): Promise<Step<Exchange>> {
-  if (!needed.ok) return failed(needed.cause, needed.exchange);
-  const exchange = await make(needed.value);
-  return succeeded(exchange, exchange);
-}
-
 /** The boost a reblog answered: a Status of its own with the original in reblog. Otherwise `clause`, which judges that answer, is the cause. */
-function boostOf(made: Step<Exchange>, original: Step<Status>, clause = 'STATUS-REBLOG-1'): Step<Status> {
+function boostOf(made: Step<Exchange>, original: Step<{ id: string }>, clause = 'STATUS-REBLOG-1'): Step<Status> {
   if (!made.ok) return failed(made.cause, made.exchange);
-  if (!original.ok) return original;
+  if (!original.ok) return failed(original.cause, original.exchange);
   const body = createdObject(made.value);
   const reblog = body?.reblog as { id?: unknown } | null | undefined;
   if (made.value.status === 200 && typeof body?.id === 'string' && body.id !== original.value.id && reblog?.id === original.value.id) {
@@ -85,7 +78,7 @@ const originalOf = (boost: Status) => (boost.reblog as Status).id;
  * The id of the original once the booster's boost of it exists, for the moves that need only that: the answer was
  * the boost, or else (`clause` judges that answer) the answer or a read shows the original reblogged.
  */
-async function boostExists(booster: Actor, original: Step<Status>, made: Step<Exchange>, boost: Step<Status>, clause: string): Promise<Step<string>> {
+async function boostExists(booster: Actor, original: Step<{ id: string }>, made: Step<Exchange>, boost: Step<Status>, clause: string): Promise<Step<string>> {
   return boost.ok ? succeeded(originalOf(boost.value), boost.exchange) : took(booster, original, made, 'reblogged', true, clause, 'reblog');
 }
 
@@ -523,64 +516,138 @@ const ownBoost = step(
   },
 );
 
+// B's boosts of A's public status (A's where B is not configured), a step per move: the refused visibilities, the
+// public boost, a pin of it, reblogged_by before and after its unreblog, the unreblog again, then the private boost
+// (after an unlisted one undone, where A is the booster: A's own boost above is the unlisted one where B boosts), which
+// stands for the delete, with which it goes (the ledger sends nothing for this row). The visibility parameter's boosts
+// and refusals are made only in a release that has it, and the pin only where pins exist. Where B is not configured,
+// no delete follows the boost left standing (STATUS-DELETE-7 needs B): the ledger's unreblog of it is this row's.
+// Every move of the row spends B's share of the Deletion bucket (its boosts are unreblogged, its probes undone):
+// without B the row is not run (deletesForB).
+const booster = b ? 'B' : 'A';
+const boosterWords = b ? "B's" : "A's";
+
+/** A move of the reblog row that changes what the booster did to A's public status: the row's moves come one after another, after A's own boost. */
+const ROW_CHANGES = [subject, ...flagMoves, held, ownBoost];
+
 /**
- * B's boosts of A's public status (A's where B is not configured): the refused visibilities, the public boost, a pin
- * of it, reblogged_by before and after its unreblog, the unreblog again, then the private boost (after an unlisted one
- * undone, where A is the booster: A's own boost above is the unlisted one where B boosts), which stands for the
- * delete, with which it goes (the ledger sends nothing for this row).
+ * How a move of the reblog row is made: `beside`, a move that leaves the boost as it is (a read, the unreblog again), run
+ * side by side with the others of its kind (it reads A's public status, so the next move that changes it follows it);
+ * `lands`, what must hold for the moves after it (the boost exists, or no boost is left), found from its answer or a read.
  */
-const reblogs = step(
-  "B's boosts of A's public status, their unreblogs, a pin of a boost, and reblogged_by",
-  // The visibility parameter's boosts and refusals are made only in a release that has it, and the pin only where pins
-  // exist. Where B is not configured, no delete follows the boost left standing (STATUS-DELETE-7 needs B): the ledger's
-  // unreblog of it is this row's.
-  { as: b ? 'B' : 'A', needs: { subject }, changes: [...flagMoves, held, ownBoost], deletesForB: true, cost: { api: (visibilityParameter ? (b ? 9 : 12) : 6) + (pinsExist ? 1 : 0) } },
-  async ({ subject }, { actor: booster }) => {
-    const refused: Step<Exchange>[] = [];
-    const boostsByVisibility: { visibility: string; made: Step<Exchange> }[] = [];
-    let repeated: Step<Exchange> | undefined;
-    /** The original's id while the booster's last boost of it stands, at the end of the row. */
-    let standingBoost: Step<string> = failed({ summary: 'the reblog row left no boost standing' });
-    // The refusals come first: a server answers a repeated reblog with the boost it already has.
-    if (visibilityParameter) {
-      for (const visibility of ['direct', 'limited']) refused.push(await when(subject, (s) => moves.probe(booster, s.id, 'reblog', 'unreblog', { visibility }, { malformed: true })));
-    }
-    const boost = await when(subject, (s) => moves.move(booster, s.id, 'reblog', 'unreblog', visibilityParameter ? { visibility: 'public' } : undefined));
-    boostsByVisibility.push({ visibility: 'public', made: boost });
-    const boosted = boostOf(boost, subject);
-    const exists = await boostExists(booster, subject, boost, boosted, 'STATUS-REBLOG-1');
-    // Without the visibility parameter the public boost is the last: it is repeated before its unreblog.
-    if (!visibilityParameter) repeated = await when(exists, (id) => repeat(booster, id, 'reblog'));
-    // The pin probe (undone at once if it takes) and the read leave the boost as it is: made side by side.
-    const pinProbe = pinsExist ? when(boosted, (s) => moves.probe(booster, s.id, 'pin', 'unpin')) : undefined;
-    const listed = await when(exists, (id) => booster.get(on(id, 'reblogged_by')));
-    const pinBoost = await pinProbe;
-    const unreblog = await when(exists, (id) => moves.undoMove(booster, id, 'unreblog'));
-    const unreblogged = await took(booster, subject, unreblog, 'reblogged', false, 'STATUS-REBLOG-4', 'unreblog');
-    // Neither makes a boost: both meet the state the unreblog left.
-    const [afterUndo, unreblogAgain] = await Promise.all([
-      when(unreblogged, (id) => booster.get(on(id, 'reblogged_by'))),
-      when(unreblogged, (id) => booster.post(on(id, 'unreblog'))),
-    ]);
-    if (visibilityParameter) {
-      let room = unreblogged;
-      if (!config.tokenB) {
-        // One boost per visibility: A, the only booster, undoes its unlisted boost to make room for the private one.
-        const unlisted = await when(unreblogged, (id) => moves.move(booster, id, 'reblog', 'unreblog', { visibility: 'unlisted' }));
-        boostsByVisibility.push({ visibility: 'unlisted', made: unlisted });
-        const unlistedExists = await boostExists(booster, subject, unlisted, boostOf(unlisted, subject, 'STATUS-REBLOG-2'), 'STATUS-REBLOG-2');
-        const undone = await when(unlistedExists, (id) => moves.undoMove(booster, id, 'unreblog'));
-        room = await took(booster, subject, undone, 'reblogged', false, 'STATUS-REBLOG-4', 'unreblog of the unlisted boost');
-      }
-      const privately = await when(room, (id) => moves.move(booster, id, 'reblog', 'unreblog', { visibility: 'private' }));
-      boostsByVisibility.push({ visibility: 'private', made: privately });
-      // The private boost stands to the end: it is repeated as it was made, and stays for the delete of its original.
-      standingBoost = await boostExists(booster, subject, privately, boostOf(privately, subject, 'STATUS-REBLOG-2'), 'STATUS-REBLOG-2');
-      repeated = await when(standingBoost, (id) => repeat(booster, id, 'reblog', { visibility: 'private' }));
-    }
-    return made({ refused, boost, boosted, pinBoost, listed, unreblog, afterUndo, unreblogAgain, boostsByVisibility, repeated, standingBoost });
-  },
+interface ReblogMove {
+  beside?: boolean;
+  lands?: (actor: Actor, id: string, answer: Exchange) => Promise<Step<string>>;
+  /** Its cost where the ledger undoes what it left (the standing boost where B is not configured). */
+  cost?: number;
+}
+
+/**
+ * A move of the reblog row on A's public status, a step of its own: sent once the move it follows came to the status's
+ * id (the planner blocks it otherwise, with that move's cause). A move that `lands` and did not is the cause of the
+ * moves after it, its answer still its checks' to judge.
+ */
+const reblogMove = (name: string, follows: DeclaredStep<string>, send: (actor: Actor, id: string) => Promise<Exchange>, { beside = false, lands, cost = 1 }: ReblogMove = {}) =>
+  step(
+    `${boosterWords} ${name}`,
+    { as: booster, needs: { id: follows }, ...(beside ? { uses: { status: subject } } : { changes: ROW_CHANGES }), deletesForB: true, cost: { api: cost }, mayAdd: lands ? 1 : 0 },
+    async ({ id }, { actor }) => {
+      const answer = await send(actor, id);
+      const landed = lands ? await lands(actor, id, answer) : undefined;
+      return landed && !landed.ok ? notMade(landed.cause, answer) : made(id, answer);
+    },
+  );
+
+/** A reblog that must come to a boost of A's status: its answer, or else (`clause` judges that answer) a read shows the status reblogged. */
+const boostLands = (clause: string) => (actor: Actor, id: string, answer: Exchange) => {
+  const acted = succeeded({ id }, answer);
+  return boostExists(actor, acted, answered(answer), boostOf(answered(answer), acted, clause), clause);
+};
+/** An unreblog that must leave no boost: its answer, or a read, shows the status not reblogged. */
+const unreblogLands = (what: string) => (actor: Actor, id: string, answer: Exchange) => took(actor, succeeded({ id }, answer), answered(answer), 'reblogged', false, 'STATUS-REBLOG-4', what);
+/** A probe of a move the server should refuse: what it takes anyway is undone at once (a call more, where it does). */
+const PROBE_MAY_ADD = 1;
+
+// The refusals come first: a server answers a repeated reblog with the boost it already has.
+const refusedBoosts = (['direct', 'limited'] as const).map((visibility) =>
+  step(
+    `${boosterWords} reblog of A's public status with visibility ${visibility}`,
+    { as: booster, needs: { id: subjectId }, changes: ROW_CHANGES, deletesForB: true, cost: { api: 1 }, mayAdd: PROBE_MAY_ADD },
+    ({ id }, { actor }) => sent(moves.probe(actor, id, 'reblog', 'unreblog', { visibility }, { malformed: true })),
+  ),
 );
+const publicBoost = reblogMove("reblog of A's public status", subjectId, (actor, id) => moves.move(actor, id, 'reblog', 'unreblog', visibilityParameter ? { visibility: 'public' } : undefined), {
+  lands: boostLands('STATUS-REBLOG-1'),
+});
+/** The boost the public reblog answered, for what acts on the boost itself: a reblog that answered none is its cause (STATUS-REBLOG-1). */
+const publicBoostStatus = step(`the boost ${boosterWords} reblog of A's public status answered`, { as: booster, needs: { subject }, uses: { boost: publicBoost }, cost: {} }, async ({ subject, boost }) => {
+  const boosted = boostOf(answerIn(boost), subject);
+  return boosted.ok ? made(boosted.value, boosted.exchange) : notMade(boosted.cause, boosted.exchange);
+});
+// Without the visibility parameter the public boost is the last: it is repeated before its unreblog.
+const publicBoostRepeated = reblogMove("reblog of A's public status repeated", publicBoost, (actor, id) => repeat(actor, id, 'reblog'));
+// The pin probe (undone at once if it takes) and the read leave the boost as it is: made side by side.
+const boostPinned = step(
+  `${boosterWords} pin of its boost of A's public status`,
+  { as: booster, needs: { boost: publicBoostStatus }, uses: { status: subject }, deletesForB: true, cost: { api: 1 }, mayAdd: PROBE_MAY_ADD },
+  ({ boost }, { actor }) => sent(moves.probe(actor, boost.id, 'pin', 'unpin')),
+);
+const rebloggedBy = reblogMove("reblogged_by of A's public status once boosted", publicBoost, (actor, id) => actor.get(on(id, 'reblogged_by')), { beside: true });
+const unreblog = reblogMove("unreblog of A's public status", publicBoost, (actor, id) => moves.undoMove(actor, id, 'unreblog'), { lands: unreblogLands('unreblog') });
+// Neither makes a boost: both meet the state the unreblog left.
+const rebloggedByAfterUndo = reblogMove("reblogged_by of A's public status after the unreblog", unreblog, (actor, id) => actor.get(on(id, 'reblogged_by')), { beside: true });
+const unreblogAgain = reblogMove("unreblog of A's public status again", unreblog, (actor, id) => actor.post(on(id, 'unreblog')), { beside: true });
+// One boost per visibility: A, the only booster, undoes its unlisted boost to make room for the private one.
+const unlistedBoost = reblogMove("unlisted reblog of A's public status", unreblog, (actor, id) => moves.move(actor, id, 'reblog', 'unreblog', { visibility: 'unlisted' }), {
+  lands: boostLands('STATUS-REBLOG-2'),
+});
+const unlistedUndone = reblogMove("unreblog of its unlisted boost of A's public status", unlistedBoost, (actor, id) => moves.undoMove(actor, id, 'unreblog'), {
+  lands: unreblogLands('unreblog of the unlisted boost'),
+});
+// The private boost stands to the end: it is repeated as it was made, and stays for the delete of its original.
+const privateBoost = reblogMove("private reblog of A's public status", b ? unreblog : unlistedUndone, (actor, id) => moves.move(actor, id, 'reblog', 'unreblog', { visibility: 'private' }), {
+  lands: boostLands('STATUS-REBLOG-2'),
+  cost: b ? 1 : 2,
+});
+const privateBoostRepeated = reblogMove("private reblog of A's public status repeated", privateBoost, (actor, id) => repeat(actor, id, 'reblog', { visibility: 'private' }));
+
+/** A move's outcome as the step it came to: its value where it landed, else its cause with its answer. */
+const landedIn = <T>(outcome: StepOutcome<T>): Step<T> => (outcome.ok ? succeeded(outcome.value, outcome.exchange as Exchange) : failed(outcome.cause, outcome.exchange));
+
+/** The reblog row's moves as this release and configuration make them: the visibility parameter's, and the pin where pins exist. */
+const reblogRow = {
+  boost: publicBoost,
+  boosted: publicBoostStatus,
+  listed: rebloggedBy,
+  unreblog,
+  afterUndo: rebloggedByAfterUndo,
+  unreblogAgain,
+  ...(pinsExist ? { pinBoost: boostPinned } : {}),
+  ...(visibilityParameter
+    ? { direct: refusedBoosts[0], limited: refusedBoosts[1], ...(b ? {} : { unlisted: unlistedBoost, unlistedUndone }), private: privateBoost, repeated: privateBoostRepeated }
+    : { repeated: publicBoostRepeated }),
+} as Record<string, DeclaredStep<unknown>>;
+
+/** The reblog row's answers by move, for its checks: it sends nothing, and ends with the last move of the row. */
+const reblogs = step("B's boosts of A's public status, their unreblogs, a pin of a boost, and reblogged_by", { as: booster, uses: reblogRow, cost: {} }, async (row) => {
+  const answer = (move: string) => answerIn(row[move] as StepOutcome<unknown>);
+  const optional = (move: string) => (row[move] ? answer(move) : undefined);
+  const visibilities = (['unlisted', 'private'] as const).filter((visibility) => row[visibility]);
+  return made({
+    refused: visibilityParameter ? [answer('direct'), answer('limited')] : [],
+    boost: answer('boost'),
+    boosted: landedIn(row.boosted as StepOutcome<Status>),
+    pinBoost: optional('pinBoost'),
+    listed: answer('listed'),
+    unreblog: answer('unreblog'),
+    afterUndo: answer('afterUndo'),
+    unreblogAgain: answer('unreblogAgain'),
+    boostsByVisibility: [{ visibility: 'public', made: answer('boost') }, ...visibilities.map((visibility) => ({ visibility, made: answer(visibility) }))],
+    repeated: answer('repeated'),
+    /** The original's id while the booster's last boost of it stands, at the end of the row. */
+    standingBoost: row.private ? landedIn(row.private as StepOutcome<string>) : failed<string>({ summary: 'the reblog row left no boost standing' }),
+  });
+});
 
 /** The moves repeated while their flag is set, by operation (STATUS-REPEAT-1): the pin's where pins exist. */
 const repeating: Record<string, DeclaredStep<{ repeated?: Step<Exchange> }>> = pinsExist ? { pin: pins, reblog: reblogs } : { reblog: reblogs };

@@ -120,4 +120,24 @@ describe('the budget of a full run', () => {
     const [streaming] = plannedAndCounted(results);
     expect(streaming?.counted, 'the requests of the streaming plan').toEqual(streaming?.planned);
   });
+
+  // The positive controls a check needs only on a failing server (A's token where an application token's reads were
+  // refused) are steps that send nothing where all goes well, and hold room for their calls (mayAdd): under these
+  // faults each group sends its plan and, where its control fired, exactly that control's calls, and no check sends one.
+  it('should send what its plan said and the controls its steps declared when checks fail: the application tokens refused', { timeout: RUN_TIMEOUT_MS + 30_000 }, async () => {
+    const run = await runCli(['--fault', 'RELATIONS-APPTOKEN-1,APPS-VERIFY-1'], {}, RUN_TIMEOUT_MS);
+    const results = run.results;
+    expect(results, `the run left no results.json: ${run.stderr.slice(-2000)}`).toBeDefined();
+    if (!results) return;
+    expect(results.checks.filter((c) => c.status === 'failed').map((c) => c.clause).sort()).toEqual(['APPS-VERIFY-1', 'RELATIONS-APPTOKEN-1']);
+    /** The /api calls of the controls these faults make fire, by group: A's reads of both relations, A's verify_credentials, the following read with the read token (OAUTH-CLIENTCRED-1's). */
+    const controls: Record<string, number> = { 'Account relations': 2, 'Client registration': 1, OAuth: 1 };
+    // Each group's calls beyond its plan, by path: the controls' /api calls, and nothing else.
+    const beyondPlan = Object.fromEntries(
+      plannedAndCounted(results)
+        .map(({ name, planned, counted }) => [name, { api: counted.api - planned.api, oauth: counted.oauth - planned.oauth, files: counted.files - planned.files, streams: counted.streams - planned.streams }] as const)
+        .filter(([, beyond]) => Object.values(beyond).some((calls) => calls !== 0)),
+    );
+    expect(beyondPlan).toEqual(Object.fromEntries(Object.entries(controls).map(([name, api]) => [name, { api, oauth: 0, files: 0, streams: 0 }])));
+  });
 });

@@ -98,16 +98,25 @@ export function controlled(control: Step<Exchange> | undefined, clause: string, 
 }
 
 /**
- * The positive control of a refusal for a missing token: the same reads made with a token were answered 200.
- * `withToken` are the reads with the group's application token (none where it was not had). Where they were not all
- * answered, A's user token reads (`byUser`), only then, unless the application token could not be had for want of an
- * answer (a cause that names no clause): a server that does not answer is not asked once more. Where no token is
- * answered, the check is blocked: by `clause` where the application token's read was refused, else by A's answer.
+ * Whether the positive control of a refusal for a missing token needs A's user token to read: where the same reads
+ * with the group's application token (`withToken`, none where it was not had) were not all answered 200, unless the
+ * application token could not be had for want of an answer (a cause that names no clause): a server that does not
+ * answer is not asked once more. The step that makes those reads sends them only then.
  */
-export async function answeredWithToken(withToken: readonly Exchange[], token: StepOutcome<string>, clause: string, byUser: () => Promise<Exchange[]>): Promise<void> {
+export function userTokenControlNeeded(withToken: readonly Exchange[], token: StepOutcome<string>): boolean {
+  if (withToken.length > 0 && withToken.every((exchange) => exchange.status === 200)) return false;
+  return token.ok || token.cause.clause !== undefined;
+}
+
+/**
+ * The positive control of a refusal for a missing token: the same reads made with a token were answered 200, the
+ * application token's (`withToken`), else A's user token's (`byUser`, read only where userTokenControlNeeded). Where no
+ * token is answered, the check is blocked: by `clause` where the application token's read was refused, else by A's answer.
+ */
+export function answeredWithToken(withToken: readonly Exchange[], token: StepOutcome<string>, clause: string, byUser: readonly Exchange[] | undefined): void {
   if (withToken.length > 0 && withToken.every((exchange) => exchange.status === 200)) return;
   if (!token.ok && token.cause.clause === undefined) block(token.cause);
-  for (const exchange of await byUser()) {
+  for (const exchange of byUser ?? []) {
     if (exchange.status === 200) continue;
     const refused = withToken.find((read) => read.status !== 200);
     if (refused) controlled(succeeded(refused, refused), clause, `${refused.method} ${refused.path.split('?')[0]} with an application token`);
