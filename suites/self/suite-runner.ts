@@ -54,10 +54,13 @@ export interface SuiteOutcome {
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /**
- * Workers beside this process, which serves every run's reference server. On 2 cores a third worker pays off:
- * a run whose fault silences a stream spends its time waiting, not computing.
+ * Workers beside this process, which serves every run's reference server. On 2 cores more workers than cores pay off:
+ * a run whose fault silences a stream, or waits out a settle window, spends its time waiting, not computing. At three,
+ * the runner alone used 146% of the 2 cores in the last minutes of npm test. Its CPU does not grow with the workers
+ * (SELF_GROUPS=media,limits, 137 file runs, user+sys: 2 workers 39 s, 3 workers 38 and 36 s, 4 workers 33 and 37 s;
+ * fault phase at a load of 5 to 6: 3 workers 43 and 36 s, 4 workers 30 s; 2026-12-07), and no run timed out at a load of 48.
  */
-const WORKERS = 3;
+const WORKERS = 4;
 /**
  * A check or step still running after this long hangs (a pacing wait for a far reset, say), and must say so. Three
  * minutes: a fault run under --explore 200 sends its covering sequences in one step, about 150 requests with their
