@@ -28,6 +28,8 @@ export const EXPLORED_FAULTS: Readonly<Partial<Record<string, Fault>>> = {
   // The creations and the reblog's visibility.
   'STATUS-CREATE-2': 'STATUS-CREATE-2:polls',
   'STATUS-POLL-3': 'STATUS-POLL-3:false',
+  'STATUS-SCHEDULED-3': 'STATUS-SCHEDULED-3:minutes',
+  'STATUS-POLL-6': 'STATUS-POLL-6:unknown-media',
   'STATUS-REBLOG-2': 'STATUS-REBLOG-2:read',
   // Client registration, OAuth and Account relations.
   'APPS-REGISTER-1': 'APPS-REGISTER-1:space',
@@ -86,10 +88,8 @@ export const WITHOUT_EXPLORED_FAULT: Readonly<Record<string, string>> = {
       'STATUS-POLL-2',
       'STATUS-POLL-4',
       'STATUS-POLL-5',
-      'STATUS-POLL-6',
       'STATUS-SCHEDULED-1',
       'STATUS-SCHEDULED-2',
-      'STATUS-SCHEDULED-3',
       'STATUS-EFFECT-1',
       'STATUS-EFFECT-2',
       'STATUS-EFFECT-3',
