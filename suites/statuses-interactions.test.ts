@@ -496,38 +496,31 @@ const sequences = step(
   },
 );
 
-/** Where B boosts and the release has the visibility parameter, A boosts its own status too: the unlisted boost. */
-const boostsOwn = Boolean(b) && visibilityParameter;
-
 /**
- * A's unlisted boost of its own public status, where B boosts it (STATUS-REBLOG-2's unlisted cell): made by another
- * account than B's boosts, it needs no unreblog to make room for B's private one, and it stands for the delete, with
- * which it goes (the ledger sends nothing for it). It comes once A's other moves on the status are made and their
- * undos confirmed, and before B's boosts: a status another account than its author boosted may be answered as that
- * boost, its author's moves included, and a boost of the author's own is no such boost.
+ * A's unlisted boost of its own public status, where the release has the visibility parameter (STATUS-REBLOG-2's
+ * unlisted cell): made by another account than B's boosts, it needs no unreblog to make room for B's private one, and
+ * it stands for the delete, with which it goes (the ledger sends nothing for it). It comes once A's other moves on the
+ * status are made and their undos confirmed, and before B's boosts: a status another account than its author boosted
+ * may be answered as that boost, its author's moves included, and a boost of the author's own is no such boost.
  */
 const ownBoost = step(
   "A's unlisted boost of its own public status",
-  { as: 'A', needs: { id: subjectId }, changes: [...flagMoves, held, sequences], cost: { api: boostsOwn ? 1 : 0 } },
+  { as: 'A', needs: { id: subjectId }, changes: [...flagMoves, held, sequences], cost: { api: visibilityParameter ? 1 : 0 } },
   async ({ id }, { actor }): Promise<StepOutcome<{ visibility: string; made: Step<Exchange> } | undefined>> => {
-    if (!boostsOwn) return made(undefined);
+    if (!visibilityParameter) return made(undefined);
     const boost = await moves.move(actor, id, 'reblog', 'unreblog', { visibility: 'unlisted' });
     return made({ visibility: 'unlisted', made: answered(boost) });
   },
 );
 
-// B's boosts of A's public status (A's where B is not configured), a step per move: the refused visibilities, the
-// public boost, a pin of it, reblogged_by before and after its unreblog, the unreblog again, then the private boost
-// (after an unlisted one undone, where A is the booster: A's own boost above is the unlisted one where B boosts), which
-// stands for the delete, with which it goes (the ledger sends nothing for this row). The visibility parameter's boosts
-// and refusals are made only in a release that has it, and the pin only where pins exist. Where B is not configured,
-// no delete follows the boost left standing (STATUS-DELETE-7 needs B): the ledger's unreblog of it is this row's.
-// Every move of the row spends B's share of the Deletion bucket (its boosts are unreblogged, its probes undone):
-// without B the row is not run (deletesForB).
-const booster = b ? 'B' : 'A';
-const boosterWords = b ? "B's" : "A's";
+// B's boosts of A's public status, a step per move: the refused visibilities, the public boost, a pin of it,
+// reblogged_by before and after its unreblog, the unreblog again, then the private boost (A's own boost above is the
+// unlisted one), which stands for the delete, with which it goes (the ledger sends nothing for this row). The
+// visibility parameter's boosts and refusals are made only in a release that has it, and the pin only where pins
+// exist. Every move of the row spends B's share of the Deletion bucket (its boosts are unreblogged, its probes
+// undone): without B the row is not run (deletesForB).
 
-/** A move of the reblog row that changes what the booster did to A's public status: the row's moves come one after another, after A's own boost. */
+/** A move of the reblog row that changes what B did to A's public status: the row's moves come one after another, after A's own boost. */
 const ROW_CHANGES = [subject, ...flagMoves, held, ownBoost];
 
 /**
@@ -538,8 +531,6 @@ const ROW_CHANGES = [subject, ...flagMoves, held, ownBoost];
 interface ReblogMove {
   beside?: boolean;
   lands?: (actor: Actor, id: string, answer: Exchange) => Promise<Step<string>>;
-  /** Its cost where the ledger undoes what it left (the standing boost where B is not configured). */
-  cost?: number;
 }
 
 /**
@@ -547,10 +538,10 @@ interface ReblogMove {
  * id (the planner blocks it otherwise, with that move's cause). A move that `lands` and did not is the cause of the
  * moves after it, its answer still its checks' to judge.
  */
-const reblogMove = (name: string, follows: DeclaredStep<string>, send: (actor: Actor, id: string) => Promise<Exchange>, { beside = false, lands, cost = 1 }: ReblogMove = {}) =>
+const reblogMove = (name: string, follows: DeclaredStep<string>, send: (actor: Actor, id: string) => Promise<Exchange>, { beside = false, lands }: ReblogMove = {}) =>
   step(
-    `${boosterWords} ${name}`,
-    { as: booster, needs: { id: follows }, ...(beside ? { uses: { status: subject } } : { changes: ROW_CHANGES }), deletesForB: true, cost: { api: cost }, mayAdd: lands ? 1 : 0 },
+    `B's ${name}`,
+    { as: 'B', needs: { id: follows }, ...(beside ? { uses: { status: subject } } : { changes: ROW_CHANGES }), deletesForB: true, cost: { api: 1 }, mayAdd: lands ? 1 : 0 },
     async ({ id }, { actor }) => {
       const answer = await send(actor, id);
       const landed = lands ? await lands(actor, id, answer) : undefined;
@@ -571,8 +562,8 @@ const PROBE_MAY_ADD = 1;
 // The refusals come first: a server answers a repeated reblog with the boost it already has.
 const refusedBoosts = (['direct', 'limited'] as const).map((visibility) =>
   step(
-    `${boosterWords} reblog of A's public status with visibility ${visibility}`,
-    { as: booster, needs: { id: subjectId }, changes: ROW_CHANGES, deletesForB: true, cost: { api: 1 }, mayAdd: PROBE_MAY_ADD },
+    `B's reblog of A's public status with visibility ${visibility}`,
+    { as: 'B', needs: { id: subjectId }, changes: ROW_CHANGES, deletesForB: true, cost: { api: 1 }, mayAdd: PROBE_MAY_ADD },
     ({ id }, { actor }) => sent(moves.probe(actor, id, 'reblog', 'unreblog', { visibility }, { malformed: true })),
   ),
 );
@@ -580,7 +571,7 @@ const publicBoost = reblogMove("reblog of A's public status", subjectId, (actor,
   lands: boostLands('STATUS-REBLOG-1'),
 });
 /** The boost the public reblog answered, for what acts on the boost itself: a reblog that answered none is its cause (STATUS-REBLOG-1). */
-const publicBoostStatus = step(`the boost ${boosterWords} reblog of A's public status answered`, { as: booster, needs: { subject }, uses: { boost: publicBoost }, cost: {} }, async ({ subject, boost }) => {
+const publicBoostStatus = step("the boost B's reblog of A's public status answered", { as: 'B', needs: { subject }, uses: { boost: publicBoost }, cost: {} }, async ({ subject, boost }) => {
   const boosted = boostOf(answerIn(boost), subject);
   return boosted.ok ? made(boosted.value, boosted.exchange) : notMade(boosted.cause, boosted.exchange);
 });
@@ -588,8 +579,8 @@ const publicBoostStatus = step(`the boost ${boosterWords} reblog of A's public s
 const publicBoostRepeated = reblogMove("reblog of A's public status repeated", publicBoost, (actor, id) => repeat(actor, id, 'reblog'));
 // The pin probe (undone at once if it takes) and the read leave the boost as it is: made side by side.
 const boostPinned = step(
-  `${boosterWords} pin of its boost of A's public status`,
-  { as: booster, needs: { boost: publicBoostStatus }, uses: { status: subject }, deletesForB: true, cost: { api: 1 }, mayAdd: PROBE_MAY_ADD },
+  "B's pin of its boost of A's public status",
+  { as: 'B', needs: { boost: publicBoostStatus }, uses: { status: subject }, deletesForB: true, cost: { api: 1 }, mayAdd: PROBE_MAY_ADD },
   ({ boost }, { actor }) => sent(moves.probe(actor, boost.id, 'pin', 'unpin')),
 );
 const rebloggedBy = reblogMove("reblogged_by of A's public status once boosted", publicBoost, (actor, id) => actor.get(on(id, 'reblogged_by')), { beside: true });
@@ -597,17 +588,9 @@ const unreblog = reblogMove("unreblog of A's public status", publicBoost, (actor
 // Neither makes a boost: both meet the state the unreblog left.
 const rebloggedByAfterUndo = reblogMove("reblogged_by of A's public status after the unreblog", unreblog, (actor, id) => actor.get(on(id, 'reblogged_by')), { beside: true });
 const unreblogAgain = reblogMove("unreblog of A's public status again", unreblog, (actor, id) => actor.post(on(id, 'unreblog')), { beside: true });
-// One boost per visibility: A, the only booster, undoes its unlisted boost to make room for the private one.
-const unlistedBoost = reblogMove("unlisted reblog of A's public status", unreblog, (actor, id) => moves.move(actor, id, 'reblog', 'unreblog', { visibility: 'unlisted' }), {
-  lands: boostLands('STATUS-REBLOG-2'),
-});
-const unlistedUndone = reblogMove("unreblog of its unlisted boost of A's public status", unlistedBoost, (actor, id) => moves.undoMove(actor, id, 'unreblog'), {
-  lands: unreblogLands('unreblog of the unlisted boost'),
-});
 // The private boost stands to the end: it is repeated as it was made, and stays for the delete of its original.
-const privateBoost = reblogMove("private reblog of A's public status", b ? unreblog : unlistedUndone, (actor, id) => moves.move(actor, id, 'reblog', 'unreblog', { visibility: 'private' }), {
+const privateBoost = reblogMove("private reblog of A's public status", unreblog, (actor, id) => moves.move(actor, id, 'reblog', 'unreblog', { visibility: 'private' }), {
   lands: boostLands('STATUS-REBLOG-2'),
-  cost: b ? 1 : 2,
 });
 const privateBoostRepeated = reblogMove("private reblog of A's public status repeated", privateBoost, (actor, id) => repeat(actor, id, 'reblog', { visibility: 'private' }));
 
@@ -624,15 +607,14 @@ const reblogRow = {
   unreblogAgain,
   ...(pinsExist ? { pinBoost: boostPinned } : {}),
   ...(visibilityParameter
-    ? { direct: refusedBoosts[0], limited: refusedBoosts[1], ...(b ? {} : { unlisted: unlistedBoost, unlistedUndone }), private: privateBoost, repeated: privateBoostRepeated }
+    ? { direct: refusedBoosts[0], limited: refusedBoosts[1], private: privateBoost, repeated: privateBoostRepeated }
     : { repeated: publicBoostRepeated }),
 } as Record<string, DeclaredStep<unknown>>;
 
 /** The reblog row's answers by move, for its checks: it sends nothing, and ends with the last move of the row. */
-const reblogs = step("B's boosts of A's public status, their unreblogs, a pin of a boost, and reblogged_by", { as: booster, uses: reblogRow, cost: {} }, async (row) => {
+const reblogs = step("B's boosts of A's public status, their unreblogs, a pin of a boost, and reblogged_by", { as: 'B', uses: reblogRow, cost: {} }, async (row) => {
   const answer = (move: string) => answerIn(row[move] as StepOutcome<unknown>);
   const optional = (move: string) => (row[move] ? answer(move) : undefined);
-  const visibilities = (['unlisted', 'private'] as const).filter((visibility) => row[visibility]);
   return made({
     refused: visibilityParameter ? [answer('direct'), answer('limited')] : [],
     boost: answer('boost'),
@@ -642,9 +624,9 @@ const reblogs = step("B's boosts of A's public status, their unreblogs, a pin of
     unreblog: answer('unreblog'),
     afterUndo: answer('afterUndo'),
     unreblogAgain: answer('unreblogAgain'),
-    boostsByVisibility: [{ visibility: 'public', made: answer('boost') }, ...visibilities.map((visibility) => ({ visibility, made: answer(visibility) }))],
+    boostsByVisibility: [{ visibility: 'public', made: answer('boost') }, ...(row.private ? [{ visibility: 'private', made: answer('private') }] : [])],
     repeated: answer('repeated'),
-    /** The original's id while the booster's last boost of it stands, at the end of the row. */
+    /** The original's id while B's last boost of it stands, at the end of the row. */
     standingBoost: row.private ? landedIn(row.private as StepOutcome<string>) : failed<string>({ summary: 'the reblog row left no boost standing' }),
   });
 });

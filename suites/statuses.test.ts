@@ -248,7 +248,7 @@ const direct = step("A's direct status, which mentions nobody", { as: 'A', cost:
 // Polls came with STATUS-POLL-1's release: they gate one status of STATUS-CREATE-4, not the check, so the gating stays here.
 const polls = releaseHas(config.serverVersion, 'STATUS-POLL-1');
 // Left to the ledger, which deletes it as its author and reads it, and its poll, gone.
-const directPoll = step('a direct status with a poll, of B where B is configured', { as: b ? 'B' : 'A', deletesForB: true, cost: polls ? POLL_STATUS_COST : {} }, async (_, { actor }) =>
+const directPoll = step("B's direct status with a poll", { as: 'B', deletesForB: true, cost: polls ? POLL_STATUS_COST : {} }, async (_, { actor }) =>
   made(polls ? await actor.createStatus(DIRECT_POLL) : undefined),
 );
 

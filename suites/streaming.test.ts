@@ -44,7 +44,7 @@ const withoutB = () => notMade({ summary: NEEDS_B_DELETIONS });
 const direct = step("A's direct message, posted while the streams listen", { as: 'A', needs: { heard }, cost: { api: b ? 3 : 0 } }, async (_, { actor }) => (hasB ? postDirect(actor) : withoutB()));
 const directRead = step("A's read of its direct message", { as: 'A', needs: { direct }, cost: { api: b ? 1 : 0 } }, ({ direct }, { actor }) => readDirect(actor, direct));
 // The scenario deletes it, and deletedRead reads it gone for the ledger.
-const publicStatus = step('the public status tagged for the hashtag streams, mentioning A with B', { as: posterAs, needs: { heard }, uses: { direct }, cost: { api: 1 } }, ({ direct }, { actor }) => postPublic(actor, hasB, direct));
+const publicStatus = step('the public status tagged for the hashtag streams, mentioning A with B', { as: posterAs, needs: { heard }, uses: { direct }, cost: { api: 1 } }, ({ direct }, { actor }) => postPublic(actor, direct));
 // Each move in the thread acts on the public status: they keep this order, the mute around the private reply.
 const thread = { needs: { publicStatus }, changes: [publicStatus] };
 const mute = step('A mutes the thread of the public status', { as: 'A', ...thread, cost: { api: b ? 1 : 0 } }, async ({ publicStatus }, { actor }) => (hasB ? muteThread(actor, publicStatus) : notMade({ summary: NEEDS_B })));

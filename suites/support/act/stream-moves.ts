@@ -1,7 +1,7 @@
 // The moves of the streaming scenario, each one step of suites/streaming.test.ts that the planner costs and orders:
 // the streams of a transport opened (A's, and the user stream of the public status's author), then, while they all
-// listen, A's direct message and A's read of it, the poster's public status (B, or A without B) that mentions A, A's
-// mute of its thread, the poster's private reply, A's unmute, the poster's public reply, the poster's DELETE of the
+// listen, A's direct message and A's read of it (with B only), the poster's public status (B, or A without B) that
+// mentions A, A's mute of its thread, B's private reply, A's unmute, B's public reply, the poster's DELETE of the
 // public status once the public streams carried it, and the poster's read of it after. The judges of judge/ only read
 // what these brought (judge/stream-scenario.ts): none of them sends a request.
 //
@@ -94,13 +94,16 @@ function mentionOf(direct: StepOutcome<Posted>): Step<string> {
   return failed(authorGap(status, 'acct, to mention A by', direct.exchange), direct.exchange);
 }
 
-/** What the poster writes first: A's acct with B (its statuses then notify A), nothing without B. */
-const written = (mention: Step<string>, withB: boolean) => (withB && mention.ok ? `@${mention.value} ` : '');
+/**
+ * What the poster writes first: A's acct, which A's direct message gives only with B (B's statuses then notify A),
+ * nothing without it.
+ */
+const written = (mention: Step<string>) => (mention.ok ? `@${mention.value} ` : '');
 
 /** The poster's public status tagged TAG, mentioning A with B. */
-export async function postPublic(poster: Actor, withB: boolean, direct: StepOutcome<Posted>): Promise<StepOutcome<PostedPublic>> {
+export async function postPublic(poster: Actor, direct: StepOutcome<Posted>): Promise<StepOutcome<PostedPublic>> {
   const mention = mentionOf(direct);
-  const created = await poster.createStatus({ status: `${written(mention, withB)}conformance probe: a public status on the streams #${TAG}`, visibility: 'public' });
+  const created = await poster.createStatus({ status: `${written(mention)}conformance probe: a public status on the streams #${TAG}`, visibility: 'public' });
   const posted = timed(created);
   return posted.ok ? { ...posted, value: { ...posted.value, created, mention } } : posted;
 }
@@ -129,7 +132,7 @@ export async function unmuteThread(a: Actor, published: PostedPublic, muted: Mut
 /** B's reply to its public status, mentioning A: private (what public streams leave out), or public tagged OTHER_TAG. */
 export async function reply(b: Actor, published: PostedPublic, visibility: 'private' | 'public'): Promise<StepOutcome<PostedReply>> {
   const words = visibility === 'private' ? 'a private reply on the streams' : `a public reply on the streams #${OTHER_TAG}`;
-  const created = await b.createStatus({ status: `${written(published.mention, true)}conformance probe: ${words}`, in_reply_to_id: published.status.id, visibility });
+  const created = await b.createStatus({ status: `${written(published.mention)}conformance probe: ${words}`, in_reply_to_id: published.status.id, visibility });
   return { ok: true, value: { created, at: Date.now() } };
 }
 
