@@ -136,7 +136,8 @@ const withB = requirement(config.tokenB, NEEDS_B_DELETIONS);
 
 // One step, the calls one after another: A's uploads have B's between them, so that the counts each check compares
 // come from calls no other call of the group falls between, and the two of A are of one endpoint, so of one bucket.
-const readings = step('the buckets read: a call of A, uploads of A, B and A taking turns, and B\'s deletion, unreblog and deletion', { as: 'A', alsoAs: ['anonymous', 'B'], cost: { api: (config.destructive ? 7 : 8) - (config.tokenB ? 0 : 3) } }, async (_, { actor: a, also: { anonymous, B: b } }): Promise<StepOutcome<Readings>> => {
+// Where a period ended between A's uploads, the turns go once more: an upload of A, and one of B where B takes turns.
+const readings = step('the buckets read: a call of A, uploads of A, B and A taking turns, and B\'s deletion, unreblog and deletion', { as: 'A', alsoAs: ['anonymous', 'B'], cost: { api: (config.destructive ? 7 : 8) - (config.tokenB ? 0 : 3) }, mayAdd: config.tokenB ? 2 : 1 }, async (_, { actor: a, also: { anonymous, B: b } }): Promise<StepOutcome<Readings>> => {
   // An ordinary call of A: a read of a status that does not exist, which spends the access buckets as any read does.
   const first = readingOf(await a.get(`/api/v1/statuses/${MISSING_ID}`));
   // A call without a token, whose headers are the IP access bucket's: the sign-ups of LIMITS-SIGNUP-1 are such

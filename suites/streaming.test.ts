@@ -6,7 +6,7 @@
 // A stream that did not open blocks the checks that listen on it (by STREAM-SSE-1 when no event stream answered 200,
 // by STREAM-WS-1 when A's WebSocket user stream did not open). An event stream is read whatever its Content-Type,
 // which STREAM-SSE-1 alone judges; an event check needs its stream open and the event's cause made, nothing more.
-import { Actor, actors } from './support/act/actors.ts';
+import { actors } from './support/act/actors.ts';
 import { SETTLE_REREADS } from './support/act/settle.ts';
 import { NEEDS_B } from './support/act/stream-keys.ts';
 import { deletePublic, muteThread, openStreams, postDirect, postPublic, readDeleted, readDirect, reply, streamsOpened, unmuteThread } from './support/act/stream-moves.ts';
@@ -61,11 +61,10 @@ const deletedRead = step('the public status read after its deletion', { as: post
   readDeleted(actor, publicStatus),
 );
 
-const health = step('GET /api/v1/streaming/health', { as: 'anonymous', cost: { api: 1 } }, async () => {
-  // The health check belongs to the streaming service, which may have an address of its own.
-  const anyone = new Actor('anonymous', { ...config, baseUrl: config.streamingUrl });
-  return made(await anyone.get('/api/v1/streaming/health', { headers: { accept: 'text/plain' } }));
-});
+// The health check belongs to the streaming service, which may have an address of its own.
+const health = step('GET /api/v1/streaming/health', { as: 'anonymous', cost: { api: 1 } }, async (_, { actor }) =>
+  made(await actor.atStreamingService().get('/api/v1/streaming/health', { headers: { accept: 'text/plain' } })),
+);
 
 /** What every stream check judges: the moves' outcomes, whatever they came to, with its transport's streams. */
 const played = { heard, direct, directRead, publicStatus, mute, privateReply, unmute, publicReply, deletion, deletedRead };

@@ -120,6 +120,11 @@ export class Actor {
     return this.#signingIn;
   }
 
+  /** This account's requests to the streaming service, which may have an address of its own (CONFORMANCE_STREAMING_URL). */
+  atStreamingService(): Actor {
+    return new Actor(this.name, { ...this.config, baseUrl: this.config.streamingUrl }, this.token, undefined, this.account);
+  }
+
   get(path: string, options?: RequestOptions): Promise<Exchange> {
     return this.http.send('GET', path, options);
   }

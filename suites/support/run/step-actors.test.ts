@@ -1,7 +1,8 @@
 // A step acts through the actors the planner hands it (docs/declaring-checks.md): at run time a request through an
 // account it did not declare is an error of the suite (plan.test.ts), and here no step body of a converted suite file
-// refers to the file's own actors (`const { a, b, anon } = actors()`), directly or through a helper of the file: the
-// body would then act through an actor it was not handed, of the right account only by luck. Read with the compiler's
+// refers to the file's own actors (`const { a, b, anon } = actors()`), directly or through a helper of the file, nor
+// makes an actor of its own (`new Actor`): the body would then act through an actor it was not handed, of the right
+// account only by luck. Read with the compiler's
 // own scopes (TypeScript's checker), not text: a local `actor` or a property `.a` is not the file's actor.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -41,6 +42,8 @@ function moduleActorsOfSteps(fileName: string, source: string): Map<string, stri
     const found = new Set<string>();
     reached.set(node, found);
     const visit = (child: ts.Node): void => {
+      // An actor the body makes of its own (from the configuration) is no more the one it was handed.
+      if (ts.isNewExpression(child) && ts.isIdentifier(child.expression) && child.expression.text === 'Actor') found.add('new Actor');
       if (ts.isIdentifier(child)) {
         const declaration = checker.getSymbolAtLocation(child)?.declarations?.[0];
         const actor = declaration && actorBindings.get(declaration);
@@ -117,7 +120,7 @@ function singleFileHost(fileName: string, source: string): ts.CompilerHost {
 }
 
 describe("the file's own actors in step bodies", () => {
-  it('should find a step body that acts through the file’s actor, directly, through a helper, or one picked from them, and not one that acts through the actor it is handed', () => {
+  it('should find a step body that acts through the file’s actor, directly, through a helper, one picked from them, or one it makes, and not one that acts through the actor it is handed', () => {
     const source = [
       "const { config, a, b } = actors();",
       'const poster = b ?? a;',
@@ -127,8 +130,9 @@ describe("the file's own actors in step bodies", () => {
       "const picked = step('picked', { as: 'B', cost: {} }, async () => made(await poster.get('/')));",
       "const handed = step('handed', { as: 'A', cost: {} }, async (_, { actor }) => { const a = actor; return made(await a.get(config.baseUrl)); });",
       "const factory = (name: string) => step(name, { as: 'B', cost: {} }, async () => made(await b.get('/')));",
+      "const own = step('its own actor', { as: 'anonymous', cost: {} }, async () => made(await new Actor('anonymous', config).get('/')));",
     ].join('\n');
-    expect(Object.fromEntries(moduleActorsOfSteps('/fixture.test.ts', source))).toEqual({ "'direct'": ['a'], "'through a helper'": ['a'], "'picked'": ['poster'], name: ['b'] });
+    expect(Object.fromEntries(moduleActorsOfSteps('/fixture.test.ts', source))).toEqual({ "'direct'": ['a'], "'through a helper'": ['a'], "'picked'": ['poster'], name: ['b'], "'its own actor'": ['new Actor'] });
   });
 
   it.each(CONVERTED)('should find no step body of %s acting through the file’s own actors', (name) => {
