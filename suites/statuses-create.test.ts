@@ -149,6 +149,8 @@ const afterThePoll = [poll];
 
 // Before the poll's DELETE: the account that is not its author, A, reads the poll made with poll[hide_totals]: what
 // it hides, it hides from the others (STATUS-EFFECT-1, -3).
+/** What the checks of a poll read by another account need first: B makes the poll, so that A is not its author. */
+const byAnotherAccount = requirement(b, 'needs CONFORMANCE_TOKEN_B: B makes the poll that A, another account, reads');
 const pollReadByOther = step('the poll made with poll[hide_totals], read by the other account', { as: 'A', needs: { poll }, cost: { api: 1 } }, async ({ poll: { withHiddenTotals } }, { actor }) => {
   const id = createdId(withHiddenTotals.exchange as Exchange);
   if (!id) return notMade(causeOf('STATUS-POLL-4', `a poll created with poll[hide_totals] answered ${answerOf(withHiddenTotals.exchange as Exchange)}`, withHiddenTotals.exchange));
@@ -509,7 +511,7 @@ section('POST /api/v1/statuses parameters', () => {
 
     it(
       'STATUS-EFFECT-1 poll[hide_totals] hides the vote counts of an open poll from another account',
-      { requires: [requirement(b, 'needs CONFORMANCE_TOKEN_B')], needs: { pollReadByOther } },
+      { requires: [byAnotherAccount], needs: { pollReadByOther } },
       ({ pollReadByOther: { read } }) => {
         const shown = pollReadBy(read);
         // An hour's poll that ended already has its poll[expires_in] misread: its counts may show.
@@ -521,7 +523,7 @@ section('POST /api/v1/statuses parameters', () => {
 
     it(
       "STATUS-EFFECT-3 another account's later read of a poll shows its options and multiple as created",
-      { requires: [requirement(b, 'needs CONFORMANCE_TOKEN_B')], needs: { pollReadByOther } },
+      { requires: [byAnotherAccount], needs: { pollReadByOther } },
       ({ pollReadByOther: { created, read } }) => {
         // Against what the creation answered: an answer that did not keep them is STATUS-POLL-1's and STATUS-POLL-3's.
         const asCreated = (createdObject(created) as PollStatus | undefined)?.poll;
@@ -532,7 +534,7 @@ section('POST /api/v1/statuses parameters', () => {
 
     it(
       "STATUS-EFFECT-4 another account's later read of a poll shows the expires_at it was created with",
-      { requires: [requirement(b, 'needs CONFORMANCE_TOKEN_B')], needs: { pollReadByOther } },
+      { requires: [byAnotherAccount], needs: { pollReadByOther } },
       ({ pollReadByOther: { created, read } }) => {
         const shown = pollReadBy(read).expires_at;
         // Against what the creation answered: an answer without its poll is STATUS-POLL-1's, one without a time in

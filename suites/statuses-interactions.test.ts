@@ -1037,7 +1037,7 @@ section('States and transitions', () => {
   section('a delete and a read at the same moment', () => {
     it(
       'STATUS-DELETE-8 a read of a status sent at the same moment as its DELETE answers the status whole or 404 "Record not found", never a server error',
-      { requires: [requirement(b, NEEDS_B)], needs: { deletes } },
+      { needs: { deletes } },
       ({ deletes }) => {
         need(actedOn(deletes));
         const { plain, untouched } = deletes;
