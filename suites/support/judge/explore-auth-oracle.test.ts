@@ -60,4 +60,11 @@ describe('the oracle of the explored registration, OAuth and relations inputs', 
     expect(() => judgeAuthExplored({ sent: [granted, token], smallest: new Map() }, 'OAUTH-SCOPE-1')).toThrow(/1 of 1 explored inputs broke it/);
     expect(judgeAuthExplored({ sent: [token], smallest: new Map() }, 'OAUTH-CODE-1')).toBe(false);
   });
+
+  it("should take any valid grant that gave a token as the refusals' control, one valid class refused alone being OAUTH-TOKEN-1's", () => {
+    const refusedAlone = sent('token', { scope: 'the registered set (read write)' }, answer(200, { token_type: 'Bearer' }));
+    const beyond = sent('token', { scope: 'beyond the registered set (read follow)' }, answer(400, { error: 'invalid_scope' }));
+    const token = sent('token', {}, answer(200, { access_token: 'u' }));
+    expect(judgeAuthExplored({ sent: [refusedAlone, beyond, token], smallest: new Map() }, 'OAUTH-SCOPE-1')).toBe(true);
+  });
 });

@@ -197,7 +197,9 @@ export interface AuthExplored {
 function controlOf(explored: AuthExplored, clauseId: string): { ok: true } | { ok: false; cause: string; exchange?: Exchange } {
   const valid = (operation: string, token?: string) => explored.sent.filter((s) => s.input.operation === operation && variedOf(s.input).length === 0 && (token === undefined || s.input.row.token === token));
   if (['OAUTH-SCOPE-1', 'OAUTH-CODE-1', 'OAUTH-REDIRECT-2', 'APPS-REDIRECTS-1'].includes(clauseId)) {
-    const [grant] = valid('token');
+    // Any valid grant that gave a token shows the operation grants one: a valid class refused alone is OAUTH-TOKEN-1's finding.
+    const grants = valid('token');
+    const grant = grants.find((s) => accessToken(s.exchange)) ?? grants[0];
     return grant && accessToken(grant.exchange) ? { ok: true } : { ok: false, cause: `the valid client_credentials request answered ${grant ? answerOf(grant.exchange) : 'nothing'}`, ...(grant ? { exchange: grant.exchange } : {}) };
   }
   if (clauseId === 'APPS-VERIFY-2') {
