@@ -322,6 +322,13 @@ export interface StartPlan {
    * period, it counts other paths too (the preflight's HEAD /) or calls before ours, and the run plans every path.
    */
   ownApiCalls?: number;
+  /**
+   * The rate-limit headers (and Date) of the command's /api calls answered before it sent HEAD / (the preflight's token
+   * reads): where one is of the reading's counter and period, the calls the server counted between it and the reading
+   * tell whether it counted HEAD /; where each is of an earlier period, a period began around HEAD /, and the count
+   * cannot tell.
+   */
+  readingsBeforeHead?: readonly Record<string, string>[];
 }
 
 /** The calls of a cost a server counts in its IP access bucket: /api and streams, and where it counts every path the rest too. */
@@ -360,6 +367,48 @@ export function fewestWindows(worsts: readonly number[], perWindow: number): num
   return Math.max(1, left.length);
 }
 
+/** Whether the server counts paths outside /api, as the count of the budget's read shows it, and how that is known, for the start line. */
+interface OtherPaths {
+  everyPath: boolean;
+  howKnown: string;
+}
+
+const WORST_CASE = 'so the run plans with /oauth, /auth and files counted';
+
+/**
+ * Where the headers of HEAD / did not say, the count may. The preflight sent HEAD / alone between its token reads and
+ * this read: where a token read's reading is of this one's counter and period (its Limit, its Reset, more left), the
+ * calls counted after it are this read and, where the server counts other paths, HEAD /; more than this read alone,
+ * the run plans every path (the worst case: another client's calls came between). Where every token read's reading is
+ * of an earlier period, a period began around HEAD /, and a count from then on cannot tell whether HEAD / was in it:
+ * the worst case too. Without such readings, the count against the command's own /api calls: more, and the run cannot
+ * tell our HEAD / from calls before ours; fewer, and a period began among them (a second run soon after a first met
+ * that on a loaded machine, planned /api alone on a server counting every path, and waited inside its steps:
+ * suites/self/windows.test.ts); the worst case in both.
+ */
+function otherPathsCounted(reading: { limit: number; remaining: number; reset: number }, plan: StartPlan): OtherPaths {
+  const before = (plan.readingsBeforeHead ?? []).flatMap((headers) => {
+    const [limit, remaining, reset] = [countOf(headers['x-ratelimit-limit']), countOf(headers['x-ratelimit-remaining']), resetTimeOf(headers['x-ratelimit-reset'])];
+    return limit === reading.limit && remaining !== undefined && reset !== undefined ? [{ remaining, reset }] : [];
+  });
+  // Resets on the server's clock, each as its answer named it.
+  const ofThisPeriod = before.filter((r) => Math.abs(r.reset - reading.reset) <= SAME_PERIOD_MS && r.remaining > reading.remaining);
+  if (ofThisPeriod.length > 0) {
+    const between = Math.min(...ofThisPeriod.map((r) => r.remaining)) - reading.remaining - 1;
+    if (between === 0) return { everyPath: false, howKnown: '' };
+    const calls = `${between} call${between === 1 ? '' : 's'}`;
+    return { everyPath: true, howKnown: `; it counted ${calls} besides this read since the command's token reads, when the command sent HEAD / alone: it counts other paths too, or others' calls came between, ${WORST_CASE}` };
+  }
+  if (before.length > 0 && before.every((r) => r.reset < reading.reset - SAME_PERIOD_MS)) {
+    return { everyPath: true, howKnown: `; its period began after the command's token reads, around its HEAD /: the count cannot tell whether it counts other paths, ${WORST_CASE}` };
+  }
+  const counted = reading.limit - reading.remaining;
+  if (plan.ownApiCalls === undefined || counted === plan.ownApiCalls) return { everyPath: false, howKnown: '' };
+  return counted > plan.ownApiCalls
+    ? { everyPath: true, howKnown: `; it counted ${counted} calls, more than the command's ${plan.ownApiCalls} on /api: it counts other paths too, or calls before ours, ${WORST_CASE}` }
+    : { everyPath: true, howKnown: `; it counted ${counted} calls, fewer than the command's ${plan.ownApiCalls} on /api: its period began among them, so the count cannot tell whether it counts other paths, ${WORST_CASE}` };
+}
+
 /**
  * What the headers of the command's first call (GET /api/v1/instance) say of the budget: the reading for every file to
  * start from, and where the run cannot fit in what is left, a line that says so and names every wait it foresees.
@@ -371,27 +420,16 @@ export function budgetAtStart(headers: Record<string, string>, plan: StartPlan):
   if (limit === undefined || remaining === undefined || reset === undefined) return undefined;
   const serverNow = Date.parse(headers.date ?? '');
   const resetAt = Date.now() + reset - (Number.isNaN(serverNow) ? Date.now() : serverNow) + CLOCK_SLACK_MS;
-  // Where the headers of HEAD / did not say, the count may: more than our /api calls spent, and the run cannot tell
-  // our HEAD / from calls before ours, so it plans with every path counted (the worst case). Fewer than our /api calls
-  // spent: a period began among them (its reset came between the preflight and this reading), and the count says
-  // nothing of what the server counts: the worst case too. A second run soon after a first met that on a loaded
-  // machine, planned /api alone on a server counting every path, and waited inside its steps (suites/self/windows.test.ts).
-  const counted = limit - remaining;
-  const countedMore = plan.ownApiCalls !== undefined && counted > plan.ownApiCalls;
-  const periodBeganAmongOurs = plan.ownApiCalls !== undefined && counted < plan.ownApiCalls;
-  const everyPath = plan.everyPath === true || (plan.sections !== undefined && (countedMore || periodBeganAmongOurs));
+  const { everyPath, howKnown } = plan.everyPath
+    ? { everyPath: true, howKnown: '; it counts every path, /oauth, /auth and files too, as the headers of HEAD / showed' }
+    : plan.sections === undefined
+      ? { everyPath: false, howKnown: '' }
+      : otherPathsCounted({ limit, remaining, reset }, plan);
   const reserve = reserveOf('IP access');
   const usableNow = Math.max(0, remaining - reserve);
   const perPeriod = Math.max(1, limit - reserve);
   const untilReset = `${duration(Math.max(0, resetAt - Date.now()))} from now`;
   const reading: Reading = { remaining, limit, resetAt, ...(everyPath ? { everyPath } : {}) };
-  const howKnown = plan.everyPath
-    ? '; it counts every path, /oauth, /auth and files too, as the headers of HEAD / showed'
-    : countedMore
-      ? `; it counted ${counted} calls, more than the command's ${plan.ownApiCalls} on /api: it counts other paths too, or calls before ours, so the run plans with /oauth, /auth and files counted`
-      : everyPath
-        ? `; it counted ${counted} calls, fewer than the command's ${plan.ownApiCalls} on /api: its period began among them, so the count cannot tell whether it counts other paths, and the run plans with /oauth, /auth and files counted`
-        : '';
   const said = `Rate limit: the server reports ${remaining} of ${limit} requests left until ${clockTime(resetAt)} UTC (X-RateLimit headers of GET /api/v1/instance${howKnown}); `;
   const narrow = `where a run in the last ${LIMITS.Deletion.periodMs / MINUTE} minutes spent them, for the reset of the Deletion and Uploading buckets (${LIMITS.Deletion.limit} per ${LIMITS.Deletion.periodMs / MINUTE} minutes each)`;
   const settle = plan.settleMs > ANNOUNCED_WAIT_MS ? [`for the settle window (${plan.settleMs} ms) where a group confirms its undos held`] : [];
