@@ -12,7 +12,7 @@ import { selectionPattern, writeUpdatedExpectations } from '../report/expectatio
 import ConformanceReporter, { type Verbosity } from '../report/reporter.ts';
 import type { RunResults } from '../report/results.ts';
 import { addedLatencyMs, variationsOf, type Variation } from '../../../fixtures/reference-server/variations.ts';
-import { announceWait, budgetAtStart, countedCalls, type StartPlan } from '../talk/pacing.ts';
+import { announceWait, budgetAtStart, countedCalls, spareAlone, type StartPlan } from '../talk/pacing.ts';
 import { INSTANCE, reportedVersion, versionHint } from './version-hint.ts';
 import { selectedOf, selectionOf, withoutSkipped, type Selected, type Selection } from './selection.ts';
 import { EXIT, expectationsOf, usageError } from './usage.ts';
@@ -200,6 +200,10 @@ export async function runConformance({ root, selection, plan, verbosity, shard, 
     const reported = await readBudget(config, wholeRun, ownRequests, { ...planned, readingsBeforeHead });
     if (reported && verbosity !== 'quiet') process.stdout.write(`${versionHint(reported, config.serverVersion, Boolean(process.env.CONFORMANCE_SERVER_VERSION?.trim()))}
 `);
+  } else {
+    // The embedded server starts fresh, and a full run's plan fills the line: nothing beyond the plan is promised to
+    // what a deviating variation adds, and the plan's own calls always find their room (pacing.ts, the run's spare).
+    process.env.CONFORMANCE_BUDGET_AT_START = spareAlone(0);
   }
 
   // Read before the run removes the results it replaces: the previous results are often that very file.
