@@ -864,14 +864,16 @@ export async function paceBefore(actor: string, method: string, path: string): P
   const holder = buckets.includes('IP access') ? [flows.getStore(), section, filePool].find((h) => (h?.left.get(SHARED_KEY) ?? 0) > 0) : undefined;
   if (holder) for (const key of [SHARED_KEY, ...keysOf(actor, ['Account access'])]) spendHeld(holder, key);
   // A call beyond what is held, where the run's spare is known, is one a deviating server added: taken from the spare
-  // while it lasts, its room is known.
+  // while it lasts, its room is known, and the reserve kept in hand against the run's own calls is not for it (it waits
+  // only where the server's count leaves nothing: another client spent the room).
   const beyondPlan = !holder && buckets.includes('IP access') && spareKnown() && takeSpare(1) === 1;
   const keys = keysOf(actor, buckets);
   const spent = keys.filter((key, i) => {
     const bucket = buckets[i] as Bucket;
-    if ((holder || beyondPlan) && (bucket === 'IP access' || bucket === 'Account access')) return false;
+    const access = bucket === 'IP access' || bucket === 'Account access';
+    if (holder && access) return false;
     const left = leftOf(key);
-    return left !== undefined && left <= reserveOf(bucket);
+    return left !== undefined && left <= (beyondPlan && access ? 0 : reserveOf(bucket));
   });
   const wait = Math.max(0, ...spent.map((key) => resetOf(key) - clock.now()));
   if (wait > 0 && wait <= LONGEST_WAIT_MS) {
