@@ -297,7 +297,8 @@ describe('the windows of a run its bucket cannot carry', () => {
     expect(start?.reading.windowed).toBeUndefined();
     expect(start?.reading.spare).toBe(12);
     expect(start?.waitBeforeStart).toBeFalsy();
-    expect(start?.foreseenWaits).toBe(0);
+    // A wait at most, where a deviating server adds its whole bound: 320 calls against the 282 left.
+    expect(start?.foreseenWaits).toBe(1);
     expect(start?.warning).toMatch(/this run's plan makes 270 calls it counts, within what is left \(15 kept in hand\); each step starts only when the bucket holds its calls, and what a deviating server may add to them \(at most 50 in all\) is taken from the 12 calls the plan leaves while they last, so a server that adds more may need a wait for the reset \(\d+ s from now\) before one of its calls/);
   });
 

@@ -482,12 +482,15 @@ export function budgetAtStart(headers: Record<string, string>, plan: StartPlan):
     const spare = usableNow - planned;
     if (worst <= usableNow) return { reading: { ...reading, spare } };
     const perStep = `each step starts only when the bucket holds its calls and what a deviating server may add to them (every step's bound: at most ${worst} calls in all)`;
-    // The plan fits what is left: a contract-faithful server never waits. Only a deviating one may, once it added more than the spare.
+    // The plan fits what is left: a contract-faithful server never waits. Only a deviating one may, once it added more
+    // than the spare: at most as many resets as its whole bound needs, which the run counts as foreseen.
     if (planned <= usableNow) {
+      const mayWait = Math.ceil((worst - usableNow) / perPeriod);
+      const waits = mayWait === 1 ? `a wait for the reset (${untilReset})` : `up to ${mayWait} waits, the first for the reset (${untilReset})`;
       const warning =
         said +
-        `this run's plan makes ${planned} calls it counts, within what is left (${reserve} kept in hand); each step starts only when the bucket holds its calls, and what a deviating server may add to them (at most ${worst - planned} in all) is taken from the ${spare} calls the plan leaves while they last, so a server that adds more may need a wait for the reset (${untilReset}) before one of its calls, and the run says so if it does.`;
-      return { reading: { ...reading, spare }, warning, foreseenWaits: 0 };
+        `this run's plan makes ${planned} calls it counts, within what is left (${reserve} kept in hand); each step starts only when the bucket holds its calls, and what a deviating server may add to them (at most ${worst - planned} in all) is taken from the ${spare} calls the plan leaves while they last, so a server that adds more may need ${waits} before one of its calls, and the run says so if it does.`;
+      return { reading: { ...reading, spare }, warning, foreseenWaits: mayWait };
     }
     const now = windowsOf(plan.sections, everyPath, usableNow, perPeriod);
     // A whole run that would start in what is left and wait no less than from a fresh period waits for the reset
