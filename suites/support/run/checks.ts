@@ -26,8 +26,8 @@ export type { Account } from '../act/actors.ts';
 
 type Steps = Record<string, DeclaredStep<unknown>>;
 type None = Record<never, never>;
-/** The values of the steps a check or step needs, by the names it gives them. */
-export type Values<N extends Steps> = { [K in keyof N]: N[K] extends DeclaredStep<infer T> ? T : never };
+/** The values of the steps a check or step needs, by the names it gives them (a step needed only in some configurations, its value only there). */
+export type Values<N extends Steps> = { [K in keyof N]: NonNullable<N[K]> extends DeclaredStep<infer T> ? T : never };
 /** The outcomes of the steps a check uses whatever became of them (it judges their exchanges itself). */
 export type StepOutcomes<U extends Steps> = { [K in keyof U]: U[K] extends DeclaredStep<infer T> ? StepOutcome<T> : never };
 

@@ -222,6 +222,7 @@ async function main(): Promise<number> {
   let preflightRoundTripMs = 0;
   let preflightSent: Sent[] = [];
   let everyPath = false;
+  let readingsBeforeHead: Record<string, string>[] = [];
   // Only this run's preflight names A's account id: not a value left in the environment.
   delete process.env[PREFLIGHT_ACCOUNT_A];
   if (!config.embedded) {
@@ -230,13 +231,14 @@ async function main(): Promise<number> {
     preflightRoundTripMs = checked.roundTripMs;
     preflightSent = checked.sent;
     everyPath = checked.everyPath;
+    readingsBeforeHead = checked.readingsBeforeHead;
     // A's account id, read by the preflight with A's token: the groups take it from there rather than ask again
     // (prepareRun hands it to them; the run's plan counts no request for it).
     if (checked.accountIdA) process.env[PREFLIGHT_ACCOUNT_A] = checked.accountIdA;
   }
   const known: Config = process.env[PREFLIGHT_ACCOUNT_A] ? { ...config, accountIdA: process.env[PREFLIGHT_ACCOUNT_A] } : config;
   const { runConformance } = await import('./run-command.ts');
-  return runConformance({ root: ROOT, selection, plan, verbosity, config: known, preflightRoundTripMs, preflightSent, everyPath, stability, ...(shard === undefined ? {} : { shard }) });
+  return runConformance({ root: ROOT, selection, plan, verbosity, config: known, preflightRoundTripMs, preflightSent, everyPath, readingsBeforeHead, stability, ...(shard === undefined ? {} : { shard }) });
 }
 
 /**

@@ -73,6 +73,24 @@ describe('the preflight of a configured server', () => {
     expect(await preflight(settings(withoutPath), () => undefined)).toMatchObject({ ok: true });
   });
 
+  it('should send HEAD / only once the token reads answered, and hand over their rate-limit headers', async () => {
+    // What each request found when it arrived: how many answers had been written.
+    const arrivals: string[] = [];
+    let answered = 0;
+    const url = await listen(
+      createHttpServer((req, res) => {
+        arrivals.push(`${req.method} ${req.url} after ${answered}`);
+        const token = req.headers.authorization?.replace(/^Bearer /, '');
+        const rateLimit = req.url === '/' ? {} : { 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': String(299 - answered), 'x-ratelimit-reset': '2026-12-07T07:00:00.000Z' };
+        answered += 1;
+        res.writeHead(200, { 'content-type': 'application/json', ...rateLimit }).end(JSON.stringify(token === 'token-of-a' ? ACCOUNT_A.body : token === 'token-of-b' ? ACCOUNT_B.body : {}));
+      }) as unknown as Server,
+    );
+    const checked = await preflight(settings(url), () => undefined);
+    expect(arrivals.at(-1)).toBe('HEAD / after 2');
+    expect(checked.ok && checked.readingsBeforeHead.map((headers) => headers['x-ratelimit-remaining']).sort()).toEqual(['298', '299']);
+  });
+
   it('should stop a server that takes connections and answers nothing, saying within a second what it waits for', async () => {
     const url = await listen(createServer(() => undefined));
     const lines: string[] = [];

@@ -1,10 +1,11 @@
 // What the command asks a configured server before the run, to tell our mistakes from the server's: an address
 // where nothing listens, a server that takes connections and answers nothing, and a token the server refuses or that
 // belongs to the wrong account. Each is a configuration error (exit code 2, one line), not a failure of the server.
-// The run's first requests go at once: HEAD / (the round trip, which also sizes the run), and for each configured
-// token GET /api/v1/accounts/verify_credentials, Mastodon's read of the token's own account, which the groups make
-// later to learn A's account id. Those two requests are spent before the command reads the rate-limit budget
-// (version-hint.ts), so the reading counts them.
+// The run's first requests: for each configured token GET /api/v1/accounts/verify_credentials, Mastodon's read of the
+// token's own account, which the groups make later to learn A's account id, side by side; then HEAD / (the round trip,
+// which also sizes the run). Those requests are spent before the command reads the rate-limit budget (version-hint.ts),
+// so the reading counts them; HEAD / comes between the token reads and that reading, so that the count between them
+// tells whether the server counts a path outside /api (pacing.ts budgetAtStart).
 import { redact, registerSecret } from '../talk/redact.ts';
 import { PREFLIGHT_TIMEOUT_MS } from '../talk/config.ts';
 import { excerpt } from '../talk/http.ts';
@@ -45,9 +46,12 @@ export interface Sent {
 
 /**
  * everyPath: HEAD / came with rate-limit headers, as from a server that counts every path (/oauth, /auth, files) in
- * its access buckets: the run plans those calls against the bucket too.
+ * its access buckets: the run plans those calls against the bucket too. readingsBeforeHead: the rate-limit headers
+ * (and Date) of the token reads, every one answered before HEAD / was sent.
  */
-export type Preflight = { ok: true; roundTripMs: number; sent: Sent[]; accountIdA?: string; everyPath: boolean } | { ok: false; problem: string };
+export type Preflight =
+  | { ok: true; roundTripMs: number; sent: Sent[]; accountIdA?: string; everyPath: boolean; readingsBeforeHead: Record<string, string>[] }
+  | { ok: false; problem: string };
 
 /** Why a request got no (complete) answer: its time ran out, the server closed the connection, or another error (its code). */
 type Failure = { kind: 'timeout' | 'closed' | 'other'; code: string };
@@ -60,7 +64,11 @@ interface Answer {
   ms: number;
   /** It came with an X-RateLimit-Remaining header. */
   rateLimited?: boolean;
+  /** Its rate-limit headers and Date, where it came with them. */
+  reading?: Record<string, string>;
 }
+
+const READING_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'date'];
 
 function failureOf(error: unknown): Failure {
   const e = error as { name?: string; code?: string; cause?: { code?: string } };
@@ -73,15 +81,17 @@ function boundOf(settings: PreflightSettings): { timeoutMs: number; said: string
   return settings.timeoutMs <= PREFLIGHT_TIMEOUT_MS ? { timeoutMs: settings.timeoutMs, said: 'CONFORMANCE_TIMEOUT_MS' } : { timeoutMs: PREFLIGHT_TIMEOUT_MS, said: "the first requests' own bound" };
 }
 
-async function ask(url: string, settings: PreflightSettings, method: 'HEAD' | 'GET', token?: string): Promise<Answer> {
+async function ask(url: string, settings: PreflightSettings, method: 'HEAD' | 'GET', timeoutMs: number, token?: string): Promise<Answer> {
   const started = performance.now();
   const answer: Answer = { body: '', ms: 0 };
-  const { timeoutMs } = boundOf(settings);
   try {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': settings.userAgent, ...(token ? { authorization: `Bearer ${token}` } : {}) };
     const response = await (await undici()).request(url, { method, headers, signal: AbortSignal.timeout(timeoutMs), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
     answer.status = response.statusCode;
-    if (response.headers['x-ratelimit-remaining'] !== undefined) answer.rateLimited = true;
+    if (response.headers['x-ratelimit-remaining'] !== undefined) {
+      answer.rateLimited = true;
+      answer.reading = Object.fromEntries(READING_HEADERS.flatMap((name) => (typeof response.headers[name] === 'string' ? [[name, response.headers[name]]] : [])));
+    }
     answer.ms = performance.now() - started;
     for await (const chunk of response.body) {
       answer.body += String(chunk);
@@ -145,11 +155,17 @@ export async function preflight(settings: PreflightSettings, announce: (line: st
   registerSecret(tokenA, 'CONFORMANCE_TOKEN_A');
   registerSecret(tokenB, 'CONFORMANCE_TOKEN_B');
   const notice = setTimeout(() => announce(`… waiting for ${baseUrl} (HEAD / and GET ${CREDENTIALS}), up to ${timeoutMs / 1000} s (${said})`), WAIT_NOTICE_MS);
-  const [root, a, b] = await Promise.all([
-    ask(`${baseUrl}/`, settings, 'HEAD'),
-    tokenA ? ask(`${baseUrl}${CREDENTIALS}`, settings, 'GET', tokenA) : undefined,
-    tokenB ? ask(`${baseUrl}${CREDENTIALS}`, settings, 'GET', tokenB) : undefined,
-  ]).finally(() => clearTimeout(notice));
+  const deadline = performance.now() + timeoutMs;
+  const [a, b] = await Promise.all([
+    tokenA ? ask(`${baseUrl}${CREDENTIALS}`, settings, 'GET', timeoutMs, tokenA) : undefined,
+    tokenB ? ask(`${baseUrl}${CREDENTIALS}`, settings, 'GET', timeoutMs, tokenB) : undefined,
+  ]);
+  // HEAD / once the token reads answered, within what is left of the one bound: where the server counts it, the
+  // count between their readings and the budget's read shows it. Where nothing is left, it is not sent.
+  const left = Math.floor(deadline - performance.now());
+  const headSent = left >= 1;
+  const root: Answer = headSent ? await ask(`${baseUrl}/`, settings, 'HEAD', left) : { body: '', ms: 0, failure: { kind: 'timeout', code: 'TimeoutError' } };
+  clearTimeout(notice);
   const answers = [root, a, b].filter((answer): answer is Answer => answer !== undefined);
   const unreachable = UNREACHABLE[root.failure?.code ?? ''];
   if (unreachable) return { ok: false, problem: `cannot reach CONFORMANCE_BASE_URL ${baseUrl}: ${unreachable}` };
@@ -168,10 +184,12 @@ export async function preflight(settings: PreflightSettings, announce: (line: st
     return { ok: false, problem: `CONFORMANCE_TOKEN_A and CONFORMANCE_TOKEN_B belong to the same account (id ${idA} at ${baseUrl}): B must be another user's token` };
   }
   const sent: Sent[] = [
-    { actor: 'anonymous', method: 'HEAD', path: '/' },
+    ...(headSent ? [{ actor: 'anonymous', method: 'HEAD', path: '/' } as const] : []),
     ...(tokenA ? [{ actor: 'A', method: 'GET', path: CREDENTIALS } as const] : []),
     ...(tokenB ? [{ actor: 'B', method: 'GET', path: CREDENTIALS } as const] : []),
   ];
   // HEAD / sizes the run by its round trip; where it got no answer, the first request that did.
-  return { ok: true, sent, roundTripMs: (root.status !== undefined ? root : (answers.find((answer) => answer.status !== undefined) ?? root)).ms, ...(idA ? { accountIdA: idA } : {}), everyPath: root.rateLimited === true };
+  const readingsBeforeHead = [a, b].flatMap((answer) => (answer?.reading ? [answer.reading] : []));
+  const roundTripMs = (root.status !== undefined ? root : (answers.find((answer) => answer.status !== undefined) ?? root)).ms;
+  return { ok: true, sent, roundTripMs, ...(idA ? { accountIdA: idA } : {}), everyPath: root.rateLimited === true, readingsBeforeHead };
 }

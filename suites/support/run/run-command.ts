@@ -12,7 +12,7 @@ import { selectionPattern, writeUpdatedExpectations } from '../report/expectatio
 import ConformanceReporter, { type Verbosity } from '../report/reporter.ts';
 import type { RunResults } from '../report/results.ts';
 import { addedLatencyMs, variationsOf, type Variation } from '../../../fixtures/reference-server/variations.ts';
-import { announceWait, budgetAtStart, countedCalls, type StartPlan } from '../talk/pacing.ts';
+import { announceWait, budgetAtStart, countedCalls, spareAlone, type StartPlan } from '../talk/pacing.ts';
 import { INSTANCE, reportedVersion, versionHint } from './version-hint.ts';
 import { selectedOf, selectionOf, withoutSkipped, type Selected, type Selection } from './selection.ts';
 import { EXIT, expectationsOf, usageError } from './usage.ts';
@@ -95,7 +95,7 @@ function previousOf(file: string): RunResults {
  * in it (`runCalls`, the IP access calls of the run's plan, where every group is planned) waits for the reset first.
  * Returns the version the server reports.
  */
-async function readBudget(config: Config, wholeRun: boolean, ownRequests: Counts, planned: Pick<StartPlan, 'runCalls' | 'sections' | 'everyPath'>): Promise<string | undefined> {
+async function readBudget(config: Config, wholeRun: boolean, ownRequests: Counts, planned: Pick<StartPlan, 'runCalls' | 'sections' | 'everyPath' | 'readingsBeforeHead'>): Promise<string | undefined> {
   let resetToWaitFor: number | undefined;
   tally(ownRequests, 'anonymous', 'GET', INSTANCE);
   // The command's /api calls so far (the preflight's, this read): what a server counting /api alone counted of them.
@@ -137,12 +137,14 @@ export interface Command {
   preflightSent?: readonly Sent[];
   /** The preflight's HEAD / came with rate-limit headers: the server counts every path in its access buckets. */
   everyPath?: boolean;
+  /** The rate-limit headers of the preflight's token reads, answered before its HEAD / was sent (pacing.ts StartPlan). */
+  readingsBeforeHead?: readonly Record<string, string>[];
   /** --repeat: the times the selection runs; --max-failures (-x: 1): the failures that stop the run; --previous: the results before. */
   stability: { repeat: number; maxFailures?: number; previousFile?: string };
 }
 
 /** Runs the selected checks and returns the exit code: the verdict, or 2 for a configuration the run cannot take. */
-export async function runConformance({ root, selection, plan, verbosity, shard, config, preflightRoundTripMs, preflightSent = [], everyPath = false, stability }: Command): Promise<number> {
+export async function runConformance({ root, selection, plan, verbosity, shard, config, preflightRoundTripMs, preflightSent = [], everyPath = false, readingsBeforeHead = [], stability }: Command): Promise<number> {
   // The command's own requests (the preflight's, each budget read's), counted with the next run's groups: a server, or
   // a proxy in front of it, counts them as the run's.
   const ownRequests = emptyCounts();
@@ -194,9 +196,14 @@ export async function runConformance({ root, selection, plan, verbosity, shard, 
   // the run plan's.
   if (stability.repeat > 1) process.stdout.write(`${stabilityPlan(stability.repeat, plan.checks.length, selectedOf(root, selectionOf({})).checks.length, config.seed, runCalls)}\n`);
   if (!config.embedded) {
-    const reported = await readBudget(config, wholeRun, ownRequests, planned);
+    // The first read follows the preflight: the readings of its token reads place its HEAD / in the count.
+    const reported = await readBudget(config, wholeRun, ownRequests, { ...planned, readingsBeforeHead });
     if (reported && verbosity !== 'quiet') process.stdout.write(`${versionHint(reported, config.serverVersion, Boolean(process.env.CONFORMANCE_SERVER_VERSION?.trim()))}
 `);
+  } else {
+    // The embedded server starts fresh, and a full run's plan fills the line: nothing beyond the plan is promised to
+    // what a deviating variation adds, and the plan's own calls always find their room (pacing.ts, the run's spare).
+    process.env.CONFORMANCE_BUDGET_AT_START = spareAlone(0);
   }
 
   // Read before the run removes the results it replaces: the previous results are often that very file.

@@ -184,3 +184,49 @@ describe('the windows of a run split between sections', () => {
     expect(bucket.refusals).toBe(0);
   });
 });
+
+describe("the calls beyond a run's plan, where the command knew what its bucket holds beyond it", () => {
+  /** Each of two files: steps side by side, each planned with its undo and that undo's read, which the cleanup sends after them. */
+  const STEPS = 14;
+  const IN_STEP = 8;
+  const UNDO = 2;
+  const MAY_ADD = 3;
+
+  /** The command's reading: 298 of 300 left (its own two calls), the plan's 280 calls and 3 more within the 283 usable. */
+  function plannedRun(spare: number | undefined): SharedArrayBuffer {
+    process.env.CONFORMANCE_BUDGET_AT_START = JSON.stringify({ remaining: 298, limit: LIMIT, resetAt: START + 5 * MINUTE, ...(spare === undefined ? {} : { spare }) });
+    return new SharedArrayBuffer(1024);
+  }
+
+  /** A file's steps, then its cleanup's calls, outside any step. */
+  async function file(pacing: Pacing, bucket: Bucket, actor: string): Promise<void> {
+    const steps = Array.from({ length: STEPS }, (_, i) => pacing.withinFlow(`the step "${actor} ${i}"`, [actor], { api: IN_STEP + UNDO }, MAY_ADD, () => calls(pacing, bucket, actor, IN_STEP)));
+    await Promise.all(steps);
+    await calls(pacing, bucket, actor, STEPS * UNDO);
+  }
+
+  async function twoFiles(spare: number | undefined): Promise<{ first: Pacing; second: Pacing; bucket: Bucket }> {
+    const buffer = plannedRun(spare);
+    const [first, second] = [await worker(buffer), await worker(buffer)];
+    const bucket = new Bucket(() => now, 5 * MINUTE);
+    [bucket.count, bucket.resetAt] = [2, START + 5 * MINUTE];
+    await Promise.all([file(first, bucket, 'A'), file(second, bucket, 'B')]);
+    return { first, second, bucket };
+  }
+
+  it("should never wait in a run within its plan and the spare, its cleanup's calls included, and pace the first call beyond them", async () => {
+    const { first, second, bucket } = await twoFiles(3);
+    // A deviating server's reads again: three calls of the cleanup beyond its plan, the spare's.
+    await calls(second, bucket, 'B', 3);
+    expect([...first.pacingWaits(), ...second.pacingWaits()]).toEqual([]);
+    // One more is beyond what the start line bounded: paced, and the server refuses none.
+    await calls(second, bucket, 'B', 1);
+    expect(second.pacingPlaces()).toMatchObject({ calls: 1, steps: 0, insideSteps: [] });
+    expect(bucket.refusals).toBe(0);
+  });
+
+  it('should wait where each step holds its whole bound instead: the test above has teeth', async () => {
+    const { first, second } = await twoFiles(undefined);
+    expect(first.pacingPlaces().steps + second.pacingPlaces().steps).toBeGreaterThan(0);
+  });
+});

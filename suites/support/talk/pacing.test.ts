@@ -291,13 +291,15 @@ describe('the windows of a run its bucket cannot carry', () => {
     expect(budgetAtStart(headers(297), { wholeRun: true, settleMs: 1000, sections, ownApiCalls: 3 })?.reading.everyPath).toBeUndefined();
   });
 
-  it('should not split a run whose plan fits what is left, and say a deviating server may wait before a step', () => {
+  it('should not split a run whose plan fits what is left, and say a deviating server may wait once it added more than the plan leaves', () => {
     const sections = [section('Limits', 20, 10), section('Statuses', 250, 40)];
     const start = budgetAtStart(headers(297), { wholeRun: true, settleMs: 1000, sections, ownApiCalls: 3 });
     expect(start?.reading.windowed).toBeUndefined();
+    expect(start?.reading.spare).toBe(12);
     expect(start?.waitBeforeStart).toBeFalsy();
-    expect(start?.foreseenWaits).toBe(0);
-    expect(start?.warning).toMatch(/this run's plan makes 270 calls it counts, within what is left \(15 kept in hand\); each step starts only when the bucket holds its calls and what a deviating server may add to them \(every step's bound: at most 320 calls in all\), so a server that adds calls to the plan may need a wait for the reset \(\d+ s from now\) before one of its steps/);
+    // A wait at most, where a deviating server adds its whole bound: 320 calls against the 282 left.
+    expect(start?.foreseenWaits).toBe(1);
+    expect(start?.warning).toMatch(/this run's plan makes 270 calls it counts, within what is left \(15 kept in hand\); each step starts only when the bucket holds its calls, and what a deviating server may add to them \(at most 50 in all\) is taken from the 12 calls the plan leaves while they last, so a server that adds more may need a wait for the reset \(\d+ s from now\) before one of its calls/);
   });
 
   it('should wait for the reset before a whole run that would wait as often starting in what is left', () => {
@@ -309,5 +311,57 @@ describe('the windows of a run its bucket cannot carry', () => {
     expect(whole?.warning).toMatch(/so the run waits only between sections: for the reset \(\d+ s from now\) before it starts, Limits, Statuses, then for the next reset \(up to 5 min 0 s: a period, less the time the sections before took in it\) before OAuth;/);
     // A selection starts at once.
     expect(budgetAtStart(headers(55), { wholeRun: false, settleMs: 1000, sections, ownApiCalls: 3 })?.waitBeforeStart).toBe(false);
+  });
+});
+
+describe('what the count at the start says of the paths a server counts', () => {
+  const VERIFY = '/api/v1/accounts/verify_credentials';
+  /** The preflight's calls and the budget's read, in the order the command makes them: HEAD / alone between the token reads (answered) and the read. */
+  const CALLS = [VERIFY, VERIFY, '/', '/api/v1/instance'];
+  const sections: SectionPlan[] = [{ name: 'Statuses', cost: { api: 100, oauth: 200 }, mayAdd: 10 }];
+
+  /**
+   * The readings of those calls from a server that counts in periods starting at the first call after the last one
+   * ended (as the reference server does), with its headers on /api answers only; its clock moves a second per call.
+   * A run before ours spent 200 of the period, which ends right before the call at `endsBefore` (never, where none is given).
+   */
+  function readings(countsEveryPath: boolean, endsBefore?: number): { beforeHead: Record<string, string>[]; instance: Record<string, string> } {
+    const start = Date.now();
+    let count = 200;
+    let resetAt = endsBefore === undefined ? start + MINUTE : start + endsBefore * 1000 - 500;
+    const answers = CALLS.map((path, i) => {
+      const now = start + i * 1000;
+      if (i === endsBefore) [count, resetAt] = [0, now + 5 * MINUTE];
+      const api = path.startsWith('/api/');
+      if (api || countsEveryPath) count += 1;
+      const rateLimit = { 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': String(300 - count), 'x-ratelimit-reset': new Date(resetAt).toISOString() };
+      return { date: new Date(now).toUTCString(), ...(api ? rateLimit : {}) };
+    });
+    return { beforeHead: answers.slice(0, 2), instance: answers[3] as Record<string, string> };
+  }
+
+  const everyPathPlanned = (countsEveryPath: boolean, endsBefore?: number): boolean | undefined => {
+    const { beforeHead, instance } = readings(countsEveryPath, endsBefore);
+    return budgetAtStart(instance, { wholeRun: true, settleMs: 1000, sections, ownApiCalls: 3, readingsBeforeHead: beforeHead })?.reading.everyPath;
+  };
+
+  it('should plan every path on a server that counts HEAD /, wherever a period ends among the command\'s calls', () => {
+    for (const endsBefore of [undefined, 0, 1, 2, 3]) expect(everyPathPlanned(true, endsBefore), `a period that ends before call ${endsBefore}`).toBe(true);
+  });
+
+  it('should plan /api alone on a server that counts /api alone, but where a period ends around HEAD /, which no count can place', () => {
+    // In a period a run before ours spent, fresh, or one that began between the token reads: the count after them tells.
+    for (const endsBefore of [undefined, 0, 1]) expect(everyPathPlanned(false, endsBefore), `a period that ends before call ${endsBefore}`).toBeUndefined();
+    // Before HEAD / or before the read: the worst case, and the start line says why.
+    for (const endsBefore of [2, 3]) expect(everyPathPlanned(false, endsBefore), `a period that ends before call ${endsBefore}`).toBe(true);
+    const { beforeHead, instance } = readings(false, 2);
+    expect(budgetAtStart(instance, { wholeRun: true, settleMs: 1000, sections, ownApiCalls: 3, readingsBeforeHead: beforeHead })?.warning).toMatch(/its period began after the command's token reads, around its HEAD \/: the count cannot tell/);
+  });
+
+  it('should read a count of another counter than the token reads\' by the command\'s calls alone', () => {
+    // The token reads report their accounts' buckets, fresh, and the read an IP bucket that counted it alone (a period began among our calls).
+    const { instance } = readings(false, 3);
+    const accounts = [0, 1].map(() => ({ ...instance, 'x-ratelimit-remaining': '299' }));
+    expect(budgetAtStart(instance, { wholeRun: true, settleMs: 1000, sections, ownApiCalls: 3, readingsBeforeHead: accounts })?.reading.everyPath).toBe(true);
   });
 });

@@ -135,7 +135,7 @@ let windowed = false;
  * processes (no memory shared), each file keeps its own counter, as before.
  */
 const NUMBERS = { remaining: 0, resetAt: 1, limit: 2, everyPath: 3, period: 4 } as const;
-const CALLS = { readAt: 0, sent: 1, held: 2 } as const;
+const CALLS = { readAt: 0, sent: 1, held: 2, spare: 3, spareKnown: 4 } as const;
 const CALLS_OFFSET = Object.keys(NUMBERS).length * Float64Array.BYTES_PER_ELEMENT;
 /** The windows of a run split between sections that the shared memory follows; later ones, if any, start as sections hold. */
 const MOST_WINDOWS = 16;
@@ -191,6 +191,44 @@ export function shareRunReading(buffer: unknown): void {
     update(SHARED_KEY, () => ({ remaining: local.remaining, resetAt: local.resetAt, limit: local.limit, readAt: sent - (local.sent - local.readAt) }));
   }
   if (countsEveryPath) shared.numbers[NUMBERS.everyPath] = 1;
+  if (seededSpare !== undefined) knowSpare(seededSpare);
+}
+
+/**
+ * The calls the IP access bucket holds beyond the run's plan, where the command knew them (its reading): what a deviating
+ * server adds to the plan is taken from them, each step's bound (mayAdd) held while they last, so that the plan's own
+ * calls always find their room and a run within the plan never waits. One figure for the run, in its shared memory
+ * (each file its own where none is shared); not known (undefined), each step holds its whole bound, as ever.
+ */
+let seededSpare: number | undefined;
+let ownSpare: number | undefined;
+
+/** Sets the run's spare, once for every worker. */
+function knowSpare(calls: number): void {
+  if (!shared) return void (ownSpare = calls);
+  if (Atomics.compareExchange(shared.calls, CALLS.spareKnown, 0, 1) === 0) Atomics.store(shared.calls, CALLS.spare, calls);
+}
+
+const spareKnown = (): boolean => (shared ? Atomics.load(shared.calls, CALLS.spareKnown) === 1 : ownSpare !== undefined);
+
+/** Takes up to `n` of the spare; returns how many it took. */
+function takeSpare(n: number): number {
+  if (!shared) {
+    const taken = Math.max(0, Math.min(n, ownSpare ?? 0));
+    if (ownSpare !== undefined) ownSpare -= taken;
+    return taken;
+  }
+  for (;;) {
+    const had = Atomics.load(shared.calls, CALLS.spare);
+    const taken = Math.max(0, Math.min(n, had));
+    if (taken === 0 || Atomics.compareExchange(shared.calls, CALLS.spare, had, had - taken) === had) return taken;
+  }
+}
+
+function giveSpare(n: number): void {
+  if (n <= 0) return;
+  if (shared) Atomics.add(shared.calls, CALLS.spare, n);
+  else if (ownSpare !== undefined) ownSpare += n;
 }
 
 const everyPathCounted = (): boolean => countsEveryPath || shared?.numbers[NUMBERS.everyPath] === 1;
@@ -270,6 +308,8 @@ perFile(() => {
   windowed = false;
   periodsSeen.clear();
   section = undefined;
+  seededSpare = undefined;
+  ownSpare = undefined;
   seedFromStart();
 });
 
@@ -290,6 +330,8 @@ interface Reading {
   windowed?: boolean;
   /** The windows the start line named, in order: the sections of each start only once those of the windows before ended. */
   windows?: PlannedWindow[];
+  /** Where the run is not split: the calls the bucket holds beyond the run's plan (seededSpare). */
+  spare?: number;
 }
 
 /** A window of the bucket as the command planned it: its sections (by heading), and their worst case in all. */
@@ -322,6 +364,13 @@ export interface StartPlan {
    * period, it counts other paths too (the preflight's HEAD /) or calls before ours, and the run plans every path.
    */
   ownApiCalls?: number;
+  /**
+   * The rate-limit headers (and Date) of the command's /api calls answered before it sent HEAD / (the preflight's token
+   * reads): where one is of the reading's counter and period, the calls the server counted between it and the reading
+   * tell whether it counted HEAD /; where each is of an earlier period, a period began around HEAD /, and the count
+   * cannot tell.
+   */
+  readingsBeforeHead?: readonly Record<string, string>[];
 }
 
 /** The calls of a cost a server counts in its IP access bucket: /api and streams, and where it counts every path the rest too. */
@@ -360,6 +409,48 @@ export function fewestWindows(worsts: readonly number[], perWindow: number): num
   return Math.max(1, left.length);
 }
 
+/** Whether the server counts paths outside /api, as the count of the budget's read shows it, and how that is known, for the start line. */
+interface OtherPaths {
+  everyPath: boolean;
+  howKnown: string;
+}
+
+const WORST_CASE = 'so the run plans with /oauth, /auth and files counted';
+
+/**
+ * Where the headers of HEAD / did not say, the count may. The preflight sent HEAD / alone between its token reads and
+ * this read: where a token read's reading is of this one's counter and period (its Limit, its Reset, more left), the
+ * calls counted after it are this read and, where the server counts other paths, HEAD /; more than this read alone,
+ * the run plans every path (the worst case: another client's calls came between). Where every token read's reading is
+ * of an earlier period, a period began around HEAD /, and a count from then on cannot tell whether HEAD / was in it:
+ * the worst case too. Without such readings, the count against the command's own /api calls: more, and the run cannot
+ * tell our HEAD / from calls before ours; fewer, and a period began among them (a second run soon after a first met
+ * that on a loaded machine, planned /api alone on a server counting every path, and waited inside its steps:
+ * suites/self/windows.test.ts); the worst case in both.
+ */
+function otherPathsCounted(reading: { limit: number; remaining: number; reset: number }, plan: StartPlan): OtherPaths {
+  const before = (plan.readingsBeforeHead ?? []).flatMap((headers) => {
+    const [limit, remaining, reset] = [countOf(headers['x-ratelimit-limit']), countOf(headers['x-ratelimit-remaining']), resetTimeOf(headers['x-ratelimit-reset'])];
+    return limit === reading.limit && remaining !== undefined && reset !== undefined ? [{ remaining, reset }] : [];
+  });
+  // Resets on the server's clock, each as its answer named it.
+  const ofThisPeriod = before.filter((r) => Math.abs(r.reset - reading.reset) <= SAME_PERIOD_MS && r.remaining > reading.remaining);
+  if (ofThisPeriod.length > 0) {
+    const between = Math.min(...ofThisPeriod.map((r) => r.remaining)) - reading.remaining - 1;
+    if (between === 0) return { everyPath: false, howKnown: '' };
+    const calls = `${between} call${between === 1 ? '' : 's'}`;
+    return { everyPath: true, howKnown: `; it counted ${calls} besides this read since the command's token reads, when the command sent HEAD / alone: it counts other paths too, or others' calls came between, ${WORST_CASE}` };
+  }
+  if (before.length > 0 && before.every((r) => r.reset < reading.reset - SAME_PERIOD_MS)) {
+    return { everyPath: true, howKnown: `; its period began after the command's token reads, around its HEAD /: the count cannot tell whether it counts other paths, ${WORST_CASE}` };
+  }
+  const counted = reading.limit - reading.remaining;
+  if (plan.ownApiCalls === undefined || counted === plan.ownApiCalls) return { everyPath: false, howKnown: '' };
+  return counted > plan.ownApiCalls
+    ? { everyPath: true, howKnown: `; it counted ${counted} calls, more than the command's ${plan.ownApiCalls} on /api: it counts other paths too, or calls before ours, ${WORST_CASE}` }
+    : { everyPath: true, howKnown: `; it counted ${counted} calls, fewer than the command's ${plan.ownApiCalls} on /api: its period began among them, so the count cannot tell whether it counts other paths, ${WORST_CASE}` };
+}
+
 /**
  * What the headers of the command's first call (GET /api/v1/instance) say of the budget: the reading for every file to
  * start from, and where the run cannot fit in what is left, a line that says so and names every wait it foresees.
@@ -371,39 +462,35 @@ export function budgetAtStart(headers: Record<string, string>, plan: StartPlan):
   if (limit === undefined || remaining === undefined || reset === undefined) return undefined;
   const serverNow = Date.parse(headers.date ?? '');
   const resetAt = Date.now() + reset - (Number.isNaN(serverNow) ? Date.now() : serverNow) + CLOCK_SLACK_MS;
-  // Where the headers of HEAD / did not say, the count may: more than our /api calls spent, and the run cannot tell
-  // our HEAD / from calls before ours, so it plans with every path counted (the worst case). Fewer than our /api calls
-  // spent: a period began among them (its reset came between the preflight and this reading), and the count says
-  // nothing of what the server counts: the worst case too. A second run soon after a first met that on a loaded
-  // machine, planned /api alone on a server counting every path, and waited inside its steps (suites/self/windows.test.ts).
-  const counted = limit - remaining;
-  const countedMore = plan.ownApiCalls !== undefined && counted > plan.ownApiCalls;
-  const periodBeganAmongOurs = plan.ownApiCalls !== undefined && counted < plan.ownApiCalls;
-  const everyPath = plan.everyPath === true || (plan.sections !== undefined && (countedMore || periodBeganAmongOurs));
+  const { everyPath, howKnown } = plan.everyPath
+    ? { everyPath: true, howKnown: '; it counts every path, /oauth, /auth and files too, as the headers of HEAD / showed' }
+    : plan.sections === undefined
+      ? { everyPath: false, howKnown: '' }
+      : otherPathsCounted({ limit, remaining, reset }, plan);
   const reserve = reserveOf('IP access');
   const usableNow = Math.max(0, remaining - reserve);
   const perPeriod = Math.max(1, limit - reserve);
   const untilReset = `${duration(Math.max(0, resetAt - Date.now()))} from now`;
   const reading: Reading = { remaining, limit, resetAt, ...(everyPath ? { everyPath } : {}) };
-  const howKnown = plan.everyPath
-    ? '; it counts every path, /oauth, /auth and files too, as the headers of HEAD / showed'
-    : countedMore
-      ? `; it counted ${counted} calls, more than the command's ${plan.ownApiCalls} on /api: it counts other paths too, or calls before ours, so the run plans with /oauth, /auth and files counted`
-      : everyPath
-        ? `; it counted ${counted} calls, fewer than the command's ${plan.ownApiCalls} on /api: its period began among them, so the count cannot tell whether it counts other paths, and the run plans with /oauth, /auth and files counted`
-        : '';
   const said = `Rate limit: the server reports ${remaining} of ${limit} requests left until ${clockTime(resetAt)} UTC (X-RateLimit headers of GET /api/v1/instance${howKnown}); `;
   const narrow = `where a run in the last ${LIMITS.Deletion.periodMs / MINUTE} minutes spent them, for the reset of the Deletion and Uploading buckets (${LIMITS.Deletion.limit} per ${LIMITS.Deletion.periodMs / MINUTE} minutes each)`;
   const settle = plan.settleMs > ANNOUNCED_WAIT_MS ? [`for the settle window (${plan.settleMs} ms) where a group confirms its undos held`] : [];
   if (plan.sections) {
     const planned = plan.sections.reduce((sum, s) => sum + countedCalls(s.cost, everyPath), 0);
     const worst = plan.sections.reduce((sum, s) => sum + countedCalls(s.cost, everyPath) + s.mayAdd, 0);
-    if (worst <= usableNow) return { reading };
+    // What a deviating server adds to the plan is taken from what is left beyond it: the plan's calls keep their room.
+    const spare = usableNow - planned;
+    if (worst <= usableNow) return { reading: { ...reading, spare } };
     const perStep = `each step starts only when the bucket holds its calls and what a deviating server may add to them (every step's bound: at most ${worst} calls in all)`;
-    // The plan fits what is left: a contract-faithful server never waits. Only a deviating one may, before a step.
+    // The plan fits what is left: a contract-faithful server never waits. Only a deviating one may, once it added more
+    // than the spare: at most as many resets as its whole bound needs, which the run counts as foreseen.
     if (planned <= usableNow) {
-      const warning = said + `this run's plan makes ${planned} calls it counts, within what is left (${reserve} kept in hand); ${perStep}, so a server that adds calls to the plan may need a wait for the reset (${untilReset}) before one of its steps, and the run says so if it does.`;
-      return { reading, warning, foreseenWaits: 0 };
+      const mayWait = Math.ceil((worst - usableNow) / perPeriod);
+      const waits = mayWait === 1 ? `a wait for the reset (${untilReset})` : `up to ${mayWait} waits, the first for the reset (${untilReset})`;
+      const warning =
+        said +
+        `this run's plan makes ${planned} calls it counts, within what is left (${reserve} kept in hand); each step starts only when the bucket holds its calls, and what a deviating server may add to them (at most ${worst - planned} in all) is taken from the ${spare} calls the plan leaves while they last, so a server that adds more may need ${waits} before one of its calls, and the run says so if it does.`;
+      return { reading: { ...reading, spare }, warning, foreseenWaits: mayWait };
     }
     const now = windowsOf(plan.sections, everyPath, usableNow, perPeriod);
     // A whole run that would start in what is left and wait no less than from a fresh period waits for the reset
@@ -444,6 +531,9 @@ export function budgetAtStart(headers: Record<string, string>, plan: StartPlan):
   return { reading, warning, waitBeforeStart, foreseenWaits: 1 + further };
 }
 
+/** A reading that says nothing but the calls beyond the plan (CONFORMANCE_BUDGET_AT_START), where no budget was read. */
+export const spareAlone = (spare: number): string => JSON.stringify({ remaining: LIMITS['IP access'].limit, limit: LIMITS['IP access'].limit, resetAt: 0, spare } satisfies Reading);
+
 /** Starts the file's counter of the IP access bucket from the command's reading, while that period lasts. */
 function seedFromStart(): void {
   const text = process.env.CONFORMANCE_BUDGET_AT_START;
@@ -452,6 +542,7 @@ function seedFromStart(): void {
   if (reading.everyPath) countsEveryPath = true;
   if (reading.windowed) windowed = true;
   plannedWindows = reading.windows ?? [];
+  if (reading.spare !== undefined) knowSpare((seededSpare = reading.spare));
   // The shared counter, once another file has read the bucket, knows more than the command's reading before the run.
   if (reading.resetAt > clock.now() && resetOf(SHARED_KEY) === 0) update(SHARED_KEY, (c) => ({ remaining: reading.remaining, resetAt: reading.resetAt, limit: reading.limit, readAt: c.sent }));
 }
@@ -514,10 +605,18 @@ export function isUnpaced(): boolean {
 interface Hold {
   what: string;
   left: Map<string, number>;
+  /** Of what it holds, the calls taken from the run's spare (a step's bound): given back to it where not spent. */
+  fromSpare: number;
 }
 const flows = new AsyncLocalStorage<Hold>();
 /** The hold of the section this file runs, where the run is split into windows: every call of the file spends it. */
 let section: Hold | undefined;
+/**
+ * What this file's steps held of their planned calls and did not spend, where the run's spare is known: their plan
+ * holds the undo of what they made and its read, which the cleanup sends after them, outside any step. Kept for it
+ * until the file ends: the cleanup's calls then find their room, and a call beyond it is one a deviating server added.
+ */
+let filePool: Hold | undefined;
 /** The windows the command planned (CONFORMANCE_BUDGET_AT_START), and the one of the section this file runs. */
 let plannedWindows: readonly PlannedWindow[] = [];
 let sectionWindow: number | undefined;
@@ -583,13 +682,16 @@ function tryToHoldAll(keys: readonly string[], needed: number, spent: number): b
 }
 
 /**
- * Waits, where the IP access bucket (and the access bucket of each of `actors`) cannot carry `needed` calls beside what
- * others hold, for the reset, looks again (others may have taken the new period meanwhile), then holds them: a
- * section or a step that starts only when the budget covers all of it never waits between its calls. `spent` calls
- * (stream connections, never paced call by call) are counted at once.
+ * Waits, where the IP access bucket (and the access bucket of each of `actors`) cannot carry `needed` calls and `mayAdd`
+ * beside what others hold, for the reset, looks again (others may have taken the new period meanwhile), then holds
+ * them: a section or a step that starts only when the budget covers all of it never waits between its calls. Where
+ * the run's spare is known, `mayAdd` is held only as far as the spare holds it. `spent` calls (stream connections,
+ * never paced call by call) are counted at once.
  */
-async function hold(what: string, actors: readonly string[], needed: number, spent: number, place: 'sections' | 'steps'): Promise<Hold> {
+async function hold(what: string, actors: readonly string[], planned: number, mayAdd: number, spent: number, place: 'sections' | 'steps'): Promise<Hold> {
   const keys = [SHARED_KEY, ...actors.flatMap((actor) => keysOf(actor, ['Account access']))];
+  const fromSpare = spareKnown() ? takeSpare(mayAdd) : 0;
+  const needed = planned + (spareKnown() ? fromSpare : mayAdd);
   for (;;) {
     const short = keys.filter((key) => (leftOf(key) ?? Infinity) < needed + spent);
     if (short.length === 0) {
@@ -608,7 +710,7 @@ async function hold(what: string, actors: readonly string[], needed: number, spe
     for (const key of short) periodEnded(key);
   }
   addTo(SHARED_KEY, 'sent', spent);
-  return { what, left: new Map(keys.map((key) => [key, needed])) };
+  return { what, left: new Map(keys.map((key) => [key, needed])), fromSpare };
 }
 
 /** Spends one call a hold holds of a counter, where it holds any. */
@@ -626,6 +728,23 @@ function release(held: Hold): void {
 }
 
 /**
+ * Where the run's spare is known, a step that ends gives back to it what it took and did not spend (its planned calls
+ * are spent first), and keeps the rest of its planned calls held for the file's cleanup (filePool); elsewhere it gives
+ * back all it did not spend.
+ */
+function endStep(held: Hold): void {
+  if (!spareKnown()) return release(held);
+  filePool ??= { what: "the cleanup's calls its steps planned", left: new Map(), fromSpare: 0 };
+  for (const [key, left] of held.left) {
+    const back = Math.min(held.fromSpare, left);
+    addTo(key, 'held', -back);
+    if (key === SHARED_KEY) giveSpare(back);
+    filePool.left.set(key, (filePool.left.get(key) ?? 0) + left - back);
+  }
+  held.left.clear();
+}
+
+/**
  * Runs a step of the plan (a web sign-in, an upload and its processing reads, a move and its read) only once the IP
  * access bucket covers its worst case: its planned calls and `mayAdd`, the calls a deviating server can add to them
  * (re-reads, controls, retries, a web sign-in's pages). Where the budget cannot carry them, it waits for the reset
@@ -635,13 +754,13 @@ function release(held: Hold): void {
  */
 export async function withinFlow<T>(what: string, actors: readonly string[], cost: FlowCost, mayAdd: number, run: () => Promise<T>): Promise<T> {
   if (isUnpaced() || flows.getStore()) return run();
-  if (section) return flows.run({ what, left: new Map() }, run);
+  if (section) return flows.run({ what, left: new Map(), fromSpare: 0 }, run);
   const calls = countedCalls({ ...cost, streams: 0 }, everyPathCounted());
-  const held = await hold(what, actors, calls + mayAdd, cost.streams ?? 0, 'steps');
+  const held = await hold(what, actors, calls, mayAdd, cost.streams ?? 0, 'steps');
   try {
     return await flows.run(held, run);
   } finally {
-    release(held);
+    endStep(held);
   }
 }
 
@@ -717,7 +836,7 @@ export async function startSection(heading: string, cost: FlowCost, mayAdd: numb
   if (section) return void (k !== undefined && Atomics.add(windowsState().started, k, 1));
   const what = `the section "${heading}"`;
   if (k !== undefined) await windowOpens(k, what);
-  section = await hold(what, [], countedCalls({ ...cost, streams: 0 }, everyPathCounted()) + mayAdd, cost.streams ?? 0, 'sections');
+  section = await hold(what, [], countedCalls({ ...cost, streams: 0 }, everyPathCounted()) + mayAdd, 0, cost.streams ?? 0, 'sections');
 }
 
 /** A planned section that will not run (the run stopped before it): the windows after it need not wait for it. */
@@ -730,6 +849,8 @@ export function sectionNotRun(heading: string): void {
 export function endSection(): void {
   if (section) release(section);
   section = undefined;
+  if (filePool) release(filePool);
+  filePool = undefined;
   if (sectionWindow !== undefined) Atomics.sub(windowsState().running, sectionWindow, 1);
   sectionWindow = undefined;
 }
@@ -743,14 +864,19 @@ export async function paceBefore(actor: string, method: string, path: string): P
   const buckets = pacedBucketsOf(method, path);
   // A call of a step or section spends the IP access calls it holds, while it holds any, and waits for neither access
   // bucket (it started only once both covered it): no wait inside a step. The narrow buckets pace it as ever.
-  const holder = buckets.includes('IP access') ? [flows.getStore(), section].find((h) => (h?.left.get(SHARED_KEY) ?? 0) > 0) : undefined;
+  const holder = buckets.includes('IP access') ? [flows.getStore(), section, filePool].find((h) => (h?.left.get(SHARED_KEY) ?? 0) > 0) : undefined;
   if (holder) for (const key of [SHARED_KEY, ...keysOf(actor, ['Account access'])]) spendHeld(holder, key);
+  // A call beyond what is held, where the run's spare is known, is one a deviating server added: taken from the spare
+  // while it lasts, its room is known, and the reserve kept in hand against the run's own calls is not for it (it waits
+  // only where the server's count leaves nothing: another client spent the room).
+  const beyondPlan = !holder && buckets.includes('IP access') && spareKnown() && takeSpare(1) === 1;
   const keys = keysOf(actor, buckets);
   const spent = keys.filter((key, i) => {
     const bucket = buckets[i] as Bucket;
-    if (holder && (bucket === 'IP access' || bucket === 'Account access')) return false;
+    const access = bucket === 'IP access' || bucket === 'Account access';
+    if (holder && access) return false;
     const left = leftOf(key);
-    return left !== undefined && left <= reserveOf(bucket);
+    return left !== undefined && left <= (beyondPlan && access ? 0 : reserveOf(bucket));
   });
   const wait = Math.max(0, ...spent.map((key) => resetOf(key) - clock.now()));
   if (wait > 0 && wait <= LONGEST_WAIT_MS) {
