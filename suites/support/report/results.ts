@@ -369,7 +369,7 @@ export function planLine(results: RunResults): string | undefined {
     .sort((x, y) => y.unsent - x.unsent);
   const named = short.slice(0, 5).map(({ part }) => `"${part.name}" ${ipCalls(part.sent)} of ${ipCalls(part.planned)}`);
   const more = short.length > named.length ? `, and ${short.length - named.length} more (results.json: each group's parts)` : '';
-  return `Plan: ${sent} IP access calls sent of the ${planned} planned, streams included: ${planned - sent} not needed, as the server's answers decided (a move that did not take needs no undo, a status not made no reads nor deletion, a sequence may end early); the parts that sent fewest of theirs: ${named.join('; ')}${more}.`;
+  return `Sent against the plan: ${sent} IP access calls of the ${planned} planned, streams included: ${planned - sent} not needed, as the server's answers decided (a move that did not take needs no undo, a status not made no reads nor deletion, a sequence may end early); the parts that sent fewest of theirs: ${named.join('; ')}${more}.`;
 }
 
 /** One object left behind as a line of text: "attachment 7 of A: no undo operation on this server: ...". */
