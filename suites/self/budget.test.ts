@@ -7,6 +7,7 @@ import { LIMITS, reserveOf, type Bucket } from '../support/talk/pacing.ts';
 import { ROOT } from '../support/run/docs.ts';
 import { fullRunFigures } from '../support/run/figures.ts';
 import type { RunResults } from '../support/report/results.ts';
+import type { PathCost } from '../support/talk/counts.ts';
 import type { Fault } from '../../fixtures/reference-server/faults.ts';
 import { startReferenceServer } from '../../fixtures/reference-server/server.ts';
 import { runCli, serverEnv, type CliRun } from './run-cli.ts';
@@ -32,6 +33,9 @@ const mostRequests = async () => (await fullRunFigures(ROOT)).requests;
 const MOST_DELETIONS = 15;
 /** The most uploads of one account a full run may make: two runs in a row fit the Uploading bucket at 15. */
 const MOST_UPLOADS = 12;
+
+/** The IP access calls of a cost: its /api requests and its stream connections. */
+const ipOf = (cost: PathCost) => cost.api + cost.streams;
 
 /** Each group that planned its cost, with what its plan said and what the run counted, by path. */
 function plannedAndCounted(results: RunResults) {
@@ -83,6 +87,13 @@ async function expectWithinBudget(run: CliRun): Promise<void> {
   const planned = plannedAndCounted(results);
   expect(planned.length, 'groups that planned their cost').toBeGreaterThan(0);
   for (const { name, planned: cost, counted } of planned) expect(counted, `${name}: the requests its plan said it would make`).toEqual(cost);
+  // Each group's parts (its steps) add up to its plan, and what they sent, the ledger's calls for what they made
+  // included, to no more than the group sent: results.json says where a plan's requests went.
+  const total = (costs: readonly PathCost[]) => costs.reduce((sum, c) => ({ api: sum.api + c.api, oauth: sum.oauth + c.oauth, files: sum.files + c.files, streams: sum.streams + c.streams }), { api: 0, oauth: 0, files: 0, streams: 0 });
+  for (const group of results.groups.filter((g) => g.planned)) {
+    expect(total((group.parts ?? []).map((p) => p.planned)), `${group.name}: its parts' plans`).toEqual(group.planned);
+    expect(ipOf(total((group.parts ?? []).map((p) => p.sent))), `${group.name}: its parts' requests`).toBeLessThanOrEqual((group.counts?.perPath.api ?? 0) + (group.counts?.streamConnections ?? 0));
+  }
   const sent = planned.reduce((sum, { counted }) => ({ api: sum.api + counted.api, oauth: sum.oauth + counted.oauth, files: sum.files + counted.files, streams: sum.streams + counted.streams }), { api: 0, oauth: 0, files: 0, streams: 0 });
   // The groups' requests: against a configured server the command's own calls come besides (run-plan.ts commandCallsOf, the preflight).
   expect(sent.api + sent.oauth + sent.files, `the groups' requests, on every path (${JSON.stringify(counts.perPath)} in all)`).toBeLessThanOrEqual(await mostRequests());
