@@ -14,9 +14,10 @@ import { MEDIA_FIXTURES } from '../fixtures/media/index.ts';
 import { accountIdOf, actors, type Actor } from './support/act/actors.ts';
 import { AUTH_SHRINK_BOUND, authCost, drawAuthInputs, sendAuthInputs, shrinkAuth, type AuthSent } from './support/act/explore-auth.ts';
 import { createdId, madeStep } from './support/act/created.ts';
-import { BOOST_REQUESTS, creationCost, madeStatus, sendBoosts, sendCreations, shrinkCreation, type SentBoost, type SentCreation } from './support/act/explore-create.ts';
+import { BOOST_REQUESTS, creationCost, sendBoosts, sendCreations, shrinkCreation, type CreationsSent, type SentBoost, type SentCreation } from './support/act/explore-create.ts';
 import { CALLER_WORDS, cellCost, drawWithMatrix, MATRIX_OBJECT_REQUESTS, MATRIX_STATUSES, sendCells, type Caller, type Cell, type MatrixStatuses, type SentCell } from './support/act/explore-matrix.ts';
-import { costOf, exploreSettingsOf, scopeOf, sendInputs, shrink, SHRINK_BOUND, type Held, type Sent } from './support/act/explore-inputs.ts';
+import { DeletionShare } from './support/act/deletion-share.ts';
+import { costOf, deletionsSpent, EXPLORE_DELETIONS, exploreSettingsOf, scopeOf, sendInputs, shrink, SHRINK_BOUND, type Held, type Sent } from './support/act/explore-inputs.ts';
 import { drawMediaAndStreams, EXPLORE_UPLOADS, MEDIA_SHRINK_BOUND, mediaFiles, mediaRequests, sendUpdateRow, sendUploadRow, shrinkUpdate, shrinkUpload, UploadShare, type SentUpdate, type SentUpload } from './support/act/explore-media.ts';
 import { openExplored, streamCost, withToken, type SentStream } from './support/act/explore-streams.ts';
 import { CLAUSE_ID, releaseHas } from './support/judge/clauses.ts';
@@ -82,6 +83,16 @@ const heldByB = step("B's objects the explored ids name: its public status, its 
 });
 const objects = scope.objects ? { heldByA, ...(b ? { heldByB } : {}) } : {};
 
+/**
+ * B's part of the Deletion bucket that its creations declare (EXPLORE_DELETIONS.B.creations), kept while the run sends:
+ * the boosts' unreblogs first, then every creation (a refused row too: a deviating server may make it), then the
+ * access matrix's boosts by B (a deviating server takes one of a status B cannot see: its unreblog), then shrinking.
+ * What a deviating server spends is thus taken from what B would have sent later, never beyond what was announced.
+ */
+const deletionsOfB = new DeletionShare(EXPLORE_DELETIONS.B.creations);
+/** A's part for its cells of the access matrix beside its statuses' (none today: its planned cells spend none). */
+const matrixDeletionsOfA = new DeletionShare(EXPLORE_DELETIONS.A.matrix - MATRIX_STATUSES.length);
+
 const plannedRequests = inputs.reduce((sum, input) => sum + costOf(input).requests, 0);
 
 /** The inputs sent, one after another, as A: each answer and, where a move took, its undo. */
@@ -102,9 +113,8 @@ const created = step(
   { as: 'B', alsoAs: ['A'], needs: { heldByA }, cost: { api: creations.reduce((sum, c) => sum + creationCost(c.row).requests, 0) + BOOST_REQUESTS } },
   async ({ heldByA }, { actor, also: { A } }) => {
     const own = heldByA.status?.own;
-    const boosts = own === undefined ? [] : await sendBoosts(actor, A as Actor, own);
-    const deletions = scope.creation?.deletions ?? 0;
-    return made({ creations: await sendCreations(actor, A as Actor, creations, heldByA.attachment?.own, deletions), boosts, deletions });
+    const boosts = own === undefined ? [] : await sendBoosts(actor, A as Actor, own, deletionsOfB);
+    return made({ creations: await sendCreations(actor, A as Actor, creations, heldByA.attachment?.own, deletionsOfB), boosts });
   },
 );
 
@@ -128,7 +138,7 @@ function cellsOf(caller: Caller, before: readonly DeclaredStep<unknown>[]) {
   return step(
     `the access matrix's cells of ${CALLER_WORDS[caller]} on A's statuses`,
     { as: ACCOUNT_OF[caller], needs: { heldByA, matrixStatuses }, after: before, cost: { api: cells.reduce((sum, cell) => sum + cellCost(cell).requests, 0) } },
-    async ({ heldByA, matrixStatuses }, { actor }) => made(await sendCells(actor, caller, cells, { ...matrixStatuses, public: heldByA.status?.own }, cellJudgedHere)),
+    async ({ heldByA, matrixStatuses }, { actor }) => made(await sendCells(actor, caller, cells, { ...matrixStatuses, public: heldByA.status?.own }, cellJudgedHere, caller === 'other' ? deletionsOfB : matrixDeletionsOfA)),
   );
 }
 for (const caller of ['owner', 'other', 'none'] as const) {
@@ -174,18 +184,19 @@ const explored = step('the explored inputs that broke their clause, each shrunk 
   const { sent } = values;
   const smallest = new Map<Sent, Sent>();
   const broken = (s: Sent) => (exchange: Sent['exchange']) => !verdictOf(expectationOf(s.input.operation, s.input.idClass), exchange, s.id).holds;
+  // Shrinking a DELETE, an unreblog or a reply spends A's deletions too: within what the inputs left of theirs.
+  const inputDeletions = new DeletionShare(Math.max(0, scope.deletions - deletionsSpent(sent)));
   for (const finding of sent.filter((s) => broken(s)(s.exchange)).slice(0, SHRINK_BOUND.findings)) {
-    smallest.set(finding, await shrink(actor, finding, broken(finding), judgedHere(finding.input)));
+    smallest.set(finding, await shrink(actor, finding, broken(finding), judgedHere(finding.input), inputDeletions));
   }
-  const none = { creations: [] as SentCreation[], boosts: [] as SentBoost[], deletions: 0 };
-  const { creations: createdSent, boosts, deletions } = ('created' in values ? values.created : undefined) ?? none;
+  const none: CreationsSent & { boosts: SentBoost[] } = { sent: [], notSent: [], boosts: [] };
+  const { creations: createdSent, boosts } = ('created' in values ? values.created : undefined) ?? { creations: none, boosts: none.boosts };
   const smallestCreations = new Map<SentCreation, SentCreation>();
   const brokenClauses = (s: SentCreation) => new Set(createInstances(s).filter((i) => !i.holds).map((i) => i.breaks));
-  // Shrinking makes statuses too: within what the creations left of B's deletions.
-  const budget = { deletions: deletions - createdSent.filter((s) => madeStatus(s.exchange)).length };
-  for (const finding of createdSent.filter((s) => brokenClauses(s).size > 0).slice(0, SHRINK_BOUND.findings)) {
+  // Shrinking makes statuses too: within what the creations and the matrix left of B's deletions.
+  for (const finding of createdSent.sent.filter((s) => brokenClauses(s).size > 0).slice(0, SHRINK_BOUND.findings)) {
     const keep = concernsOf(createInstances(finding));
-    smallestCreations.set(finding, await shrinkCreation(B as Actor, actor, finding, keep, (s) => [...brokenClauses(finding)].some((c) => brokenClauses(s).has(c)), budget));
+    smallestCreations.set(finding, await shrinkCreation(B as Actor, actor, finding, keep, (s) => [...brokenClauses(finding)].some((c) => brokenClauses(s).has(c)), deletionsOfB));
   }
   // The matrix's cells of each caller whose step came to them (a step that did not blocks none of the other inputs).
   const cells = Object.keys(matrixSteps).flatMap((caller) => {
@@ -195,7 +206,7 @@ const explored = step('the explored inputs that broke their clause, each shrunk 
   const { mediaSent, streamsSent, streamsAnonymous } = values as { mediaSent?: { uploads: SentUpload[]; updates: SentUpdate[] }; streamsSent?: SentStream[]; streamsAnonymous?: SentStream[] };
   const media = mediaSent ?? { uploads: [], updates: [] };
   const smallestMedia = await shrinkMedia(actor, media);
-  const result: Explored = { sent, smallest, created: createdSent, smallestCreations, boosts, matrix: cells, ...media, smallestMedia, streams: [...(streamsSent ?? []), ...(streamsAnonymous ?? [])] };
+  const result: Explored = { sent, smallest, created: createdSent.sent, smallestCreations, boosts, matrix: cells, ...media, smallestMedia, streams: [...(streamsSent ?? []), ...(streamsAnonymous ?? [])] };
   return made(result);
 });
 

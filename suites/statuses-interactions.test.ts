@@ -766,12 +766,17 @@ section('States and transitions', () => {
   });
 
   section('reblog', () => {
-    it('STATUS-REBLOG-1 reblog answers a new boost Status: its own id, the original in reblog with reblogged = true', { needs: { subject, reblogs } }, ({ subject, reblogs: { boost } }) => {
+    it('STATUS-REBLOG-1 reblog answers a new boost Status: its own id, the original in reblog with reblogged = true', { needs: { subject, reblogs } }, ({ subject, reblogs: { boost, boostsByVisibility } }) => {
       const [exchange, original] = [need(boost), need(subject)];
       const body = expectOk<Status>(exchange, 'Status');
       check(body.id !== original.id, `a boost id other than the original's ${original.id}`, `id ${body.id}`, exchange);
       expectEqual(body.reblog?.id, original.id, 'reblog.id', exchange);
       expectEqual(body.reblog?.reblogged, true, 'reblog.reblogged', exchange);
+      // B's private boost is its boost made again after its unreblog of the public one (the States and transitions row
+      // holds after any sequence of undos): the flag as the first boost's. Where it made no boost, STATUS-REBLOG-2 says so.
+      const again = boostsByVisibility.find((b) => b.visibility === 'private')?.made;
+      const redone = again?.ok ? (createdObject(again.exchange) as Partial<Status> | undefined) : undefined;
+      if (again?.ok && redone?.reblog) expectEqual(redone.reblog.reblogged, true, 'reblog.reblogged of the boost made again after the unreblog', again.exchange);
     });
 
     it(

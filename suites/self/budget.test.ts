@@ -7,8 +7,12 @@ import { LIMITS, reserveOf, type Bucket } from '../support/talk/pacing.ts';
 import { ROOT } from '../support/run/docs.ts';
 import { fullRunFigures } from '../support/run/figures.ts';
 import type { RunResults } from '../support/report/results.ts';
+import type { PathCost } from '../support/talk/counts.ts';
+import type { Fault } from '../../fixtures/reference-server/faults.ts';
 import { startReferenceServer } from '../../fixtures/reference-server/server.ts';
 import { runCli, serverEnv, type CliRun } from './run-cli.ts';
+import { EXPLORE_DELETIONS } from '../support/act/explore-inputs.ts';
+import { EXPLORE_UPLOADS } from '../support/act/explore-media.ts';
 
 const RUN_TIMEOUT_MS = 300_000;
 
@@ -29,6 +33,9 @@ const mostRequests = async () => (await fullRunFigures(ROOT)).requests;
 const MOST_DELETIONS = 15;
 /** The most uploads of one account a full run may make: two runs in a row fit the Uploading bucket at 15. */
 const MOST_UPLOADS = 12;
+
+/** The IP access calls of a cost: its /api requests and its stream connections. */
+const ipOf = (cost: PathCost) => cost.api + cost.streams;
 
 /** Each group that planned its cost, with what its plan said and what the run counted, by path. */
 function plannedAndCounted(results: RunResults) {
@@ -80,6 +87,13 @@ async function expectWithinBudget(run: CliRun): Promise<void> {
   const planned = plannedAndCounted(results);
   expect(planned.length, 'groups that planned their cost').toBeGreaterThan(0);
   for (const { name, planned: cost, counted } of planned) expect(counted, `${name}: the requests its plan said it would make`).toEqual(cost);
+  // Each group's parts (its steps) add up to its plan, and what they sent, the ledger's calls for what they made
+  // included, to no more than the group sent: results.json says where a plan's requests went.
+  const total = (costs: readonly PathCost[]) => costs.reduce((sum, c) => ({ api: sum.api + c.api, oauth: sum.oauth + c.oauth, files: sum.files + c.files, streams: sum.streams + c.streams }), { api: 0, oauth: 0, files: 0, streams: 0 });
+  for (const group of results.groups.filter((g) => g.planned)) {
+    expect(total((group.parts ?? []).map((p) => p.planned)), `${group.name}: its parts' plans`).toEqual(group.planned);
+    expect(ipOf(total((group.parts ?? []).map((p) => p.sent))), `${group.name}: its parts' requests`).toBeLessThanOrEqual((group.counts?.perPath.api ?? 0) + (group.counts?.streamConnections ?? 0));
+  }
   const sent = planned.reduce((sum, { counted }) => ({ api: sum.api + counted.api, oauth: sum.oauth + counted.oauth, files: sum.files + counted.files, streams: sum.streams + counted.streams }), { api: 0, oauth: 0, files: 0, streams: 0 });
   // The groups' requests: against a configured server the command's own calls come besides (run-plan.ts commandCallsOf, the preflight).
   expect(sent.api + sent.oauth + sent.files, `the groups' requests, on every path (${JSON.stringify(counts.perPath)} in all)`).toBeLessThanOrEqual(await mostRequests());
@@ -87,6 +101,16 @@ async function expectWithinBudget(run: CliRun): Promise<void> {
   if (line) expect(line, "the Plan: line, against the groups' requests").toEqual(sent);
   expect(counts.refusals, 'calls refused (429) outside the destructive check').toBe(0);
 }
+
+/**
+ * A server that makes what the contract tells it to refuse and takes boosts it must not: a creation of neither text
+ * nor media, a poll without poll[expires_in], a poll beside an attachment id that names nothing, another account's
+ * attachment attached, boosts of statuses the caller cannot see; and an effect lost (spoiler_text beside a poll), a
+ * finding that shrinking sends more creations for. Each thing made is deleted by the ledger: a deletion of its account.
+ */
+const MAKES_WHAT_IT_SHOULD_REFUSE: readonly Fault[] = ['STATUS-PARAMS-1', 'STATUS-POLL-5', 'STATUS-POLL-6:unknown-media', 'MEDIA-ATTACH-3', 'STATUS-REBLOG-6', 'STATUS-CREATE-2:polls'];
+/** The parts of EXPLORE_DELETIONS and EXPLORE_UPLOADS the explore group spends (the sequences are the interactions group's). */
+const exploreGroupShare = (parts: Record<string, number>) => Object.entries(parts).reduce((sum, [part, n]) => sum + (part === 'sequences' ? 0 : n), 0);
 
 describe('the budget of a full run', () => {
   it('should stay within every bucket of the Limits table, never wait for a reset and receive no refusal', { timeout: RUN_TIMEOUT_MS + 30_000 }, async () => {
@@ -106,6 +130,25 @@ describe('the budget of a full run', () => {
     } finally {
       await server.close();
     }
+  });
+
+  // Explore plans its deletions and uploads before its first request: whatever the server answers (what it should
+  // refuse made, boosts it should refuse taken, findings shrunk), each account spends no more than the parts announced.
+  it("should keep the exploration's deletions and uploads within what --explore N announced, against a server that makes what it should refuse", { timeout: RUN_TIMEOUT_MS + 30_000 }, async () => {
+    // The access buckets reset every 5 s (fault-runs.ts): --explore 320 takes two windows of them, and waits seconds.
+    const run = await runCli(['--group', 'explore', '--explore', '320', '--fault', MAKES_WHAT_IT_SHOULD_REFUSE.join(',')], { CONFORMANCE_ACCESS_PERIOD_MS: '5000' }, RUN_TIMEOUT_MS);
+    const results = run.results;
+    expect(results, `the run left no results.json: ${run.stderr.slice(-2000)}`).toBeDefined();
+    if (!results) return;
+    const spent = results.counts.perBucket;
+    console.log(`the exploration against a server that makes what it should refuse: ${JSON.stringify(spent)}`);
+    // The server did make them: the bound is met because explore held back, not because nothing deviated.
+    expect(results.checks.filter((c) => c.status === 'failed').map((c) => c.failedClause ?? c.clause)).toEqual(expect.arrayContaining(['STATUS-PARAMS-1', 'STATUS-REBLOG-6', 'STATUS-CREATE-2']));
+    for (const who of ['A', 'B'] as const) {
+      expect(spent[`Deletion of ${who}`] ?? 0, `${who}'s deletions and unreblogs`).toBeLessThanOrEqual(exploreGroupShare(EXPLORE_DELETIONS[who]));
+      expect(spent[`Uploading of ${who}`] ?? 0, `${who}'s uploads`).toBeLessThanOrEqual(exploreGroupShare(EXPLORE_UPLOADS[who]));
+    }
+    expect(results.counts.refusals, 'calls refused (429)').toBe(0);
   });
 
   // Judges only judge: a check that fails sends nothing its plan did not say. Under these faults the direct stream

@@ -11,6 +11,7 @@ import type { FormParams, FormValue } from '../talk/form.ts';
 import { createdObject, type Exchange } from '../talk/http.ts';
 import type { Actor } from './actors.ts';
 import { createdId } from './created.ts';
+import type { DeletionShare } from './deletion-share.ts';
 import { remember } from './ledger.ts';
 
 /** A class of a parameter's values, as the issue names them. */
@@ -287,9 +288,6 @@ export function rulingOf(row: CreateRow): Ruling {
   return { kind: 'answers', scheduled: sends(row, 'scheduled_at') };
 }
 
-/** A row may make a status where no rule refuses it: it is sent only while the caller's deletions last. */
-const mayCreate = (row: CreateRow): boolean => rulingOf(row).kind !== 'refused';
-
 /**
  * What a row costs: a refusal, its request; a status made, its creation, its reads by its owner and by another account,
  * and the ledger's deletion and read that shows it gone (a deletion of the caller's); a scheduled one, its creation,
@@ -304,36 +302,44 @@ export function creationCost(row: CreateRow): { requests: number; deletions: num
   return ruling.kind === 'answers' ? { requests: 5, deletions: 1 } : { requests: 3, deletions: 0 };
 }
 
+/** The rows a run sent, and those it did not send: their class needs an object the run lacks, or `share` was spent. */
+export interface CreationsSent {
+  sent: SentCreation[];
+  notSent: { input: CreateInput; why: 'no object of its class' | 'deletions spent' }[];
+}
+
 /**
  * Sends the rows one after another as `caller` (B): what a creation makes is on the ledger (attemptStatus), and a
  * status made of a row the contract says succeeds is read at once by its owner and by `other` (A), whose reads judge
- * the effects. A row that may make a
- * status is sent only while `deletions` last (each status made costs one of the caller's, at the ledger's cleanup);
- * one of a class the run holds no object of is not sent.
+ * the effects. Every row, a refused one too (a deviating server may make it), is sent only with a deletion of
+ * `share` (each status made costs one of the caller's, at the ledger's cleanup), given back where it made none; one
+ * of a class the run holds no object of is not sent.
  */
-export async function sendCreations(caller: Actor, other: Actor, inputs: readonly CreateInput[], anothersAttachment: string | undefined, deletions: number): Promise<SentCreation[]> {
-  const sent: SentCreation[] = [];
-  let made = 0;
+export async function sendCreations(caller: Actor, other: Actor, inputs: readonly CreateInput[], anothersAttachment: string | undefined, share: DeletionShare): Promise<CreationsSent> {
+  const result: CreationsSent = { sent: [], notSent: [] };
   for (const input of inputs) {
-    const sendable = await sendCreation(caller, other, input, anothersAttachment, deletions - made);
-    if (!sendable) continue;
-    if (madeStatus(sendable.exchange)) made++;
-    sent.push(sendable);
+    const sendable = await sendCreation(caller, other, input, anothersAttachment, share);
+    if (typeof sendable === 'string') result.notSent.push({ input, why: sendable });
+    else result.sent.push(sendable);
   }
-  return sent;
+  return result;
 }
 
 /** A status made, not a scheduled one: the scheduled status's cancellation is no deletion of the Deletion bucket. */
 export const madeStatus = (exchange: Exchange): boolean => createdId(exchange) !== undefined && !('scheduled_at' in (createdObject(exchange) ?? {}));
 
-/** Sends one row (undefined where it needs what the run lacks, or a deletion no longer left). */
-export async function sendCreation(caller: Actor, other: Actor, input: CreateInput, anothersAttachment: string | undefined, deletionsLeft: number): Promise<SentCreation | undefined> {
+/**
+ * Sends one row, with a deletion of `share` given back where it made no status (one whose answer never came may have
+ * made one: its deletion is kept); why it was not sent, where it needs what the run lacks or no deletion is left.
+ */
+export async function sendCreation(caller: Actor, other: Actor, input: CreateInput, anothersAttachment: string | undefined, share: DeletionShare): Promise<SentCreation | 'no object of its class' | 'deletions spent'> {
   const needs = CREATE_PARAMETERS.some((p) => choiceOf(input.row, p).needsAttachment);
-  if (needs && anothersAttachment === undefined) return undefined;
-  if (mayCreate(input.row) && deletionsLeft < 1) return undefined;
+  if (needs && anothersAttachment === undefined) return 'no object of its class';
+  if (!share.take()) return 'deletions spent';
   const form = formOf(input.row, { ...(anothersAttachment === undefined ? {} : { anothersAttachment }), now: Date.now(), drawn: input.drawn });
   // Where a rule or a success covers the row, a server error is its clause's; where the answer is open, ERRORS-5XX-1's.
   const exchange = await caller.attemptStatus(form, rulingOf(input.row).kind === 'open' ? {} : { malformed: true });
+  if (!madeStatus(exchange) && exchange.error === undefined) share.giveBack();
   const id = createdId(exchange);
   if (id === undefined || !madeStatus(exchange) || rulingOf(input.row).kind !== 'answers') return { input, form, exchange };
   const path = `/api/v1/statuses/${encodeURIComponent(id)}`;
@@ -363,16 +369,16 @@ export function smallerRows(row: CreateRow, keep: readonly string[] = []): Creat
 /**
  * The smallest row that still breaks what `stillBroken` tells, tried smallest first (smallerRows), at most
  * CREATE_SHRINK_REQUESTS rows, each status made on the ledger as any other and within what is left of the caller's
- * deletions (`budget`): a deviating server's bound; a conforming server gives no finding to shrink. The finding itself where no smaller row breaks it.
+ * deletions (`share`): a deviating server's bound; a conforming server gives no finding to shrink. The finding itself where no smaller row breaks it.
  */
-export async function shrinkCreation(caller: Actor, other: Actor, finding: SentCreation, keep: readonly string[], stillBroken: (sent: SentCreation) => boolean, budget: { deletions: number }): Promise<SentCreation> {
+export async function shrinkCreation(caller: Actor, other: Actor, finding: SentCreation, keep: readonly string[], stillBroken: (sent: SentCreation) => boolean, share: DeletionShare): Promise<SentCreation> {
   // A row a rule refuses is a valid creation and one class already: its smallest.
   if (rulingOf(finding.input.row).kind === 'refused') return finding;
   const anothersAttachment = (finding.form.media_ids as string[] | undefined)?.[0];
   for (const row of smallerRows(finding.input.row, keep).slice(0, CREATE_SHRINK_REQUESTS)) {
-    const tried = await sendCreation(caller, other, { ...finding.input, row }, anothersAttachment, budget.deletions);
-    if (tried && madeStatus(tried.exchange)) budget.deletions--;
-    if (tried && stillBroken(tried)) return tried;
+    const tried = await sendCreation(caller, other, { ...finding.input, row }, anothersAttachment, share);
+    if (tried === 'deletions spent') break;
+    if (typeof tried !== 'string' && stillBroken(tried)) return tried;
   }
   return finding;
 }
@@ -393,14 +399,19 @@ export interface SentBoost {
   otherRead?: Exchange;
 }
 
-/** Sends the boosts of `statusId` as `booster`, each on the ledger until its unreblog answers, and the reads of each. */
-export async function sendBoosts(booster: Actor, other: Actor, statusId: string): Promise<SentBoost[]> {
+/**
+ * Sends the boosts of `statusId` as `booster`, each on the ledger until its unreblog answers, and the reads of each;
+ * each with a deletion of `share` (its unreblog), given back where no boost was made.
+ */
+export async function sendBoosts(booster: Actor, other: Actor, statusId: string, share: DeletionShare): Promise<SentBoost[]> {
   const sent: SentBoost[] = [];
   const path = `/api/v1/statuses/${encodeURIComponent(statusId)}`;
   for (const visibility of BOOST_VISIBILITIES) {
+    if (!share.take()) break;
     const boost = await booster.post(`${path}/reblog`, { visibility });
     const id = createdId(boost);
     if (id === undefined) {
+      if (boost.error === undefined) share.giveBack();
       sent.push({ visibility, boost });
       continue;
     }

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../talk/pacing.ts';
-import { classesOf, costOf, coverageLines, drawInputs, exploreAnnouncement, exploreDeletionsOf, EXPLORE_DELETIONS, isMalformed, NAMING_NOTHING, OPERATIONS, operationNamed, scopeOf, smallerMalformed } from './explore-inputs.ts';
+import type { Exchange } from '../talk/http.ts';
+import type { Actor } from './actors.ts';
+import { DeletionShare } from './deletion-share.ts';
+import { classesOf, costOf, coverageLines, drawInputs, exploreAnnouncement, exploreDeletionsOf, EXPLORE_DELETIONS, isMalformed, NAMING_NOTHING, OPERATIONS, operationNamed, scopeOf, shrink, smallerMalformed, type Sent } from './explore-inputs.ts';
 
 /** A default share as the run's plan may leave it. */
 const SHARE = 2;
@@ -57,6 +60,20 @@ describe('the explored inputs', () => {
     expect(smallerMalformed('-15')[0]).toBe('-');
     expect(isMalformed('..')).toBe(false);
     expect(isMalformed('123')).toBe(false);
+  });
+
+  it('should shrink a DELETE of a malformed id only within the deletions the inputs left, whatever the server answers', async () => {
+    // A server that answers every DELETE 500: each smaller id still breaks, so only the share stops the shrinker.
+    const deletes: string[] = [];
+    const answer = (path: string): Exchange => ({ method: 'DELETE', url: path, path, actor: 'A', requestHeaders: {}, status: 500, headers: {}, text: '', truncated: false, ms: 1 });
+    const caller = { delete: async (path: string) => (deletes.push(path), answer(path)) } as unknown as Actor;
+    const finding: Sent = { input: { operation: 'delete', idClass: 'malformed', value: 'abcdef', drawnBy: 'covering' }, id: 'abcdef', exchange: answer('/api/v1/statuses/abcdef') };
+    const share = new DeletionShare(1);
+    await shrink(caller, { ...finding, exchange: answer('x') }, () => false, true, share);
+    expect(deletes, 'one value tried: the one deletion left').toHaveLength(1);
+    expect(share.remaining).toBe(0);
+    await shrink(caller, finding, () => false, true, share);
+    expect(deletes, 'none left: nothing more sent').toHaveLength(1);
   });
 
   it('should announce the windows --explore N takes past the run\'s one, and each account\'s deletions it adds', () => {

@@ -11,6 +11,8 @@ import type { FormParams } from '../talk/form.ts';
 import type { Exchange } from '../talk/http.ts';
 import type { Actor } from './actors.ts';
 import { BOOST_REQUESTS, BOOST_VISIBILITIES, createCovering, creationCost, parametersOf, randomRows, CREATE_PARAMETERS, type CreateInput, type CreateParameter } from './explore-create.ts';
+import { createdId } from './created.ts';
+import type { DeletionShare } from './deletion-share.ts';
 import { remember } from './ledger.ts';
 
 export const ID_CLASSES = ['own', 'visible', 'hidden', 'deleted', 'never-existed', 'malformed'] as const;
@@ -163,7 +165,9 @@ export function coveringOrder(operations: readonly Operation[], classes: (op: Op
  * per 30 minutes, so that no run waits for its reset, with a fault or without. `objects`: the statuses of the classes
  * (A's deleted at once and its public one; B's public and private ones), deleted by the ledger. A's `inputs`: the
  * explored deletes, unreblogs and replies. B's `creations`: each status its creations and their shrinking make, deleted
- * by the ledger, and the unreblog of each boost with the reblog's visibility parameter. `sequences`: the state
+ * by the ledger, and the unreblog of each boost with the reblog's visibility parameter; kept while the run sends (a
+ * DeletionShare: every row, a refused one too, and B's boosts in the access matrix take one before they are sent), so
+ * that a server that makes what it should refuse spends what the creations would have sent later, never more. `sequences`: the state
  * machine's (statuses-interactions.test.ts), each account's deletes, unreblogs and the undos of its reblogs, and A's
  * ledger delete of the last status made. A's `matrix`: the access matrix's statuses (act/explore-matrix.ts), its
  * unlisted, private and direct ones, deleted by the ledger (3 of the inputs' 9 before issue 50's decision).
@@ -420,14 +424,31 @@ export async function sendInputs(caller: Actor, inputs: readonly Input[], held: 
 export const SHRINK_BOUND = { requestsPerFinding: 4, findings: 5 } as const;
 
 /**
- * The smallest input that still breaks what `broken` tells, tried smallest first within SHRINK_BOUND: for a malformed
- * id, its shorter parts that are still malformed; the other classes are one value each, already their smallest.
+ * The deletions the inputs sent spent of the caller's Deletion bucket: each DELETE and unreblog sent, each reply that
+ * made a status (the ledger deletes it), each undo that is an unreblog.
  */
-export async function shrink(caller: Actor, finding: Sent, broken: (exchange: Exchange) => boolean, judgedHere: boolean): Promise<Sent> {
+export function deletionsSpent(sent: readonly Sent[]): number {
+  return sent.reduce((sum, s) => {
+    const op = operationNamed(s.input.operation);
+    const own = op.deletes && (!op.idParameter || createdId(s.exchange) !== undefined || s.exchange.error !== undefined) ? 1 : 0;
+    const undo = s.undo && operationNamed(op.undo as string).deletes ? 1 : 0;
+    return sum + own + undo;
+  }, 0);
+}
+
+/**
+ * The smallest input that still breaks what `broken` tells, tried smallest first within SHRINK_BOUND: for a malformed
+ * id, its shorter parts that are still malformed; the other classes are one value each, already their smallest. An
+ * operation counted in the Deletion bucket (a DELETE, an unreblog, a reply the ledger deletes) tries each value only
+ * with a deletion of `share` (what the inputs left of theirs), given back where a reply made nothing.
+ */
+export async function shrink(caller: Actor, finding: Sent, broken: (exchange: Exchange) => boolean, judgedHere: boolean, share: DeletionShare): Promise<Sent> {
   if (finding.input.idClass !== 'malformed') return finding;
   const op = operationNamed(finding.input.operation);
   for (const value of smallerMalformed(finding.id).slice(0, SHRINK_BOUND.requestsPerFinding)) {
+    if (op.deletes && !share.take()) break;
     const exchange = await send(caller, op, value, judgedHere);
+    if (op.idParameter && createdId(exchange) === undefined && exchange.error === undefined) share.giveBack();
     if (broken(exchange)) return { input: { ...finding.input, value }, id: value, exchange };
   }
   return finding;

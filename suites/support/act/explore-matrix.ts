@@ -6,6 +6,7 @@
 // answer is the oracle's (judge/explore-matrix-oracle.ts); this module only plans what the budget buys and sends.
 import type { Exchange } from '../talk/http.ts';
 import type { Actor } from './actors.ts';
+import type { DeletionShare } from './deletion-share.ts';
 import { drawExploration, EXPLORE_DELETIONS, operationNamed, OPERATIONS, send, type Exploration, type ExploreSettings, type Operation, type Scope } from './explore-inputs.ts';
 import { remember } from './ledger.ts';
 
@@ -204,17 +205,23 @@ export interface SentCell {
  * Sends the cells of `caller` one after another through `actor`, on A's statuses: a move that took (answered 2xx) is
  * undone at once, whether the contract grants it or not (a boost is on the ledger until its unreblog answers), so that
  * every cell meets the statuses as they were made. `judgedHere` says where a row covers the cell, so that its check,
- * not ERRORS-5XX-1, judges a 5xx. A cell whose status was not made is not sent.
+ * not ERRORS-5XX-1, judges a 5xx. A cell whose status was not made is not sent. A cell whose move's undo is counted in
+ * the Deletion bucket (a boost's unreblog) is sent only with a deletion of `share`, the caller's, whatever the
+ * contract says the move does (a deviating server takes a boost of a status the caller cannot see), given back
+ * where the move did not take; one the share no longer holds is not sent.
  */
-export async function sendCells(actor: Actor, caller: Caller, cells: readonly Cell[], statuses: MatrixStatuses, judgedHere: (cell: Cell) => boolean): Promise<SentCell[]> {
+export async function sendCells(actor: Actor, caller: Caller, cells: readonly Cell[], statuses: MatrixStatuses, judgedHere: (cell: Cell) => boolean, share: DeletionShare): Promise<SentCell[]> {
   const sent: SentCell[] = [];
   for (const cell of cells.filter((c) => c.caller === caller)) {
     const id = statuses[cell.visibility];
     if (id === undefined) continue;
     const op = operationNamed(cell.operation);
+    const undoDeletes = caller !== 'none' && op.undo !== undefined && operationNamed(op.undo).deletes === true;
+    if (undoDeletes && !share.take()) continue;
     const exchange = await send(actor, op, id, judgedHere(cell));
     const took = op.undo !== undefined && caller !== 'none' && exchange.status !== undefined && exchange.status >= 200 && exchange.status < 300;
     if (!took) {
+      if (undoDeletes && exchange.error === undefined) share.giveBack();
       sent.push({ cell, id, exchange });
       continue;
     }

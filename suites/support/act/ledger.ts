@@ -2,6 +2,7 @@
 // undoes it; the cleanup (run/cleanup.ts) undoes it all in reverse order when the suite file ends, also after
 // failures, and lists what it could not. Only what the run created is ever touched. Applications, which no operation
 // deletes, and authorization codes, whose grants the cleanup ends, are written down too.
+import { currentPart, type PartCount } from '../talk/counts.ts';
 import { perFile } from '../talk/file-state.ts';
 import { senderOf, type Exchange, type HttpClient } from '../talk/http.ts';
 import { now } from './settle.ts';
@@ -32,6 +33,8 @@ export interface Entry extends LedgerOptions {
   settledAt?: number;
   /** When the check undid it (settle.ts now): the settle window begins there. */
   settledTime?: number;
+  /** The part of the plan that made it (the step running): the ledger's undo and reads of it are counted there. */
+  part?: PartCount;
 }
 
 /** An application the run registered; the contract has no operation to delete one. */
@@ -86,7 +89,8 @@ export interface LedgerEntry {
  * (DELETE /api/v1/statuses/:id, POST .../unfavourite...) unless `options` give them.
  */
 export function remember(what: string, undo: () => Promise<Exchange>, options: LedgerOptions = {}): LedgerEntry {
-  const entry: Entry = { what, undo, ...options };
+  const part = currentPart();
+  const entry: Entry = { what, undo, ...options, ...(part ? { part } : {}) };
   entries.push(entry);
   return {
     settle: () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyCounts } from '../talk/counts.ts';
 import { reportHtml } from './report-html.ts';
-import { clauseResults, groupLine, groupMark, redactedResults, releaseSkips, runVerdict, timingLine, totalsOf, withRunTotals, type CheckResult, type RunResults } from './results.ts';
+import { clauseResults, groupLine, groupMark, planLine, redactedResults, releaseSkips, runVerdict, timingLine, totalsOf, withRunTotals, type CheckResult, type RunResults } from './results.ts';
 import { junitXml } from './junit.ts';
 import { rankRootCauses } from './root-causes.ts';
 import { sampleCheck, sampleResults } from './sample-results.ts';
@@ -31,6 +31,29 @@ describe('the release in the summaries', () => {
     const line = 'Release 2.9.0 (CONFORMANCE_SERVER_VERSION, the release of this API the server implements): 2 checks skipped for it';
     expect(terminalSummary(results).split('\n')[1]).toBe(line);
     expect(summaryMarkdown(results)).toContain(`${line}.`);
+  });
+});
+
+describe('the plan against what was sent', () => {
+  it('should say nothing where the run sent its plan, and name the parts that left most unsent where it sent fewer', () => {
+    const results = resultsOf([check('STATUS-READ-1')]);
+    const cost = (api: number, streams = 0) => ({ api, oauth: 0, files: 0, streams });
+    const counted = (api: number, streams: number) => ({ ...emptyCounts(), perPath: { api }, streamConnections: streams });
+    const group = results.groups[0] as RunResults['groups'][number];
+    results.groups = [{ ...group, planned: cost(10, 2), counts: counted(10, 2), parts: [{ name: 'a read', planned: cost(10, 2), sent: cost(10, 2) }] }];
+    expect(planLine(results)).toBeUndefined();
+    results.groups = [
+      {
+        ...group,
+        planned: cost(30, 2),
+        counts: counted(21, 2),
+        parts: [
+          { name: 'the moves', planned: cost(20), sent: cost(14) },
+          { name: 'the undos', planned: cost(10, 2), sent: cost(7, 2) },
+        ],
+      },
+    ];
+    expect(planLine(results)).toMatch(/^Sent against the plan: 23 IP access calls of the 32 planned, streams included: 9 not needed, .*; the parts that sent fewest of theirs: "the moves" 14 of 20; "the undos" 9 of 12\.$/);
   });
 });
 

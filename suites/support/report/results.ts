@@ -4,7 +4,7 @@
 import { CLAUSE_ID, findClause, RELEASE_SKIP_MARK, type FailureData, type Guard, type Severity } from '../judge/clauses.ts';
 import { type RootCause } from '../act/steps.ts';
 import type { StatusCodeOnly } from '../judge/preconditions.ts';
-import type { Counts, PathCost } from '../talk/counts.ts';
+import type { Counts, PartCount, PathCost } from '../talk/counts.ts';
 import { redactData, secretsRegistered } from '../talk/redact.ts';
 import type { Expectation, JudgedExpectation, Outcome } from './expectations.ts';
 
@@ -92,6 +92,13 @@ export interface GroupResult extends Totals {
   counts?: Counts;
   /** What the group's plan said its requests would cost, by path, before the first (its steps' declared costs). */
   planned?: PathCost;
+  /**
+   * Each part of the plan (a step) with what it declared and what it sent, the ledger's undos and reads of what it
+   * made included: where a group sent less than it planned, the parts say which, and the plan's `planned` less the
+   * parts' `sent` is what the server's answers made unneeded (a move that did not take needs no undo, a status not
+   * made no reads nor deletion); what no part sent is the group's own cleanup and the calls outside its steps.
+   */
+  parts?: PartCount[];
   /** Errors that are no check's: a suite file that could not load, a hook that threw. */
   errors: string[];
 }
@@ -341,6 +348,28 @@ export function timingLine(results: RunResults): string {
     parts.push(`the server closed connections right after its answers (HTTP/1.1 allows it): the run then opened a new connection for every request${resent}`);
   }
   return `${parts.join('; ')}.`;
+}
+
+/** The IP access calls of a cost: its /api calls and its stream connections. */
+const ipCalls = (cost: PathCost) => cost.api + cost.streams;
+
+/**
+ * Where the run sent fewer IP access calls than its plan counted (the plan counts each input at its most where the
+ * server's answer decides: a move's undo, a status's reads and deletion, a sequence's every move): how many, and the
+ * parts (steps) that left most of them unsent, with what each sent of its plan. Undefined where the plan was spent.
+ */
+export function planLine(results: RunResults): string | undefined {
+  const planned = results.groups.reduce((sum, g) => sum + (g.planned ? ipCalls(g.planned) : 0), 0);
+  const sent = results.groups.reduce((sum, g) => sum + (g.planned ? (g.counts?.perPath.api ?? 0) + (g.counts?.streamConnections ?? 0) : 0), 0);
+  if (planned === 0 || sent >= planned) return undefined;
+  const short = results.groups
+    .flatMap((g) => g.parts ?? [])
+    .map((part) => ({ part, unsent: ipCalls(part.planned) - ipCalls(part.sent) }))
+    .filter(({ unsent }) => unsent > 0)
+    .sort((x, y) => y.unsent - x.unsent);
+  const named = short.slice(0, 5).map(({ part }) => `"${part.name}" ${ipCalls(part.sent)} of ${ipCalls(part.planned)}`);
+  const more = short.length > named.length ? `, and ${short.length - named.length} more (results.json: each group's parts)` : '';
+  return `Sent against the plan: ${sent} IP access calls of the ${planned} planned, streams included: ${planned - sent} not needed, as the server's answers decided (a move that did not take needs no undo, a status not made no reads nor deletion, a sequence may end early); the parts that sent fewest of theirs: ${named.join('; ')}${more}.`;
 }
 
 /** One object left behind as a line of text: "attachment 7 of A: no undo operation on this server: ...". */

@@ -1,7 +1,7 @@
 // The end of the terminal output (and of a CI log), and the GitHub Actions annotations of the checks that need a
 // person's eye.
 import { blockedByCause, NOT_SELECTED, suiteErrorsOf } from './blocks.ts';
-import { byFailedClause, checksCount, groupLine, leftBehindLine, leftBehindParts, redactedResults, releaseLine, timingLine, totalsLine, type CheckResult, type RunResults } from './results.ts';
+import { byFailedClause, checksCount, groupLine, leftBehindLine, leftBehindParts, planLine, redactedResults, releaseLine, timingLine, totalsLine, type CheckResult, type RunResults } from './results.ts';
 import { rootCauseLine, ROOT_CAUSES_HEADING } from './root-causes.ts';
 import { flippingChecks, intermittentChecks, repeatLines, verdictList, verdictsOf } from './stability.ts';
 
@@ -42,7 +42,8 @@ export function quietSummary(raw: RunResults): string {
 /** The end of the terminal output (and of a CI log): verdict, totals, and what to look at. */
 export function terminalSummary(raw: RunResults): string {
   const results = redactedResults(raw);
-  const lines = [verdictLine(results), releaseLine(results), timingLine(results)];
+  const plan = planLine(results);
+  const lines = [verdictLine(results), releaseLine(results), timingLine(results), ...(plan ? [plan] : [])];
   const causes = results.rootCauses;
   if (causes.length > 0) lines.push(ROOT_CAUSES_HEADING);
   causes.slice(0, ROOT_CAUSES_SHOWN).forEach((r, i) => {

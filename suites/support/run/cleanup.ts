@@ -8,6 +8,7 @@ import { ledger, remember, type Application, type Authorization, type Entry, typ
 import { noteUnsettled, now, sawUnsettled, settleWindowMs, windowPassed } from '../act/settle.ts';
 import { deletedParentOf, keyOf, nextAt, sightingsOf } from '../act/sightings.ts';
 import type { LeftBehind } from '../report/results.ts';
+import { inPartOf, type PartCount } from '../talk/counts.ts';
 import { perFile } from '../talk/file-state.ts';
 import { createdObject, excerpt, outsideContract, plannedCall, senderOf, type Exchange, type HttpClient } from '../talk/http.ts';
 import { redact, registerSecret } from '../talk/redact.ts';
@@ -34,6 +35,8 @@ interface Case {
   pending?: boolean;
   /** See LedgerOptions.unanswered. */
   unanswered?: boolean;
+  /** The part of the plan whose step made it: its reads are counted there (Entry.part). */
+  part?: PartCount;
 }
 
 const absenceReads = (target: Target): Read[] => target.absence?.() ?? target.reads;
@@ -76,7 +79,9 @@ async function settlePending(cases: Case[]): Promise<void> {
   await windowPassed(Math.max(...pending.map((c) => c.undoneTime)), "the cleanup's reads that confirm its undos held");
   for (const c of pending) {
     c.after = `once the settle window (${settleWindowMs()} ms) had passed since it`;
-    for (const read of absenceReads(c.target as Target)) if (read.applies?.() ?? true) await sendRead(c, read);
+    await inPartOf(c.part, async () => {
+      for (const read of absenceReads(c.target as Target)) if (read.applies?.() ?? true) await sendRead(c, read);
+    });
     if (!stillShown(c)) noteUnsettled();
   }
 }
@@ -94,7 +99,7 @@ async function confirmFlags(flags: Case[]): Promise<void> {
     // Only a read from here on shows that the undo held.
     c.undoneAt = confirmedFrom;
     c.after = `once the settle window (${settleWindowMs()} ms) had passed since it`;
-    await readAfter(c);
+    await inPartOf(c.part, () => readAfter(c));
   }
 }
 
@@ -109,8 +114,8 @@ async function readPolls(goneStatuses: Case[]): Promise<Case[]> {
     const poll = status.target?.poll;
     if (!poll) continue;
     const subject = { kind: 'poll', id: poll.id, owner: status.subject.owner };
-    const c: Case = { subject, target: { subject, reads: [poll.read] }, undone: `its status ${status.subject.id} was deleted (${status.undone})`, undoneAt: status.undoneAt, undoneTime: status.undoneTime, tried: [] };
-    await readAfter(c);
+    const c: Case = { subject, target: { subject, reads: [poll.read] }, undone: `its status ${status.subject.id} was deleted (${status.undone})`, undoneAt: status.undoneAt, undoneTime: status.undoneTime, tried: [], ...(status.part ? { part: status.part } : {}) };
+    await inPartOf(c.part, () => readAfter(c));
     c.pending = stillShown(c);
     polls.push(c);
   }
@@ -186,7 +191,9 @@ function whyNotGone(c: Case, goneStatuses: ReadonlySet<string>): string | undefi
 /** An undo that threw: our own bug, said as such. */
 async function guarded(entry: Entry, deferred = false): Promise<Case> {
   try {
-    return await undoOne(entry, deferred);
+    const c = await inPartOf(entry.part, () => undoOne(entry, deferred));
+    if (entry.part) c.part = entry.part;
+    return c;
   } catch (error) {
     const subject = entry.subject ?? { kind: 'object', id: entry.what, owner: '' };
     return { subject, undone: `internal error of the conformance suite while undoing it: ${(error as Error).message ?? String(error)}`, undoneAt: nextAt(), undoneTime: now(), tried: [] };

@@ -3,7 +3,7 @@
 // order they were declared, whatever the server's timing: what a step meets on an object is the same in every run, so
 // a verdict never moves with the run's own order. Steps on different objects run side by side.
 import type { StepOutcome } from '../act/steps.ts';
-import type { PathCost } from '../talk/counts.ts';
+import { inPart, type PathCost } from '../talk/counts.ts';
 import { actingAs } from '../talk/http.ts';
 import { withinFlow } from '../talk/pacing.ts';
 
@@ -139,7 +139,7 @@ export class Plan {
         // acts as the accounts it declares, and as no other.
         const what = `the step "${step.name}"`;
         const as = [step.as, ...(step.alsoAs ?? [])];
-        return await withinFlow(what, as, step.cost, mayAddOf(step), () => actingAs(what, as, () => step.run(values)));
+        return await withinFlow(what, as, step.cost, mayAddOf(step), () => inPart(step.name, step.cost, () => actingAs(what, as, () => step.run(values))));
       } catch (error) {
         throw new StepError(step, error);
       }

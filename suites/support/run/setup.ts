@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, inject } from 'vitest';
 import { leftovers, undoAll } from './cleanup.ts';
 import type { LeftBehind } from '../report/results.ts';
-import { countsSnapshot, type Counts } from '../talk/counts.ts';
+import { countsSnapshot, partsSnapshot, type Counts, type PartCount } from '../talk/counts.ts';
 import { endSection } from '../talk/pacing.ts';
 import type { Config } from '../talk/config.ts';
 import { endFile, startFile } from '../talk/file-state.ts';
@@ -18,6 +18,8 @@ import { undici } from '../talk/undici.ts';
 declare module 'vitest' {
   interface TaskMeta {
     counts?: Counts;
+    /** The group's parts (its steps), each planned and sent, the ledger's calls for what it made included. */
+    parts?: PartCount[];
     leftovers?: LeftBehind[];
   }
 }
@@ -41,6 +43,7 @@ afterAll(async ({}, file) => {
   // The section held its worst case for its cleanup's calls too: what it did not spend is the next section's.
   endSection();
   file.meta.counts = countsSnapshot();
+  file.meta.parts = partsSnapshot();
   file.meta.leftovers = leftovers();
   file.meta.runWide = runWideSnapshot();
   // The cleanup's exchanges too: a recording holds every request the run sent.

@@ -1,5 +1,6 @@
 // The request counter of one worker: total, per account, per rate-limit bucket, and the writes the
 // contract's budgets care about. Each suite file hands its counts to the reporter, which adds them up.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { perFile } from './file-state.ts';
 import { budgetKeysOf, bucketsOf, pacingPlaces, pacingWaits, wallMs, type WaitPlaces, type WaitSpan } from './pacing.ts';
 
@@ -70,6 +71,7 @@ const created = new Set<string>();
 let inFlight = 0;
 let idleSince: number | undefined;
 perFile(() => {
+  parts.length = 0;
   Object.assign(counts, emptyCounts());
   delete counts.slowest;
   created.clear();
@@ -95,7 +97,44 @@ export const pathKind = (path: string): string => /^\/(api|oauth|auth)(\/|\?|$)/
 export function countRequest(actor: string, method: string, path: string): void {
   if (inFlight++ === 0 && idleSince !== undefined) counts.longestIdleMs = Math.max(counts.longestIdleMs, Math.round(performance.now() - idleSince));
   tally(counts, actor, method, path);
+  // The web sign-in's /auth pages are counted beside the plan's kinds, as the group's counts have them.
+  const part = sending.getStore();
+  const kind = pathKind(path);
+  if (part && (kind === 'api' || kind === 'oauth' || kind === 'files')) part.sent[kind] += 1;
 }
+
+/**
+ * A part of a group's plan (a declared step) with what it sent: its own requests, and those of the ledger that undo
+ * and read gone what it made (the ledger runs them in the part that remembered them). What a plan declares is a
+ * step's cost when all goes well, each input at its most where the server's answer decides (an undo where a move
+ * takes, the reads and deletion of a status made); `sent` says what the answers made of it.
+ */
+export interface PartCount {
+  name: string;
+  planned: PathCost;
+  sent: PathCost;
+}
+const parts: PartCount[] = [];
+const sending = new AsyncLocalStorage<PartCount>();
+const zero = (): PathCost => ({ api: 0, oauth: 0, files: 0, streams: 0 });
+
+/** Runs a step's calls counted in its part (`planned`: the step's declared cost). */
+export function inPart<T>(name: string, planned: Partial<PathCost>, calls: () => Promise<T>): Promise<T> {
+  const part: PartCount = { name, planned: { ...zero(), ...planned }, sent: zero() };
+  parts.push(part);
+  return sending.run(part, calls);
+}
+
+/** The part the running calls are counted in, for the ledger to run an undo in its maker's part. */
+export const currentPart = (): PartCount | undefined => sending.getStore();
+
+/** Runs the ledger's calls for what `part` made in that part (none: outside every part, the group's own cleanup). */
+export function inPartOf<T>(part: PartCount | undefined, calls: () => Promise<T>): Promise<T> {
+  return part ? sending.run(part, calls) : calls();
+}
+
+/** This file's parts, planned and sent, in the order they started. */
+export const partsSnapshot = (): PartCount[] => structuredClone(parts);
 
 /** Adds one request to `counts` as servers count it: in all, per account, per kind of path and per bucket. */
 export function tally(counts: Counts, actor: string, method: string, path: string): void {
@@ -157,6 +196,8 @@ export function countRefusal(): void {
 
 export function countStreamConnection(): void {
   counts.streamConnections += 1;
+  const part = sending.getStore();
+  if (part) part.sent.streams += 1;
 }
 
 export function countsSnapshot(): Counts {
