@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compiledCli } from './compiled-cli.mjs';
 
 const SERVER_PACKAGES = ['ws', 'pngjs', 'jpeg-js', 'omggif', 'blurhash'];
 const PACKAGES = {
@@ -100,8 +101,9 @@ if (listing?.kept !== undefined) {
   } else {
     const answer = args.some((arg) => arg === '--help' || arg === '-h') ? 'help' : listing ? 'list' : 'run';
     listing?.keep();
-    await Promise.all(PACKAGES[answer].map((name) => import(name)));
+    const [compiled] = await Promise.all([compiledCli(), ...PACKAGES[answer].map((name) => import(name))]);
+    // After the packages: the compiled modules' imports of them are then answered from node's cache.
     register();
-    await import('./cli.ts');
+    await import(compiled ?? './cli.ts');
   }
 }
