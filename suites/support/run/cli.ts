@@ -247,7 +247,10 @@ function exitWith(code: number): void {
   process.stderr.write('', () => process.stdout.write('', () => process.exit(code)));
 }
 
-main().then(exitWith, (error: unknown) => {
-  process.stderr.write(`social-api-conformance: ${(error as Error).message ?? String(error)}\n`);
-  exitWith(EXIT.failed);
-});
+/** Answers the command line and ends the command (run/bin.mjs calls it once tsx's hooks are registered). */
+export function answerCommandLine(): void {
+  main().then(exitWith, (error: unknown) => {
+    process.stderr.write(`social-api-conformance: ${(error as Error).message ?? String(error)}\n`);
+    exitWith(EXIT.failed);
+  });
+}
