@@ -13,6 +13,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compiledCli } from './compiled-cli.mjs';
+import { typeScriptHooks } from './typescript-hooks.mjs';
 
 const SERVER_PACKAGES = ['ws', 'pngjs', 'jpeg-js', 'omggif', 'blurhash'];
 const PACKAGES = {
@@ -91,8 +92,8 @@ if (listing?.kept !== undefined) {
   const { name, version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${name} ${version}\n`);
 } else {
-  const { register } = await import('tsx/esm/api');
   if (args[0] === 'serve') {
+    const { register } = await import('tsx/esm/api');
     // The server reads its options from process.argv, as under `npm run reference-server -- ...`.
     process.argv.splice(2, 1);
     await Promise.all(PACKAGES.serve.map((name) => import(name)));
@@ -102,10 +103,9 @@ if (listing?.kept !== undefined) {
     const answer = args.some((arg) => arg === '--help' || arg === '-h') ? 'help' : listing ? 'list' : 'run';
     listing?.keep();
     const [compiled] = await Promise.all([compiledCli(), ...PACKAGES[answer].map((name) => import(name))]);
-    // The compiled command loads before tsx's hooks, as the packages do (tsx's thread read the whole module to
-    // decide its format: 0.1 s of CPU); what it loads later through tsx (the planner, the suite files) after them.
-    const cli = compiled ? await import(compiled) : undefined;
-    register();
-    (cli ?? (await import('./cli.ts'))).answerCommandLine();
+    // The compiled command loads without tsx's hooks; what it loads later through tsx (the planner, the exploration,
+    // the suite files) registers them first (typescript-hooks.mjs).
+    const cli = compiled ? await import(compiled) : (await typeScriptHooks(), await import('./cli.ts'));
+    cli.answerCommandLine();
   }
 }
