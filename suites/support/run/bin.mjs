@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The installed command (`npx social-api-conformance`): loads the TypeScript CLI through tsx.
+// The installed command (`npx social-api-conformance`): loads the CLI compiled once (compiled-cli.mjs), else through tsx.
 // `serve` starts the reference server as `npm run reference-server` does, so a client author needs no clone.
 // vitest is loaded before tsx registers its hooks, so that vitest's own modules are not run through them
 // (about 0.8 s and 140 MiB less per run); the server needs no vitest, nor do the answers that run nothing (--help,
@@ -85,7 +85,7 @@ function listingCache(args) {
 }
 
 const args = process.argv.slice(2);
-const listing = args.includes('--list') && !args.some((arg) => arg === '--help' || arg === '-h') ? listingCache(args) : undefined;
+const listing = args[0] !== 'serve' && args.includes('--list') && !args.some((arg) => arg === '--help' || arg === '-h') ? listingCache(args) : undefined;
 if (listing?.kept !== undefined) {
   process.stdout.write(listing.kept);
 } else if (args.length === 1 && args[0] === '--version') {
@@ -93,11 +93,10 @@ if (listing?.kept !== undefined) {
   process.stdout.write(`${name} ${version}\n`);
 } else {
   if (args[0] === 'serve') {
-    const { register } = await import('tsx/esm/api');
     // The server reads its options from process.argv, as under `npm run reference-server -- ...`.
     process.argv.splice(2, 1);
     await Promise.all(PACKAGES.serve.map((name) => import(name)));
-    register();
+    await typeScriptHooks();
     await import('../../../fixtures/reference-server/main.ts');
   } else {
     const answer = args.some((arg) => arg === '--help' || arg === '-h') ? 'help' : listing ? 'list' : 'run';
