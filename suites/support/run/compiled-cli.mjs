@@ -6,6 +6,7 @@
 // the suite files then share one instance of every module they import. The compiled module is made again whenever
 // one of the files it was made of changed (size or time of change); where it cannot be made or kept (no esbuild, a
 // read-only install), the command loads cli.ts through tsx.
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -14,7 +15,8 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const ENTRY = fileURLToPath(new URL('./cli.ts', import.meta.url));
 /** The one module loaded dynamically that belongs with the command: the run itself (a module of its own, splitting). */
 const BUNDLED_LATE = fileURLToPath(new URL('./run-command.ts', import.meta.url));
-const FOLDER = join(ROOT, 'node_modules/.cache/social-api-conformance/cli');
+// A folder per project folder: git worktrees may share one node_modules, each with its own sources.
+const FOLDER = join(ROOT, 'node_modules/.cache/social-api-conformance/cli', createHash('sha256').update(ROOT).digest('hex').slice(0, 16));
 const MANIFEST = join(FOLDER, 'manifest.json');
 /** A compiled module replaced this long ago is removed: a command started before may still be loading it. */
 const KEPT_AFTER_REPLACED_MS = 10 * 60_000;
