@@ -13,6 +13,7 @@ import { EXPLORE_FILE, listing, SEQUENCES_FILE, runWideChecks, selectedOf, selec
 import { EXIT, expectationsOf, usageError } from './usage.ts';
 import { declarations } from '../report/declared-checks.ts';
 import type { Command } from './run-command.ts';
+import { typeScriptHooks } from './typescript-hooks.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -134,6 +135,7 @@ function configOrUsageError(): Config {
 
 /** The exploration's model and what this configuration gives each operation, loaded only when --list takes its checks. */
 async function exploredListing(config: Config): Promise<string[]> {
+  await typeScriptHooks();
   const [{ exploreListing }, { exploreSettingsOf }, { exploreShareOf }, { asPlanned }, { releaseHas }] = await Promise.all([
     import('../judge/explore-oracle.ts'),
     import('../act/explore-inputs.ts'),
@@ -151,6 +153,7 @@ async function exploredListing(config: Config): Promise<string[]> {
  * fill, to as many as the steps need in their order, each held with its bound.
  */
 async function exploreAnnouncementOf(config: Config, files: readonly string[]): Promise<string> {
+  await typeScriptHooks();
   const [{ exploreAnnouncement }, { matrixAnnouncement }, { authCost, drawAuthInputs }, { mediaAnnounced }, { releaseHas }, { countedCalls, fewestWindows, LIMITS, reserveOf, windowsOf }, { planOfRun }, { asPlanned }, { startOrder }] = await Promise.all([
     import('../act/explore-inputs.ts'),
     import('../act/explore-matrix.ts'),
@@ -249,7 +252,10 @@ function exitWith(code: number): void {
   process.stderr.write('', () => process.stdout.write('', () => process.exit(code)));
 }
 
-main().then(exitWith, (error: unknown) => {
-  process.stderr.write(`social-api-conformance: ${(error as Error).message ?? String(error)}\n`);
-  exitWith(EXIT.failed);
-});
+/** Answers the command line and ends the command (run/bin.mjs calls it once tsx's hooks are registered). */
+export function answerCommandLine(): void {
+  main().then(exitWith, (error: unknown) => {
+    process.stderr.write(`social-api-conformance: ${(error as Error).message ?? String(error)}\n`);
+    exitWith(EXIT.failed);
+  });
+}

@@ -20,6 +20,7 @@ import type { Sent } from './preflight.ts';
 import { gateAdvice } from '../report/advice.ts';
 import { MatrixUsageError, readResults } from '../report/matrix.ts';
 import { stabilityPlan } from './stability-plan.ts';
+import { typeScriptHooks } from './typescript-hooks.mjs';
 import { RunStop, stopAt, type StopAt } from '../judge/run-stop.ts';
 
 /**
@@ -176,6 +177,7 @@ export async function runConformance({ root, selection, plan, verbosity, shard, 
     // The files whose checks the selection takes (plan.run is empty for a whole run: vitest then runs every file).
     const files = [...new Set(plan.checks.map((check) => check.file))];
     // Loaded here only: it loads the suite files and the support layer into this process, which an embedded run spares.
+    await typeScriptHooks();
     const { planLine, planOfRun } = await import('./run-plan.ts');
     const runPlan = await planOfRun(root, files, config, (name) => !testNamePattern || testNamePattern.test(name));
     if (verbosity !== 'quiet') process.stdout.write(`Plan: ${planLine(runPlan)}\n`);
