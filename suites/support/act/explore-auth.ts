@@ -50,6 +50,8 @@ const prefixed = (prefix: string) => (candidate: string) => candidate.startsWith
 const LONG_NAME = fc.integer({ min: 1_000, max: 4_000 }).map((n) => 'conformance explored name '.repeat(Math.ceil(n / 26)).slice(0, n));
 const CALLBACK = 'https://conformance.invalid/explored-callback';
 const SECOND_CALLBACK = 'https://conformance.invalid/explored-callback-2';
+/** A URI that begins with the registered out-of-band one and is another: rule 2 matches a redirect URI whole. */
+const EXTENDED_OOB = `${OOB}:auto`;
 /** A never-existing account id: far above any snowflake of this century. */
 const NEVER_EXISTED = fc.bigInt({ min: 10n ** 17n * 9n, max: 10n ** 18n - 1n }).map(String);
 const MALFORMED = fc.oneof(fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/), fc.integer({ min: 1, max: 99_999 }).map((n) => `-${n}`));
@@ -109,6 +111,7 @@ const TOKEN: readonly AuthParameter[] = [
     choices: [
       { name: 'client_credentials', kind: 'valid', value: () => 'client_credentials' },
       { name: 'authorization_code with a code never issued', kind: 'wrong type', value: () => 'authorization_code', draw: unknownName('conformance-code-'), stillIn: prefixed('conformance-code-'), refused: 'OAUTH-CODE-1' },
+      { name: 'authorization_code without a code', kind: 'missing', value: () => 'authorization_code', refused: 'OAUTH-CODE-1' },
       { name: 'password with no user name or password', kind: 'missing', value: () => 'password', open: 'Authentication rule 10: the parameters of the password grant are not shown' },
       { name: 'unknown', kind: 'wrong type', value: (drawn) => drawn, draw: unknownName('conformance_'), stillIn: prefixed('conformance_'), open: notShown('the answer to a grant outside rule 1 (the OAuth error bodies are not in the Errors table)') },
       { name: 'missing', kind: 'missing', open: notShown('the answer without a grant_type') },
@@ -131,6 +134,7 @@ const TOKEN: readonly AuthParameter[] = [
     choices: [
       { name: 'registered', kind: 'valid', value: () => OOB },
       { name: 'not registered', kind: 'past the edge', value: () => 'https://conformance.invalid/not-registered', refused: 'OAUTH-REDIRECT-2' },
+      { name: 'a registered one extended', kind: 'past the edge', value: () => EXTENDED_OOB, refused: 'OAUTH-REDIRECT-2' },
       { name: 'missing', kind: 'missing', open: notShown('whether redirect_uri is required on client_credentials') },
     ],
   },
@@ -185,6 +189,8 @@ const AUTHORIZE: readonly AuthParameter[] = [
   { name: 'redirect_uri', choices: [{ name: 'registered', kind: 'valid' }, { name: 'not registered', kind: 'past the edge', open: 'rule 2 names the token operation, not the form' }] },
   { name: 'scope', choices: [{ name: 'a subset (read)', kind: 'valid' }, { name: 'beyond the registered set (read follow)', kind: 'past the edge', open: 'rule 1 names the token operation, not the form' }] },
   { name: 'response_type', choices: [{ name: 'code', kind: 'valid' }, { name: 'missing', kind: 'missing', open: 'Full parameter lists of /oauth/authorize: not shown' }] },
+  // RFC 6749 4.1.1: state is RECOMMENDED on the authorization request; the default run sends none.
+  { name: 'state', choices: [{ name: 'missing', kind: 'valid' }, { name: 'given', kind: 'valid' }] },
 ];
 
 /** The operations, in the order they are sent: the token inputs make the application token the later ones use. */
@@ -379,6 +385,8 @@ export function tokenForm(input: Pick<AuthInput, 'row' | 'drawn'>, app: Applicat
   return form;
 }
 
+/** The state an authorization request carries: the client's own value, which the server hands back unread. */
+const AUTHORIZE_STATE = 'conformance-explored-state';
 const TOKEN_PATH = '/oauth/token';
 const APP_VERIFY = '/api/v1/apps/verify_credentials';
 
@@ -421,6 +429,7 @@ async function sendOne(input: AuthInput, held: AuthHeld, judged: boolean): Promi
         redirect_uri: input.row.redirect_uri === 'not registered' ? 'https://conformance.invalid/not-registered' : OOB,
         scope: input.row.scope?.startsWith('beyond') ? 'read follow' : 'read',
         ...(input.row.response_type === 'missing' ? {} : { response_type: 'code' }),
+        ...(input.row.state === 'given' ? { state: AUTHORIZE_STATE } : {}),
       };
       return { input, exchange: await anon.get('/oauth/authorize', { query, headers: { accept: 'text/html' }, ...options }) };
     }
