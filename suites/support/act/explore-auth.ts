@@ -155,9 +155,13 @@ const TOKEN_KINDS: AuthParameter = {
     { name: 'user', kind: 'valid' },
     { name: 'application', kind: 'valid' },
     { name: 'none', kind: 'missing' },
+    // The Bearer scheme with no token after it: still no token (RFC 6750 2.1), which the contract answers as none.
+    { name: 'empty Bearer', kind: 'missing' },
     { name: 'made up', kind: 'wrong type', value: (drawn) => drawn, draw: unknownName('conformance-token-'), stillIn: prefixed('conformance-token-') },
   ],
 };
+
+const EMPTY_BEARER = 'empty Bearer';
 
 /** The account id of the relations: the caller's own, another account's, one that never existed, a malformed one. */
 const ACCOUNT_IDS: AuthParameter = {
@@ -250,7 +254,7 @@ function relationCells(): { operation: AuthOperationName; row: Record<string, st
     cells.push({ operation: ops[i % 2] as AuthOperationName, row: { id: id.name, token: 'user' } });
     cells.push({ operation: ops[(i + 1) % 2] as AuthOperationName, row: { id: id.name, token: 'application' } });
   });
-  for (const token of ['none', 'made up']) for (const operation of ops) cells.push({ operation, row: { id: 'own', token } });
+  for (const token of ['none', EMPTY_BEARER, 'made up']) for (const operation of ops) cells.push({ operation, row: { id: 'own', token } });
   return cells;
 }
 
@@ -390,13 +394,17 @@ const AUTHORIZE_STATE = 'conformance-explored-state';
 const TOKEN_PATH = '/oauth/token';
 const APP_VERIFY = '/api/v1/apps/verify_credentials';
 
-/** The token of a token kind, undefined for none (the call carries no Authorization header). */
+/** The token of a token kind, null for none and the empty Bearer (the call carries no token). */
 function tokenOfKind(kind: string, drawn: string | undefined, held: AuthHeld): string | null | undefined {
-  if (kind === 'none') return null;
+  if (kind === 'none' || kind === EMPTY_BEARER) return null;
   if (kind === 'made up') return drawn;
   if (kind === 'application') return held.appToken;
   return held.user.token;
 }
+
+/** What a call of a token kind adds to its options: the token, or the Authorization header that names the scheme alone. */
+const callerToken = (input: AuthInput, token: string | null | undefined) =>
+  input.row.token === 'user' ? {} : input.row.token === EMPTY_BEARER ? { token: null, headers: { authorization: 'Bearer' } } : { token };
 
 /** Sends one input; `judged`: an error row covers it, so that its check, not ERRORS-5XX-1, judges a 5xx. */
 async function sendOne(input: AuthInput, held: AuthHeld, judged: boolean): Promise<AuthSent | undefined> {
@@ -419,7 +427,7 @@ async function sendOne(input: AuthInput, held: AuthHeld, judged: boolean): Promi
       const token = tokenOfKind(input.row.token ?? 'user', drawn('token'), held);
       if (token === undefined) return undefined;
       const caller = input.row.token === 'user' ? held.user : anon;
-      return { input, exchange: await caller.get(APP_VERIFY, { ...options, ...(input.row.token === 'user' ? {} : { token }) }) };
+      return { input, exchange: await caller.get(APP_VERIFY, { ...options, ...callerToken(input, token) }) };
     }
     case 'authorize': {
       const { app } = held;
@@ -450,7 +458,7 @@ async function sendOne(input: AuthInput, held: AuthHeld, judged: boolean): Promi
       if (id === undefined || token === undefined) return undefined;
       const caller = input.row.token === 'user' ? held.user : anon;
       const path = authOperationNamed(input.operation).path.replace(':id', encodeURIComponent(id));
-      return { input, exchange: await caller.get(path, { ...options, ...(input.row.token === 'user' ? {} : { token }) }) };
+      return { input, exchange: await caller.get(path, { ...options, ...callerToken(input, token) }) };
     }
   }
 }

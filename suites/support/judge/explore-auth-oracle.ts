@@ -142,7 +142,7 @@ export function authInstances(sent: AuthSent): AuthInstance[] {
       return [...tokenInstances(sent, what), ...grantedInstances(sent, what)];
     case 'verify': {
       const kind = input.row.token ?? 'user';
-      if (kind === 'none') return [tokenInvalidInstance(exchange, what, 'APPS-VERIFY-2')];
+      if (kind === 'none' || kind === 'empty Bearer') return [tokenInvalidInstance(exchange, what, 'APPS-VERIFY-2')];
       if (kind === 'made up') return [tokenInvalidInstance(exchange, what)];
       return [applicationInstance(exchange, what, kind === 'application')];
     }
@@ -155,7 +155,7 @@ export function authInstances(sent: AuthSent): AuthInstance[] {
     case 'following':
     case 'followers': {
       const kind = input.row.token ?? 'user';
-      if (kind === 'none') return [{ clause: 'RELATIONS-TOKEN-1', holds: exchange.status === 401, expected: 'HTTP 401: a token is needed', exchange, what }];
+      if (kind === 'none' || kind === 'empty Bearer') return [{ clause: 'RELATIONS-TOKEN-1', holds: exchange.status === 401, expected: 'HTTP 401: a token is needed', exchange, what }];
       if (kind === 'made up') return [tokenInvalidInstance(exchange, what)];
       if (variedOf(input).some(([p]) => p.name === 'id')) return [];
       return [{ clause: 'RELATIONS-APPTOKEN-1', holds: exchange.status === 200, expected: `HTTP 200: ${kind === 'user' ? 'a user token' : 'an application token with the read scope'} reads them`, exchange, what }];
