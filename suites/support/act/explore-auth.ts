@@ -88,6 +88,8 @@ const REGISTER: readonly AuthParameter[] = [
       { name: 'read write', kind: 'valid', value: () => EXPLORED_SCOPES },
       { name: 'read', kind: 'valid', value: () => 'read' },
       { name: 'read write follow push', kind: 'valid', value: () => 'read write follow push' },
+      // A space-separated list in another order: the registered set is a set, and read is not its first.
+      { name: 'write read', kind: 'valid', value: () => 'write read' },
       { name: 'fine-grained', kind: 'edge', value: () => 'read:statuses write:statuses', open: 'rule 5: registered scopes are from read, write, follow, push; a fine-grained one at registration is not shown' },
       { name: 'unknown', kind: 'past the edge', value: (drawn) => `read ${drawn}`, draw: unknownName('conformance'), stillIn: prefixed('conformance'), open: notShown('the answer to a scope outside rule 5') },
       { name: 'empty', kind: 'edge', value: () => '', open: notShown('the scopes of an empty list') },
@@ -419,8 +421,9 @@ async function sendOne(input: AuthInput, held: AuthHeld, judged: boolean): Promi
       const exchange = registered.exchange as Exchange;
       const application = registered.ok ? registered.value : undefined;
       if (!application || !severalRedirects(input)) return { input, exchange, ...(application ? { application } : {}) };
-      // The last URI listed, as a token request's redirect_uri: the ledger revokes a token granted.
-      const redirectGrant = await requestToken(anon, application, { grant_type: 'client_credentials', scope: 'read', redirect_uri: SECOND_CALLBACK }, { malformed: true });
+      // The last URI listed, as a token request's redirect_uri, without a scope (rule 3 gives read, whatever the order of
+      // the registered scopes): the ledger revokes a token granted.
+      const redirectGrant = await requestToken(anon, application, { grant_type: 'client_credentials', redirect_uri: SECOND_CALLBACK }, { malformed: true });
       return { input, exchange, application, redirectGrant: redirectGrant.exchange };
     }
     case 'verify': {

@@ -87,6 +87,8 @@ function registrationInstances(sent: AuthSent, what: string): AuthInstance[] {
   if (severalRedirects(sent.input) && sent.redirectGrant) {
     const grant = sent.redirectGrant;
     instances.push({ clause: 'APPS-REDIRECTS-1', holds: accessToken(grant) !== undefined, expected: 'HTTP 200 with a Token: the last redirect URI listed was registered', exchange: grant, what: `the client_credentials grant with the last of its redirect URIs, after ${what}` });
+    const scopes = accessToken(grant) ? grantedScopes(grant) : undefined;
+    if (scopes) instances.push({ clause: 'OAUTH-CLIENTCRED-1', holds: scopes.includes('read'), expected: "the Token's scope includes read (rule 3)", exchange: grant, what: `the Token's scope "${scopes.join(' ')}" of the client_credentials grant without a scope, after ${what}` });
   }
   return instances;
 }
@@ -279,7 +281,7 @@ export function authModelLines(): string[] {
 
 /** What a valid request of each operation is judged by: its Returns, then the effects the oracle reads. */
 const SUCCESS_CLAUSES: Record<AuthInput['operation'], string> = {
-  register: 'APPS-REGISTER-1, APPS-REGISTER-2; with several redirect URIs, a token for the last one: APPS-REDIRECTS-1',
+  register: 'APPS-REGISTER-1, APPS-REGISTER-2; with several redirect URIs, a token without a scope for the last one: APPS-REDIRECTS-1, its scope OAUTH-CLIENTCRED-1',
   token: 'OAUTH-TOKEN-1, the granted scope OAUTH-SCOPE-1, without a scope OAUTH-CLIENTCRED-1; the token used APPS-VERIFY-1, revoked and read refused OAUTH-REVOKE-1, ERRORS-TOKEN-2',
   verify: 'APPS-VERIFY-1',
   authorize: 'OAUTH-AUTHORIZE-1',
