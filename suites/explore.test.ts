@@ -349,17 +349,17 @@ section('Explored inputs', () => {
     it('APPS-REGISTER-2 explored inputs: the Application of a valid registration carries the client name and website sent', { needs }, judgeAuth);
     it('APPS-REDIRECTS-1 explored inputs: an application registered with several redirect URIs is granted a token for the last one listed', { needs }, judgeAuth);
     it('APPS-VERIFY-1 explored inputs: verify_credentials with a user token, and with each token granted to a valid request, answers the Application (the explored one for its tokens)', { needs }, judgeAuth);
-    it('APPS-VERIFY-2 explored inputs: verify_credentials without a token answers 401 "The access token is invalid"', { needs }, judgeAuth);
+    it('APPS-VERIFY-2 explored inputs: verify_credentials without a token (no header, or the Bearer scheme alone) answers 401 "The access token is invalid"', { needs }, judgeAuth);
     it('ERRORS-TOKEN-2 explored inputs: a token no server issued (verify_credentials, following, followers) and a revoked token answer 401 "The access token is invalid"', { needs }, judgeAuth);
     it('OAUTH-TOKEN-1 explored inputs: client_credentials with a scope within the registered set, or none, answers a Token with access_token', { needs }, judgeAuth);
     it('OAUTH-SCOPE-1 explored inputs: a scope beyond the registered set (read follow, an unknown scope) is refused, and a Token\'s granted scope lies within the registered set', { needs }, judgeAuth);
     it('OAUTH-CLIENTCRED-1 explored inputs: client_credentials without a scope is granted the read scope', { needs }, judgeAuth);
-    it('OAUTH-REDIRECT-2 explored inputs: client_credentials with a redirect_uri that was not registered is refused', { needs }, judgeAuth);
-    it('OAUTH-CODE-1 explored inputs: authorization_code with a code never issued is refused', { needs }, judgeAuth);
+    it('OAUTH-REDIRECT-2 explored inputs: client_credentials with a redirect_uri that was not registered (another, or the registered one extended) is refused', { needs }, judgeAuth);
+    it('OAUTH-CODE-1 explored inputs: authorization_code with a code never issued, or without a code, is refused', { needs }, judgeAuth);
     it('OAUTH-REVOKE-1 explored inputs: each token granted, revoked by its own client, is refused afterwards', { needs }, judgeAuth);
-    it('OAUTH-AUTHORIZE-1 explored inputs: GET /oauth/authorize for the registered client shows the form (or sends the user to sign in)', { needs }, judgeAuth);
+    it('OAUTH-AUTHORIZE-1 explored inputs: GET /oauth/authorize for the registered client, with state or without, shows the form (or sends the user to sign in)', { needs }, judgeAuth);
     it('RELATIONS-APPTOKEN-1 explored inputs: following and followers of an existing account answer 200 to a user token and to an application token', { needs }, judgeAuth);
-    it('RELATIONS-TOKEN-1 explored inputs: following and followers without a token answer 401', { needs }, judgeAuth);
+    it('RELATIONS-TOKEN-1 explored inputs: following and followers without a token (no header, or the Bearer scheme alone) answer 401', { needs }, judgeAuth);
   });
   section('Media uploads and updates', () => {
     it('MEDIA-UPLOAD-1 explored inputs: a v1 upload of valid parameters answers 200 and an Attachment', { needs: { explored } }, judge);

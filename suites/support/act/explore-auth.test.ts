@@ -21,7 +21,7 @@ describe('the explored registration, OAuth and relations inputs', () => {
     const redirects = new Set(valid.map((c) => c.row.redirect_uris));
     const scopes = new Set(valid.map((c) => c.row.scopes));
     expect(redirects.size).toBe(4);
-    expect(scopes.size).toBe(3);
+    expect(scopes.size).toBe(4);
     expect(registrationForm({ row: valid[0]?.row ?? {}, drawn: {} })).toMatchObject({ redirect_uris: 'urn:ietf:wg:oauth:2.0:oob', scopes: EXPLORED_SCOPES });
   });
 

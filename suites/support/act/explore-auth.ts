@@ -50,6 +50,8 @@ const prefixed = (prefix: string) => (candidate: string) => candidate.startsWith
 const LONG_NAME = fc.integer({ min: 1_000, max: 4_000 }).map((n) => 'conformance explored name '.repeat(Math.ceil(n / 26)).slice(0, n));
 const CALLBACK = 'https://conformance.invalid/explored-callback';
 const SECOND_CALLBACK = 'https://conformance.invalid/explored-callback-2';
+/** A URI that begins with the registered out-of-band one and is another: rule 2 matches a redirect URI whole. */
+const EXTENDED_OOB = `${OOB}:auto`;
 /** A never-existing account id: far above any snowflake of this century. */
 const NEVER_EXISTED = fc.bigInt({ min: 10n ** 17n * 9n, max: 10n ** 18n - 1n }).map(String);
 const MALFORMED = fc.oneof(fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/), fc.integer({ min: 1, max: 99_999 }).map((n) => `-${n}`));
@@ -86,6 +88,8 @@ const REGISTER: readonly AuthParameter[] = [
       { name: 'read write', kind: 'valid', value: () => EXPLORED_SCOPES },
       { name: 'read', kind: 'valid', value: () => 'read' },
       { name: 'read write follow push', kind: 'valid', value: () => 'read write follow push' },
+      // A space-separated list in another order: the registered set is a set, and read is not its first.
+      { name: 'write read', kind: 'valid', value: () => 'write read' },
       { name: 'fine-grained', kind: 'edge', value: () => 'read:statuses write:statuses', open: 'rule 5: registered scopes are from read, write, follow, push; a fine-grained one at registration is not shown' },
       { name: 'unknown', kind: 'past the edge', value: (drawn) => `read ${drawn}`, draw: unknownName('conformance'), stillIn: prefixed('conformance'), open: notShown('the answer to a scope outside rule 5') },
       { name: 'empty', kind: 'edge', value: () => '', open: notShown('the scopes of an empty list') },
@@ -109,6 +113,7 @@ const TOKEN: readonly AuthParameter[] = [
     choices: [
       { name: 'client_credentials', kind: 'valid', value: () => 'client_credentials' },
       { name: 'authorization_code with a code never issued', kind: 'wrong type', value: () => 'authorization_code', draw: unknownName('conformance-code-'), stillIn: prefixed('conformance-code-'), refused: 'OAUTH-CODE-1' },
+      { name: 'authorization_code without a code', kind: 'missing', value: () => 'authorization_code', refused: 'OAUTH-CODE-1' },
       { name: 'password with no user name or password', kind: 'missing', value: () => 'password', open: 'Authentication rule 10: the parameters of the password grant are not shown' },
       { name: 'unknown', kind: 'wrong type', value: (drawn) => drawn, draw: unknownName('conformance_'), stillIn: prefixed('conformance_'), open: notShown('the answer to a grant outside rule 1 (the OAuth error bodies are not in the Errors table)') },
       { name: 'missing', kind: 'missing', open: notShown('the answer without a grant_type') },
@@ -131,6 +136,7 @@ const TOKEN: readonly AuthParameter[] = [
     choices: [
       { name: 'registered', kind: 'valid', value: () => OOB },
       { name: 'not registered', kind: 'past the edge', value: () => 'https://conformance.invalid/not-registered', refused: 'OAUTH-REDIRECT-2' },
+      { name: 'a registered one extended', kind: 'past the edge', value: () => EXTENDED_OOB, refused: 'OAUTH-REDIRECT-2' },
       { name: 'missing', kind: 'missing', open: notShown('whether redirect_uri is required on client_credentials') },
     ],
   },
@@ -151,9 +157,13 @@ const TOKEN_KINDS: AuthParameter = {
     { name: 'user', kind: 'valid' },
     { name: 'application', kind: 'valid' },
     { name: 'none', kind: 'missing' },
+    // The Bearer scheme with no token after it: still no token (RFC 6750 2.1), which the contract answers as none.
+    { name: 'empty Bearer', kind: 'missing' },
     { name: 'made up', kind: 'wrong type', value: (drawn) => drawn, draw: unknownName('conformance-token-'), stillIn: prefixed('conformance-token-') },
   ],
 };
+
+const EMPTY_BEARER = 'empty Bearer';
 
 /** The account id of the relations: the caller's own, another account's, one that never existed, a malformed one. */
 const ACCOUNT_IDS: AuthParameter = {
@@ -185,6 +195,8 @@ const AUTHORIZE: readonly AuthParameter[] = [
   { name: 'redirect_uri', choices: [{ name: 'registered', kind: 'valid' }, { name: 'not registered', kind: 'past the edge', open: 'rule 2 names the token operation, not the form' }] },
   { name: 'scope', choices: [{ name: 'a subset (read)', kind: 'valid' }, { name: 'beyond the registered set (read follow)', kind: 'past the edge', open: 'rule 1 names the token operation, not the form' }] },
   { name: 'response_type', choices: [{ name: 'code', kind: 'valid' }, { name: 'missing', kind: 'missing', open: 'Full parameter lists of /oauth/authorize: not shown' }] },
+  // RFC 6749 4.1.1: state is RECOMMENDED on the authorization request; the default run sends none.
+  { name: 'state', choices: [{ name: 'missing', kind: 'valid' }, { name: 'given', kind: 'valid' }] },
 ];
 
 /** The operations, in the order they are sent: the token inputs make the application token the later ones use. */
@@ -244,7 +256,7 @@ function relationCells(): { operation: AuthOperationName; row: Record<string, st
     cells.push({ operation: ops[i % 2] as AuthOperationName, row: { id: id.name, token: 'user' } });
     cells.push({ operation: ops[(i + 1) % 2] as AuthOperationName, row: { id: id.name, token: 'application' } });
   });
-  for (const token of ['none', 'made up']) for (const operation of ops) cells.push({ operation, row: { id: 'own', token } });
+  for (const token of ['none', EMPTY_BEARER, 'made up']) for (const operation of ops) cells.push({ operation, row: { id: 'own', token } });
   return cells;
 }
 
@@ -379,16 +391,22 @@ export function tokenForm(input: Pick<AuthInput, 'row' | 'drawn'>, app: Applicat
   return form;
 }
 
+/** The state an authorization request carries: the client's own value, which the server hands back unread. */
+const AUTHORIZE_STATE = 'conformance-explored-state';
 const TOKEN_PATH = '/oauth/token';
 const APP_VERIFY = '/api/v1/apps/verify_credentials';
 
-/** The token of a token kind, undefined for none (the call carries no Authorization header). */
+/** The token of a token kind, null for none and the empty Bearer (the call carries no token). */
 function tokenOfKind(kind: string, drawn: string | undefined, held: AuthHeld): string | null | undefined {
-  if (kind === 'none') return null;
+  if (kind === 'none' || kind === EMPTY_BEARER) return null;
   if (kind === 'made up') return drawn;
   if (kind === 'application') return held.appToken;
   return held.user.token;
 }
+
+/** What a call of a token kind adds to its options: the token, or the Authorization header that names the scheme alone. */
+const callerToken = (input: AuthInput, token: string | null | undefined) =>
+  input.row.token === 'user' ? {} : input.row.token === EMPTY_BEARER ? { token: null, headers: { authorization: 'Bearer' } } : { token };
 
 /** Sends one input; `judged`: an error row covers it, so that its check, not ERRORS-5XX-1, judges a 5xx. */
 async function sendOne(input: AuthInput, held: AuthHeld, judged: boolean): Promise<AuthSent | undefined> {
@@ -403,15 +421,16 @@ async function sendOne(input: AuthInput, held: AuthHeld, judged: boolean): Promi
       const exchange = registered.exchange as Exchange;
       const application = registered.ok ? registered.value : undefined;
       if (!application || !severalRedirects(input)) return { input, exchange, ...(application ? { application } : {}) };
-      // The last URI listed, as a token request's redirect_uri: the ledger revokes a token granted.
-      const redirectGrant = await requestToken(anon, application, { grant_type: 'client_credentials', scope: 'read', redirect_uri: SECOND_CALLBACK }, { malformed: true });
+      // The last URI listed, as a token request's redirect_uri, without a scope (rule 3 gives read, whatever the order of
+      // the registered scopes): the ledger revokes a token granted.
+      const redirectGrant = await requestToken(anon, application, { grant_type: 'client_credentials', redirect_uri: SECOND_CALLBACK }, { malformed: true });
       return { input, exchange, application, redirectGrant: redirectGrant.exchange };
     }
     case 'verify': {
       const token = tokenOfKind(input.row.token ?? 'user', drawn('token'), held);
       if (token === undefined) return undefined;
       const caller = input.row.token === 'user' ? held.user : anon;
-      return { input, exchange: await caller.get(APP_VERIFY, { ...options, ...(input.row.token === 'user' ? {} : { token }) }) };
+      return { input, exchange: await caller.get(APP_VERIFY, { ...options, ...callerToken(input, token) }) };
     }
     case 'authorize': {
       const { app } = held;
@@ -421,6 +440,7 @@ async function sendOne(input: AuthInput, held: AuthHeld, judged: boolean): Promi
         redirect_uri: input.row.redirect_uri === 'not registered' ? 'https://conformance.invalid/not-registered' : OOB,
         scope: input.row.scope?.startsWith('beyond') ? 'read follow' : 'read',
         ...(input.row.response_type === 'missing' ? {} : { response_type: 'code' }),
+        ...(input.row.state === 'given' ? { state: AUTHORIZE_STATE } : {}),
       };
       return { input, exchange: await anon.get('/oauth/authorize', { query, headers: { accept: 'text/html' }, ...options }) };
     }
@@ -441,7 +461,7 @@ async function sendOne(input: AuthInput, held: AuthHeld, judged: boolean): Promi
       if (id === undefined || token === undefined) return undefined;
       const caller = input.row.token === 'user' ? held.user : anon;
       const path = authOperationNamed(input.operation).path.replace(':id', encodeURIComponent(id));
-      return { input, exchange: await caller.get(path, { ...options, ...(input.row.token === 'user' ? {} : { token }) }) };
+      return { input, exchange: await caller.get(path, { ...options, ...callerToken(input, token) }) };
     }
   }
 }

@@ -18,6 +18,7 @@ export type StreamClass =
   | 'plain' // the stream with A's token, nothing else needed
   | 'tag-word' // a tag of letters
   | 'tag-digits' // a tag of letters and digits
+  | 'tag-capitals' // a tag of letters, some in capitals (a hashtag's case is the writer's)
   | 'tag-missing' // a hashtag stream without its tag
   | 'tag-hash' // the tag written with its '#'
   | 'list-own' // the configured list of A's (CONFORMANCE_LIST_ID)
@@ -35,7 +36,7 @@ export interface StreamCell {
 }
 
 export const ALLOWED_STREAMS: readonly StreamName[] = ['user', 'public', 'public:local', 'hashtag', 'hashtag:local', 'list', 'direct'];
-const TAG_CLASSES: readonly StreamClass[] = ['tag-word', 'tag-digits', 'tag-missing', 'tag-hash'];
+const TAG_CLASSES: readonly StreamClass[] = ['tag-word', 'tag-digits', 'tag-missing', 'tag-hash', 'tag-capitals'];
 const LIST_CLASSES: readonly StreamClass[] = ['list-own', 'list-never-existed', 'list-malformed'];
 
 /** Whether a class needs a configured list of A's (the contract cannot make one). */
@@ -65,9 +66,11 @@ export function streamCovering(withList: boolean, withHealth: boolean): StreamCe
       cells.push({ transport, stream, streamClass: 'plain' });
     }
   }
-  // The classes the rotation left out, once each.
+  // The classes the rotation left out, once each: a tag on server-sent events (the WebSocket's hashtag streams took the
+  // digits and the '#'), a list on the WebSocket.
   for (const k of [...TAG_CLASSES, ...LIST_CLASSES.filter((k) => withList || !needsList(k))]) {
-    if (!cells.some((cell) => cell.streamClass === k)) cells.push({ transport: 'websocket', stream: TAG_CLASSES.includes(k) ? 'hashtag' : 'list', streamClass: k });
+    const tag = TAG_CLASSES.includes(k);
+    if (!cells.some((cell) => cell.streamClass === k)) cells.push({ transport: tag ? 'sse' : 'websocket', stream: tag ? 'hashtag' : 'list', streamClass: k });
   }
   cells.push({ transport: 'websocket', stream: 'unknown', streamClass: 'unknown-value' });
   cells.push({ transport: 'websocket', stream: 'none', streamClass: 'stream-missing' });
@@ -90,6 +93,7 @@ const VALUES: Partial<Record<StreamClass, fc.Arbitrary<string>>> = {
   'tag-word': fc.stringMatching(/^[a-z]{4,12}$/).map((word) => `conformance${word}`),
   'tag-digits': fc.tuple(fc.stringMatching(/^[a-z]{3,8}$/), fc.integer({ min: 0, max: 99_999 })).map(([word, n]) => `conformance${word}${n}`),
   'tag-hash': fc.stringMatching(/^[a-z]{4,12}$/).map((word) => `#conformance${word}`),
+  'tag-capitals': fc.stringMatching(/^[a-z]{4,12}$/).map((word) => `Conformance${word.charAt(0).toUpperCase()}${word.slice(1)}`),
   'list-never-existed': fc.bigInt({ min: 10n ** 17n * 9n, max: 10n ** 18n - 1n }).map(String),
   'list-malformed': fc.oneof(fc.stringMatching(/^[a-z][a-z_]{0,11}$/), fc.integer({ min: 1, max: 99_999 }).map((n) => `-${n}`)),
   // Never a value real servers allow beyond the section's (Mastodon's public:remote, public:media, user:notification).
@@ -163,6 +167,7 @@ export function describeStream(input: StreamCell & { value?: string }): string {
     plain: "with A's token",
     'tag-word': 'with a tag of letters',
     'tag-digits': 'with a tag of letters and digits',
+    'tag-capitals': 'with a tag of letters, some in capitals',
     'tag-missing': 'without its tag',
     'tag-hash': "with the tag written with '#'",
     'list-own': "with A's configured list",

@@ -87,6 +87,8 @@ function registrationInstances(sent: AuthSent, what: string): AuthInstance[] {
   if (severalRedirects(sent.input) && sent.redirectGrant) {
     const grant = sent.redirectGrant;
     instances.push({ clause: 'APPS-REDIRECTS-1', holds: accessToken(grant) !== undefined, expected: 'HTTP 200 with a Token: the last redirect URI listed was registered', exchange: grant, what: `the client_credentials grant with the last of its redirect URIs, after ${what}` });
+    const scopes = accessToken(grant) ? grantedScopes(grant) : undefined;
+    if (scopes) instances.push({ clause: 'OAUTH-CLIENTCRED-1', holds: scopes.includes('read'), expected: "the Token's scope includes read (rule 3)", exchange: grant, what: `the Token's scope "${scopes.join(' ')}" of the client_credentials grant without a scope, after ${what}` });
   }
   return instances;
 }
@@ -142,7 +144,7 @@ export function authInstances(sent: AuthSent): AuthInstance[] {
       return [...tokenInstances(sent, what), ...grantedInstances(sent, what)];
     case 'verify': {
       const kind = input.row.token ?? 'user';
-      if (kind === 'none') return [tokenInvalidInstance(exchange, what, 'APPS-VERIFY-2')];
+      if (kind === 'none' || kind === 'empty Bearer') return [tokenInvalidInstance(exchange, what, 'APPS-VERIFY-2')];
       if (kind === 'made up') return [tokenInvalidInstance(exchange, what)];
       return [applicationInstance(exchange, what, kind === 'application')];
     }
@@ -155,7 +157,7 @@ export function authInstances(sent: AuthSent): AuthInstance[] {
     case 'following':
     case 'followers': {
       const kind = input.row.token ?? 'user';
-      if (kind === 'none') return [{ clause: 'RELATIONS-TOKEN-1', holds: exchange.status === 401, expected: 'HTTP 401: a token is needed', exchange, what }];
+      if (kind === 'none' || kind === 'empty Bearer') return [{ clause: 'RELATIONS-TOKEN-1', holds: exchange.status === 401, expected: 'HTTP 401: a token is needed', exchange, what }];
       if (kind === 'made up') return [tokenInvalidInstance(exchange, what)];
       if (variedOf(input).some(([p]) => p.name === 'id')) return [];
       return [{ clause: 'RELATIONS-APPTOKEN-1', holds: exchange.status === 200, expected: `HTTP 200: ${kind === 'user' ? 'a user token' : 'an application token with the read scope'} reads them`, exchange, what }];
@@ -279,7 +281,7 @@ export function authModelLines(): string[] {
 
 /** What a valid request of each operation is judged by: its Returns, then the effects the oracle reads. */
 const SUCCESS_CLAUSES: Record<AuthInput['operation'], string> = {
-  register: 'APPS-REGISTER-1, APPS-REGISTER-2; with several redirect URIs, a token for the last one: APPS-REDIRECTS-1',
+  register: 'APPS-REGISTER-1, APPS-REGISTER-2; with several redirect URIs, a token without a scope for the last one: APPS-REDIRECTS-1, its scope OAUTH-CLIENTCRED-1',
   token: 'OAUTH-TOKEN-1, the granted scope OAUTH-SCOPE-1, without a scope OAUTH-CLIENTCRED-1; the token used APPS-VERIFY-1, revoked and read refused OAUTH-REVOKE-1, ERRORS-TOKEN-2',
   verify: 'APPS-VERIFY-1',
   authorize: 'OAUTH-AUTHORIZE-1',

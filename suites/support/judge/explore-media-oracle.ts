@@ -109,7 +109,7 @@ export const updateInstances = (sent: SentUpdate): MediaInstance[] => rowInstanc
 /** What a stream input must answer: a clause, or open (only a server error, ERRORS-5XX-1's warning). */
 export function streamExpectation(cell: StreamCell): { clause: string; words: string } | { open: string } {
   if (cell.transport === 'health') return { clause: 'STREAM-HEALTH-1', words: 'HTTP 200 with the body OK' };
-  const valid = cell.streamClass === 'plain' || cell.streamClass === 'tag-word' || cell.streamClass === 'tag-digits' || cell.streamClass === 'list-own';
+  const valid = cell.streamClass === 'plain' || cell.streamClass === 'tag-word' || cell.streamClass === 'tag-digits' || cell.streamClass === 'tag-capitals' || cell.streamClass === 'list-own';
   if (!valid) {
     const why: Record<string, string> = {
       'tag-missing': 'a hashtag stream without its tag',
@@ -172,7 +172,7 @@ export function mediaStreamModelLines(): string[] {
   lines.push('  effects: description (MEDIA-UPLOAD-4; update MEDIA-UPDATE-1), meta.focus of an image (MEDIA-FOCUS-1; update MEDIA-FOCUS-2), type unknown and blurhash null (MEDIA-UPLOAD-5); v1 200 (MEDIA-UPLOAD-1), v2 202 url null (MEDIA-V2-1)');
   lines.push('  a 5xx: the clause of the row (a focal point open: MEDIA-FOCUS-2); a description open alone: ERRORS-5XX-1\'s warning');
   lines.push("streams (each opened as A unless tokenless, closed once its opening answered; one IP access call each)");
-  const classes = ['plain', 'tag-word', 'tag-digits', 'list-own', 'tag-missing', 'tag-hash', 'list-never-existed', 'list-malformed', 'no-token', 'unknown-value', 'stream-missing'] as const;
+  const classes = ['plain', 'tag-word', 'tag-digits', 'tag-capitals', 'list-own', 'tag-missing', 'tag-hash', 'list-never-existed', 'list-malformed', 'no-token', 'unknown-value', 'stream-missing'] as const;
   const health = streamExpectation({ transport: 'health', stream: 'health', streamClass: 'plain' });
   if (!('open' in health)) lines.push(`  ${'health'.padEnd(20)} ${health.words} (${health.clause})`);
   for (const streamClass of classes) {
