@@ -53,6 +53,23 @@ export const FAULT_SETTINGS: Partial<Record<Fault, Record<string, string>>> = {
   ),
   // The reblog visibility parameter's effect on the boost's later reads, which only the exploration reads.
   'STATUS-REBLOG-2:read': PAST_THE_MATRIX,
+  // The STATUS-* explored checks' own faults (issue 49): B's creations with a poll and their reads, B's reads of its own
+  // private and direct statuses and A's of B's direct one, A's DELETE of B's status, the lists of A's deleted public status.
+  ...Object.fromEntries(
+    (
+      [
+        'STATUS-READ-2:another',
+        'STATUS-VIS-6:another',
+        'STATUS-VIS-7:first-account',
+        'STATUS-DELETE-3:first-account',
+        'STATUS-DELETE-6:public',
+        'STATUS-CREATE-3:polls',
+        'STATUS-CREATE-4:private-poll',
+        'STATUS-CREATE-5:polls',
+        'STATUS-EFFECT-2:polls',
+      ] as const
+    ).map((fault) => [fault, PAST_THE_MATRIX]),
+  ),
   // Cells of the access matrix the default run does not ask (issue 50's decision), sent first under --explore N: a
   // tokenless bookmark of an unlisted status, another account's favourite of a direct one and favourited_by of a
   // private one.
