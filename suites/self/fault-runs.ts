@@ -53,8 +53,9 @@ export const FAULT_SETTINGS: Partial<Record<Fault, Record<string, string>>> = {
   ),
   // The reblog visibility parameter's effect on the boost's later reads, which only the exploration reads.
   'STATUS-REBLOG-2:read': PAST_THE_MATRIX,
-  // The STATUS-* explored checks' own faults (issue 49): B's creations with a poll and their reads, B's reads of its own
-  // private and direct statuses and A's of B's direct one, A's DELETE of B's status, the lists of A's deleted public status.
+  // The STATUS-* explored checks' own faults (issue 49): B's creations (with a poll, public, unlisted, an empty body,
+  // scheduled 10 minutes ahead) and their reads, B's reads of its own private and direct statuses and A's of B's direct
+  // one, A's DELETE of B's status, the lists of A's deleted public status.
   ...Object.fromEntries(
     (
       [
@@ -65,8 +66,16 @@ export const FAULT_SETTINGS: Partial<Record<Fault, Record<string, string>>> = {
         'STATUS-DELETE-6:public',
         'STATUS-CREATE-3:polls',
         'STATUS-CREATE-4:private-poll',
-        'STATUS-CREATE-5:polls',
+        'STATUS-CREATE-5:public-poll',
         'STATUS-EFFECT-2:polls',
+        'STATUS-CREATE-7:polls',
+        'STATUS-EFFECT-7:polls',
+        'STATUS-PARAMS-1:empty-body',
+        'STATUS-POLL-5:public',
+        'STATUS-SCHEDULED-1:clamped',
+        'STATUS-SCHEDULED-2:unlisted',
+        'STATUS-EFFECT-1:public',
+        'STATUS-EFFECT-3:single',
       ] as const
     ).map((fault) => [fault, PAST_THE_MATRIX]),
   ),
