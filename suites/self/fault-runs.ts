@@ -55,7 +55,8 @@ export const FAULT_SETTINGS: Partial<Record<Fault, Record<string, string>>> = {
   'STATUS-REBLOG-2:read': PAST_THE_MATRIX,
   // The STATUS-* explored checks' own faults (issue 49): B's creations (with a poll, public, unlisted, an empty body,
   // scheduled 10 minutes ahead) and their reads, B's reads of its own private and direct statuses and A's of B's direct
-  // one, A's DELETE of B's status, the lists of A's deleted public status.
+  // one, A's DELETE of B's status, the lists of A's deleted public status, A's reply without a visibility, the context
+  // of a status with no thread, A's undo of its boost of its own status and its unpin after it.
   ...Object.fromEntries(
     (
       [
@@ -76,6 +77,14 @@ export const FAULT_SETTINGS: Partial<Record<Fault, Record<string, string>>> = {
         'STATUS-SCHEDULED-2:unlisted',
         'STATUS-EFFECT-1:public',
         'STATUS-EFFECT-3:single',
+        'STATUS-READ-1:hidden-totals',
+        'STATUS-VIS-1:threadless',
+        'STATUS-CREATE-1:polls',
+        'STATUS-CREATE-6:no-visibility',
+        'STATUS-POLL-1:sorted',
+        'STATUS-POLL-2:single',
+        'STATUS-REBLOG-4:own',
+        'STATUS-PIN-5:self-boosted',
       ] as const
     ).map((fault) => [fault, PAST_THE_MATRIX]),
   ),
