@@ -53,6 +53,41 @@ export const FAULT_SETTINGS: Partial<Record<Fault, Record<string, string>>> = {
   ),
   // The reblog visibility parameter's effect on the boost's later reads, which only the exploration reads.
   'STATUS-REBLOG-2:read': PAST_THE_MATRIX,
+  // The STATUS-* explored checks' own faults (issue 49): B's creations (with a poll, public, unlisted, an empty body,
+  // scheduled 10 minutes ahead) and their reads, B's reads of its own private and direct statuses and A's of B's direct
+  // one, A's DELETE of B's status, the lists of A's deleted public status, A's reply without a visibility, the context
+  // of a status with no thread, A's undo of its boost of its own status and its unpin after it.
+  ...Object.fromEntries(
+    (
+      [
+        'STATUS-READ-2:another',
+        'STATUS-VIS-6:another',
+        'STATUS-VIS-7:first-account',
+        'STATUS-DELETE-3:first-account',
+        'STATUS-DELETE-6:public',
+        'STATUS-CREATE-3:polls',
+        'STATUS-CREATE-4:private-poll',
+        'STATUS-CREATE-5:public-poll',
+        'STATUS-EFFECT-2:polls',
+        'STATUS-CREATE-7:polls',
+        'STATUS-EFFECT-7:polls',
+        'STATUS-PARAMS-1:empty-body',
+        'STATUS-POLL-5:public',
+        'STATUS-SCHEDULED-1:clamped',
+        'STATUS-SCHEDULED-2:unlisted',
+        'STATUS-EFFECT-1:public',
+        'STATUS-EFFECT-3:single',
+        'STATUS-READ-1:hidden-totals',
+        'STATUS-VIS-1:threadless',
+        'STATUS-CREATE-1:polls',
+        'STATUS-CREATE-6:no-visibility',
+        'STATUS-POLL-1:sorted',
+        'STATUS-POLL-2:single',
+        'STATUS-REBLOG-4:own',
+        'STATUS-PIN-5:self-boosted',
+      ] as const
+    ).map((fault) => [fault, PAST_THE_MATRIX]),
+  ),
   // Cells of the access matrix the default run does not ask (issue 50's decision), sent first under --explore N: a
   // tokenless bookmark of an unlisted status, another account's favourite of a direct one and favourited_by of a
   // private one.
