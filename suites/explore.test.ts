@@ -21,6 +21,7 @@ import { costOf, deletionsSpent, EXPLORE_DELETIONS, exploreSettingsOf, scopeOf, 
 import { drawMediaAndStreams, EXPLORE_UPLOADS, MEDIA_SHRINK_BOUND, mediaFiles, mediaRequests, sendUpdateRow, sendUploadRow, shrinkUpdate, shrinkUpload, UploadShare, type SentUpdate, type SentUpload } from './support/act/explore-media.ts';
 import { openExplored, streamCost, withToken, type SentStream } from './support/act/explore-streams.ts';
 import { CLAUSE_ID, releaseHas } from './support/judge/clauses.ts';
+import type { ExplorePart } from './support/talk/config.ts';
 import { brokenAuth, judgeAuthExplored, judgedAuth, type AuthExplored } from './support/judge/explore-auth-oracle.ts';
 import { concernsOf, createInstances } from './support/judge/explore-create-oracle.ts';
 import { cellExpectation } from './support/judge/explore-matrix-oracle.ts';
@@ -36,11 +37,17 @@ const { config, b } = actors();
 const share = await exploreShareOf(fileURLToPath(new URL('..', import.meta.url)), config);
 const settings = { ...exploreSettingsOf(config, share, (clause) => releaseHas(config.serverVersion, clause)), withB: b !== undefined };
 const scope = scopeOf(settings);
+/** Whether the run sends this part of the exploration: every part, but in our own fault runs (config.ts exploreParts). */
+const sends = (part: ExplorePart) => config.exploreParts?.includes(part) ?? true;
 // The access matrix's cells first (issue 50's decision): --explore N with N at least their cost completes the matrix.
-const { inputs, creations, matrix } = drawWithMatrix(scope, settings, config.seed);
+const drawn = drawWithMatrix(scope, settings, config.seed);
+const inputs = sends('ids') ? drawn.inputs : [];
+const creations = sends('creations') ? drawn.creations : [];
+const matrix = { ...drawn.matrix, cells: sends('matrix') ? drawn.matrix.cells : [] };
 // The media uploads and updates and the streams: --explore N's alone, within A's uploads and the streams' bound.
 const released = (clause: string) => releaseHas(config.serverVersion, clause);
-const mediaPart = drawMediaAndStreams(config.explore, released, config.listId !== undefined, config.seed);
+const drawnMedia = drawMediaAndStreams(config.explore, released, config.listId !== undefined, config.seed);
+const mediaPart = { uploads: sends('media') ? drawnMedia.uploads : [], updates: sends('media') ? drawnMedia.updates : [], streams: sends('streams') ? drawnMedia.streams : [] };
 /** Where an error row covers an input, its check judges a 5xx; where the contract leaves the answer open, ERRORS-5XX-1 does. */
 const judgedHere = (input: Sent['input']) => expectationOf(input.operation, input.idClass).kind !== 'open';
 
@@ -212,7 +219,7 @@ const explored = step('the explored inputs that broke their clause, each shrunk 
 
 // Client registration, OAuth and Account relations (act/explore-auth.ts): under --explore N only, their covering set and
 // seeded draws, each input sent once, every application on the ledger, every token granted revoked at once.
-const authInputs = scope.objects ? drawAuthInputs(config.seed) : [];
+const authInputs = scope.objects && sends('auth') ? drawAuthInputs(config.seed) : [];
 const authExplored = step(
   'the explored inputs of Client registration, OAuth and Account relations, each finding shrunk to its smallest',
   { as: 'anonymous', alsoAs: ['A', 'B'], cost: authCost(authInputs) },

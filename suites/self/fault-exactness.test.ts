@@ -8,12 +8,14 @@
 // (and again under each setting a fault needs: the exploration, whitelist mode, an older release) records which faults
 // the server was asked about; a file whose requests never ask about a fault runs exactly as it does without it, so each
 // fault run takes only the files that reach its line under its settings, whole (a profile: its faults' files, every
-// file where it also switches a variation on). All runs share one vitest
-// process (suite-runner.ts), one project and one embedded server per run.
+// file where it also switches a variation on), and of the exploration only the parts that reach it (measured so too).
+// All runs share one vitest process (suite-runner.ts), one project and one embedded server per run.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { faultClause, FAULTS, PROFILES, type Fault } from '../../fixtures/reference-server/faults.ts';
-import { exactnessProblems, failedClauses, hiddenProblems, FAULT_SETTINGS, faultEnv, NARROWED, settingsEnv, SUITE_FILES } from './fault-runs.ts';
+import { catchable, exactnessProblems, failedClauses, hiddenProblems, FAULT_SETTINGS, faultEnv, NARROWED, RUNNER_TIMEOUTS, settingsEnv, SUITE_FILES } from './fault-runs.ts';
 import { runSuites, type SuiteRuns } from './run-cli.ts';
+import { declarations } from '../support/report/declared-checks.ts';
+import { EXPLORE_PARTS, type ExplorePart } from '../support/talk/config.ts';
 import type { SuiteRun } from './suite-runner.ts';
 
 /**
@@ -24,9 +26,16 @@ import type { SuiteRun } from './suite-runner.ts';
  */
 const RUNNER_TIMEOUT_MS = 2_400_000;
 
+/** The run-wide clauses: judged over every file of a run (report/run-wide-results.ts). */
+const RUN_WIDE = new Set(declarations().runWide.map((clause) => clause.id));
+
 /** The settings the plain runs are made under: none, and each that a fault needs (its line is reached only under it). */
 const SETTINGS: Record<string, string>[] = [{}, ...new Map(Object.values(FAULT_SETTINGS).map((s) => [JSON.stringify(s), s])).values()];
 const plainName = (file: string, settings: Record<string, string> = {}) => `plain ${file}${Object.keys(settings).length ? ` with ${JSON.stringify(settings)}` : ''}`;
+const EXPLORE_FILE = 'suites/explore.test.ts';
+/** The plain runs of the exploration one part at a time, under each setting that explores: where an explored fault's line is met. */
+const partName = (settings: Record<string, string>, part: ExplorePart) => `${plainName(EXPLORE_FILE, settings)} sending ${part} alone`;
+const PART_RUNS = SUITE_FILES.includes(EXPLORE_FILE) ? SETTINGS.filter((settings) => settings.CONFORMANCE_EXPLORE).flatMap((settings) => EXPLORE_PARTS.map((part) => ({ settings, part }))) : [];
 const profileName = (name: string) => `profile ${name}`;
 
 /** What went wrong in a run of the runner as a whole, for the message of a failed expectation. */
@@ -44,24 +53,41 @@ describe('fault exactness', () => {
     // under each setting some fault needs (FAULT_SETTINGS: the exploration, whitelist mode, an older release): a
     // fault's files are measured under its own settings, where its line is reached, not taken whole for want of a measure.
     const plain = await runSuites(
-      SETTINGS.flatMap((settings) => SUITE_FILES.map((file) => ({ name: plainName(file, settings), files: [file], env: { ...faultEnv([]), ...settingsEnv(settings) } }))),
+      [
+        ...SETTINGS.flatMap((settings) => SUITE_FILES.map((file) => ({ name: plainName(file, settings), files: [file], env: { ...faultEnv([]), ...settingsEnv(settings), ...RUNNER_TIMEOUTS } }))),
+        ...PART_RUNS.map(({ settings, part }) => ({ name: partName(settings, part), files: [EXPLORE_FILE], env: { ...faultEnv([]), ...settingsEnv(settings), ...RUNNER_TIMEOUTS, CONFORMANCE_EXPLORE_PARTS: part } })),
+      ],
       RUNNER_TIMEOUT_MS,
     );
     plainProblems = [...plain.outcomes.flatMap((o) => exactnessProblems(o, []).map((p) => `${o.name}: ${p}`)), ...(runnerTrouble(plain) ? [runnerTrouble(plain)] : [])];
     const plainOf = (file: string, fault: Fault) => plain.outcomes.find((o) => o.name === plainName(file, FAULT_SETTINGS[fault]));
     const reaching = (fault: Fault) => SUITE_FILES.filter((file) => plainOf(file, fault)?.consulted.includes(fault));
-    // The files that judge a fault's clause run with it too: a run-wide clause (RESOURCE-STATUS-1) is owned by one
-    // file and judged over every file of the run, whichever file met the deviation.
-    const judging = (fault: Fault) => SUITE_FILES.filter((file) => plainOf(file, fault)?.checks.some((c) => c.clause === faultClause(fault)));
+    // The files that judge a run-wide clause (RESOURCE-STATUS-1) run with its faults too: it is owned by one file and
+    // judged over every file of the run, whichever file met the deviation. Another clause's check judges what its own
+    // file met: in a file whose requests never reach the fault, it passes as in the plain run (the explored faults'
+    // clauses have checks in the groups, each a run of its own under --explore, that the explored inputs alone reach).
+    const judging = (fault: Fault) => (RUN_WIDE.has(faultClause(fault)) ? SUITE_FILES.filter((file) => plainOf(file, fault)?.checks.some((c) => c.clause === faultClause(fault))) : []);
     const filesOf = (fault: Fault) => SUITE_FILES.filter((file) => reaching(fault).includes(file) || judging(fault).includes(file));
-    faults = (Object.keys(FAULTS) as Fault[]).filter((f) => !NARROWED || reaching(f).length > 0);
+    faults = (Object.keys(FAULTS) as Fault[]).filter((f) => !NARROWED || (reaching(f).length > 0 && catchable(f)));
     unreached = faults.filter((f) => reaching(f).length === 0);
-    singles = faults.filter((f) => !unreached.includes(f)).map((f) => ({ name: f, files: filesOf(f), env: faultEnv([f]) }));
+    // Each file run is expected to take what the file took in its plain run under the same settings: the runner starts the longest first.
+    const expectedMs = (files: string[], faults: readonly Fault[]) => {
+      const settings = Object.assign({}, ...faults.map((f) => FAULT_SETTINGS[f] ?? {})) as Record<string, string>;
+      return Object.fromEntries(files.map((file) => [file, (plain.outcomes.find((o) => o.name === plainName(file, settings)) ?? plain.outcomes.find((o) => o.name === plainName(file)))?.ms ?? 0]));
+    };
+    // The exploration sends only the parts whose requests reach the fault, measured as the files are (config.ts exploreParts):
+    // the others would run as they do without it. A fault met in every part, or in none of them alone, gets them all.
+    const partsOf = (fault: Fault): Record<string, string> => {
+      const settings = FAULT_SETTINGS[fault] ?? {};
+      const parts = EXPLORE_PARTS.filter((part) => plain.outcomes.find((o) => o.name === partName(settings, part))?.consulted.includes(fault));
+      return parts.length > 0 && parts.length < EXPLORE_PARTS.length ? { CONFORMANCE_EXPLORE_PARTS: parts.join(',') } : {};
+    };
+    singles = faults.filter((f) => !unreached.includes(f)).map((f) => ({ name: f, files: filesOf(f), env: { ...faultEnv([f]), ...RUNNER_TIMEOUTS, ...partsOf(f) }, expectedMs: expectedMs(filesOf(f), [f]) }));
     // A profile takes the files its faults reach or judge, as a single fault does; a variation may change any file, and
     // so may the settings of one fault where another of the profile was measured without them.
     const profileFiles = ({ faults, variations = [] }: (typeof PROFILES)[string]) =>
       variations.length > 0 || faults.some((f) => FAULT_SETTINGS[f]) ? SUITE_FILES : SUITE_FILES.filter((file) => faults.some((f) => filesOf(f).includes(file)));
-    const profiles = Object.entries(PROFILES).map(([name, profile]) => ({ name: profileName(name), files: profileFiles(profile), env: faultEnv(profile.faults, profile.variations) }));
+    const profiles = Object.entries(PROFILES).map(([name, profile]) => ({ name: profileName(name), files: profileFiles(profile), env: { ...faultEnv(profile.faults, profile.variations), ...RUNNER_TIMEOUTS }, expectedMs: expectedMs(profileFiles(profile), profile.faults) }));
     runs = await runSuites([...singles, ...profiles], RUNNER_TIMEOUT_MS);
     const fileRuns = [...singles, ...profiles].reduce((n, r) => n + r.files.length, 0);
     console.log(`${singles.length} single faults and ${profiles.length} profiles: ${fileRuns} file runs in ${(runs.ms / 1000).toFixed(1)} s`);

@@ -8,9 +8,9 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
-import { startVitest, type Reporter, type SerializedError, type TestModule } from 'vitest/node';
+import { BaseSequencer, startVitest, type Reporter, type SerializedError, type TestModule, type TestSpecification } from 'vitest/node';
 import type { Config } from '../support/talk/config.ts';
-import { GroupOrder, SETUP_FILES, transformCache } from '../support/run/conformance-project.ts';
+import { SETUP_FILES, transformCache } from '../support/run/conformance-project.ts';
 import { prepareRun } from '../support/run/global-setup.ts';
 import { checkOf } from '../support/report/reporter.ts';
 import type { CheckStatus } from '../support/report/results.ts';
@@ -23,6 +23,11 @@ export interface SuiteRun {
   files: string[];
   /** Settings of this run, as the CLI would read them from the environment (CONFORMANCE_FAULTS...). */
   env: Record<string, string>;
+  /**
+   * How long each of its files is expected to take (a run of it before: the plain runs'), by file: the runner starts
+   * the longest file runs first, so that the workers end together rather than one of them on a long run alone.
+   */
+  expectedMs?: Readonly<Record<string, number>>;
 }
 
 export interface RunCheck {
@@ -55,12 +60,13 @@ export interface SuiteOutcome {
 const ROOT = resolve(import.meta.dirname, '../..');
 /**
  * Workers beside this process, which serves every run's reference server. On 2 cores more workers than cores pay off:
- * a run whose fault silences a stream, or waits out a settle window, spends its time waiting, not computing. At three,
- * the runner alone used 146% of the 2 cores in the last minutes of npm test. Its CPU does not grow with the workers
- * (SELF_GROUPS=media,limits, 137 file runs, user+sys: 2 workers 39 s, 3 workers 38 and 36 s, 4 workers 33 and 37 s;
- * fault phase at a load of 5 to 6: 3 workers 43 and 36 s, 4 workers 30 s; 2026-12-07), and no run timed out at a load of 48.
+ * a file run mostly waits (a settle window, a stream a fault silences, the reset of a short access window), and the
+ * runner's CPU does not grow with the workers: a sixth of the fault runs (53 runs, 178 file runs) at a load of about
+ * 20 took 189 s of wall and 64 s of CPU with 4 workers, 124 s and 57 s with 8, the same verdicts (2026-12-07). Not
+ * more: every run's server answers on this one thread, and with 12 workers, at a load of 30, answers came after the
+ * fault runs' 3 s timeout (fault-runs.ts RUN_TIMEOUT_MS) and 7 runs of the 53 had checks blocked for it.
  */
-const WORKERS = 4;
+const WORKERS = 6;
 /**
  * A check or step still running after this long hangs (a pacing wait for a far reset, say), and must say so. Three
  * minutes: a fault run under --explore 200 sends its covering sequences in one step, about 150 requests with their
@@ -75,6 +81,18 @@ interface FileOfRun {
   run: string;
   /** The suite file, relative to the repository root. */
   file: string;
+  /** How long it is expected to take (SuiteRun expectedMs); 0 where not known. */
+  expectedMs: number;
+}
+
+/** The wrappers' order: the longest expected first, the others as planned (a fault's, then the next). */
+function longestFirst(wrappers: ReadonlyMap<string, FileOfRun>): typeof BaseSequencer {
+  return class extends BaseSequencer {
+    override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+      const expected = (f: TestSpecification) => wrappers.get(f.moduleId)?.expectedMs ?? 0;
+      return [...files].sort((x, y) => expected(y) - expected(x) || x.moduleId.localeCompare(y.moduleId));
+    }
+  };
 }
 
 class OutcomeCollector implements Reporter {
@@ -163,7 +181,7 @@ async function main(planFile: string, outcomesFile: string): Promise<void> {
   runs.forEach((run, index) => {
     for (const file of run.files) {
       const wrapper = join(dir, String(index).padStart(3, '0'), basename(file));
-      wrappers.set(wrapper, { run: run.name, file });
+      wrappers.set(wrapper, { run: run.name, file, expectedMs: run.expectedMs?.[file] ?? 0 });
     }
   });
   const collector = new OutcomeCollector(wrappers);
@@ -183,7 +201,7 @@ async function main(planFile: string, outcomesFile: string): Promise<void> {
       config: false,
       watch: false,
       reporters: [collector],
-      sequence: { sequencer: GroupOrder },
+      sequence: { sequencer: longestFirst(wrappers) },
       // As the conformance command runs (cli.ts): each worker loads the support layer once for all the files it is
       // given, and file-state.ts starts each file's state afresh, so no state passes from one run to the next.
       pool: 'threads',

@@ -6,7 +6,7 @@ import type { TestProject } from 'vitest/node';
 import { isFault } from '../../../fixtures/reference-server/faults.ts';
 import { startReferenceServer } from '../../../fixtures/reference-server/server.ts';
 import { variationsOf } from '../../../fixtures/reference-server/variations.ts';
-import { configFromEnv, PREFLIGHT_ACCOUNT_A, type Config } from '../talk/config.ts';
+import { configFromEnv, EXPLORE_PARTS, PREFLIGHT_ACCOUNT_A, type Config, type ExplorePart } from '../talk/config.ts';
 import { bucketTurnsMemory } from '../talk/bucket-turns.ts';
 import { inFlightCount } from '../talk/in-flight.ts';
 import { runReading } from '../talk/pacing.ts';
@@ -24,7 +24,10 @@ export async function prepareRun(
   env: Record<string, string | undefined>,
 ): Promise<{ config: Config; close?: () => Promise<void>; consultedFaults?: () => string[] }> {
   const accountIdA = env[PREFLIGHT_ACCOUNT_A];
-  const config: Config = { ...configFromEnv(env), inFlight: inFlightCount(), rateReading: runReading(), bucketTurns: bucketTurnsMemory(), ...(accountIdA ? { accountIdA } : {}) };
+  // Our own fault runs only (suites/self/fault-exactness.test.ts): the parts of the exploration where a fault's line is
+  // met, and a stream window shorter than the requests' timeout.
+  const exploreParts = env.CONFORMANCE_EXPLORE_PARTS?.split(',').filter((part): part is ExplorePart => (EXPLORE_PARTS as readonly string[]).includes(part));
+  const config: Config = { ...configFromEnv(env), inFlight: inFlightCount(), rateReading: runReading(), bucketTurns: bucketTurnsMemory(), ...(accountIdA ? { accountIdA } : {}), ...(exploreParts ? { exploreParts } : {}), ...(Number(env.CONFORMANCE_STREAM_WINDOW_MS) > 0 ? { streamWindowMs: Number(env.CONFORMANCE_STREAM_WINDOW_MS) } : {}) };
   if (!config.embedded) return { config };
   const unknown = config.faults.filter((f) => !isFault(f));
   if (unknown.length) throw new Error(`unknown reference-server fault ${unknown.join(', ')}`);

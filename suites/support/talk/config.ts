@@ -51,7 +51,7 @@ export const PREFLIGHT_TIMEOUT_MS = 10_000;
 /** The longest wait for a stream's event: a stream keeps its own bounded window, whatever the requests' timeout. */
 export const STREAM_WINDOW_MS = 10_000;
 /** How long a stream waits for an event from its cause: its own window, or the timeout where that is shorter. */
-export const streamWindowMs = (config: Pick<Config, 'timeoutMs'>): number => Math.min(config.timeoutMs, STREAM_WINDOW_MS);
+export const streamWindowMs = (config: Pick<Config, 'timeoutMs' | 'streamWindowMs'>): number => config.streamWindowMs ?? Math.min(config.timeoutMs, STREAM_WINDOW_MS);
 /** How long a state a move or a deletion left may take to show, and must hold for: a server may apply them in the background. */
 export const DEFAULT_SETTLE_MS = 3_000;
 /**
@@ -69,6 +69,10 @@ export const EMBEDDED_SETTLE_MS = 500;
 export const PACKAGE = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
 /** What every request says it is, as real clients do: some servers refuse requests without a User-Agent. */
 export const DEFAULT_USER_AGENT = `${PACKAGE.name}/${PACKAGE.version}`;
+
+/** The parts of the exploration (suites/explore.test.ts): inputs on ids, creations, the access matrix's cells, media, streams, registration and OAuth. */
+export const EXPLORE_PARTS = ['ids', 'creations', 'matrix', 'media', 'streams', 'auth'] as const;
+export type ExplorePart = (typeof EXPLORE_PARTS)[number];
 
 export interface Config {
   baseUrl: string;
@@ -94,6 +98,16 @@ export interface Config {
    * off; undefined: the default share alone.
    */
   explore?: number;
+  /**
+   * Our own fault runs only (CONFORMANCE_EXPLORE_PARTS, read by prepareRun, never a setting of the command): the parts
+   * of the exploration a run sends, where a fault's line is met in those alone; undefined: every part.
+   */
+  exploreParts?: readonly ExplorePart[];
+  /**
+   * Our own fault runs only (CONFORMANCE_STREAM_WINDOW_MS, read by prepareRun): a stream's window apart from the
+   * requests' timeout, so that a fault that silences a stream costs seconds while a slow answer is still an answer.
+   */
+  streamWindowMs?: number;
   /** The count of requests in flight that every worker of the run shares; made by prepareRun. */
   inFlight?: SharedArrayBuffer;
   /** The estimate of the IP access bucket that every worker of the run shares; made by prepareRun (pacing.ts). */
