@@ -53,6 +53,14 @@ export const EXPLORED_FAULTS: Readonly<Partial<Record<string, Fault>>> = {
   'MEDIA-UPDATE-2': 'MEDIA-UPDATE-2:first-account',
   'STREAM-HEALTH-1': 'STREAM-HEALTH-1:any-accept',
   'STREAM-WS-1': 'STREAM-WS-1:tag-digits',
+  // Moves asked twice at the same moment (act/explore-at-once.ts): an unfavourite counted twice, the second unbookmark,
+  // mute, unmute or unpin of a pair answered as no row says, a pin stored twice.
+  'STATUS-FAV-4': 'STATUS-FAV-4:at-once',
+  'STATUS-BOOKMARK-3': 'STATUS-BOOKMARK-3:at-once',
+  'STATUS-MUTE-2': 'STATUS-MUTE-2:at-once',
+  'STATUS-MUTE-4': 'STATUS-MUTE-4:at-once',
+  'STATUS-PIN-5': 'STATUS-PIN-5:at-once',
+  'STATUS-PIN-6': 'STATUS-PIN-6:at-once',
 };
 
 const LEFT_TO_DO = 'no fault of its own yet (issue 49): the default run\'s check of the clause is proven, this one is not';
@@ -65,7 +73,7 @@ export const WITHOUT_EXPLORED_FAULT: Readonly<Record<string, string>> = {
   'STATUS-READ-5': "judged in the default run too (its share sends ids that name nothing): the STATUS-READ-5 fault's default run fails it",
   'APPS-VERIFY-2': SAME_REQUEST,
   'RELATIONS-TOKEN-1': SAME_REQUEST,
-  ...Object.fromEntries(['STATUS-FAV-4', 'STATUS-REBLOG-1', 'STATUS-REBLOG-5', 'STATUS-BOOKMARK-1', 'STATUS-BOOKMARK-3', 'STATUS-MUTE-1', 'STATUS-MUTE-4', 'STATUS-PIN-1', 'STATUS-PIN-6'].map((clause) => [clause, SEQUENCES])),
+  ...Object.fromEntries(['STATUS-REBLOG-1', 'STATUS-REBLOG-5', 'STATUS-BOOKMARK-1', 'STATUS-MUTE-1', 'STATUS-PIN-1'].map((clause) => [clause, SEQUENCES])),
   ...Object.fromEntries(
     [
       'STATUS-READ-1',
@@ -95,7 +103,6 @@ export const WITHOUT_EXPLORED_FAULT: Readonly<Record<string, string>> = {
       'STATUS-EFFECT-3',
       'STATUS-EFFECT-7',
       'STATUS-REBLOG-4',
-      'STATUS-PIN-5',
       'MEDIA-ATTACH-3',
       'OAUTH-TOKEN-1',
       'OAUTH-CLIENTCRED-1',

@@ -83,6 +83,10 @@ export const FAULT_SETTINGS: Partial<Record<Fault, Record<string, string>>> = {
   ...Object.fromEntries(
     (['STATUS-FAV-4:undone-again', 'STATUS-REBLOG-1:redone', 'STATUS-REBLOG-5:undone-again', 'STATUS-BOOKMARK-1:redone', 'STATUS-BOOKMARK-3:undone-again', 'STATUS-MUTE-1:redone', 'STATUS-MUTE-4:undone-again', 'STATUS-PIN-1:redone', 'STATUS-PIN-6:undone-again', 'STATUS-DELETE-1:pinned'] as const).map((fault) => [fault, { CONFORMANCE_EXPLORE: '200' }]),
   ),
+  // Only the exploration sends these moves twice at the same moment (act/explore-at-once.ts).
+  ...Object.fromEntries(
+    (['STATUS-FAV-4:at-once', 'STATUS-BOOKMARK-2:at-once', 'STATUS-BOOKMARK-3:at-once', 'STATUS-MUTE-2:at-once', 'STATUS-MUTE-4:at-once', 'STATUS-PIN-5:at-once', 'STATUS-PIN-6:at-once'] as const).map((fault) => [fault, { CONFORMANCE_EXPLORE: '200' }]),
+  ),
 };
 
 /**

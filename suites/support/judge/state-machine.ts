@@ -164,10 +164,17 @@ export function judgeSequence(record: SequenceRecord, { from = 0, to = record.se
       const clause = step(model, move).expected.clause;
       const problems = sent.answers.map((answer) => answerProblem(answer, record.statusId, move, model));
       const tookOnce = move.atOnce && problems.some((problem) => !problem || problem.count);
-      const asAgain = (answer: Exchange) => !answerProblem(answer, record.statusId, move, step(model, move).next);
+      const problemOf = (answer: Exchange, i: number): Problem => {
+        const first = problems[i];
+        if (!tookOnce || !first) return first;
+        const again = answerProblem(answer, record.statusId, move, step(model, move).next);
+        if (!again) return undefined;
+        const expected = again.expected === first.expected ? first.expected : `${first.expected}, or as the move asked again: ${again.expected}`;
+        return { ...first, expected, actual: `${first.actual} (one of the two sent at the same moment)` };
+      };
       // Its replay sends the other at the same moment again: a race shows only so.
       const alongside = (i: number) => sent.answers.find((_, j) => j !== i);
-      sent.answers.forEach((answer, i) => problemAt(tookOnce && asAgain(answer) ? undefined : problems[i], answer, tookOnce ? againOf(move.name) : clause, alongside(i)));
+      sent.answers.forEach((answer, i) => problemAt(problemOf(answer, i), answer, tookOnce ? againOf(move.name) : clause, alongside(i)));
       // The flags the move does not set are the rows before it: the sequence's to judge.
       const [answer] = sent.answers;
       if (answer && !move.atOnce) problemAt(otherFlagsProblem(answer, record.statusId, move, model, touched), answer, SEQUENCE);
