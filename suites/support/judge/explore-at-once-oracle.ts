@@ -4,7 +4,7 @@
 // under the row's "already" clause (the other answer neither the move made nor the move asked again; a count or a list
 // that counts it twice); the undo after it under the undo's row (a move stored twice leaves its flag set). The first
 // entry that breaks a clause ends its record's judgement: what came after met the state it left.
-import type { SentAtOnce } from '../act/explore-at-once.ts';
+import { atOnceCost, atOnceSequences, type AtOnceSequence, type SentAtOnce } from '../act/explore-at-once.ts';
 import type { SequenceRecord } from '../act/sequence.ts';
 import { ClauseFailure } from './clauses.ts';
 import { judgeSequence, modelAfter } from './state-machine.ts';
@@ -53,4 +53,14 @@ export function judgeAtOnce(sent: readonly SentAtOnce[], clauseId: string): numb
   // An entry of the clause that could not be judged (a read that answered no status) blocks the check where none was.
   if (judged === 0 && blocked !== undefined) throw blocked;
   return judged;
+}
+
+/** What --list shows of the moves at the same moment: each sequence this run sends, by whom, and what it costs. */
+export function atOnceListing(explore: number | undefined, released: (clause: string) => boolean, withB: boolean): string[] {
+  const sequences = atOnceSequences(explore, released, withB);
+  const text = (sequence: AtOnceSequence) => `${sequence.moves.map((move) => `${move.who} ${move.name}${move.atOnce ? ' twice at once' : ''}`).join(', ')}${sequence.readAfter ? ', a read and favourited_by' : ''}`;
+  return [
+    'Moves asked twice at the same moment, on A\'s public status: both answers the row\'s (the second may be the move asked again), the undo or the reads after them as the rows leave them',
+    ...(sequences.length > 0 ? [...sequences.map((sequence) => `  ${text(sequence)}`), `  This run sends them: ${atOnceCost(sequences).api} requests, no deletion`] : ['  This run sends none of them: --explore N sends them']),
+  ];
 }

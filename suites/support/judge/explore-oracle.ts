@@ -29,6 +29,7 @@ import { boostInstances, CREATE_CLAUSES, createInstances, createModelLines, rele
 import { drawMediaAndStreams, mediaStreamCoverage, type SentUpdate, type SentUpload } from '../act/explore-media.ts';
 import type { SentStream } from '../act/explore-streams.ts';
 import type { SentAtOnce } from '../act/explore-at-once.ts';
+import { atOnceListing } from './explore-at-once-oracle.ts';
 import { judgedOnMedia, MEDIA_STREAM_CLAUSES, mediaStreamModelLines } from './explore-media-oracle.ts';
 import { answerOf, causeOf } from '../act/steps.ts';
 import { block, countJudged } from './preconditions.ts';
@@ -386,5 +387,6 @@ export function exploreListing(settings: ExploreSettings, seed: number): string[
     ...coverageLines(scope, inputs, creations).map((line) => `  ${line}`),
     ...mediaStreamCoverage(drawMediaAndStreams(settings.explore, settings.released, settings.withList ?? false, seed), settings.released).map((line) => `  ${line}`),
     ...authListing(scope.objects, seed),
+    ...atOnceListing(settings.explore, settings.released, settings.withB),
   ];
 }
