@@ -5,6 +5,7 @@ import { atOnceCost, atOnceSequences, type AtOnceSequence, type SentAtOnce } fro
 import type { Sent } from '../act/sequence.ts';
 import { judgeAtOnce } from './explore-at-once-oracle.ts';
 import { failureOf, recorded } from './recorded.ts';
+import { sentTogether } from '../talk/replay.ts';
 
 const ID = '7';
 const status = (fields: Record<string, unknown>) => ({ id: ID, favourited: false, bookmarked: false, muted: false, favourites_count: 0, reblogs_count: 0, ...fields });
@@ -32,8 +33,13 @@ describe('requests at the same moment', () => {
   });
 
   it('STATUS-BOOKMARK-2 should file a bookmark stored twice at the undo after it, and leave what came after unjudged', () => {
-    const sent = sentOf(move('bookmark', bookmarked, bookmarked), move('unbookmark', answer('unbookmark', 200, status({ bookmarked: true }))), move('bookmark', bookmarked), move('unbookmark', unbookmarked, notFound));
-    expect(failureOf(() => judgeAtOnce(sent, 'STATUS-BOOKMARK-2'))).toMatchObject({ clause: 'STATUS-BOOKMARK-2' });
+    const bookmarkedToo = answer('bookmark', 200, status({ bookmarked: true }));
+    const sent = sentOf(move('bookmark', bookmarked, bookmarkedToo), move('unbookmark', answer('unbookmark', 200, status({ bookmarked: true }))), move('bookmark', bookmarked), move('unbookmark', unbookmarked, notFound));
+    sentTogether(bookmarked, bookmarkedToo);
+    const failure = failureOf(() => judgeAtOnce(sent, 'STATUS-BOOKMARK-2'));
+    expect(failure).toMatchObject({ clause: 'STATUS-BOOKMARK-2' });
+    // Its replay sends the bookmarks before it at the same moment again, as they were sent.
+    expect(failure?.replay?.map((step) => (step.curl === 'wait' ? 'wait' : step.curl.endsWith('&') ? '&' : 'curl'))).toEqual(['&', 'curl', 'wait', 'curl']);
     expect(judgeAtOnce(sent, 'STATUS-BOOKMARK-3')).toBe(0);
   });
 
