@@ -14,6 +14,7 @@ import { MEDIA_FIXTURES } from '../fixtures/media/index.ts';
 import { accountIdOf, actors, type Actor } from './support/act/actors.ts';
 import { AUTH_SHRINK_BOUND, authCost, drawAuthInputs, sendAuthInputs, shrinkAuth, type AuthSent } from './support/act/explore-auth.ts';
 import { createdId, madeStep } from './support/act/created.ts';
+import { atOnceCost, atOnceSequences, sendAtOnce, type SentAtOnce } from './support/act/explore-at-once.ts';
 import { BOOST_REQUESTS, creationCost, sendBoosts, sendCreations, shrinkCreation, type CreationsSent, type SentBoost, type SentCreation } from './support/act/explore-create.ts';
 import { CALLER_WORDS, cellCost, drawWithMatrix, MATRIX_OBJECT_REQUESTS, MATRIX_STATUSES, sendCells, type Caller, type Cell, type MatrixStatuses, type SentCell } from './support/act/explore-matrix.ts';
 import { DeletionShare } from './support/act/deletion-share.ts';
@@ -23,10 +24,12 @@ import { openExplored, streamCost, withToken, type SentStream } from './support/
 import { CLAUSE_ID, releaseHas } from './support/judge/clauses.ts';
 import type { ExplorePart } from './support/talk/config.ts';
 import { brokenAuth, judgeAuthExplored, judgedAuth, type AuthExplored } from './support/judge/explore-auth-oracle.ts';
+import { judgeAtOnce } from './support/judge/explore-at-once-oracle.ts';
 import { concernsOf, createInstances } from './support/judge/explore-create-oracle.ts';
 import { cellExpectation } from './support/judge/explore-matrix-oracle.ts';
 import { fiveHundredClauseOf, observeOpenStreams, updateInstances, uploadInstances, type MediaInstance } from './support/judge/explore-media-oracle.ts';
 import { expectationOf, judgeExplored, verdictOf, type Explored } from './support/judge/explore-oracle.ts';
+import { showsModel } from './support/judge/state-machine.ts';
 import { it, made, section, step, type DeclaredStep } from './support/run/checks.ts';
 import { exploreShareOf } from './support/run/run-plan.ts';
 import { openSse } from './support/talk/sse.ts';
@@ -148,10 +151,26 @@ function cellsOf(caller: Caller, before: readonly DeclaredStep<unknown>[]) {
     async ({ heldByA, matrixStatuses }, { actor }) => made(await sendCells(actor, caller, cells, { ...matrixStatuses, public: heldByA.status?.own }, cellJudgedHere, caller === 'other' ? deletionsOfB : matrixDeletionsOfA)),
   );
 }
-for (const caller of ['owner', 'other', 'none'] as const) {
+for (const caller of ['owner', 'other'] as const) {
   if (!matrix.cells.some((cell) => cell.caller === caller) || (caller === 'other' && !b)) continue;
   matrixSteps[caller] = cellsOf(caller, [sent, created, ...Object.values(matrixSteps)]);
 }
+
+// Requests at the same moment (act/explore-at-once.ts), --explore N's alone: the moves whose row promises one outcome
+// however often they are asked, each twice at once on A's public status, once the moves with a token on it are done.
+const atOnce = sends('at-once') ? atOnceSequences(config.explore, released, b !== undefined) : [];
+const atOnceSent = step(
+  "moves asked twice at the same moment on A's public status (unfavourite, bookmark and unbookmark, mute and unmute, pin and unpin), with the undo or the reads that show what the pair left",
+  { as: 'A', alsoAs: ['B'], needs: { heldByA }, after: [sent, created, ...Object.values(matrixSteps)], cost: atOnceCost(atOnce) },
+  async ({ heldByA }, { actor, also: { B } }) => {
+    const own = heldByA.status?.own;
+    return made(own === undefined ? [] : await sendAtOnce({ A: actor, ...(B ? { B: B as Actor } : {}) }, own, atOnce, showsModel));
+  },
+);
+const atOnceStep: Partial<Record<'atOnceSent', typeof atOnceSent>> = atOnce.length > 0 ? { atOnceSent } : {};
+
+// No token's last: a server that takes its DELETE takes the status the other cells and the moves at once name.
+if (matrix.cells.some((cell) => cell.caller === 'none')) matrixSteps.none = cellsOf('none', [sent, created, ...Object.values(matrixSteps), ...Object.values(atOnceStep)]);
 
 /** A's explored uploads, counted against its share of the Uploading bucket before each is sent (shrinking's too). */
 const uploadShare = new UploadShare(EXPLORE_UPLOADS.A.inputs);
@@ -187,7 +206,7 @@ const streamsAnonymous = step('the explored streams without a token, and the hea
 
 /** Each input that broke its clause, shrunk to its smallest (a bounded number of requests; none against a conforming server). */
 const withMedia = mediaPart.uploads.length + mediaPart.updates.length + mediaPart.streams.length > 0;
-const explored = step('the explored inputs that broke their clause, each shrunk to its smallest', { as: 'A', alsoAs: ['B'], needs: { sent, ...(scope.creation && b ? { created } : {}), ...(withMedia ? { mediaSent, streamsSent, streamsAnonymous } : {}) }, uses: matrixSteps, cost: {} }, async (values, { actor, also: { B } }) => {
+const explored = step('the explored inputs that broke their clause, each shrunk to its smallest', { as: 'A', alsoAs: ['B'], needs: { sent, ...(scope.creation && b ? { created } : {}), ...(withMedia ? { mediaSent, streamsSent, streamsAnonymous } : {}) }, uses: { ...matrixSteps, ...atOnceStep }, cost: {} }, async (values, { actor, also: { B } }) => {
   const { sent } = values;
   const smallest = new Map<Sent, Sent>();
   const broken = (s: Sent) => (exchange: Sent['exchange']) => !verdictOf(expectationOf(s.input.operation, s.input.idClass), exchange, s.id).holds;
@@ -206,6 +225,7 @@ const explored = step('the explored inputs that broke their clause, each shrunk 
     smallestCreations.set(finding, await shrinkCreation(B as Actor, actor, finding, keep, (s) => [...brokenClauses(finding)].some((c) => brokenClauses(s).has(c)), deletionsOfB));
   }
   // The matrix's cells of each caller whose step came to them (a step that did not blocks none of the other inputs).
+  const atOnceOutcome = (values as Record<string, unknown>).atOnceSent as { ok: boolean; value?: SentAtOnce[] } | undefined;
   const cells = Object.keys(matrixSteps).flatMap((caller) => {
     const outcome = (values as Record<string, unknown>)[caller] as { ok: boolean; value?: SentCell[] } | undefined;
     return outcome?.ok ? (outcome.value ?? []) : [];
@@ -213,7 +233,7 @@ const explored = step('the explored inputs that broke their clause, each shrunk 
   const { mediaSent, streamsSent, streamsAnonymous } = values as { mediaSent?: { uploads: SentUpload[]; updates: SentUpdate[] }; streamsSent?: SentStream[]; streamsAnonymous?: SentStream[] };
   const media = mediaSent ?? { uploads: [], updates: [] };
   const smallestMedia = await shrinkMedia(actor, media);
-  const result: Explored = { sent, smallest, created: createdSent.sent, smallestCreations, boosts, matrix: cells, ...media, smallestMedia, streams: [...(streamsSent ?? []), ...(streamsAnonymous ?? [])] };
+  const result: Explored = { sent, smallest, created: createdSent.sent, smallestCreations, boosts, matrix: cells, ...media, smallestMedia, streams: [...(streamsSent ?? []), ...(streamsAnonymous ?? [])], atOnce: atOnceOutcome?.ok ? (atOnceOutcome.value ?? []) : [] };
   return made(result);
 });
 
@@ -279,7 +299,8 @@ const LEFT_OUT = `no explored input of its clause in this run: ${
 /** A check of the clause its title names, over every explored answer of that clause. */
 function judge({ explored }: { explored: Explored }, context: TestContext): void {
   const clauseId = CLAUSE_ID.exec(context.task.name)?.[0] ?? '';
-  if (!judgeExplored(explored, clauseId)) context.skip(LEFT_OUT);
+  const judgedOnIds = judgeExplored(explored, clauseId);
+  if (judgeAtOnce(explored.atOnce ?? [], clauseId) === 0 && !judgedOnIds) context.skip(LEFT_OUT);
 }
 
 section('Explored inputs', () => {
@@ -339,6 +360,7 @@ section('Explored inputs', () => {
     it('STATUS-BOOKMARK-3 explored inputs: unbookmark of a visible status not bookmarked answers 404 "Record not found"', { needs: { explored } }, judge);
     it('STATUS-BOOKMARK-4 explored inputs: bookmark and unbookmark of an id the caller cannot see (private, deleted, never existed, malformed) answer 404 "Record not found"', { needs: { explored } }, judge);
     it('STATUS-MUTE-1 explored inputs: mute of the caller\'s own thread answers the Status with muted = true', { needs: { explored } }, judge);
+    it('STATUS-MUTE-2 explored inputs: a mute of the caller\'s own thread asked twice at the same moment answers 200 both times, muted = true', { needs: { explored } }, judge);
     it('STATUS-MUTE-3 explored inputs: the unmute after a mute answers the Status with muted = false', { needs: { explored } }, judge);
     it('STATUS-MUTE-4 explored inputs: unmute of a visible status not muted answers the Status with muted = false', { needs: { explored } }, judge);
     it('STATUS-MUTE-5 explored inputs: mute and unmute of an id the caller cannot see (private, deleted, never existed, malformed) answer 404 "Record not found"', { needs: { explored } }, judge);

@@ -105,6 +105,9 @@ export const EXPLORED_FAULTS: Readonly<Partial<Record<string, Fault>>> = {
   'RELATIONS-TOKEN-1': 'RELATIONS-TOKEN-1:empty-bearer',
   'OAUTH-CLIENTCRED-1': 'OAUTH-CLIENTCRED-1:first-registered',
   'STREAM-SSE-1': 'STREAM-SSE-1:capitals',
+  // A move asked twice at the same moment (act/explore-at-once.ts): the second mute of a pair refused (the other
+  // moves' at-once faults fail their explored checks too; those keep the faults above).
+  'STATUS-MUTE-2': 'STATUS-MUTE-2:at-once',
 };
 
 /** Explored checks without a fault of their own, by clause, each with why. A check leaves this list when its fault comes. */

@@ -2,6 +2,7 @@
 // asked), and the reads that show its state. The record is what judge/state-machine.ts judges against the model;
 // nothing here decides what a move must answer.
 import type { Exchange } from '../talk/http.ts';
+import { sentTogether } from '../talk/replay.ts';
 import type { Actor } from './actors.ts';
 import { now, settle } from './settle.ts';
 
@@ -71,6 +72,9 @@ export class Sequencer {
     const actor = this.actor(who);
     const answers = await Promise.all((atOnce ? [1, 2] : [1]).map(() => this.send(actor, record.statusId, name)));
     this.requests += answers.length;
+    // A replay of what came after sends the two at the same moment again: a race shows only so.
+    const [first, second] = answers;
+    if (first && second) sentTogether(first, second);
     const sent: SentMove = { kind: 'move', who, name, ...(atOnce ? { atOnce } : {}), answers };
     record.sent.push(sent);
     return sent;

@@ -28,6 +28,8 @@ import { authModelLines } from './explore-auth-oracle.ts';
 import { boostInstances, CREATE_CLAUSES, createInstances, createModelLines, releaseWords } from './explore-create-oracle.ts';
 import { drawMediaAndStreams, mediaStreamCoverage, type SentUpdate, type SentUpload } from '../act/explore-media.ts';
 import type { SentStream } from '../act/explore-streams.ts';
+import type { SentAtOnce } from '../act/explore-at-once.ts';
+import { atOnceListing } from './explore-at-once-oracle.ts';
 import { judgedOnMedia, MEDIA_STREAM_CLAUSES, mediaStreamModelLines } from './explore-media-oracle.ts';
 import { answerOf, causeOf } from '../act/steps.ts';
 import { block, countJudged } from './preconditions.ts';
@@ -224,6 +226,8 @@ export interface Explored {
   updates?: readonly SentUpdate[];
   smallestMedia?: ReadonlyMap<SentUpload | SentUpdate, SentUpload | SentUpdate>;
   streams?: readonly SentStream[];
+  /** The moves asked twice at the same moment (act/explore-at-once.ts): judge/explore-at-once-oracle.ts judges them. */
+  atOnce?: readonly SentAtOnce[];
 }
 
 /** The answers an explored check judges: each input and each undo whose clause is `clauseId`, with what it expects. */
@@ -383,5 +387,6 @@ export function exploreListing(settings: ExploreSettings, seed: number): string[
     ...coverageLines(scope, inputs, creations).map((line) => `  ${line}`),
     ...mediaStreamCoverage(drawMediaAndStreams(settings.explore, settings.released, settings.withList ?? false, seed), settings.released).map((line) => `  ${line}`),
     ...authListing(scope.objects, seed),
+    ...atOnceListing(settings.explore, settings.released, settings.withB),
   ];
 }

@@ -150,20 +150,31 @@ export function judgeSequence(record: SequenceRecord, { from = 0, to = record.se
   const after = () => (moves.length || earlier ? `, after the moves ${moves.map(moveText).join(', ') || 'none of this sequence'}${earlier}` : '');
   record.sent.slice(0, to).forEach((sent, index) => {
     const judged = index >= from;
-    const problemAt = (problem: Problem, exchange: Exchange, clause: string) => {
+    const problemAt = (problem: Problem, exchange: Exchange, clause: string, alongside?: Exchange) => {
       if (!judged) return;
-      if (problem) fail(problem.expected, `${problem.actual}${after()}`, exchange, clause, before);
+      if (problem) fail(problem.expected, `${problem.actual}${after()}`, exchange, clause, before, alongside);
       countJudged();
     };
     if (sent.kind === 'move') {
       const move = asMove(sent);
       // Sent twice at the same moment, either answer may be the first: each shows the move made, its count the one
-      // before or after it. Where one of them did, what is wrong with the other is its "already" clause (one move,
+      // before or after it, or the other may be the move asked again, its row's "already" answer (an unbookmark's
+      // 404). Where one of them showed the move made, what is wrong with the other is its "already" clause (one move,
       // however often it is asked); where neither did, the move did not take: its row's clause.
       const clause = step(model, move).expected.clause;
       const problems = sent.answers.map((answer) => answerProblem(answer, record.statusId, move, model));
       const tookOnce = move.atOnce && problems.some((problem) => !problem || problem.count);
-      sent.answers.forEach((answer, i) => problemAt(problems[i], answer, tookOnce ? againOf(move.name) : clause));
+      const problemOf = (answer: Exchange, i: number): Problem => {
+        const first = problems[i];
+        if (!tookOnce || !first) return first;
+        const again = answerProblem(answer, record.statusId, move, step(model, move).next);
+        if (!again) return undefined;
+        const expected = again.expected === first.expected ? first.expected : `${first.expected}, or as the move asked again: ${again.expected}`;
+        return { ...first, expected, actual: `${first.actual} (one of the two sent at the same moment)` };
+      };
+      // Its replay sends the other at the same moment again: a race shows only so.
+      const alongside = (i: number) => sent.answers.find((_, j) => j !== i);
+      sent.answers.forEach((answer, i) => problemAt(problemOf(answer, i), answer, tookOnce ? againOf(move.name) : clause, alongside(i)));
       // The flags the move does not set are the rows before it: the sequence's to judge.
       const [answer] = sent.answers;
       if (answer && !move.atOnce) problemAt(otherFlagsProblem(answer, record.statusId, move, model, touched), answer, SEQUENCE);

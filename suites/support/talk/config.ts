@@ -70,8 +70,8 @@ export const PACKAGE = JSON.parse(readFileSync(new URL('../../../package.json', 
 /** What every request says it is, as real clients do: some servers refuse requests without a User-Agent. */
 export const DEFAULT_USER_AGENT = `${PACKAGE.name}/${PACKAGE.version}`;
 
-/** The parts of the exploration (suites/explore.test.ts): inputs on ids, creations, the access matrix's cells, media, streams, registration and OAuth. */
-export const EXPLORE_PARTS = ['ids', 'creations', 'matrix', 'media', 'streams', 'auth'] as const;
+/** The parts of the exploration (suites/explore.test.ts): inputs on ids, creations, the access matrix's cells, media, streams, registration and OAuth, moves at the same moment. */
+export const EXPLORE_PARTS = ['ids', 'creations', 'matrix', 'media', 'streams', 'auth', 'at-once'] as const;
 export type ExplorePart = (typeof EXPLORE_PARTS)[number];
 
 export interface Config {

@@ -26,6 +26,13 @@ perFile(() => {
   creators.clear();
   deletions.clear();
 });
+/** Requests sent at the same moment as the one after them in a replay's `before` (a move asked twice at once). */
+const together = new WeakMap<Exchange, Exchange>();
+
+/** `first` and `second` were sent at the same moment: a replay that sends both sends the first in the background. */
+export function sentTogether(first: Exchange, second: Exchange): void {
+  together.set(first, second);
+}
 
 onExchange((exchange) => {
   places.set(exchange, nextPlace++);
@@ -83,7 +90,13 @@ export function replayOf(failing: Exchange, before: readonly Exchange[] = [], al
     }
   };
   for (const exchange of [...before, failing]) createNamed(exchange);
-  const sent = [...before, failing].map((exchange) => ({ curl: curlOf(exchange, { ids: variables }) }));
+  const sent: ReplayStep[] = [];
+  const all = [...before, failing];
+  all.forEach((exchange, i) => {
+    const background = i < all.length - 1 && together.get(exchange) === all[i + 1];
+    sent.push({ curl: `${curlOf(exchange, { ids: variables })}${background ? ' &' : ''}` });
+    if (i > 0 && together.get(all[i - 1] as Exchange) === exchange) sent.push({ curl: 'wait' });
+  });
   if (alongside) return [...steps, ...sent.slice(0, -1), { curl: `${curlOf(alongside, { ids: variables })} &` }, ...sent.slice(-1), { curl: 'wait' }];
   return steps.length || before.length ? [...steps, ...sent] : [];
 }
