@@ -29,6 +29,7 @@
 // check's release comes from the catalogue, and a step only its checks need is not run in another release; within a
 // step, the release gates only what other checks share it with (the reblog visibility parameter, the pin of a boost).
 import { actors, type Actor } from './support/act/actors.ts';
+import { inLedgersPlace } from './support/act/ledger.ts';
 import { createdObject, type Exchange, jsonOf } from './support/talk/http.ts';
 import { authorGap, madeStep, type Created, type Status } from './support/act/created.ts';
 import { releaseHas } from './support/judge/clauses.ts';
@@ -159,12 +160,14 @@ interface DeleteAndRead {
  */
 async function deleteAndRead(a: Actor, created: Created<Status>, id: string, atOnce = false): Promise<DeleteAndRead> {
   const path = `/api/v1/statuses/${id}`;
-  const [answer, readAtOnce] = await Promise.all([a.delete(path), atOnce ? a.get(path, { malformed: true }) : undefined]);
+  // The delete and the read after are the ledger's, made in its place; the read at the same moment is this step's own.
+  const inPlace = <T>(calls: () => Promise<T>) => inLedgersPlace(created.exchange, calls);
+  const [answer, readAtOnce] = await Promise.all([inPlace(() => a.delete(path)), atOnce ? a.get(path, { malformed: true }) : undefined]);
   const read = readAtOnce ? { readAtOnce } : {};
   if (answer.status !== 200) return { deletion: answer, ...read };
   const deletedAt = now();
   created.settle();
-  const { exchange: readAfter } = await settle(() => a.get(path), (read) => read.status !== 200, deletedAt);
+  const { exchange: readAfter } = await inPlace(() => settle(() => a.get(path), (read) => read.status !== 200, deletedAt));
   return { deletion: answer, ...read, readAfter };
 }
 

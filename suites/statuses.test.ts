@@ -16,6 +16,7 @@
 // Every read the checks judge is a step of its reader (A, B, no token), which sends its reads all at once once the
 // thread is made, so that the group waits for few answers in a row; the checks only judge the answers.
 import { actors, formNotUnderstood, type Actor } from './support/act/actors.ts';
+import { inLedgersPlace } from './support/act/ledger.ts';
 import { createdObject, type Exchange } from './support/talk/http.ts';
 import { madeStep, type PreparedStatus, type Status } from './support/act/created.ts';
 import type { FormParams } from './support/talk/form.ts';
@@ -187,7 +188,8 @@ const othersOf = (byB: Answers, tokenless: Answers): Answers[] => [...(b ? [byB]
 async function deleteOwn(a: Actor, created: PreparedStatus): Promise<Exchange | undefined> {
   const made = madeStep(created);
   if (!made.ok) return undefined;
-  const exchange = await a.delete(pathOf(made.value));
+  // The ledger's undo, made in its place.
+  const exchange = await inLedgersPlace(created.exchange, () => a.delete(pathOf(made.value)));
   if (exchange.status === 200) created.settle();
   return exchange;
 }
@@ -427,7 +429,8 @@ const deletions = step(
       return settled.exchange;
     };
     // The operations are read once the read shows the status gone: before, it may still exist (STATUS-DELETE-2's).
-    const goneRead = gone ? readGone(gone) : undefined;
+    // The read gone is the ledger's, made in its place (and read sooner, for the operations after it).
+    const goneRead = gone ? inLedgersPlace(direct.exchange, () => readGone(gone)) : undefined;
     const operations = goneRead ? goneRead.then(() => Promise.all(['context', 'reblogged_by', 'favourited_by'].map((operation) => a.get(`${gone}/${operation}`)))) : [];
     // The second DELETE once the read shows the status gone, as the operations: a server that deletes in the
     // background may still delete it again before.

@@ -38,6 +38,30 @@ const MOST_UPLOADS = 12;
 const ipOf = (cost: PathCost) => cost.api + cost.streams;
 
 /** Each group that planned its cost, with what its plan said and what the run counted, by path. */
+/**
+ * Each step's own proof of its declared cost (run/checks.ts `cost`), from its part (talk/counts.ts: its body's
+ * requests, and the ledger's undo of what it made with the reads around it, made by the cleanup or by a step in the
+ * ledger's place): every request of a group is some part's; where all goes well, each step that came to its value sent
+ * its cost on every path, no more and no less, so that a cost wrong in one step and made up for in another shows;
+ * where checks fail (and for a step that came to none), no step sent more than its cost and what a deviating server
+ * may add (`mayAdd`), nor opened a stream it did not declare.
+ */
+function expectEachStepSent(results: RunResults, allGoesWell: boolean): void {
+  const calls = ({ api, oauth, files }: PathCost) => api + oauth + files;
+  const wrong: string[] = [];
+  for (const { name, parts, outsideParts } of results.groups.filter((group) => group.parts)) {
+    if (outsideParts && calls(outsideParts) + outsideParts.streams > 0) wrong.push(`${name}: sent outside any step ${JSON.stringify(outsideParts)}`);
+    for (const { name: step, planned, sent, mayAdd = 0, outcome } of parts ?? []) {
+      const exact = (Object.keys(planned) as (keyof PathCost)[]).every((kind) => planned[kind] === sent[kind]);
+      const within = calls(sent) <= calls(planned) + mayAdd && sent.streams <= planned.streams;
+      // Where all goes well, a step that came to no value is one the configuration leaves nothing to do (B's, without B).
+      if (allGoesWell && outcome === 'made' ? !exact : !within) wrong.push(`${name}: "${step}" (${outcome ?? 'not run'}) declared ${JSON.stringify(planned)} with ${mayAdd} more at most, and sent ${JSON.stringify(sent)}`);
+    }
+  }
+  expect(results.groups.some((group) => group.parts), 'groups that recorded what their steps sent').toBe(true);
+  expect(wrong, allGoesWell ? 'steps that did not send their declared cost' : 'steps that sent more than their cost and what a deviating server may add').toEqual([]);
+}
+
 function plannedAndCounted(results: RunResults) {
   return results.groups.flatMap(({ name, planned, counts }) =>
     planned && counts ? [{ name, planned, counted: { api: counts.perPath.api ?? 0, oauth: counts.perPath.oauth ?? 0, files: counts.perPath.files ?? 0, streams: counts.streamConnections } }] : [],
@@ -100,6 +124,7 @@ async function expectWithinBudget(run: CliRun): Promise<void> {
   const line = announced(run.stdout);
   if (line) expect(line, "the Plan: line, against the groups' requests").toEqual(sent);
   expect(counts.refusals, 'calls refused (429) outside the destructive check').toBe(0);
+  expectEachStepSent(results, true);
 }
 
 /**
@@ -162,6 +187,7 @@ describe('the budget of a full run', () => {
     expect(results.checks.filter((c) => c.status === 'failed').map((c) => c.clause).sort()).toEqual(['EVENTS-DELETE-1', 'EVENTS-DELETE-1', 'STREAM-DIRECT-1', 'STREAM-DIRECT-1']);
     const [streaming] = plannedAndCounted(results);
     expect(streaming?.counted, 'the requests of the streaming plan').toEqual(streaming?.planned);
+    expectEachStepSent(results, false);
   });
 
   // The positive controls a check needs only on a failing server (A's token where an application token's reads were
@@ -182,5 +208,6 @@ describe('the budget of a full run', () => {
         .filter(([, beyond]) => Object.values(beyond).some((calls) => calls !== 0)),
     );
     expect(beyondPlan).toEqual(Object.fromEntries(Object.entries(controls).map(([name, api]) => [name, { api, oauth: 0, files: 0, streams: 0 }])));
+    expectEachStepSent(results, false);
   });
 });

@@ -84,7 +84,7 @@ function rememberStatus(actor: Actor, exchange: Exchange): () => void {
   const scheduled = id !== undefined && 'scheduled_at' in (createdObject(exchange) ?? {});
   // The contract shows no way to cancel a scheduled status: Mastodon's DELETE /api/v1/scheduled_statuses/:id, best effort.
   const path = scheduled ? `/api/v1/scheduled_statuses/${id}` : `/api/v1/statuses/${id}`;
-  const entry = id ? remember(`${scheduled ? 'scheduled status' : 'status'} ${id} of ${actor.name}`, () => actor.delete(path)) : undefined;
+  const entry = id ? remember(`${scheduled ? 'scheduled status' : 'status'} ${id} of ${actor.name}`, () => actor.delete(path), { again: true }) : undefined;
   return () => entry?.settle();
 }
 

@@ -2,7 +2,7 @@
 // undoes it; the cleanup (run/cleanup.ts) undoes it all in reverse order when the suite file ends, also after
 // failures, and lists what it could not. Only what the run created is ever touched. Applications, which no operation
 // deletes, and authorization codes, whose grants the cleanup ends, are written down too.
-import { currentPart, type PartCount } from '../talk/counts.ts';
+import { currentPart, inPartThatSent, type PartCount } from '../talk/counts.ts';
 import { perFile } from '../talk/file-state.ts';
 import { senderOf, type Exchange, type HttpClient } from '../talk/http.ts';
 import { now } from './settle.ts';
@@ -24,6 +24,11 @@ export interface LedgerOptions {
    * read had to show it present before; a read after the undo that shows it absent is enough.
    */
   unanswered?: boolean;
+  /**
+   * What `what` names may be on the ledger already (a resubmission answers the status made first): its undo and reads
+   * are then counted in the part that made it.
+   */
+  again?: true;
 }
 
 export interface Entry extends LedgerOptions {
@@ -39,6 +44,8 @@ export interface Entry extends LedgerOptions {
 
 /** An application the run registered; the contract has no operation to delete one. */
 export interface Application {
+  /** The part of the plan that made it: the cleanup's calls for it are counted there. */
+  part?: PartCount;
   subject: Subject;
   clientSecret?: string;
   sender?: HttpClient;
@@ -46,6 +53,8 @@ export interface Application {
 
 /** An authorization code the run obtained: a grant of the account's, live until its code is spent and its token revoked. */
 export interface Authorization {
+  /** The part of the plan that made it: the cleanup's calls for it are counted there. */
+  part?: PartCount;
   code: string;
   subject: Subject;
   /** The token operation with the code, as the client that asked for it sends it. */
@@ -64,6 +73,8 @@ export interface Authorization {
  * left behind, with what the run sent.
  */
 export interface Unanswered {
+  /** The part of the plan that made it: the cleanup's calls for it are counted there. */
+  part?: PartCount;
   creation: Exchange;
   kind: string;
   find?: () => Promise<Exchange>;
@@ -89,7 +100,7 @@ export interface LedgerEntry {
  * (DELETE /api/v1/statuses/:id, POST .../unfavourite...) unless `options` give them.
  */
 export function remember(what: string, undo: () => Promise<Exchange>, options: LedgerOptions = {}): LedgerEntry {
-  const part = currentPart();
+  const part = (options.again ? entries.find((earlier) => earlier.what === what)?.part : undefined) ?? currentPart();
   const entry: Entry = { what, undo, ...options, ...(part ? { part } : {}) };
   entries.push(entry);
   return {
@@ -100,14 +111,26 @@ export function remember(what: string, undo: () => Promise<Exchange>, options: L
   };
 }
 
+/** The part of the plan running, as the ledger writes it down with what it makes. */
+const partNow = (): { part?: PartCount } => {
+  const part = currentPart();
+  return part ? { part } : {};
+};
+
+/**
+ * Runs the calls a step makes in the ledger's place on what `creation` made (its undo, the read that shows it gone):
+ * the ledger then only reads, so they are counted in the part that made it, whose cost holds the ledger's undo and read.
+ */
+export const inLedgersPlace = <T>(creation: Exchange | undefined, calls: () => Promise<T>): Promise<T> => (creation ? inPartThatSent(creation, calls) : calls());
+
 /** A creation of a `kind` (status, attachment) that got no answer; see Unanswered. */
 export function rememberUnanswered(creation: Exchange, kind: string, find?: () => Promise<Exchange>): void {
-  unanswered.push({ creation, kind, ...(find ? { find } : {}) });
+  unanswered.push({ creation, kind, ...(find ? { find } : {}), ...partNow() });
 }
 
 /** An application the run registered (its registration's answer): listed as left behind unless a read shows it gone. */
 export function rememberApplication(registration: Exchange, subject: Subject, clientSecret: unknown): void {
-  applications.push({ subject, clientSecret: typeof clientSecret === 'string' ? clientSecret : undefined, sender: senderOf(registration) });
+  applications.push({ subject, clientSecret: typeof clientSecret === 'string' ? clientSecret : undefined, sender: senderOf(registration), ...partNow() });
 }
 
 /**
@@ -121,7 +144,7 @@ export function rememberAuthorization(
   calls: { exchange: () => Promise<Exchange>; revoke: (token: string) => Promise<Exchange> },
 ): void {
   const subject = { kind: 'authorization', id: `#${authorizations.length + 1} (scope "${grant.scope}", application ${grant.application})`, owner: grant.owner };
-  authorizations.push({ code, subject, ...calls, exchanged: false });
+  authorizations.push({ code, subject, ...calls, exchanged: false, ...partNow() });
 }
 
 /** The run exchanged this code for a token: the token is on the ledger, and the code is spent. */

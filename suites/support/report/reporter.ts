@@ -294,7 +294,7 @@ export default class ConformanceReporter implements Reporter {
       ...totalsOf(checks),
       ...(module.meta().counts ? { counts: module.meta().counts } : {}),
       ...(planned ? { planned } : {}),
-      ...(module.meta().parts?.length ? { parts: module.meta().parts } : {}),
+      ...(module.meta().parts?.length ? { parts: module.meta().parts, outsideParts: module.meta().outsideParts } : {}),
       errors,
     };
     this.groups.push(group);

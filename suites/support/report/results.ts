@@ -99,6 +99,8 @@ export interface GroupResult extends Totals {
    * made no reads nor deletion); what no part sent is the group's own cleanup and the calls outside its steps.
    */
   parts?: PartCount[];
+  /** The group's requests that no part sent (none, where every request is some step's), beside its parts. */
+  outsideParts?: PathCost;
   /** Errors that are no check's: a suite file that could not load, a hook that threw. */
   errors: string[];
 }

@@ -8,7 +8,7 @@ import { ledger, remember, type Application, type Authorization, type Entry, typ
 import { noteUnsettled, now, sawUnsettled, settleWindowMs, windowPassed } from '../act/settle.ts';
 import { deletedParentOf, keyOf, nextAt, sightingsOf } from '../act/sightings.ts';
 import type { LeftBehind } from '../report/results.ts';
-import { inPartOf, type PartCount } from '../talk/counts.ts';
+import { currentPart, inPartOf, type PartCount } from '../talk/counts.ts';
 import { perFile } from '../talk/file-state.ts';
 import { createdObject, excerpt, outsideContract, plannedCall, senderOf, type Exchange, type HttpClient } from '../talk/http.ts';
 import { redact, registerSecret } from '../talk/redact.ts';
@@ -43,6 +43,12 @@ const absenceReads = (target: Target): Read[] => target.absence?.() ?? target.re
 
 /** Whether a read must show the object present before its undo, at the time it is asked (an attachment's url may come with the record's read). */
 const neededBefore = (read: Read): boolean => read.neededBefore?.() ?? true;
+
+/** The part of the plan the cleanup's calls run in, for a case it makes there: its later reads are counted there too. */
+const partHere = (): { part?: PartCount } => {
+  const part = currentPart();
+  return part ? { part } : {};
+};
 
 /** Sends a read of the case, keeping what it sent for the why. */
 async function sendRead(c: Case, read: Read): Promise<Exchange | undefined> {
@@ -212,7 +218,8 @@ perFile(() => {
  */
 export async function undoAll(): Promise<void> {
   await outsideContract(async () => {
-    for (const lost of ledger.unanswered.splice(0)) await findUnanswered(lost);
+    // What finding it makes goes on the ledger in the part whose creation got no answer, as do the calls to find it.
+    for (const lost of ledger.unanswered.splice(0)) await inPartOf(lost.part, () => findUnanswered(lost));
     const cases: Case[] = [];
     const tokens: Entry[] = [];
     // Once a state came late in this file, or a read after an undo still showed its object, the later reads wait for
@@ -230,7 +237,7 @@ export async function undoAll(): Promise<void> {
     const goneStatuses = new Set(cases.filter((c) => c.subject.kind === 'status' && !whyNotGone(c, new Set())).map((c) => c.subject.id));
     cases.push(...(await readPolls(cases.filter((c) => c.subject.kind === 'status' && goneStatuses.has(c.subject.id)))));
     await confirmFlags(cases.filter((c) => c.target?.goesWith && !goneStatuses.has(c.target.goesWith)));
-    const revoked = await Promise.all([...tokens.map((token) => guarded(token)), ...ledger.authorizations.filter((auth) => !auth.exchanged).map(spend)]);
+    const revoked = await Promise.all([...tokens.map((token) => guarded(token)), ...ledger.authorizations.filter((auth) => !auth.exchanged).map((auth) => inPartOf(auth.part, () => spend(auth)))]);
     await settlePending(revoked);
     cases.push(...revoked);
     // Listed after the grants' own cases: a live token the end of the run revoked and read is said so first.
@@ -260,7 +267,7 @@ export async function undoAll(): Promise<void> {
  * operation refuses gives nothing more (spent, or expired); any other answer (a 429 too) leaves the grant live.
  */
 async function spend(auth: Authorization): Promise<Case> {
-  const c: Case = { subject: auth.subject, undone: '', undoneAt: nextAt(), undoneTime: now(), tried: [] };
+  const c: Case = { subject: auth.subject, undone: '', undoneAt: nextAt(), undoneTime: now(), tried: [], ...partHere() };
   const exchange = await auth.exchange();
   const token = accessTokenOf(exchange);
   const sender = senderOf(exchange);
@@ -288,7 +295,7 @@ function unseenToken(auth: Authorization & { unanswered: Exchange }): Case {
 
 /** A token the cleanup itself was given, revoked and then read as every token is: `given` says how it came. */
 async function revokeAndRead(subject: Subject, token: string, sender: HttpClient, revoke: (token: string) => Promise<Exchange>, given: string): Promise<Case> {
-  const c: Case = { subject, target: { subject, reads: [tokenRead(token, sender)] }, undone: '', undoneAt: nextAt(), undoneTime: now(), tried: [] };
+  const c: Case = { subject, target: { subject, reads: [tokenRead(token, sender)] }, undone: '', undoneAt: nextAt(), undoneTime: now(), tried: [], ...partHere() };
   c.undone = `${given}, and ${undoneBy(await revoke(token))}`;
   await readAfter(c);
   c.pending = stillShown(c);
@@ -344,22 +351,27 @@ async function readApplication(app: Application, probeTokens: Promise<Case>[]): 
     probeTokens.push(revokeAndRead(subject, token, sender, revoke, "the token operation gave it to the cleanup's read of its application"));
   };
   const read = clientSecret && sender ? applicationRead(app.subject.id, clientSecret, sender, given) : undefined;
-  const c: Case = { subject: app.subject, target: read && { subject: app.subject, reads: [read] }, undone: APPLICATION_UNDONE, after: "once the run's tokens were revoked", undoneAt: nextAt(), undoneTime: now(), tried: [], kept: true };
+  const c: Case = { subject: app.subject, target: read && { subject: app.subject, reads: [read] }, undone: APPLICATION_UNDONE, after: "once the run's tokens were revoked", undoneAt: nextAt(), undoneTime: now(), tried: [], kept: true, ...partHere() };
   if (read && shownPresent(read, c.undoneAt)) await readAfter(c);
   return c;
 }
 
 /**
- * The file's applications once their tokens are revoked. The first is read; where it still authenticates its client,
- * this server keeps applications, and the others are listed as still there unread (a read per application would tell
- * nothing more and costs a request of the budget each). Where it is gone, or could not be read, each is read.
+ * The file's applications once their tokens are revoked. The first (of the step declared first) is read; where it
+ * still authenticates its client, this server keeps applications, and the others are listed as still there unread (a
+ * read per application would tell nothing more and costs a request of the budget each). Where it is gone, or could
+ * not be read, each is read.
  */
 async function readApplications(probeTokens: Promise<Case>[]): Promise<Case[]> {
-  const [first, ...others] = ledger.applications;
+  // The first is the application of the step declared first, whatever order the registrations were answered in: the
+  // read is in that step's cost. Each is read in the part that registered it.
+  const declared = (app: Application) => app.part?.order ?? Number.MAX_SAFE_INTEGER;
+  const [first, ...others] = [...ledger.applications].sort((x, y) => declared(x) - declared(y));
   if (!first) return [];
-  const firstCase = await readApplication(first, probeTokens);
+  const readInPart = (app: Application, tokens: Promise<Case>[]) => inPartOf(app.part, () => readApplication(app, tokens));
+  const firstCase = await readInPart(first, probeTokens);
   const kept = firstCase.target && lastReadSince(firstCase.target.reads[0] as Read, firstCase.undoneAt)?.present;
-  if (!kept) return [firstCase, ...(await Promise.all(others.map((app) => readApplication(app, probeTokens))))];
+  if (!kept) return [firstCase, ...(await Promise.all(others.map((app) => readInPart(app, probeTokens))))];
   const likeFirst = (app: Application): Case => ({
     subject: app.subject,
     undone: `${APPLICATION_UNDONE}, and application ${first.subject.id}, registered by the same group, still authenticated its client ${firstCase.after} (this one was not read)`,

@@ -139,7 +139,16 @@ export class Plan {
         // acts as the accounts it declares, and as no other.
         const what = `the step "${step.name}"`;
         const as = [step.as, ...(step.alsoAs ?? [])];
-        return await withinFlow(what, as, step.cost, mayAddOf(step), () => inPart(step.name, step.cost, () => actingAs(what, as, () => step.run(values))));
+        const mayAdd = mayAddOf(step);
+        // Its part holds what it came to, beside what it sent: our tests hold a part that came to its value to its cost.
+        return await withinFlow(what, as, step.cost, mayAdd, () =>
+          inPart(step.name, step.cost, async (part) => {
+            part.outcome = 'threw';
+            const outcome = await actingAs(what, as, () => step.run(values));
+            part.outcome = outcome.ok ? 'made' : 'not made';
+            return outcome;
+          }, { mayAdd, order: step.order }),
+        );
       } catch (error) {
         throw new StepError(step, error);
       }

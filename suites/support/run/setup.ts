@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, inject } from 'vitest';
 import { leftovers, undoAll } from './cleanup.ts';
 import type { LeftBehind } from '../report/results.ts';
-import { countsSnapshot, partsSnapshot, type Counts, type PartCount } from '../talk/counts.ts';
+import { countsSnapshot, outsidePartsSnapshot, partsSnapshot, type Counts, type PartCount, type PathCost } from '../talk/counts.ts';
 import { endSection } from '../talk/pacing.ts';
 import type { Config } from '../talk/config.ts';
 import { endFile, startFile } from '../talk/file-state.ts';
@@ -20,6 +20,8 @@ declare module 'vitest' {
     counts?: Counts;
     /** The group's parts (its steps), each planned and sent, the ledger's calls for what it made included. */
     parts?: PartCount[];
+    /** The group's requests that no part sent, by path: our tests want none. */
+    outsideParts?: PathCost;
     leftovers?: LeftBehind[];
   }
 }
@@ -44,6 +46,7 @@ afterAll(async ({}, file) => {
   endSection();
   file.meta.counts = countsSnapshot();
   file.meta.parts = partsSnapshot();
+  file.meta.outsideParts = outsidePartsSnapshot();
   file.meta.leftovers = leftovers();
   file.meta.runWide = runWideSnapshot();
   // The cleanup's exchanges too: a recording holds every request the run sent.

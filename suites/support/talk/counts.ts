@@ -72,6 +72,7 @@ let inFlight = 0;
 let idleSince: number | undefined;
 perFile(() => {
   parts.length = 0;
+  outsideParts = zero();
   Object.assign(counts, emptyCounts());
   delete counts.slowest;
   created.clear();
@@ -100,7 +101,9 @@ export function countRequest(actor: string, method: string, path: string): void 
   // The web sign-in's /auth pages are counted beside the plan's kinds, as the group's counts have them.
   const part = sending.getStore();
   const kind = pathKind(path);
-  if (part && (kind === 'api' || kind === 'oauth' || kind === 'files')) part.sent[kind] += 1;
+  if (kind !== 'api' && kind !== 'oauth' && kind !== 'files') return;
+  if (part) part.sent[kind] += 1;
+  else outsideParts[kind] += 1;
 }
 
 /**
@@ -113,16 +116,24 @@ export interface PartCount {
   name: string;
   planned: PathCost;
   sent: PathCost;
+  /** What a deviating server may add to `planned` (run/plan.ts mayAddOf): what a part sends under faults stays within both. */
+  mayAdd?: number;
+  /** Its step's order of declaration: of several applications, the cleanup reads that of the step declared first. */
+  order?: number;
+  /** What its step came to: a value, a root cause, or an error of the suite (`threw` until it ends). */
+  outcome?: 'made' | 'not made' | 'threw';
 }
 const parts: PartCount[] = [];
 const sending = new AsyncLocalStorage<PartCount>();
 const zero = (): PathCost => ({ api: 0, oauth: 0, files: 0, streams: 0 });
+/** The file's requests sent outside every part: our tests want none (every request is some step's). */
+let outsideParts = zero();
 
-/** Runs a step's calls counted in its part (`planned`: the step's declared cost). */
-export function inPart<T>(name: string, planned: Partial<PathCost>, calls: () => Promise<T>): Promise<T> {
-  const part: PartCount = { name, planned: { ...zero(), ...planned }, sent: zero() };
+/** Runs a step's calls counted in its part (`planned`: the step's declared cost; `more`: its mayAdd and order); gives the part too. */
+export function inPart<T>(name: string, planned: Partial<PathCost>, calls: (part: PartCount) => Promise<T>, more: Pick<PartCount, 'mayAdd' | 'order'> = {}): Promise<T> {
+  const part: PartCount = { name, planned: { ...zero(), ...planned }, sent: zero(), ...more };
   parts.push(part);
-  return sending.run(part, calls);
+  return sending.run(part, () => calls(part));
 }
 
 /** The part the running calls are counted in, for the ledger to run an undo in its maker's part. */
@@ -133,8 +144,24 @@ export function inPartOf<T>(part: PartCount | undefined, calls: () => Promise<T>
   return part ? sending.run(part, calls) : calls();
 }
 
+/** The part each request was sent in (by its exchange), for calls another step makes in the ledger's place (inPartThatSent). */
+const sentIn = new WeakMap<object, PartCount>();
+export function noteSentIn(exchange: object): void {
+  const part = sending.getStore();
+  if (part) sentIn.set(exchange, part);
+}
+
+/**
+ * Runs `calls` that a step makes in the ledger's place on what `creation` made (its delete, the read that shows it
+ * gone) in the part that sent the creation, whose cost holds the ledger's undo and read.
+ */
+export const inPartThatSent = <T>(creation: object, calls: () => Promise<T>): Promise<T> => inPartOf(sentIn.get(creation) ?? sending.getStore(), calls);
+
 /** This file's parts, planned and sent, in the order they started. */
 export const partsSnapshot = (): PartCount[] => structuredClone(parts);
+
+/** This file's requests sent outside every part, by path. */
+export const outsidePartsSnapshot = (): PathCost => ({ ...outsideParts });
 
 /** Adds one request to `counts` as servers count it: in all, per account, per kind of path and per bucket. */
 export function tally(counts: Counts, actor: string, method: string, path: string): void {
@@ -198,6 +225,7 @@ export function countStreamConnection(): void {
   counts.streamConnections += 1;
   const part = sending.getStore();
   if (part) part.sent.streams += 1;
+  else outsideParts.streams += 1;
 }
 
 export function countsSnapshot(): Counts {

@@ -7,7 +7,7 @@ import type { FormData as UndiciFormData } from 'undici';
 import { notSentReason, recordAnswer, recordSilence } from './breaker.ts';
 import { DEFAULT_USER_AGENT } from './config.ts';
 import { dispatcherFor, failedOnReusedConnection, isConnectionLost } from './connections.ts';
-import { countAnswer, countRequest, countResent, countTiming, requestEnded } from './counts.ts';
+import { countAnswer, countRequest, countResent, countTiming, noteSentIn, requestEnded } from './counts.ts';
 import { inFlight } from './in-flight.ts';
 import { formPairs, multipart, urlEncoded, type FormParams, type Upload } from './form.ts';
 import { bucketsOf, isUnpaced, paceAfter, paceBefore, refusalWaitMs, waitForRefusal } from './pacing.ts';
@@ -233,6 +233,7 @@ export class HttpClient {
       ...(options.repeated ? { repeated: true } : {}),
     };
     senders.set(exchange, this);
+    noteSentIn(exchange);
     const plan = planning.getStore();
     if (plan) {
       plan.planned ??= exchange;
@@ -253,6 +254,7 @@ export class HttpClient {
     await waitForRefusal(waitMs, `for the reset of the server's rate limit, which refused ${method} ${path} (as ${this.actor}) with HTTP 429; then it is sent again`);
     const again: Exchange = { ...exchange, headers: {}, text: '', truncated: false, ms: 0, startedAt: undefined, status: undefined, error: undefined, setCookies: undefined, resentAfter: undefined };
     senders.set(again, this);
+    noteSentIn(again);
     await this.deliver(again, body);
     return this.refusalMarked(again);
   }
