@@ -149,7 +149,7 @@ export const RUN_TIMEOUT_MS = '3000';
 /**
  * The fault runner's runs (fault-exactness.test.ts): every run's server answers on the runner's one thread, beside
  * its workers, and on a busy machine (a load of 20) an answer came after 3 s; a request waits as long as it must
- * (a slow answer is no deviation), while a stream's window stays RUN_TIMEOUT_MS.
+ * (a slow answer is no deviation, nor a slow stream opening), while a stream's window for its events stays RUN_TIMEOUT_MS.
  */
 export const RUNNER_TIMEOUTS = { CONFORMANCE_TIMEOUT_MS: '15000', CONFORMANCE_STREAM_WINDOW_MS: RUN_TIMEOUT_MS };
 

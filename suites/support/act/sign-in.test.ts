@@ -26,7 +26,7 @@ const seen: Exchange[] = [];
 onExchange((exchange) => seen.push(exchange));
 
 function anonymousAt(url: string, password: string, username = 'alice'): Actor {
-  const config = configFromEnv({ CONFORMANCE_BASE_URL: url, CONFORMANCE_TOKEN_A: 'token-of-a', CONFORMANCE_USERNAME_A: username, CONFORMANCE_PASSWORD_A: password, CONFORMANCE_TIMEOUT_MS: '3000' });
+  const config = configFromEnv({ CONFORMANCE_BASE_URL: url, CONFORMANCE_TOKEN_A: 'token-of-a', CONFORMANCE_USERNAME_A: username, CONFORMANCE_PASSWORD_A: password });
   return new Actor('anonymous', config);
 }
 
@@ -87,7 +87,7 @@ describe('the web sign-in', () => {
     server = await startReferenceServer({ variations: ['web-sign-in-chooser'] });
     const { a } = server.users;
     const byEmail = (login: string, token: string) => {
-      const config = configFromEnv({ CONFORMANCE_BASE_URL: (server as ReferenceServer).url, CONFORMANCE_TOKEN_A: token, CONFORMANCE_USERNAME_A: login, CONFORMANCE_PASSWORD_A: a.password, CONFORMANCE_TIMEOUT_MS: '3000' });
+      const config = configFromEnv({ CONFORMANCE_BASE_URL: (server as ReferenceServer).url, CONFORMANCE_TOKEN_A: token, CONFORMANCE_USERNAME_A: login, CONFORMANCE_PASSWORD_A: a.password });
       return new Actor('anonymous', config);
     };
     const anon = byEmail(`alice${EMAIL_DOMAIN}`, a.token);

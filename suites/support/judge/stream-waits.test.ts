@@ -180,3 +180,54 @@ describe('WebSocket streams', () => {
     await expect(waitFor(stream, 'an update', () => true)).rejects.toThrow(/the stream ended: no stream: Opening handshake has timed out/);
   });
 });
+
+/**
+ * A stream's opening is a request: on a busy machine its answer may come after the stream's window, and it is waited
+ * for up to the requests' timeout; the window for its events then counts from the opening. The server holds the
+ * opening for a timer of three windows started after the client's, on the same event loop: however busy the machine,
+ * the opening outlasts the window, and stays far within the timeout.
+ */
+describe("a stream's opening", () => {
+  const WINDOW_MS = TIMEOUT_MS;
+  const HELD_MS = 3 * WINDOW_MS;
+  const lateConfig = (url: string) => ({ ...configFor(url, LONG_TIMEOUT_MS), streamWindowMs: WINDOW_MS });
+  const held = () => new Promise((resolve) => setTimeout(resolve, HELD_MS));
+
+  it('should wait for SSE headers beyond the stream window, and listen its whole window from the opening', async () => {
+    let answeredAt = 0;
+    const { url } = await httpServer((_req, res) => {
+      void held().then(() => {
+        answeredAt = Date.now();
+        res.writeHead(200, eventStreamHeaders).write(':opened\n\nevent: update\ndata: {"id":"1"}\n\n');
+      });
+    });
+    const stream = await openSse(lateConfig(url), publicStream);
+    expect(stream.accepted).toBe(true);
+    expect(stream.timeoutMs).toBe(WINDOW_MS);
+    expect(stream.openedAt).toBeGreaterThanOrEqual(answeredAt);
+    expect(await stream.findComment()).toBe('opened');
+    expect((await waitFor(stream, 'an update', (e) => e.event === 'update')).data).toBe('{"id":"1"}');
+  });
+
+  it('should wait for the WebSocket handshake beyond the stream window, and listen its whole window from the opening', async () => {
+    const server = createHttpServer();
+    let answeredAt = 0;
+    const wss = new WebSocketServer({ server, verifyClient: (_info, accept) => void held().then(() => accept(true)) });
+    servers.push({
+      close: () => {
+        wss.close();
+        server.closeAllConnections();
+        server.close();
+      },
+    });
+    wss.on('connection', (socket) => {
+      answeredAt = Date.now();
+      socket.send(JSON.stringify({ stream: ['public'], event: 'update', payload: '{"id":"1"}' }));
+    });
+    const stream = await openWebSocket(lateConfig(await listen(server)), publicStream);
+    expect(stream.accepted).toBe(true);
+    expect(stream.timeoutMs).toBe(WINDOW_MS);
+    expect(stream.openedAt).toBeGreaterThanOrEqual(answeredAt);
+    expect((await waitFor(stream, 'an update', (e) => e.event === 'update')).data).toBe('{"id":"1"}');
+  });
+});

@@ -48,7 +48,10 @@ export const FIRST_RELEASE = '1.0.0';
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** The longest wait of the command's first requests: a server that answers nothing is told at once, however long the timeout. */
 export const PREFLIGHT_TIMEOUT_MS = 10_000;
-/** The longest wait for a stream's event: a stream keeps its own bounded window, whatever the requests' timeout. */
+/**
+ * The longest wait for a stream's event: a stream keeps its own bounded window, whatever the requests' timeout. Its
+ * opening (the WebSocket handshake, the SSE headers) is a request, bounded by the timeout.
+ */
 export const STREAM_WINDOW_MS = 10_000;
 /** How long a stream waits for an event from its cause: its own window, or the timeout where that is shorter. */
 export const streamWindowMs = (config: Pick<Config, 'timeoutMs' | 'streamWindowMs'>): number => config.streamWindowMs ?? Math.min(config.timeoutMs, STREAM_WINDOW_MS);
@@ -105,7 +108,8 @@ export interface Config {
   exploreParts?: readonly ExplorePart[];
   /**
    * Our own fault runs only (CONFORMANCE_STREAM_WINDOW_MS, read by prepareRun): a stream's window apart from the
-   * requests' timeout, so that a fault that silences a stream costs seconds while a slow answer is still an answer.
+   * requests' timeout, so that a fault that silences a stream costs seconds while a slow answer (a stream's opening
+   * too) is still an answer.
    */
   streamWindowMs?: number;
   /** The count of requests in flight that every worker of the run shares; made by prepareRun. */

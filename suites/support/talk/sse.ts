@@ -45,8 +45,9 @@ async function connectSse(config: Config, spec: StreamRequest, carrier: 'header'
   countStreamConnection();
   const started = performance.now();
   try {
-    // No body timeout: a stream is quiet between events, and every wait has its own deadline.
-    const open = async () => request(exchange.url, { method: 'GET', headers, signal: controller.signal, headersTimeout: streamWindowMs(config), bodyTimeout: 0, dispatcher: await dispatcherFor(exchange.url) });
+    // The headers within the requests' timeout, as any answer (slow is not dead); no body timeout: a stream is quiet
+    // between events, and every wait has its own deadline, the stream's window.
+    const open = async () => request(exchange.url, { method: 'GET', headers, signal: controller.signal, headersTimeout: config.timeoutMs, bodyTimeout: 0, dispatcher: await dispatcherFor(exchange.url) });
     const response = await open().catch((error: unknown) => {
       // A reused connection the server had closed: opened once more on a new one, as browsers do (connections.ts).
       if (!failedOnReusedConnection(error)) throw error;
@@ -54,7 +55,7 @@ async function connectSse(config: Config, spec: StreamRequest, carrier: 'header'
       countStreamConnection();
       return open();
     });
-    exchange.status = response.statusCode;
+    stream.answered(response.statusCode);
     exchange.ms = Math.round(performance.now() - started);
     recordAnswer(exchange.url);
     for (const [name, value] of Object.entries(response.headers)) {

@@ -60,7 +60,8 @@ export class EventStream {
   readonly parseErrors: string[] = [];
   /** Why the stream is over; undefined while it is open. */
   ended?: string;
-  readonly openedAt = Date.now();
+  /** When the server answered the opening (until then, when it was sent): the waits that count from it. */
+  openedAt = Date.now();
   private rawTail = '';
   /** When each of `events` arrived. */
   private readonly arrivedAt: number[] = [];
@@ -84,6 +85,15 @@ export class EventStream {
    */
   get accepted(): boolean {
     return this.exchange.status === (this.transport === 'WebSocket' ? 101 : 200);
+  }
+
+  /**
+   * The server answered the opening. Its window and life count from now: an opening is a request, bounded by the
+   * requests' timeout, and a stream that opened late still listens its whole window.
+   */
+  answered(status: Exchange['status']): void {
+    this.exchange.status = status;
+    this.openedAt = Date.now();
   }
 
   receive(event: StreamEvent): void {

@@ -39,7 +39,8 @@ export const openWebSocket: Opener = async (config, spec) => {
   // ws, as undici, is loaded when the first socket opens.
   const { default: WebSocketClient } = await import('ws');
   const socket = new WebSocketClient(`${config.streamingUrl.replace(/^http/, 'ws')}${path}`, {
-    handshakeTimeout: streamWindowMs(config),
+    // The handshake is a request: it waits the requests' timeout (slow is not dead); the events, the stream's window.
+    handshakeTimeout: config.timeoutMs,
     maxPayload: MAX_EVENT_CHARS,
     headers: { 'user-agent': config.userAgent },
   });
@@ -54,13 +55,13 @@ export const openWebSocket: Opener = async (config, spec) => {
   socket.on('close', (code, reason) => stream.end(`closed with code ${code}${reason.length ? ` ${String(reason)}` : ''}`));
   await new Promise<void>((resolve) => {
     socket.once('open', () => {
-      exchange.status = 101;
+      stream.answered(101);
       exchange.ms = Math.round(performance.now() - started);
       recordAnswer(exchange.url);
       resolve();
     });
     socket.once('unexpected-response', (_request, response) => {
-      exchange.status = response.statusCode;
+      stream.answered(response.statusCode);
       recordAnswer(exchange.url);
       exchange.ms = Math.round(performance.now() - started);
       for (const [name, value] of Object.entries(response.headers)) {
