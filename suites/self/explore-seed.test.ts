@@ -87,11 +87,11 @@ describe('the exploration, seeded', () => {
     expect(requestsOf(hars[1] as string)).toEqual(sent);
   });
 
-  it("should send the same sequences and reach the same verdicts in two runs with one seed, a row's fault found by the covering sequences, with a replay that reproduces it", { timeout: 240_000 }, async () => {
+  it("should send the same sequences and reach the same verdicts in two runs with one seed, a row's fault found by the covering sequences, with a replay that reproduces it", { timeout: 2 * RUN_MS + 40_000 }, async () => {
     const fault = 'STATUS-BOOKMARK-3:undone-again';
     const args = ['--group', 'statuses-interactions', '--explore', '200', '--seed', '7', '--fault', fault];
     const hars = [1, 2].map((n) => join(mkdtempSync(join(tmpdir(), 'explore-seed-')), `sequences-${n}.har`));
-    const [first, second] = [await runCli(args, { CONFORMANCE_RECORD: hars[0] as string }), await runCli(args, { CONFORMANCE_RECORD: hars[1] as string })];
+    const [first, second] = [await runCli(args, { CONFORMANCE_RECORD: hars[0] as string }, RUN_MS), await runCli(args, { CONFORMANCE_RECORD: hars[1] as string }, RUN_MS)];
     // The replay, against a server of its own with the fault.
     const server = await startReferenceServer({ faults: [fault] });
     try {
@@ -115,7 +115,7 @@ describe('the exploration, seeded', () => {
     }
   });
 
-  it('should fail the clause a finding breaks, with a replay that reproduces it against the faulted server', { timeout: 240_000 }, async () => {
+  it('should fail the clause a finding breaks, with a replay that reproduces it against the faulted server', { timeout: RUN_MS + 40_000 }, async () => {
     const server = await startReferenceServer({ faults: ['STATUS-FAV-5:deleted'], ...SHORT_WINDOWS });
     try {
       const env = serverEnv(server);
@@ -131,7 +131,7 @@ describe('the exploration, seeded', () => {
     }
   });
 
-  it('should fail the clause of an effect a creation lost, with a replay that reproduces it', { timeout: 240_000 }, async () => {
+  it('should fail the clause of an effect a creation lost, with a replay that reproduces it', { timeout: RUN_MS + 40_000 }, async () => {
     const server = await startReferenceServer({ faults: ['STATUS-CREATE-2:polls'], ...SHORT_WINDOWS });
     try {
       const env = serverEnv(server);
