@@ -48,6 +48,13 @@ module.exports = {
       to: { path: '^suites/support/(act/(actors|applications|sign-in|moves|sequence|stream-moves)|talk/(sse|websocket|undici|browser|connections))[.]ts$', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'no-judge-to-sending-act',
+      comment: 'judges only judge: of act/, judge/ takes values only from the modules that send nothing (the explored parts\' *-model.ts, the steps\' outcomes, what was created, the stream keys, the settle window, the creations\' hook); what sends it may name as types alone',
+      severity: 'error',
+      from: { path: '^suites/support/judge/', pathNot: '[.]test[.]ts$' },
+      to: { path: '^suites/support/act/', pathNot: '^suites/support/act/([^/]+-model|steps|created|stream-keys|settle|creations)[.]ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'no-fixtures-to-higher',
       comment: 'fixtures/ (the reference server, the media files) may import of the suites only talk/ and the clause catalogue (the releases and faults it names); its tests may use the verifiers',
       severity: 'error',

@@ -1,7 +1,7 @@
 // The requests at the same moment, judged from their records: the second of a pair may be its row's "already" answer,
 // a move stored twice shows at the undo after it, and each explored check judges the entries of its own clause.
 import { describe, expect, it } from 'vitest';
-import { atOnceCost, atOnceSequences, type AtOnceSequence, type SentAtOnce } from '../act/explore-at-once.ts';
+import { atOnceCost, atOnceSequences, type AtOnceSequence, type SentAtOnce } from '../act/explore-at-once-model.ts';
 import type { Sent } from '../act/sequence.ts';
 import { judgeAtOnce } from './explore-at-once-oracle.ts';
 import { failureOf, recorded } from './recorded.ts';

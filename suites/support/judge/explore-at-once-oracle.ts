@@ -4,7 +4,7 @@
 // under the row's "already" clause (the other answer neither the move made nor the move asked again; a count or a list
 // that counts it twice); the undo after it under the undo's row (a move stored twice leaves its flag set). The first
 // entry that breaks a clause ends its record's judgement: what came after met the state it left.
-import { atOnceCost, atOnceSequences, type AtOnceSequence, type SentAtOnce } from '../act/explore-at-once.ts';
+import { atOnceCost, atOnceSequences, type AtOnceSequence, type SentAtOnce } from '../act/explore-at-once-model.ts';
 import type { SequenceRecord } from '../act/sequence.ts';
 import { ClauseFailure } from './clauses.ts';
 import { judgeSequence, modelAfter } from './state-machine.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AUTH_OPERATIONS } from '../act/explore-auth.ts';
+import { AUTH_OPERATIONS } from '../act/explore-auth-model.ts';
 import type { Exchange } from '../talk/http.ts';
 import { CLAUSES } from './clauses.ts';
 import { AUTH_CLAUSES, authInstances, authModelLines, describeAuthInput, judgeAuthExplored, judgedAuth } from './explore-auth-oracle.ts';

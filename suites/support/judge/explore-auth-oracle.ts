@@ -16,7 +16,7 @@ import {
   variedOf,
   type AuthInput,
   type AuthSent,
-} from '../act/explore-auth.ts';
+} from '../act/explore-auth-model.ts';
 import { answerOf, causeOf } from '../act/steps.ts';
 import { createdObject, type Exchange } from '../talk/http.ts';
 import { block, countJudged } from './preconditions.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BASE_ROW, formOf, type CreateRow, type SentCreation } from '../act/explore-create.ts';
+import { BASE_ROW, formOf, type CreateRow, type SentCreation } from '../act/explore-create-model.ts';
 import type { Exchange } from '../talk/http.ts';
 import { createInstances, leadClause } from './explore-create-oracle.ts';
 

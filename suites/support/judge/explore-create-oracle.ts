@@ -5,7 +5,7 @@
 // (a ScheduledStatus with scheduled_at), then show each parameter's effect on the answer, on its owner's read and on
 // another account's; where the contract leaves the answer open (a bound not shown, a value of the wrong type), a
 // refusal is as good as a success, whose effects are judged, and a server error is ERRORS-5XX-1's warning, run-wide.
-import { BASE_ROW, choiceOf, CREATE_PARAMETERS, describeRow, rulingOf, type CreateRow, type SentBoost, type SentCreation } from '../act/explore-create.ts';
+import { BASE_ROW, choiceOf, CREATE_PARAMETERS, describeRow, rulingOf, type CreateRow, type SentBoost, type SentCreation } from '../act/explore-create-model.ts';
 import { createdObject, type Exchange } from '../talk/http.ts';
 import { findClause } from './clauses.ts';
 

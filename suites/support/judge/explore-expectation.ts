@@ -1,7 +1,7 @@
 // What the contract says an explored answer is (judge/explore-oracle.ts, judge/explore-matrix-oracle.ts): a success
 // (the resource, its flag), a refusal (the Errors table's rows), or open, where only a server error is judged; and
 // an answer as judged, which the oracles of the media and streams hand back too.
-import type { SentCell } from '../act/explore-matrix.ts';
+import type { SentCell } from '../act/explore-matrix-model.ts';
 import type { Exchange } from '../talk/http.ts';
 import type { ResourceName } from './schema.ts';
 

@@ -2,8 +2,8 @@
 // status operation x caller x visibility of A's status, what the contract says the answer is, under the clause the
 // default run's matrix judges that row by (the Statuses table's Access column, the Errors table, the States and
 // transitions rows). Where the contract leaves a cell open, only a server error is judged (ERRORS-5XX-1's warning).
-import { CALLER_WORDS, CALLERS, DEFAULT_ASKED, MATRIX_OPERATIONS, VISIBILITIES, visibleTo, type Caller, type Cell, type MatrixPlan, type SentCell, type Visibility } from '../act/explore-matrix.ts';
-import { operationNamed } from '../act/explore-inputs.ts';
+import { CALLER_WORDS, CALLERS, DEFAULT_ASKED, MATRIX_OPERATIONS, VISIBILITIES, visibleTo, type Caller, type Cell, type MatrixPlan, type SentCell, type Visibility } from '../act/explore-matrix-model.ts';
+import { operationNamed } from '../act/explore-inputs-model.ts';
 import type { Expectation } from './explore-expectation.ts';
 import type { AccessCell } from './access-cells.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BASE_UPLOAD, type SentUpdate, type SentUpload, type UploadRow } from '../act/explore-media.ts';
-import type { SentStream } from '../act/explore-streams.ts';
+import { BASE_UPLOAD, type SentUpdate, type SentUpload, type UploadRow } from '../act/explore-media-model.ts';
+import type { SentStream } from '../act/explore-streams-model.ts';
 import type { Exchange } from '../talk/http.ts';
 import { fiveHundredClauseOf, streamExpectation, streamInstances, updateInstances, uploadInstances } from './explore-media-oracle.ts';
 

@@ -6,8 +6,8 @@
 // rule (a focal point past -1..1 or no pair of numbers, an empty or long description, an unknown stream value, a
 // hashtag stream without its tag, a list id that names nothing, a stream without a token), only a server error is
 // judged: MEDIA-FOCUS-2's failure for a focal point ("no value makes the server fail"), else ERRORS-5XX-1's warning.
-import { classOf, describeRow, MEDIA_CLASSES, MEDIA_RELEASES, UPDATE_PARAMETERS, UPLOAD_PARAMETERS, type MediaParameter, type SentUpdate, type SentUpload, type UpdateRow, type UploadRow } from '../act/explore-media.ts';
-import { describeStream, type SentStream, type StreamCell } from '../act/explore-streams.ts';
+import { classOf, describeRow, MEDIA_CLASSES, MEDIA_RELEASES, UPDATE_PARAMETERS, UPLOAD_PARAMETERS, type MediaParameter, type SentUpdate, type SentUpload, type UpdateRow, type UploadRow } from '../act/explore-media-model.ts';
+import { describeStream, type SentStream, type StreamCell } from '../act/explore-streams-model.ts';
 import { createdObject, excerpt, type Exchange } from '../talk/http.ts';
 import { isEventStream } from '../talk/streams.ts';
 import { judgedOnce, observeMismatch } from './run-wide.ts';

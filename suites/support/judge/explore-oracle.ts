@@ -17,18 +17,18 @@ import {
   type Input,
   type Operation,
   type Sent,
-} from '../act/explore-inputs.ts';
+} from '../act/explore-inputs-model.ts';
 import { createdObject, jsonOf, type Exchange } from '../talk/http.ts';
-import { ALL_CELLS, askedByDefault, CALLER_WORDS, drawWithMatrix, type SentCell } from '../act/explore-matrix.ts';
+import { ALL_CELLS, askedByDefault, CALLER_WORDS, drawWithMatrix, type SentCell } from '../act/explore-matrix-model.ts';
 import { tableOf } from './access-cells.ts';
 import { accessCellsOf, cellExpectation, matrixCoverageLines, matrixModelLines } from './explore-matrix-oracle.ts';
-import { BOOST_REQUESTS, creationCost, type SentBoost, type SentCreation } from '../act/explore-create.ts';
-import { AUTH_DRAWS, authCost, authCoverageLines, drawAuthInputs } from '../act/explore-auth.ts';
+import { BOOST_REQUESTS, creationCost, type SentBoost, type SentCreation } from '../act/explore-create-model.ts';
+import { AUTH_DRAWS, authCost, authCoverageLines, drawAuthInputs } from '../act/explore-auth-model.ts';
 import { authModelLines } from './explore-auth-oracle.ts';
 import { boostInstances, CREATE_CLAUSES, createInstances, createModelLines, releaseWords } from './explore-create-oracle.ts';
-import { drawMediaAndStreams, mediaStreamCoverage, type SentUpdate, type SentUpload } from '../act/explore-media.ts';
-import type { SentStream } from '../act/explore-streams.ts';
-import type { SentAtOnce } from '../act/explore-at-once.ts';
+import { drawMediaAndStreams, mediaStreamCoverage, type SentUpdate, type SentUpload } from '../act/explore-media-model.ts';
+import type { SentStream } from '../act/explore-streams-model.ts';
+import type { SentAtOnce } from '../act/explore-at-once-model.ts';
 import { atOnceListing } from './explore-at-once-oracle.ts';
 import { judgedOnMedia, MEDIA_STREAM_CLAUSES, mediaStreamModelLines } from './explore-media-oracle.ts';
 import { answerOf, causeOf } from '../act/steps.ts';

@@ -46,6 +46,9 @@ describe('the layers of the support layer', () => {
       'suites/support/run/cli.ts': "import { helper } from '../helper.ts';\nexport const cli = helper;\n",
       'suites/support/act/moves.ts': "export const moves = () => 'A';\n",
       'suites/support/judge/sends.ts': "import { moves } from '../act/moves.ts';\nexport const judged = moves;\n",
+      'suites/support/act/explore-part-model.ts': "export const COVERING = ['own'];\n",
+      'suites/support/act/explore-part.ts': "import { COVERING } from './explore-part-model.ts';\nexport const sendPart = () => COVERING;\n",
+      'suites/support/judge/part-oracle.ts': "import { COVERING } from '../act/explore-part-model.ts';\nimport { sendPart } from '../act/explore-part.ts';\nexport const judged = [COVERING, sendPart];\n",
       'fixtures/reference-server/server.ts': "import { verdict } from '../../suites/support/judge/verify.ts';\nexport const server = verdict;\n",
     };
     for (const [path, text] of Object.entries(files)) {
@@ -56,6 +59,9 @@ describe('the layers of the support layer', () => {
     expect(code).not.toBe(0);
     for (const rule of ['no-talk-to-higher', 'no-circular', 'no-support-to-suites', 'no-fixtures-to-higher', 'no-reference-server-below-run']) expect(report).toContain(rule);
     expect(report).toMatch(/no-judge-sends: suites\/support\/judge\/sends\.ts → suites\/support\/act\/moves\.ts/);
+    // Of an explored part, a judge may read the model, not the module that sends.
+    expect(report).toMatch(/no-judge-to-sending-act: suites\/support\/judge\/part-oracle\.ts → suites\/support\/act\/explore-part\.ts/);
+    expect(report).not.toMatch(/judge\/part-oracle\.ts → suites\/support\/act\/explore-part-model\.ts/);
     // A loose module that imports, and one that only is imported.
     expect(report).toMatch(/no-loose-support-modules: suites\/support\/loose\.ts →/);
     expect(report).toMatch(/no-loose-support-modules: suites\/support\/run\/cli\.ts → suites\/support\/helper\.ts/);
