@@ -729,13 +729,20 @@ function release(held: Hold): void {
 
 /**
  * Where the run's spare is known, a step that ends gives back to it what it took and did not spend (its planned calls
- * are spent first), and keeps the rest of its planned calls held for the file's cleanup (filePool); elsewhere it gives
- * back all it did not spend.
+ * are spent first), and keeps the rest of its planned calls of the IP access bucket held for the file's cleanup
+ * (filePool); elsewhere it gives back all it did not spend. An account's counter gets back all the step did not spend:
+ * a step of two accounts holds its whole plan on each (which of them sends a call is the server's answers' to decide),
+ * so keeping that would hold on B's counter the calls A made (a run's sequences, --explore 200: B's bucket held empty,
+ * a five-minute wait), and the cleanup's calls are paced on each account's bucket as every call is.
  */
 function endStep(held: Hold): void {
   if (!spareKnown()) return release(held);
   filePool ??= { what: "the cleanup's calls its steps planned", left: new Map(), fromSpare: 0 };
   for (const [key, left] of held.left) {
+    if (key !== SHARED_KEY) {
+      addTo(key, 'held', -left);
+      continue;
+    }
     const back = Math.min(held.fromSpare, left);
     addTo(key, 'held', -back);
     if (key === SHARED_KEY) giveSpare(back);
@@ -874,7 +881,8 @@ export async function paceBefore(actor: string, method: string, path: string): P
   const spent = keys.filter((key, i) => {
     const bucket = buckets[i] as Bucket;
     const access = bucket === 'IP access' || bucket === 'Account access';
-    if (holder && access) return false;
+    // The file's pool holds IP access calls alone (endStep): a cleanup call is paced on its account's bucket.
+    if (holder && access && (bucket === 'IP access' || holder !== filePool)) return false;
     const left = leftOf(key);
     return left !== undefined && left <= (beyondPlan && access ? 0 : reserveOf(bucket));
   });
