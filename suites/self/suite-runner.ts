@@ -8,9 +8,9 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
-import { BaseSequencer, startVitest, type Reporter, type SerializedError, type TestModule, type TestSpecification } from 'vitest/node';
+import { startVitest, type Reporter, type SerializedError, type TestModule, type TestSpecification } from 'vitest/node';
 import type { Config } from '../support/talk/config.ts';
-import { SETUP_FILES, transformCache } from '../support/run/conformance-project.ts';
+import { GroupOrder, SETUP_FILES, transformCache } from '../support/run/conformance-project.ts';
 import { prepareRun } from '../support/run/global-setup.ts';
 import { checkOf } from '../support/report/reporter.ts';
 import type { CheckStatus } from '../support/report/results.ts';
@@ -85,12 +85,18 @@ interface FileOfRun {
   expectedMs: number;
 }
 
-/** The wrappers' order: the longest expected first, the others as planned (a fault's, then the next). */
-function longestFirst(wrappers: ReadonlyMap<string, FileOfRun>): typeof BaseSequencer {
-  return class extends BaseSequencer {
+/**
+ * The wrappers' order: the longest expected first, the others in the order the conformance command starts them
+ * (GroupOrder: each run's Limits first, while its buckets are far from spent). Without expected times (the variations'
+ * runs) that order alone: ordered by name instead, a run's files started side by side, its Limits after the others,
+ * and under a busy lane a group's preparation outlasted the hook's timeout.
+ */
+function longestFirst(wrappers: ReadonlyMap<string, FileOfRun>): typeof GroupOrder {
+  return class extends GroupOrder {
     override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
       const expected = (f: TestSpecification) => wrappers.get(f.moduleId)?.expectedMs ?? 0;
-      return [...files].sort((x, y) => expected(y) - expected(x) || x.moduleId.localeCompare(y.moduleId));
+      // A stable sort: files of one expected time keep GroupOrder's order.
+      return (await super.sort(files)).sort((x, y) => expected(y) - expected(x));
     }
   };
 }
