@@ -225,6 +225,11 @@ export async function undoAll(): Promise<void> {
     // Once a state came late in this file, or a read after an undo still showed its object, the later reads wait for
     // the settle window, read once then.
     let deferred = sawUnsettled();
+    // Newest first by the steps' order of declaration (a step comes after those it needs), not by the order their
+    // answers came in: steps run side by side, and the first undo of a kind carries the read that shows one there,
+    // which each run counts in the same step's cost.
+    const declared = (entry: Entry) => entry.part?.order ?? Number.MAX_SAFE_INTEGER;
+    ledger.entries.sort((a, b) => declared(a) - declared(b));
     while (ledger.entries.length > 0) {
       const entry = ledger.entries.pop() as Entry;
       if (entry.token !== undefined) tokens.push(entry);
