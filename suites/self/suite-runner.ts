@@ -68,11 +68,12 @@ const ROOT = resolve(import.meta.dirname, '../..');
  */
 const WORKERS = 6;
 /**
- * A check or step still running after this long hangs (a pacing wait for a far reset, say), and must say so. Three
+ * A check or step still running after this long hangs (a pacing wait for a far reset, say), and must say so. Five
  * minutes: a fault run under --explore 200 sends its covering sequences in one step, about 150 requests with their
- * settle windows, and a shrink's sequences again.
+ * settle windows, and a shrink's sequences again; at a load of 40 a group's preparation under the small-chunks
+ * variation outlasted three.
  */
-const RUN_CHECK_TIMEOUT_MS = 180_000;
+const RUN_CHECK_TIMEOUT_MS = 300_000;
 
 const firstLine = (error: SerializedError) => `${error.name ?? 'Error'}: ${(error.message ?? '').split('\n')[0]}`;
 
