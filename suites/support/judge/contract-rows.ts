@@ -254,7 +254,12 @@ export const CONTRACT_ROWS: Readonly<Record<string, Readonly<Record<string, RowM
 // on the answer, on the caller's later read and on another account's, a clause judges it (STATUS-EFFECT-*,
 // MEDIA-EFFECT-*, each on a read the run makes anyway), but for these, not yet observed, each with its cost:
 // - POST .../reblog visibility, on later reads: the booster's read of its boost shows the visibility, and a private
-//   boost is hidden from a caller without a token (404). Two /api calls; STATUS-REBLOG-2 judges the answer only.
+//   boost is hidden from a caller without a token (404). Two /api calls; STATUS-REBLOG-2 judges the answer only. The
+//   booster's read alone (B's read of its private boost, one call) would catch STATUS-REBLOG-2:read in the default run,
+//   which --explore 320 catches today: no read the default run makes shows a boost's visibility.
+// - POST .../reblog without visibility, "default public": every boost of the default run names its visibility. Its
+//   cell boosts an unlisted original without the parameter (on a public one the default and the original's visibility
+//   agree): a reblog and its unreblog, two /api calls and one of the booster's deletions; no fault yet.
 // - media_ids[] and poll[expires_in], on the caller's own later read: A's read of its status with media (one /api call;
 //   the DELETE answer, STATUS-DELETE-1 and -5, and another account's read, MEDIA-EFFECT-2 and STATUS-EFFECT-4, show them).
 // Without a documented effect to observe, as the contract has it: poll[hide_totals] for the poll's author (the contract
