@@ -745,7 +745,7 @@ function endStep(held: Hold): void {
     }
     const back = Math.min(held.fromSpare, left);
     addTo(key, 'held', -back);
-    if (key === SHARED_KEY) giveSpare(back);
+    giveSpare(back);
     filePool.left.set(key, (filePool.left.get(key) ?? 0) + left - back);
   }
   held.left.clear();
