@@ -71,8 +71,9 @@ describe('pacing', () => {
     for (const notATimestamp of ['300', '1', 'soon', '', undefined]) expect(resetTimeOf(notATimestamp)).toBeUndefined();
   });
 
-  it('should count per-account buckets per actor and per-IP buckets once', () => {
+  it('should count per-account buckets per actor, none for a call without a token, and per-IP buckets once', () => {
     expect(budgetKeysOf('A', 'DELETE', '/api/v1/statuses/1')).toEqual(['Account access of A', 'IP access', 'Deletion of A']);
+    expect(budgetKeysOf(undefined, 'DELETE', '/api/v1/statuses/1')).toEqual(['IP access']);
     expect(budgetKeysOf('anonymous', 'POST', '/api/v1/accounts')).toEqual(['Account access of anonymous', 'IP access', 'App sign-up']);
     expect(budgetKeysOf('B', 'POST', '/api/v2/media?x=1')).toEqual(['Account access of B', 'IP access', 'Uploading of B']);
     expect(budgetKeysOf('A', 'POST', '/oauth/token')).toEqual([]);
