@@ -178,7 +178,7 @@ function wrapperSource(wrapper: string, run: string, file: string): string {
     `import { joinRun } from '${from('suites/support/act/actors.ts')}';`,
     `import { forgetEvaluation } from '${from('suites/self/import-anew.ts')}';`,
     `joinRun(${JSON.stringify(run)});`,
-    `forgetEvaluation(${JSON.stringify(join(ROOT, file))});`,
+    `forgetEvaluation(${JSON.stringify(join(ROOT, file).split('\\').join('/'))});`,
     `await import('${from(file)}');`,
     '',
   ].join('\n');
