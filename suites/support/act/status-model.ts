@@ -3,7 +3,7 @@
 // cases leave the state unchanged). The delete row ends them: after it every move answers 404, the Errors table's row
 // for a deleted status, and a read gives 404. The model says what a move's answer and a later read must show, and under which
 // clause each shows it; sequence.ts walks a recorded sequence through it. Pure: no request, no verdict.
-import type { Flag } from '../act/moves.ts';
+import type { Flag } from './moves.ts';
 
 /** A, who owns the status; B, another account, who can see it and takes no part in its thread. */
 export type Who = 'A' | 'B';
