@@ -49,10 +49,10 @@ module.exports = {
     },
     {
       name: 'no-judge-to-sending-act',
-      comment: 'judges only judge: of act/, judge/ takes values only from the modules that send nothing (the explored parts\' *-model.ts, the steps\' outcomes, what was created, the stream keys, the settle window, the creations\' hook); what sends it may name as types alone',
+      comment: 'judges only judge: of act/, judge/ imports only the modules that send nothing (the *-model.ts of what the moves, sequences and explored parts sent, the steps\' outcomes, what was created, the stream keys, the settle window, the creations\' hook), not even a type of one that sends: what a judge reads is data',
       severity: 'error',
       from: { path: '^suites/support/judge/', pathNot: '[.]test[.]ts$' },
-      to: { path: '^suites/support/act/', pathNot: '^suites/support/act/([^/]+-model|steps|created|stream-keys|settle|creations)[.]ts$', dependencyTypesNot: ['type-only'] },
+      to: { path: '^suites/support/act/', pathNot: '^suites/support/act/([^/]+-model|steps|created|stream-keys|settle|creations)[.]ts$' },
     },
     {
       name: 'no-fixtures-to-higher',

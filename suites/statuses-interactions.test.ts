@@ -40,10 +40,11 @@ import { answerOf, causeOf, failed, succeeded, type Step } from './support/act/s
 import { now, observeLate, settle, SETTLE_REREADS } from './support/act/settle.ts';
 import { check, checkEach, expectEqual, expectHeld, expectError, expectList, expectOk, expectRefusal, fail, statusLine } from './support/judge/verify.ts';
 import { it, made, notMade, requirement, section, step, type DeclaredStep, type StepOutcome } from './support/run/checks.ts';
-import { Sequencer, type SequenceRecord } from './support/act/sequence.ts';
+import { explorationBudget, explore, readState, Sequencer, sendSequence } from './support/act/sequence.ts';
+import type { Exploration, SequenceRecord } from './support/act/sequence-model.ts';
 import { EXPLORE_DELETIONS } from './support/act/explore-inputs.ts';
-import { explorationBudget, explore, judgeExploration, judgeSequence, readState, sendSequence, type Exploration } from './support/judge/state-machine.ts';
-import { ROWS, type Move, type MoveName, type Who } from './support/judge/status-model.ts';
+import { judgeExploration, judgeSequence, sequenceJudging } from './support/judge/state-machine.ts';
+import { ROWS, type Move, type MoveName, type Who } from './support/act/status-model.ts';
 import { ClauseFailure } from './support/judge/clauses.ts';
 import { expectEveryCell, type AccessCell } from './support/judge/access-cells.ts';
 
@@ -476,8 +477,8 @@ const sequences = step(
     const counted = (field: string, flag: 'favourited' | 'reblogged') => (typeof shown[field] === 'number' ? (shown[field] as number) : 0) - (owner[flag] ? 1 : 0);
     const record: SequenceRecord = { statusId: id, ownerId, base: { favourites: counted('favourites_count', 'favourited'), reblogs: counted('reblogs_count', 'reblogged') }, owner, sent: [] };
     // Read by A, who has not favourited: the count and the list show the favourites at the same moment, whoever reads.
-    await sendSequence(sequencer, record, COVERING, (move) => (move.atOnce ? ['A'] : []));
-    await readState(sequencer, record, [other]);
+    await sendSequence(sequencer, record, COVERING, (move) => (move.atOnce ? ['A'] : []), sequenceJudging.shows);
+    await readState(sequencer, record, [other], sequenceJudging.shows);
     const budget = explorationBudget(config);
     if (budget === 0) return made({ record });
     const make = async (): Promise<string | undefined> => {
@@ -496,6 +497,7 @@ const sequences = step(
       // Each account's share of the Deletion bucket the exploration adds (its deletes, unreblogs and the undos of its
       // reblogs; A's ledger delete of the last status made), declared with the explored inputs' and creations'.
       deletions: { A: EXPLORE_DELETIONS.A.sequences, B: EXPLORE_DELETIONS.B.sequences },
+      judging: sequenceJudging,
     });
     return made({ record, exploration });
   },

@@ -2,12 +2,12 @@
 // explore-at-once.ts sends them; this module holds no request, so that the oracle (judge/explore-at-once-oracle.ts)
 // reads it without importing what sends.
 import type { Exchange } from '../talk/http.ts';
-import type { SequenceRecord } from './sequence.ts';
+import type { SequenceRecord } from './sequence-model.ts';
 
 export type Who = 'A' | 'B';
 export type Name = 'favourite' | 'unfavourite' | 'bookmark' | 'unbookmark' | 'mute' | 'unmute' | 'pin' | 'unpin';
 
-/** A move of a sequence, by the names of judge/status-model.ts; `atOnce`: sent twice at the same moment. */
+/** A move of a sequence, by the names of status-model.ts; `atOnce`: sent twice at the same moment. */
 export interface AtOnceMove {
   who: Who;
   name: Name;

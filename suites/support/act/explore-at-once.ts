@@ -9,7 +9,8 @@ import type { Exchange } from '../talk/http.ts';
 import { createdObject } from '../talk/http.ts';
 import type { Actor } from './actors.ts';
 import { moves } from './moves.ts';
-import { Sequencer, type SequenceRecord } from './sequence.ts';
+import { Sequencer } from './sequence.ts';
+import type { SequenceRecord } from './sequence-model.ts';
 import { type AtOnceSequence, type Name, type SentAtOnce, UNDO, type Who } from './explore-at-once-model.ts';
 export * from './explore-at-once-model.ts';
 

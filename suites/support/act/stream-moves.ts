@@ -3,7 +3,7 @@
 // listen, A's direct message and A's read of it (with B only), the poster's public status (B, or A without B) that
 // mentions A, A's mute of its thread, B's private reply, A's unmute, B's public reply, the poster's DELETE of the
 // public status once the public streams carried it, and the poster's read of it after. The judges of judge/ only read
-// what these brought (judge/stream-scenario.ts): none of them sends a request.
+// what these brought (judge/stream-scenario.ts), as the types of stream-moves-model.ts: none of them sends a request.
 //
 // A move never judges: it ends as what it made (and when, for the waits of the events it causes) or as the cause a
 // check needing it is blocked by.
@@ -11,19 +11,13 @@ import { createdObject, type Exchange } from '../talk/http.ts';
 import type { Config } from '../talk/config.ts';
 import { carrying, type EventStream, type Opener, type StreamRequest } from '../talk/streams.ts';
 import type { Actor } from './actors.ts';
-import { authorGap, type PreparedStatus, type Status } from './created.ts';
-import { remember, type LedgerEntry } from './ledger.ts';
+import { authorGap, type PreparedStatus } from './created.ts';
+import { remember } from './ledger.ts';
 import { took } from './moves.ts';
 import { now, settle } from './settle.ts';
 import { answerOf, causeOf, failed, succeeded, type Step, type StepOutcome } from './steps.ts';
-import { OTHER_TAG, TAG, type StreamKey } from './stream-keys.ts';
-
-/** Every stream of one transport as it was opened; the list stream only with CONFORMANCE_LIST_ID. */
-export interface OpenedStreams {
-  streams: Record<StreamKey, EventStream | undefined>;
-  /** Whether B posts (its own user stream is then the author's): without B, A posts and mentions nobody. */
-  withB: boolean;
-}
+import { OTHER_TAG, TAG } from './stream-keys.ts';
+import type { Muted, OpenedStreams, Posted, PostedPublic, PostedReply } from './stream-moves-model.ts';
 
 /** The stream connections one transport opens: A's eight (the list stream with a list), and the poster's user stream with B. */
 export const streamsOpened = (config: Config, withB: boolean): number => 7 + (config.listId ? 1 : 0) + (withB ? 1 : 0);
@@ -43,31 +37,6 @@ export async function openStreams(open: Opener, config: Config, a: Actor, poster
     listen(a, { stream: 'direct' }),
   ]);
   return { streams: { user, authorUser: authorUser ?? user, public: pub, local, hashtag, localHashtag, otherHashtag, list, direct }, withB: poster !== a };
-}
-
-/** A status the scenario posted, and when its answer came: a wait for its events lasts at most the timeout from then. */
-export interface Posted {
-  status: Status;
-  at: number;
-}
-
-/** The public status, with the ledger's hold on it (the scenario deletes it) and A's acct it was written with. */
-export interface PostedPublic extends Posted {
-  created: PreparedStatus;
-  /** A's acct, read from the direct message's answer: the mention that notifies A. */
-  mention: Step<string>;
-}
-
-/** A reply in the thread, as its creation came (an absence check needs of it only its visibility), and when. */
-export interface PostedReply {
-  created: PreparedStatus;
-  at: number;
-}
-
-/** A's mute of the thread, and the ledger's unmute of it, which the unmute settles. */
-export interface Muted {
-  moved: Step<string>;
-  undo?: LedgerEntry;
 }
 
 const timed = (created: PreparedStatus): StepOutcome<Posted> =>

@@ -2,7 +2,7 @@
 // a move stored twice shows at the undo after it, and each explored check judges the entries of its own clause.
 import { describe, expect, it } from 'vitest';
 import { atOnceCost, atOnceSequences, type AtOnceSequence, type SentAtOnce } from '../act/explore-at-once-model.ts';
-import type { Sent } from '../act/sequence.ts';
+import type { Sent } from '../act/sequence-model.ts';
 import { judgeAtOnce } from './explore-at-once-oracle.ts';
 import { failureOf, recorded } from './recorded.ts';
 import { sentTogether } from '../talk/replay.ts';

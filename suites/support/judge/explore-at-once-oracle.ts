@@ -5,10 +5,10 @@
 // that counts it twice); the undo after it under the undo's row (a move stored twice leaves its flag set). The first
 // entry that breaks a clause ends its record's judgement: what came after met the state it left.
 import { atOnceCost, atOnceSequences, type AtOnceSequence, type SentAtOnce } from '../act/explore-at-once-model.ts';
-import type { SequenceRecord } from '../act/sequence.ts';
+import type { SequenceRecord } from '../act/sequence-model.ts';
+import { againOf, step, type MoveName } from '../act/status-model.ts';
 import { ClauseFailure } from './clauses.ts';
 import { judgeSequence, modelAfter } from './state-machine.ts';
-import { againOf, step, type MoveName } from './status-model.ts';
 
 const SEQUENCE = 'STATUS-SEQUENCE-1';
 const LISTS = { favourited_by: ['STATUS-FAVOURITEDBY-1', 'STATUS-FAV-6'], reblogged_by: ['STATUS-REBLOGGEDBY-1', 'STATUS-REBLOG-7'] } as const;

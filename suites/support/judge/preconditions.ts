@@ -7,7 +7,6 @@ import { TestRunner } from 'vitest';
 import { causeLabel, RELEASE_SKIP_MARK } from './clauses.ts';
 import { causeOf, answerOf, succeeded, type StepOutcome, type RootCause, type Step } from '../act/steps.ts';
 import { madeStep, type PreparedStatus, type Relied, type Status } from '../act/created.ts';
-import type { Holds } from '../act/moves.ts';
 import { releaseAtLeast, type Config } from '../talk/config.ts';
 import type { Exchange } from '../talk/http.ts';
 import { redact } from '../talk/redact.ts';
@@ -143,8 +142,16 @@ export function madeWith(created: PreparedStatus, relied: readonly Relied[]): St
   return status;
 }
 
+/**
+ * What a judge reads of the states the moves on a status left that must hold (act/moves.ts Holds confirms them with
+ * one read): which of them that read showed turned back, by the move's clause.
+ */
+export interface HeldStates {
+  turnedBack(clause: string): { cause: RootCause; exchange: Exchange } | undefined;
+}
+
 /** A check that met the state the move of `clause` left: blocked where a read showed that state turned back. */
-export function needHeld(holds: Holds, clause: string): void {
+export function needHeld(holds: HeldStates, clause: string): void {
   const turned = holds.turnedBack(clause);
   if (turned) block(turned.cause);
 }

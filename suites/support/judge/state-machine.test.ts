@@ -1,10 +1,11 @@
 // The state machine's judgement is a function of the recorded sequence: these tests build the sequences a server
 // would have answered and read the clause each deviation is filed under.
 import { describe, expect, it } from 'vitest';
-import type { SequenceRecord, Sent } from '../act/sequence.ts';
+import { explorationBudget } from '../act/sequence.ts';
+import type { SequenceRecord, Sent } from '../act/sequence-model.ts';
+import { coveringSequences, freshModel, isFlagMove, movesOf, ROWS, step, type MoveName, type StatusModel, type Who } from '../act/status-model.ts';
 import { recorded, failureOf } from './recorded.ts';
-import { explorationBudget, judgeSequence } from './state-machine.ts';
-import { coveringSequences, freshModel, isFlagMove, movesOf, ROWS, step, type MoveName, type StatusModel, type Who } from './status-model.ts';
+import { judgeSequence } from './state-machine.ts';
 
 const ID = '7';
 const OWNER = '1';

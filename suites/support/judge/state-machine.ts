@@ -1,49 +1,25 @@
 // The "States and transitions" rows explored as a state machine (fast-check's model-based testing): a sequence of
-// moves by the owner and another account, repeated, undone and interleaved, is sent on one status, and each answer
-// and each read are judged against the model (status-model.ts). A move's answer is judged under its row's clause (the
-// "already" clause where its flag was already set); a read, under STATUS-SEQUENCE-1, or under the "already" clause
-// of a move sent twice at the same moment just before it (one favourite, however often it is asked). The judgement is
-// a function of the record (judgeSequence); explore() draws sequences from a seed and, where one fails, lets
-// fast-check shrink it to the shortest sequence that still fails, within a request budget, and hands that record on.
-import fc from 'fast-check';
-import { createdObject, jsonOf, type Exchange } from '../talk/http.ts';
-import type { SentMove, SequenceRecord, Sequencer } from '../act/sequence.ts';
+// moves by the owner and another account, repeated, undone and interleaved, is sent on one status (act/sequence.ts),
+// and each answer and each read are judged against the model (act/status-model.ts). A move's answer is judged under
+// its row's clause (the "already" clause where its flag was already set); a read, under STATUS-SEQUENCE-1, or under
+// the "already" clause of a move sent twice at the same moment just before it (one favourite, however often it is
+// asked). The judgement is a function of the record (judgeSequence); act/sequence.ts's explore() draws sequences from
+// a seed and, where one fails, lets fast-check shrink it to the shortest sequence that still fails, judged by what
+// this module hands it (sequenceJudging), and hands that record on. Nothing here sends a request.
+import { jsonOf, type Exchange } from '../talk/http.ts';
+import { actedIn, asMove, countedBy, type Exploration, type SentMove, type SequenceJudging, type SequenceRecord } from '../act/sequence-model.ts';
 import { causeOf } from '../act/steps.ts';
+import { againOf, countsOf, DELETE_ROW, freshModel, isFlagMove, moveText, ROWS, step, type Move, type MoveName, type StatusModel } from '../act/status-model.ts';
 import { clause, ClauseFailure } from './clauses.ts';
 import { block, countJudged } from './preconditions.ts';
-import { againOf, countsOf, coveringSequences, DELETE_ROW, freshModel, isFlagMove, moveText, movesOf, ROWS, step, type FlagMoveName, type Move, type MoveName, type StatusModel, type Who } from './status-model.ts';
 import { fail, statusLine } from './verify.ts';
 
 const SEQUENCE = 'STATUS-SEQUENCE-1';
 
-/**
- * The requests `--explore N` gives the state machine beyond the default run's sequence: the run's configuration
- * (CONFORMANCE_EXPLORE), none unless a positive number. The run's own, not the process's environment: the fault runs
- * share one process.
- */
-export function explorationBudget(config: { explore?: number }): number {
-  const n = config.explore ?? 0;
-  return Number.isInteger(n) && n > 0 ? n : 0;
-}
-
 /** What an answer or a read shows against what the model wants (`count`: only a count is off); undefined where it holds. */
 type Problem = { expected: string; actual: string; count?: true } | undefined;
 
-/** The status acted on as an answer shows it: itself, or inside a boost of it (a reblog's answer, or a server that answers the boost). */
-function actedIn(exchange: Exchange, statusId: string): Record<string, unknown> | undefined {
-  const body = createdObject(exchange);
-  const reblog = body?.reblog as Record<string, unknown> | null | undefined;
-  return body?.id === statusId ? body : reblog?.id === statusId ? reblog : undefined;
-}
-
 const COUNT_OF = { favourites: 'favourites_count', reblogs: 'reblogs_count' } as const;
-type Counted = keyof typeof COUNT_OF;
-
-/** The count a move's row changes: favourites for favourite and unfavourite, boosts for reblog and unreblog. */
-function countedBy(name: MoveName): Counted | undefined {
-  const flag = isFlagMove(name) ? ROWS[name].flag : undefined;
-  return flag === 'favourited' ? 'favourites' : flag === 'reblogged' ? 'reblogs' : undefined;
-}
 
 /** A move's answer against what the model expects of it. */
 function answerProblem(exchange: Exchange, statusId: string, move: Move, model: StatusModel): Problem {
@@ -119,8 +95,6 @@ export interface Span {
   from?: number;
   to?: number;
 }
-
-const asMove = (sent: SentMove): Move => ({ who: sent.who, name: sent.name as MoveName, ...(sent.atOnce ? { atOnce: true } : {}) });
 
 /** The model after the whole record (or its first `to` entries), whatever the answers showed. */
 export function modelAfter(record: SequenceRecord, to = record.sent.length): StatusModel {
@@ -213,257 +187,15 @@ export function showsModel(record: SequenceRecord): (exchange: Exchange) => bool
   };
 }
 
-/** Sends `moves` on the record's status, each followed by the reads of the accounts `readersAfter` names (none: no read). */
-export async function sendSequence(sequencer: Sequencer, record: SequenceRecord, moves: readonly Move[], readersAfter: (move: Move) => readonly Who[]): Promise<void> {
-  for (const move of moves) {
-    await sequencer.move(record, move.who, move.name, move.atOnce);
-    const readers = readersAfter(move);
-    if (readers.length > 0) await readState(sequencer, record, readers);
-  }
-}
-
-/** The reads that show the state: the status by each of `who`, and the accounts lists of the counts the moves touched. */
-export async function readState(sequencer: Sequencer, record: SequenceRecord, who: readonly Who[]): Promise<void> {
-  const shows = showsModel(record);
-  const moved = record.sent.filter((sent): sent is SentMove => sent.kind === 'move');
-  const lists = (['favourited_by', 'reblogged_by'] as const).filter((list) => moved.some((sent) => countedBy(sent.name as MoveName) === (list === 'favourited_by' ? 'favourites' : 'reblogs')));
-  await Promise.all([...new Set(who)].map((reader) => sequencer.read(record, reader, shows)));
-  await Promise.all(lists.map((list) => sequencer.list(record, list, shows)));
-}
-
-/** What an exploration came to: the record to judge (the shortest failing sequence, else the last), and how it went. */
-export interface Exploration {
-  record?: SequenceRecord;
-  runs: number;
-  requests: number;
-  seed: number;
-  /** fast-check's path to the shrunk sequence, with the seed: what replays the draw. */
-  path?: string;
-  /** The covering sequence that failed and what it was shrunk to, where one did. */
-  covering?: string;
-}
-
-export interface ExploreOptions {
-  names: readonly MoveName[];
-  accounts: readonly Who[];
-  seed: number;
-  /** The requests the exploration may send; it stops drawing before a sequence could pass it. */
-  budget: number;
-  maxMoves: number;
-  /**
-   * The status the sequences act on, which they may delete: a status of the owner's that `make` makes (on the ledger)
-   * for the first sequence and again after each delete.
-   */
-  make: () => Promise<string | undefined>;
-  /**
-   * Each account's calls of its Deletion bucket at most: its deletes, unreblogs and the undos of its reblogs, and for
-   * the owner the delete of each status made (by a sequence or the ledger).
-   */
-  deletions: Record<Who, number>;
-}
-
 /**
- * The calls of its Deletion bucket a move takes of its account, reserved when it is sent: an unreblog without a boost
- * to undo (404, counted all the same), a reblog (its undo, by a later move or the reset), a delete.
+ * What act/sequence.ts's sending is handed to judge by: what a read waits for, the record judged after each move, and
+ * the clause of a failure (any other error is no answer, which ends an exploration).
  */
-function deletionsOf(move: Move, model: StatusModel): number {
-  // Any delete is counted when sent, beside the one reserved when its status was made: a server counts a refused
-  // delete all the same (another's; the owner's of a pinned status, which the ledger then deletes with the
-  // reservation), and a shrink sends the owner's again on the same status.
-  if (move.name === 'delete') return 1;
-  if (move.name !== 'reblog' && move.name !== 'unreblog') return 0;
-  // On a deleted status a reblog takes nothing to undo; an unreblog is a call all the same.
-  if (model.deleted) return move.name === 'unreblog' ? 1 : 0;
-  return model.flags[move.who].reblogged ? 0 : 1;
-}
-
-/** The undo of each flag: what a reset sends for a flag the model may have left set. */
-const UNDO: Partial<Record<FlagMoveName, FlagMoveName>> = { favourite: 'unfavourite', reblog: 'unreblog', bookmark: 'unbookmark', mute: 'unmute', pin: 'unpin' };
-
-const NO_COUNTS = { favourites: 0, reblogs: 0 };
-
-/** How a sequence sent went: it failed (a ClauseFailure), passed, met no answer (a timeout, a 429), or was not sent whole. */
-type Outcome = 'failed' | 'passed' | 'unanswered' | 'not-sent';
-
-/**
- * Sends sequences of moves on a status, its flags reset before each by undoing what the last one left set (a status the
- * last one deleted is made again); every move is followed by a read of its account and of the lists it touched, and
- * judged. First the covering sequences (status-model.ts, coveringSequences), built from the rows, so that a row is
- * reached whatever the seed draws: one that fails is shrunk by leaving out each earlier move in turn, kept out where
- * the sequence still fails under the same clause. Then sequences drawn from `seed` (fast-check's commands), a failing
- * one shrunk by fast-check to the shortest that still fails. A sequence that met no answer ends the exploration, its
- * record handed on as it is. The repeat of a reblog is left out: what it does to reblogs_count is not shown; so is the
- * owner's delete of a status it deleted (STATUS-DELETE-4's own check sends it), and any move once the owner's
- * deletions are spent.
- */
-export async function explore(sequencer: Sequencer, ownerId: string, options: ExploreOptions): Promise<Exploration> {
-  const perMove = 1 + options.accounts.length + 2;
-  // A sequence's reset: an undo per flag of each account, or a status made, and its first read.
-  const perReset = options.accounts.length * Object.keys(UNDO).length + 1;
-  let statusId: string | undefined;
-  let left: StatusModel = freshModel(NO_COUNTS);
-  // The ledger's delete of each status made is reserved when it is made.
-  const deletions: Record<Who, number> = { ...options.deletions };
-  /** The moves and undos sent on the status so far, for the replay of a sequence on it. */
-  let history: Exchange[] = [];
-  let last: SequenceRecord | undefined;
-  let failing: SequenceRecord | undefined;
-  let stopped = false;
-  let runs = 0;
-  let covering: string | undefined;
-
-  /** Undoes the flags the last sequence left set on a status that stands. */
-  const undoLeft = async (id: string): Promise<void> => {
-    for (const who of options.accounts) {
-      for (const [move, undo] of Object.entries(UNDO) as [FlagMoveName, FlagMoveName][]) {
-        if (!left.flags[who][ROWS[move].flag] || !options.names.includes(undo)) continue;
-        history.push(await sequencer.send(sequencer.actor(who), id, undo));
-        sequencer.requests += 1;
-      }
-    }
-  };
-
-  /** The status as the next sequence starts on it, its counts read; undefined where no status could be made. */
-  const reset = async (): Promise<SequenceRecord | undefined> => {
-    if (statusId !== undefined && !left.deleted) await undoLeft(statusId);
-    else {
-      // No status is made whose delete the owner's deletions could not pay.
-      if (deletions.A < 1) return undefined;
-      deletions.A -= 1;
-      statusId = await options.make();
-      sequencer.requests += 1;
-      history = [];
-    }
-    left = freshModel(NO_COUNTS);
-    if (statusId === undefined) return undefined;
-    const start = await sequencer.actor('A').get(`/api/v1/statuses/${statusId}`);
-    sequencer.requests += 1;
-    const body = actedIn(start, statusId);
-    const count = (field: string) => (typeof body?.[field] === 'number' ? (body[field] as number) : 0);
-    return { statusId, ownerId, base: { favourites: count('favourites_count'), reblogs: count('reblogs_count') }, sent: [], ...(history.length ? { prelude: [...history] } : {}) };
-  };
-
-  /** Whether a move may be sent in `model`: within its account's deletions, and not a move the exploration leaves out. */
-  const admissible = (move: Move, model: Readonly<StatusModel>): boolean => {
-    if (deletionsOf(move, model) > deletions[move.who]) return false;
-    if (move.name === 'delete') return move.who !== 'A' || !model.deleted;
-    return model.deleted === true || move.name !== 'reblog' || !model.flags[move.who].reblogged;
-  };
-
-  /** Sends a move and the reads after it, steps the model, and judges the record so far. */
-  const send = async (move: Move, model: StatusModel, record: SequenceRecord): Promise<void> => {
-    deletions[move.who] -= deletionsOf(move, model);
-    history.push(...(await sequencer.move(record, move.who, move.name)).answers);
-    const next = step(model, move).next;
-    Object.assign(model, { flags: next.flags, ...(next.deleted ? { deleted: true } : {}) });
-    left = { ...next, base: left.base };
-    await readState(sequencer, record, [move.who]);
-    judgeSequence(record);
-  };
-
-  /** Sends a sequence on the status, reset first; `clause`: a failure under another clause is no failure of it. */
-  const sendSequenceOf = async (moves: readonly Move[], clause?: string): Promise<Outcome> => {
-    if (stopped || sequencer.requests + perReset + perMove * moves.length > options.budget) return 'not-sent';
-    runs += 1;
-    const record = await reset();
-    if (!record) {
-      // No status to act on: the creation's own checks say why; nothing more to send.
-      stopped = true;
-      return 'unanswered';
-    }
-    last = record;
-    const model = freshModel(record.base);
-    try {
-      for (const move of moves) {
-        if (!admissible(move, model)) return 'not-sent';
-        await send(move, model, record);
-      }
-      return 'passed';
-    } catch (error) {
-      if (!(error instanceof ClauseFailure)) {
-        // No answer, or one the budget refused: evidence of nothing, and no reason to send more.
-        stopped = true;
-        return 'unanswered';
-      }
-      if (clause !== undefined && error.data.clause !== clause) return 'passed';
-      failing = record;
-      return 'failed';
-    }
-  };
-
-  /** The moves of a failing covering sequence up to the one that failed, each earlier one left out where it still fails. */
-  const shrinkCovering = async (record: SequenceRecord): Promise<Move[]> => {
-    const shortest = record.sent.filter((sent): sent is SentMove => sent.kind === 'move').map(asMove);
-    let clauseOf: string | undefined;
-    try {
-      judgeSequence(record);
-    } catch (error) {
-      if (error instanceof ClauseFailure) clauseOf = error.data.clause;
-    }
-    for (let i = shortest.length - 2; i >= 0; i -= 1) {
-      const shorter = [...shortest.slice(0, i), ...shortest.slice(i + 1)];
-      const outcome = await sendSequenceOf(shorter, clauseOf);
-      if (outcome === 'failed') shortest.splice(i, 1);
-      else if (outcome === 'unanswered') break;
-    }
-    // `failing` is the record of the shortest that failed: the covering sequence's own where none shorter did.
-    return shortest;
-  };
-
-  const sequences = coveringSequences(options.names, options.accounts);
-  for (const [index, moves] of sequences.entries()) {
-    const outcome = await sendSequenceOf(moves);
-    if (outcome === 'unanswered') break;
-    if (outcome !== 'failed' || !failing) continue;
-    const shrunk = await shrinkCovering(failing);
-    covering = `covering sequence ${index + 1} of ${sequences.length} (${moves.map(moveText).join(', ')}), shrunk to ${shrunk.map(moveText).join(', ')}`;
-    break;
-  }
-
-  class MoveCommand implements fc.AsyncCommand<StatusModel, SequenceRecord> {
-    constructor(readonly move: Move) {}
-    check = (model: Readonly<StatusModel>) => admissible(this.move, model);
-    run = (model: StatusModel, record: SequenceRecord) => send(this.move, model, record);
-    toString = () => moveText(this.move);
-  }
-
-  const commands = options.accounts.flatMap((who) => movesOf(who, options.names).map((name) => fc.constant(new MoveCommand({ who, name }))));
-  // The most a run sends: its moves, each with its reads, and the reset before it.
-  const perRun = perMove * options.maxMoves + perReset;
-  let path: string | undefined;
-  if (!failing && !stopped) {
-    const details = await fc.check(
-      fc.asyncProperty(fc.commands(commands, { maxCommands: options.maxMoves }), async (sequence) => {
-        // Past the budget (a shrink included), a sequence is not sent: fast-check counts it as skipped, not as passing.
-        fc.pre(!stopped && sequencer.requests + perRun <= options.budget);
-        runs += 1;
-        const record = await reset();
-        if (!record) {
-          stopped = true;
-          return;
-        }
-        last = record;
-        try {
-          await fc.asyncModelRun(() => ({ model: freshModel(record.base), real: record }), sequence);
-        } catch (error) {
-          if (!(error instanceof ClauseFailure)) {
-            stopped = true;
-            return;
-          }
-          failing = record;
-          throw error;
-        }
-      }),
-      // Most sequences send half what the longest would: as many are drawn, and those past the budget are skipped.
-      { seed: options.seed, numRuns: Math.max(1, Math.floor((2 * options.budget) / perRun)), maxSkipsPerRun: 1000 },
-    );
-    path = failing ? details.counterexamplePath ?? undefined : undefined;
-  }
-  if (runs > 0 && statusId !== undefined && !left.deleted) await undoLeft(statusId);
-  // Shrinking moves on only to a sequence that fails: the last that failed is the shortest.
-  const record = failing ?? last;
-  return { ...(record ? { record } : {}), runs, requests: sequencer.requests, seed: options.seed, ...(path ? { path } : {}), ...(covering ? { covering } : {}) };
-}
+export const sequenceJudging: SequenceJudging = {
+  shows: showsModel,
+  judge: (record) => judgeSequence(record),
+  clauseOf: (error) => (error instanceof ClauseFailure ? error.data.clause : undefined),
+};
 
 /** Judges an exploration's record; a failure says the seed and fast-check's path that draw its sequence again. */
 export function judgeExploration(exploration: Exploration): void {

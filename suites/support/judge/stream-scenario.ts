@@ -20,7 +20,7 @@
 import type { Exchange } from '../talk/http.ts';
 import type { PreparedStatus, Status } from '../act/created.ts';
 import { type RootCause, answerOf, causeOf, failed, succeeded, type Step, type StepOutcome } from '../act/steps.ts';
-import type { Muted, OpenedStreams, Posted as PostedStatus, PostedPublic, PostedReply } from '../act/stream-moves.ts';
+import type { Muted, OpenedStreams, Posted as PostedStatus, PostedPublic, PostedReply } from '../act/stream-moves-model.ts';
 import { STREAM_KEYS, type StreamKey } from '../act/stream-keys.ts';
 import { block, countJudged, need } from './preconditions.ts';
 import { observeResource } from './resources.ts';

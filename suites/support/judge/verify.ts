@@ -9,9 +9,8 @@ import { clause, CLAUSE_ID, ClauseFailure, findClause, type Clause } from './cla
 import { curlOf, describeExchange, excerpt, jsonOf, noAnswer, type Exchange } from '../talk/http.ts';
 import { redact } from '../talk/redact.ts';
 import { replayOf } from '../talk/replay.ts';
-import { block, countJudged, judgedStatusCodeOnly } from './preconditions.ts';
+import { block, countJudged, judgedStatusCodeOnly, type HeldStates } from './preconditions.ts';
 import { causeOf } from '../act/steps.ts';
-import type { Holds } from '../act/moves.ts';
 import { observeResource } from './resources.ts';
 import { judgedOnce, observeMismatch } from './run-wide.ts';
 import type { ResourceName } from './schema.ts';
@@ -164,7 +163,7 @@ export function expectRefusal(exchange: Exchange): void {
 }
 
 /** The check of the move of `clause`: the state it left held through the settle window (Holds.confirm read it). */
-export function expectHeld(holds: Holds, clause: string): void {
+export function expectHeld(holds: HeldStates, clause: string): void {
   const turned = holds.turnedBack(clause);
   if (turned) check(false, 'the state the move left holds through the settle window', turned.cause.summary, turned.exchange);
 }

@@ -33,7 +33,7 @@ describe('the layers of the support layer', () => {
     expect(code).toBe(0);
   }, 120_000);
 
-  it('should fail a tree with an import from a lower folder to a higher one, a cycle, loose modules, a judge that imports a move, an import of a suite, and fixtures reaching above talk/', async () => {
+  it('should fail a tree with an import from a lower folder to a higher one, a cycle, loose modules, a judge that imports a move or names a type of what sends, an import of a suite, and fixtures reaching above talk/', async () => {
     const files: Record<string, string> = {
       'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', allowImportingTsExtensions: true, noEmit: true } }),
       'suites/statuses.test.ts': "export const suite = 'statuses';\n",
@@ -49,6 +49,8 @@ describe('the layers of the support layer', () => {
       'suites/support/act/explore-part-model.ts': "export const COVERING = ['own'];\n",
       'suites/support/act/explore-part.ts': "import { COVERING } from './explore-part-model.ts';\nexport const sendPart = () => COVERING;\n",
       'suites/support/judge/part-oracle.ts': "import { COVERING } from '../act/explore-part-model.ts';\nimport { sendPart } from '../act/explore-part.ts';\nexport const judged = [COVERING, sendPart];\n",
+      'suites/support/act/sequence.ts': 'export class Sequencer {}\n',
+      'suites/support/judge/sequence-judge.ts': "import type { Sequencer } from '../act/sequence.ts';\nexport const judged = (sequencer: Sequencer) => sequencer;\n",
       'fixtures/reference-server/server.ts': "import { verdict } from '../../suites/support/judge/verify.ts';\nexport const server = verdict;\n",
     };
     for (const [path, text] of Object.entries(files)) {
@@ -62,6 +64,8 @@ describe('the layers of the support layer', () => {
     // Of an explored part, a judge may read the model, not the module that sends.
     expect(report).toMatch(/no-judge-to-sending-act: suites\/support\/judge\/part-oracle\.ts → suites\/support\/act\/explore-part\.ts/);
     expect(report).not.toMatch(/judge\/part-oracle\.ts → suites\/support\/act\/explore-part-model\.ts/);
+    // Nor a type of one: a judge handed a Sequencer could send.
+    expect(report).toMatch(/no-judge-to-sending-act: suites\/support\/judge\/sequence-judge\.ts → suites\/support\/act\/sequence\.ts/);
     // A loose module that imports, and one that only is imported.
     expect(report).toMatch(/no-loose-support-modules: suites\/support\/loose\.ts →/);
     expect(report).toMatch(/no-loose-support-modules: suites\/support\/run\/cli\.ts → suites\/support\/helper\.ts/);

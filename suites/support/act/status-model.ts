@@ -2,8 +2,9 @@
 // lists that show them. A move is a row; what it leaves is the row's Result, whatever came before it (the "already"
 // cases leave the state unchanged). The delete row ends them: after it every move answers 404, the Errors table's row
 // for a deleted status, and a read gives 404. The model says what a move's answer and a later read must show, and under which
-// clause each shows it; sequence.ts walks a recorded sequence through it. Pure: no request, no verdict.
-import type { Flag } from '../act/moves.ts';
+// clause each shows it; judge/state-machine.ts walks a recorded sequence through it, and sequence.ts draws the
+// sequences it sends from it. Pure: no request, no verdict.
+import type { Flag } from './moves.ts';
 
 /** A, who owns the status; B, another account, who can see it and takes no part in its thread. */
 export type Who = 'A' | 'B';
