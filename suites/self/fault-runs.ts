@@ -236,7 +236,6 @@ function unjudgedProblems(outcome: SuiteOutcome): string[] {
   });
 }
 
-/** Checks of `clauses` blocked in the run: a profile's `judged` (faults.ts PROFILES), which its faults must not hide. */
 /** Refusal checks that passed though a fault of the run took their positive control away (faults.ts CONTROLLED). */
 function uncontrolledProblems(outcome: SuiteOutcome, faults: readonly Fault[]): string[] {
   const clauses = new Set(faults.flatMap((f) => CONTROLLED[f]?.clauses ?? []));
@@ -251,6 +250,7 @@ function unprovenExplored(outcome: SuiteOutcome, faults: readonly Fault[]): stri
   return own.flatMap((f) => outcome.checks.filter((c) => isExplored(c, faultClause(f)) && c.status !== 'failed').map((c) => `${f} did not fail its explored check: ${describeCheck(c)}`));
 }
 
+/** Checks of `clauses` blocked in the run: a profile's `judged` (faults.ts PROFILES), which its faults must not hide. */
 export function hiddenProblems(outcome: SuiteOutcome | undefined, clauses: readonly string[]): string[] {
   return (outcome?.checks ?? []).filter((c) => c.status === 'blocked' && clauses.includes(c.clause)).map((c) => `hidden behind a block: ${describeCheck(c)}`);
 }
