@@ -55,9 +55,10 @@ describe('safety on a live instance', () => {
     // As a small C server: without a password, the OAuth group revokes an application token and reads it with
     // following, which this server answers to any token; and without apps/verify_credentials, nothing else reads one.
     [ANY_TOKEN]: { variations: ['made-up-tokens-read-relations', 'no-app-verify'], groups: ['oauth'], env: { CONFORMANCE_PASSWORD_A: '' } },
-    // The groups that make polls: Statuses's direct one, and POST /api/v1/statuses parameters' and their redrafts.
-    [POLLS_KEPT]: { variations: ['polls-kept-after-status'], groups: ['statuses', 'statuses-create'] },
-    [NO_POLL_READ]: { variations: ['no-poll-read'], groups: ['statuses'] },
+    // The group that makes polls: POST /api/v1/statuses parameters' and their redrafts (Statuses makes none since its
+    // direct poll's row is judged on that group's poll).
+    [POLLS_KEPT]: { variations: ['polls-kept-after-status'], groups: ['statuses-create'] },
+    [NO_POLL_READ]: { variations: ['no-poll-read'], groups: ['statuses-create'] },
     // B's pin of its boost is taken (and undone at once by its probe); the boost's unreblog deletes it, and B's read
     // of it after shows it gone: the pin went with it.
     [PIN_OF_BOOST]: { faults: ['STATUS-PIN-4'], groups: ['statuses-interactions'] },
@@ -202,7 +203,8 @@ describe('safety on a live instance', () => {
     const verdict = verdicts.get(NO_POLL_READ) as Verdict;
     const polls = (verdict.run.results?.leftovers ?? []).filter((e) => e.kind === 'poll');
     expect(polls.length, 'polls listed').toBeGreaterThan(0);
-    for (const entry of polls) expect(entry.why, entry.id).toMatch(/^not known to be gone: its status \S+ was deleted .*no read showed it present before \(GET \/api\/v1\/polls\/\S+ answered HTTP 404\)$/);
+    // A poll whose status a check deleted (a redraft) was never read before: the server's 404 after tells nothing either.
+    for (const entry of polls) expect(entry.why, entry.id).toMatch(/^not known to be gone: its status \S+ was deleted .*no read showed it present before \(GET \/api\/v1\/polls\/\S+ (answered HTTP 404|was never read)\)$/);
     expect(reported(verdict).filter((key) => !key.startsWith('poll '))).toEqual(truth(verdict));
   });
 
