@@ -418,20 +418,31 @@ const SEQUENCE_MOVES: MoveName[] = [
 const UNDO_OF: Partial<Record<string, string>> = { favourite: 'unfavourite', reblog: 'unreblog', bookmark: 'unbookmark', mute: 'unmute', pin: 'unpin' };
 const other: Who = b ? 'B' : 'A';
 /**
+ * B's favourite undone, and undone again (STATUS-FAV-4 after an undo: a server that keeps the undone favourite takes it
+ * from the count again), then made again: it stands to the delete.
+ */
+const UNDONE_AGAIN: Move[] = [
+  { who: 'B', name: 'unfavourite' },
+  { who: 'B', name: 'unfavourite' },
+  { who: 'B', name: 'favourite' },
+];
+/**
  * The default run's sequence, the favourite row's four transitions and the counts and list that show them: the other
  * account's favourite twice at the same moment (then read), once more while it stands (STATUS-FAV-2), and A's
- * unfavourite of the status it has not favourited while B's favourite stands (STATUS-FAV-4); without B, A's favourite
- * is undone twice (STATUS-FAV-3, -4). B's favourite stands to the delete, with which it goes.
+ * unfavourite of the status it has not favourited while B's favourite stands (STATUS-FAV-4), then UNDONE_AGAIN; without
+ * B, A's favourite is undone twice (STATUS-FAV-3, -4). B's favourite stands to the delete, with which it goes.
  */
-const COVERING: Move[] = [{ who: other, name: 'favourite', atOnce: true }, { who: other, name: 'favourite' }, { who: 'A', name: 'unfavourite' }, ...(b ? [] : [{ who: 'A' as const, name: 'unfavourite' as const }])];
+const COVERING: Move[] = [{ who: other, name: 'favourite', atOnce: true }, { who: other, name: 'favourite' }, { who: 'A', name: 'unfavourite' }, ...(b ? UNDONE_AGAIN : [{ who: 'A' as const, name: 'unfavourite' as const }])];
 /** The record's entries up to the reads after the favourites at the same moment: the move, the read and favourited_by. */
 const AT_ONCE_ENTRIES = 3;
+/** The first move of the sequence, the favourites at the same moment: A reads what they left. */
+const readAfter = (move: Move): Who[] => (move === COVERING[0] ? ['A'] : []);
 /**
- * The requests of the default sequence: its moves (the first twice), the read and list after the first, and at the end
- * the other account's read and the list (A's read counts as B's: A has not favourited, and the reader's own favourite is
- * what STATUS-SEQUENCE-1's read may leave out).
+ * The requests of the default sequence: its moves (twice each at the same moment), the read and list after the first,
+ * and at the end the other account's read and the list (A's read counts as B's: A has not favourited, and the reader's
+ * own favourite is what STATUS-SEQUENCE-1's read may leave out).
  */
-const COVERING_COST = COVERING.length + 1 + 2 + 1 + 1;
+const COVERING_COST = COVERING.reduce((sum, move) => sum + (move.atOnce ? 2 : 1), 0) + 2 + 1 + 1;
 /** The longest sequence an exploration draws (--explore N; CONFORMANCE_EXPLORE). */
 const EXPLORED_MOVES = 6;
 /** What the ledger sends for the exploration's last status, where no sequence deleted it: its delete and the read that shows it gone. */
@@ -478,7 +489,7 @@ const sequences = step(
     const counted = (field: string, flag: 'favourited' | 'reblogged') => (typeof shown[field] === 'number' ? (shown[field] as number) : 0) - (owner[flag] ? 1 : 0);
     const record: SequenceRecord = { statusId: id, ownerId, base: { favourites: counted('favourites_count', 'favourited'), reblogs: counted('reblogs_count', 'reblogged') }, owner, sent: [] };
     // Read by A, who has not favourited: the count and the list show the favourites at the same moment, whoever reads.
-    await sendSequence(sequencer, record, COVERING, (move) => (move.atOnce ? ['A'] : []));
+    await sendSequence(sequencer, record, COVERING, readAfter);
     await readState(sequencer, record, [other]);
     const budget = explorationBudget(config);
     if (budget === 0) return made({ record });
