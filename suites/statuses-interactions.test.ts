@@ -430,7 +430,7 @@ const UNDONE_AGAIN: Move[] = [
  * A's moves made again after its rows undid them, where the release has them: a server that keeps an undone record and
  * finds it again answers the flag as the undo left it. Each stands to the delete (made with B only), with which it goes.
  */
-const REDONE: Move[] = b ? (['bookmark'] as const).filter((name) => SEQUENCE_MOVES.includes(name)).map((name) => ({ who: 'A', name })) : [];
+const REDONE: Move[] = b ? (['bookmark', 'mute'] as const).filter((name) => SEQUENCE_MOVES.includes(name)).map((name) => ({ who: 'A', name })) : [];
 type RedoneName = 'bookmark' | 'mute' | 'pin';
 /** The rows' first moves that REDONE makes again, for STATUS-SEQUENCE-1: where one did not take, its row's check fails it. */
 const redoneRows: Partial<Record<RedoneName, DeclaredStep<string>>> = Object.fromEntries(REDONE.map(({ name }) => [name, { bookmark, mute, pin }[name as RedoneName]]));
