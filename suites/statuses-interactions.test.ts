@@ -430,7 +430,7 @@ const UNDONE_AGAIN: Move[] = [
  * A's moves made again after its rows undid them, where the release has them: a server that keeps an undone record and
  * finds it again answers the flag as the undo left it. Each stands to the delete (made with B only), with which it goes.
  */
-const REDONE: Move[] = b ? (['bookmark', 'mute'] as const).filter((name) => SEQUENCE_MOVES.includes(name)).map((name) => ({ who: 'A', name })) : [];
+const REDONE: Move[] = b ? (['bookmark', 'mute', 'pin'] as const).filter((name) => SEQUENCE_MOVES.includes(name)).map((name) => ({ who: 'A', name })) : [];
 type RedoneName = 'bookmark' | 'mute' | 'pin';
 /** The rows' first moves that REDONE makes again, for STATUS-SEQUENCE-1: where one did not take, its row's check fails it. */
 const redoneRows: Partial<Record<RedoneName, DeclaredStep<string>>> = Object.fromEntries(REDONE.map(({ name }) => [name, { bookmark, mute, pin }[name as RedoneName]]));
@@ -671,6 +671,8 @@ interface Deletes {
   boostStands: Step<string>;
   favourited: Step<string>;
   readBefore?: Exchange;
+  /** Whether A's pin stood on the status when it deleted it (the default sequence's, REDONE). */
+  pinned?: boolean;
   deletion?: Exchange;
   readAfter?: Exchange;
   /** The status no one else acted on: A's private status, or one made for the control where another account's move on that took. */
@@ -743,6 +745,7 @@ const deletes = step(
     // A's read that confirmed the undos held already showed whether A reads its status; else one read here.
     const readBefore = held.read ?? (await a.get(`/api/v1/statuses/${id}`));
     const untouched = await untouchedBy(a, moves, hidden);
+    const pinned = moves.standing(a, id, 'unpin') !== undefined;
     const deleted = (status: Created<Status>, atOnce = false) => (status.ok ? deleteAndRead(a, status, status.value.id, atOnce) : undefined);
     // A's private status, where it is no control, is deleted beside it all the same, in the ledger's place. The plain
     // delete is read at the same moment too (STATUS-DELETE-8): a deletion the run makes anyway.
@@ -752,7 +755,7 @@ const deletes = step(
       moves.settleGone(other, id);
       moves.settleGone(a, id);
     }
-    return made({ boostStands, favourited, readBefore, ...acted, untouched, plain });
+    return made({ boostStands, favourited, readBefore, pinned, ...acted, untouched, plain });
   },
 );
 
@@ -1068,7 +1071,7 @@ section('States and transitions', () => {
     it(
       'STATUS-DELETE-7 deleting a status that B boosted or favourited (both, where both took): DELETE answers it, and a later read gives 404 "Record not found"',
       { requires: [requirement(b, NEEDS_B)], needs: { subject, hidden, deletes } },
-      ({ subject, deletes: { boostStands, favourited, readBefore, deletion, readAfter, untouched, plain } }) => {
+      ({ subject, deletes: { boostStands, favourited, readBefore, pinned, deletion, readAfter, untouched, plain } }) => {
         need(subject);
         need(actedOn({ boostStands, favourited }));
         // The positive control of the 404s: A's read of the status answered it before the delete.
@@ -1080,6 +1083,9 @@ section('States and transitions', () => {
         if (plainDeletion.status !== 200) block(causeOf('STATUS-DELETE-1', `DELETE of the caller's own status answered ${answerOf(plainDeletion)}`, plainDeletion));
         const plainRead = plain?.readAfter as Exchange;
         if (plainRead.status !== 404) block(causeOf('STATUS-DELETE-2', `a status no one else acted on still read as ${answerOf(plainRead)} after its DELETE answered 200`, plainRead));
+        // Its author's pin stands on it: the owner's DELETE answers the Status all the same, the delete row's (a pin is no
+        // reason to keep a status).
+        if (pinned && deletion?.status !== 200) fail("HTTP 200 with the Status: the owner's DELETE of its status, which it pinned", statusLine(deletion as Exchange), deletion, 'STATUS-DELETE-1');
         expectEqual(expectOk<Status>(deletion as Exchange, 'Status').id, need(subject).id, 'id of the deleted status', deletion);
         expectError(readAfter as Exchange, 404, 'Record not found');
       },
