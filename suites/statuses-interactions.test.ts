@@ -426,14 +426,17 @@ const UNDONE_AGAIN: Move[] = [
   { who: 'B', name: 'unfavourite' },
   { who: 'B', name: 'favourite' },
 ];
-/**
- * A's moves made again after its rows undid them, where the release has them: a server that keeps an undone record and
- * finds it again answers the flag as the undo left it. Each stands to the delete (made with B only), with which it goes.
- */
-const REDONE: Move[] = b ? (['bookmark', 'mute', 'pin'] as const).filter((name) => SEQUENCE_MOVES.includes(name)).map((name) => ({ who: 'A', name })) : [];
 type RedoneName = 'bookmark' | 'mute' | 'pin';
+/**
+ * A's moves made again after its rows undid them, where the release has them (made with B only: each stands to the
+ * delete, with which it goes): a server that keeps an undone record and finds it again answers the flag as the undo
+ * left it. The pin made again is undone, and undone again, before it is made to stand: the unpin of a status its author
+ * unpinned twice (a server that counts the undone pins refuses it).
+ */
+const REDONE_NAMES: RedoneName[] = b ? (['bookmark', 'mute', 'pin'] as const).filter((name) => SEQUENCE_MOVES.includes(name)) : [];
+const REDONE: Move[] = REDONE_NAMES.flatMap((name): Move[] => (name === 'pin' ? ['pin', 'unpin', 'unpin', 'pin'] : [name]).map((move) => ({ who: 'A', name: move as MoveName })));
 /** The rows' first moves that REDONE makes again, for STATUS-SEQUENCE-1: where one did not take, its row's check fails it. */
-const redoneRows: Partial<Record<RedoneName, DeclaredStep<string>>> = Object.fromEntries(REDONE.map(({ name }) => [name, { bookmark, mute, pin }[name as RedoneName]]));
+const redoneRows: Partial<Record<RedoneName, DeclaredStep<string>>> = Object.fromEntries(REDONE_NAMES.map((name) => [name, { bookmark, mute, pin }[name]]));
 /**
  * The default run's sequence, the favourite row's four transitions and the counts and list that show them: the other
  * account's favourite twice at the same moment (then read), once more while it stands (STATUS-FAV-2), and A's

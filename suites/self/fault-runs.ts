@@ -128,7 +128,7 @@ export const FAULT_SETTINGS: Partial<Record<Fault, Record<string, string>>> = {
   // their move too (STATUS-REBLOG-5: that fault's explored check fails). The default run's rows send the unbookmark
   // and the unmute again after their undo (STATUS-BOOKMARK-3:undone-again, STATUS-MUTE-4:undone-again).
   ...Object.fromEntries(
-    (['STATUS-REBLOG-1:redone', 'STATUS-REBLOG-5:undone-again', 'STATUS-PIN-6:undone-again'] as const).map((fault) => [fault, { CONFORMANCE_EXPLORE: '200' }]),
+    (['STATUS-REBLOG-1:redone', 'STATUS-REBLOG-5:undone-again'] as const).map((fault) => [fault, { CONFORMANCE_EXPLORE: '200' }]),
   ),
   // Input classes only the exploration sends (issue 49 items 3 and 6): an authorization request with state, the code
   // grant without a code, a redirect_uri that extends the registered one, the Bearer scheme with no token, a
