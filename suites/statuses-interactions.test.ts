@@ -418,11 +418,12 @@ const SEQUENCE_MOVES: MoveName[] = [
 const UNDO_OF: Partial<Record<string, string>> = { favourite: 'unfavourite', reblog: 'unreblog', bookmark: 'unbookmark', mute: 'unmute', pin: 'unpin' };
 const other: Who = b ? 'B' : 'A';
 /**
- * B's favourite undone, and undone again (STATUS-FAV-4 after an undo: a server that keeps the undone favourite takes it
- * from the count again), then made again: it stands to the delete.
+ * B's favourite undone twice at the same moment (one undo, however often it is asked: judged as the explored pairs
+ * are), and undone again (STATUS-FAV-4 after an undo: a server that keeps the undone favourite takes it from the count
+ * again), then made again: it stands to the delete.
  */
 const UNDONE_AGAIN: Move[] = [
-  { who: 'B', name: 'unfavourite' },
+  { who: 'B', name: 'unfavourite', atOnce: true },
   { who: 'B', name: 'unfavourite' },
   { who: 'B', name: 'favourite' },
 ];
