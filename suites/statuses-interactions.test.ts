@@ -435,7 +435,18 @@ type RedoneName = 'bookmark' | 'mute' | 'pin';
  * unpinned twice (a server that counts the undone pins refuses it).
  */
 const REDONE_NAMES: RedoneName[] = b ? (['bookmark', 'mute', 'pin'] as const).filter((name) => SEQUENCE_MOVES.includes(name)) : [];
-const REDONE: Move[] = REDONE_NAMES.flatMap((name): Move[] => (name === 'pin' ? ['pin', 'unpin', 'unpin', 'pin'] : [name]).map((move) => ({ who: 'A', name: move as MoveName })));
+const REDONE_MOVES: Record<RedoneName, Move[]> = {
+  bookmark: [{ who: 'A', name: 'bookmark' }],
+  // Twice at the same moment (one mute, however often it is asked: judged as the explored pairs are).
+  mute: [{ who: 'A', name: 'mute', atOnce: true }],
+  pin: [
+    { who: 'A', name: 'pin' },
+    { who: 'A', name: 'unpin' },
+    { who: 'A', name: 'unpin' },
+    { who: 'A', name: 'pin' },
+  ],
+};
+const REDONE: Move[] = REDONE_NAMES.flatMap((name) => REDONE_MOVES[name]);
 /** The rows' first moves that REDONE makes again, for STATUS-SEQUENCE-1: where one did not take, its row's check fails it. */
 const redoneRows: Partial<Record<RedoneName, DeclaredStep<string>>> = Object.fromEntries(REDONE_NAMES.map((name) => [name, { bookmark, mute, pin }[name]]));
 /**
