@@ -429,16 +429,19 @@ const UNDONE_AGAIN: Move[] = [
 ];
 type RedoneName = 'bookmark' | 'mute' | 'pin';
 /**
- * A's moves made again after its rows undid them, where the release has them (made with B only: each stands to the
- * delete, with which it goes): a server that keeps an undone record and finds it again answers the flag as the undo
+ * A's moves made again after its rows undid them, where the release has them (made with B only: what stands goes with
+ * the delete): a server that keeps an undone record and finds it again answers the flag as the undo
  * left it. The pin made again is undone, and undone again, before it is made to stand: the unpin of a status its author
  * unpinned twice (a server that counts the undone pins refuses it).
  */
 const REDONE_NAMES: RedoneName[] = b ? (['bookmark', 'mute', 'pin'] as const).filter((name) => SEQUENCE_MOVES.includes(name)) : [];
 const REDONE_MOVES: Record<RedoneName, Move[]> = {
   bookmark: [{ who: 'A', name: 'bookmark' }],
-  // Twice at the same moment (one mute, however often it is asked: judged as the explored pairs are).
-  mute: [{ who: 'A', name: 'mute', atOnce: true }],
+  // Each twice at the same moment (one mute and one unmute, however often asked: judged as the explored pairs are).
+  mute: [
+    { who: 'A', name: 'mute', atOnce: true },
+    { who: 'A', name: 'unmute', atOnce: true },
+  ],
   pin: [
     { who: 'A', name: 'pin' },
     { who: 'A', name: 'unpin' },
@@ -447,8 +450,10 @@ const REDONE_MOVES: Record<RedoneName, Move[]> = {
   ],
 };
 const REDONE: Move[] = REDONE_NAMES.flatMap((name) => REDONE_MOVES[name]);
-/** The rows' first moves that REDONE makes again, for STATUS-SEQUENCE-1: where one did not take, its row's check fails it. */
-const redoneRows: Partial<Record<RedoneName, DeclaredStep<string>>> = Object.fromEntries(REDONE_NAMES.map((name) => [name, { bookmark, mute, pin }[name]]));
+/** The rows' moves and undos that REDONE makes again, for STATUS-SEQUENCE-1: where one did not take, its row's check fails it. */
+const ROW_MOVES = { bookmark, unbookmark, mute, unmute, pin, unpin };
+type RowMove = keyof typeof ROW_MOVES;
+const redoneRows: Partial<Record<RowMove, DeclaredStep<string>>> = Object.fromEntries(REDONE.map(({ name }) => [name, ROW_MOVES[name as RowMove]]));
 /**
  * The default run's sequence, the favourite row's four transitions and the counts and list that show them: the other
  * account's favourite twice at the same moment (then read), once more while it stands (STATUS-FAV-2), and A's
@@ -1057,7 +1062,7 @@ section('States and transitions', () => {
         } catch (error) {
           // A move of REDONE that failed its row's first clause where the row's own move did not take either: the same
           // deviation, its row's check's to fail.
-          if (error instanceof ClauseFailure) for (const [name, row] of Object.entries(rows)) if (!row.ok && ROWS[name as RedoneName].first === error.data.clause) block(row.cause);
+          if (error instanceof ClauseFailure) for (const [name, row] of Object.entries(rows)) if (!row.ok && ROWS[name as RowMove].first === error.data.clause) block(row.cause);
           throw error;
         }
         if (exploration) judgeExploration(exploration);
