@@ -442,8 +442,9 @@ const REDONE_MOVES: Record<RedoneName, Move[]> = {
     { who: 'A', name: 'mute', atOnce: true },
     { who: 'A', name: 'unmute', atOnce: true },
   ],
+  // Asked twice at the same moment, the pin is one pin: the unpin after it leaves none.
   pin: [
-    { who: 'A', name: 'pin' },
+    { who: 'A', name: 'pin', atOnce: true },
     { who: 'A', name: 'unpin' },
     { who: 'A', name: 'unpin' },
     { who: 'A', name: 'pin' },
