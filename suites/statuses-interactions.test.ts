@@ -442,10 +442,13 @@ const REDONE_MOVES: Record<RedoneName, Move[]> = {
     { who: 'A', name: 'mute', atOnce: true },
     { who: 'A', name: 'unmute', atOnce: true },
   ],
-  // Asked twice at the same moment, the pin is one pin: the unpin after it leaves none.
+  // Asked twice at the same moment, the pin is one pin: the unpin after it leaves none. Then the pin again and the
+  // unpin twice at the same moment: one unpin, the other the "already" case.
   pin: [
     { who: 'A', name: 'pin', atOnce: true },
     { who: 'A', name: 'unpin' },
+    { who: 'A', name: 'pin' },
+    { who: 'A', name: 'unpin', atOnce: true },
     { who: 'A', name: 'unpin' },
     { who: 'A', name: 'pin' },
   ],
