@@ -436,7 +436,11 @@ type RedoneName = 'bookmark' | 'mute' | 'pin';
  */
 const REDONE_NAMES: RedoneName[] = b ? (['bookmark', 'mute', 'pin'] as const).filter((name) => SEQUENCE_MOVES.includes(name)) : [];
 const REDONE_MOVES: Record<RedoneName, Move[]> = {
-  bookmark: [{ who: 'A', name: 'bookmark' }],
+  // Asked twice at the same moment, the bookmark is one bookmark: the unbookmark after it leaves none.
+  bookmark: [
+    { who: 'A', name: 'bookmark', atOnce: true },
+    { who: 'A', name: 'unbookmark' },
+  ],
   // Each twice at the same moment (one mute and one unmute, however often asked: judged as the explored pairs are).
   mute: [
     { who: 'A', name: 'mute', atOnce: true },
