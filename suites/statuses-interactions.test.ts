@@ -436,10 +436,13 @@ type RedoneName = 'bookmark' | 'mute' | 'pin';
  */
 const REDONE_NAMES: RedoneName[] = b ? (['bookmark', 'mute', 'pin'] as const).filter((name) => SEQUENCE_MOVES.includes(name)) : [];
 const REDONE_MOVES: Record<RedoneName, Move[]> = {
-  // Asked twice at the same moment, the bookmark is one bookmark: the unbookmark after it leaves none.
+  // Asked twice at the same moment, the bookmark is one bookmark: the unbookmark after it leaves none. Then the
+  // bookmark again and the unbookmark twice at the same moment: one unbookmark, the other the "already" case's 404.
   bookmark: [
     { who: 'A', name: 'bookmark', atOnce: true },
     { who: 'A', name: 'unbookmark' },
+    { who: 'A', name: 'bookmark' },
+    { who: 'A', name: 'unbookmark', atOnce: true },
   ],
   // Each twice at the same moment (one mute and one unmute, however often asked: judged as the explored pairs are).
   mute: [

@@ -134,10 +134,6 @@ export const FAULT_SETTINGS: Partial<Record<Fault, Record<string, string>>> = {
   // client_credentials grant without a scope on an application registered 'write read', a hashtag stream's tag with
   // capitals on server-sent events.
   ...Object.fromEntries((['OAUTH-AUTHORIZE-1:state', 'OAUTH-CODE-1:missing', 'OAUTH-REDIRECT-2:prefix', 'APPS-VERIFY-2:empty-bearer', 'RELATIONS-TOKEN-1:empty-bearer', 'OAUTH-CLIENTCRED-1:first-registered', 'STREAM-SSE-1:capitals'] as const).map((fault) => [fault, { CONFORMANCE_EXPLORE: '200' }])),
-  // Only the exploration sends these moves twice at the same moment (act/explore-at-once.ts).
-  ...Object.fromEntries(
-    (['STATUS-BOOKMARK-3:at-once'] as const).map((fault) => [fault, { CONFORMANCE_EXPLORE: '200' }]),
-  ),
 };
 
 /**
