@@ -119,7 +119,7 @@ export const WITHOUT_EXPLORED_FAULT: Readonly<Record<string, string>> = {
   'STATUS-MUTE-2':
     "its explored input, a mute asked twice at the same moment (act/explore-at-once.ts), is the default run's too (its sequence of moves mutes A's public status's thread so after the unmute of its row): the one fault of the class, STATUS-MUTE-2:at-once, fails the default run's check, and no other mute asked again deviates only there",
   'STATUS-BOOKMARK-3':
-    "its explored inputs, the unbookmark again after an unbookmark and two unbookmarks at the same moment, are the default run's too (its row's unbookmark again, its sequence's pair): STATUS-BOOKMARK-3:undone-again and STATUS-BOOKMARK-3:at-once fail the default run's checks, and no other unbookmark of a status not bookmarked deviates only there",
+    "its explored inputs, the unbookmark again after an unbookmark and two unbookmarks at the same moment, are the default run's too (its sequence of moves sends both): STATUS-BOOKMARK-3:undone-again and STATUS-BOOKMARK-3:at-once fail the default run's checks, and no other unbookmark of a status not bookmarked deviates only there",
   'STATUS-MUTE-4':
     "its explored inputs, the unmute again after an unmute and two unmutes at the same moment, are the default run's too (its row's unmute again, its sequence's pair): STATUS-MUTE-4:undone-again and STATUS-MUTE-4:at-once fail the default run's checks, and no other unmute of a thread not muted deviates only there",
   'STATUS-POLL-4':
