@@ -17,7 +17,8 @@ import { MEDIA_FIXTURES } from '../fixtures/media/index.ts';
 import { actors, formNotUnderstood, type Actor } from './support/act/actors.ts';
 import { createdId, madeStep, type Created, type Status } from './support/act/created.ts';
 import { type RootCause, answerOf, causeOf, succeeded, type Step } from './support/act/steps.ts';
-import { block, controlled, need } from './support/judge/preconditions.ts';
+import { findClause } from './support/judge/clauses.ts';
+import { block, controlled, need, since } from './support/judge/preconditions.ts';
 import { observeResource } from './support/judge/resources.ts';
 import { expectNoMismatch } from './support/judge/run-wide.ts';
 import { now, settle, settleWindowMs } from './support/act/settle.ts';
@@ -34,6 +35,8 @@ const { config, b } = actors();
 const AUTHOR: Account = b ? 'B' : 'A';
 // The generated text mentions the poll's author, B.
 const mention = config.usernameB;
+// The release polls came with.
+const POLLS_RELEASE = findClause('STATUS-POLL-1')?.since as string;
 // Poll bounds are not shown: an hour is inside every server's range, and the option counts stay at 2 or 3.
 const POLL_SECONDS = 3600;
 
@@ -507,6 +510,20 @@ section('POST /api/v1/statuses parameters', () => {
       const body = createdObject(exchange);
       check(typeof body?.id === 'string', 'the status created (2xx with an id)', statusLine(exchange), exchange);
       check(typeof body?.poll === 'object' && body.poll !== null, 'the status created with its Poll', `poll ${JSON.stringify(body?.poll)}`, exchange);
+    });
+
+    // The poll row of STATUS-CREATE-4, whose check in Statuses judges a status of each visibility without a poll: a
+    // server may give statuses with polls a visibility of its own. The status with media only, asked unlisted as the
+    // poll is, is the control: where it did not keep unlisted either, visibility is ignored whatever the status
+    // carries, which that check fails (one deviation, one failure).
+    it('STATUS-CREATE-4 visibility is reflected in a status created with a poll', { needs: { poll }, uses: { mediaStatus } }, ({ poll: { pollStatus }, mediaStatus }, context) => {
+      // Its clause came before polls did: the check waits for their release (STATUS-POLL-1's).
+      since(context, config, POLLS_RELEASE);
+      const asked = pollStatusParams(false).visibility;
+      const control = mediaStatus.ok ? mediaStatus.value.exchange : undefined;
+      const kept = control && (createdObject(control) as Status | undefined)?.visibility;
+      if (kept !== undefined && kept !== asked) block(causeOf('STATUS-CREATE-4', `a status created ${asked} without a poll answered visibility ${JSON.stringify(kept)}`, control));
+      expectEqual(madeStatus(pollStatus).visibility, asked, 'visibility of the status created with a poll', pollStatus.exchange);
     });
 
     it(

@@ -4,9 +4,8 @@
 // top (public; spoiler, sensitive, language) <- reply (unlisted; sensitive without a spoiler) <- hidden (private),
 // and a plain direct status,
 // which the delete step deletes once every read the checks judge has been answered. Each carries only the parameters
-// its checks need, so that a server that misreads one parameter blocks nothing else; a direct status with a poll, the
-// unusual form, is STATUS-CREATE-4's alone, and B's where B is configured: its deletion is then B's, not one more of
-// A's, whose Deletion bucket the run spends most (docs/performance.md).
+// its checks need, so that a server that misreads one parameter blocks nothing else. A status with a poll, the unusual
+// form, is judged by STATUS-CREATE-4's check of POST /api/v1/statuses parameters, on the poll that group makes anyway.
 // The steps never judge. A creation step comes to the creation as it went, and each check takes from it what it
 // needs: a status that could not be made blocks the checks that need it, with its cause; a status made without the
 // visibility or reply it asked for still serves every check that does not need that one (madeWith): the refusal and
@@ -35,7 +34,6 @@ const DIRECT_TEXT = 'conformance probe: a direct status that mentions nobody #co
 const MISSING_ID = '999999999999999999';
 const TOKEN_INVALID = 'The access token is invalid';
 const REFUSED = { status: 'conformance probe: must be refused' };
-const DIRECT_POLL = { status: 'conformance probe: a direct status with a poll', visibility: 'direct', poll: { options: ['yes', 'no'], expires_in: 3600 } };
 const WHITELIST = 'the instance runs in whitelist mode: tokenless reads answer 401 there (CONFORMANCE_WHITELIST_MODE)';
 // Before tokenless reads came (STATUS-READ-1's release) every read of a status needed a token: what a tokenless read
 // answered then is not shown.
@@ -215,8 +213,6 @@ function deleted(direct: PreparedStatus, { deletion }: Deleted): Status {
 // below where it runs, else by the ledger at the end (which first reads it present where no read of the run has: a
 // selection whose checks read none of these statuses costs one request more each).
 const STATUS_COST = { api: 3 };
-/** A status with a poll: the ledger reads its poll before its delete (the file's only poll) and after it. */
-const POLL_STATUS_COST = { api: STATUS_COST.api + 2 };
 
 /** A creation as a step: it comes to the creation as it went, which the checks judge and take their status from. */
 const creation = (created: PreparedStatus) => made(created, created.exchange);
@@ -246,13 +242,6 @@ const hidden = step("A's private reply to the reply", { as: 'A', needs: { reply 
 );
 
 const direct = step("A's direct status, which mentions nobody", { as: 'A', cost: STATUS_COST }, async (_, { actor }) => creation(await actor.createStatus({ status: DIRECT_TEXT, visibility: 'direct' })));
-
-// Polls came with STATUS-POLL-1's release: they gate one status of STATUS-CREATE-4, not the check, so the gating stays here.
-const polls = releaseHas(config.serverVersion, 'STATUS-POLL-1');
-// Left to the ledger, which deletes it as its author and reads it, and its poll, gone.
-const directPoll = step("B's direct status with a poll", { as: 'B', deletesForB: true, cost: polls ? POLL_STATUS_COST : {} }, async (_, { actor }) =>
-  made(polls ? await actor.createStatus(DIRECT_POLL) : undefined),
-);
 
 // Two probes are sent as clients that do not ask for JSON, so that WIRE-JSON-2 judges their answers too:
 // the read of a missing status as curl sends it (Accept: */*), the creation without a token with no Accept header.
@@ -472,10 +461,9 @@ section('Statuses', () => {
 
   it(
     'STATUS-CREATE-4 visibility (public, unlisted, private, direct) is reflected in the created status',
-    { needs: { top, reply, hidden, direct, directPoll } },
-    ({ top, reply, hidden, direct, directPoll }) => {
-      const withPoll = directPoll ? [[directPoll, 'direct', 'direct status with a poll']] as const : [];
-      for (const [created, visibility, what] of [[top, 'public', 'public status'], [reply, 'unlisted', 'unlisted status'], [hidden, 'private', 'private status'], [direct, 'direct', 'direct status'], ...withPoll] as const) {
+    { needs: { top, reply, hidden, direct } },
+    ({ top, reply, hidden, direct }) => {
+      for (const [created, visibility, what] of [[top, 'public', 'public status'], [reply, 'unlisted', 'unlisted status'], [hidden, 'private', 'private status'], [direct, 'direct', 'direct status']] as const) {
         expectEqual(answered(created).visibility, visibility, `visibility of the ${what}`, created.exchange);
       }
     },

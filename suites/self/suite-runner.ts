@@ -68,11 +68,12 @@ const ROOT = resolve(import.meta.dirname, '../..');
  */
 const WORKERS = 6;
 /**
- * A check or step still running after this long hangs (a pacing wait for a far reset, say), and must say so. Three
+ * A check or step still running after this long hangs (a pacing wait for a far reset, say), and must say so. Five
  * minutes: a fault run under --explore 200 sends its covering sequences in one step, about 150 requests with their
- * settle windows, and a shrink's sequences again.
+ * settle windows, and a shrink's sequences again; at a load of 40 a group's preparation under the small-chunks
+ * variation outlasted three.
  */
-const RUN_CHECK_TIMEOUT_MS = 180_000;
+const RUN_CHECK_TIMEOUT_MS = 300_000;
 
 const firstLine = (error: SerializedError) => `${error.name ?? 'Error'}: ${(error.message ?? '').split('\n')[0]}`;
 
@@ -168,13 +169,18 @@ async function prepare(run: SuiteRun, collector: OutcomeCollector): Promise<Prep
   }
 }
 
-/** The wrapper of one suite file of one run: joins the run, then evaluates the suite file anew (a query makes it a module of its own). */
-function wrapperSource(wrapper: string, run: string, file: string, index: number): string {
+/**
+ * The wrapper of one suite file of one run: joins the run, then evaluates the suite file anew, from the code
+ * transformed once (import-anew.ts).
+ */
+function wrapperSource(wrapper: string, run: string, file: string): string {
   const from = (path: string) => relative(join(wrapper, '..'), join(ROOT, path)).split('\\').join('/');
   return [
     `import { joinRun } from '${from('suites/support/act/actors.ts')}';`,
+    `import { forgetEvaluation } from '${from('suites/self/import-anew.ts')}';`,
     `joinRun(${JSON.stringify(run)});`,
-    `await import('${from(file)}?run=${index}');`,
+    `forgetEvaluation(${JSON.stringify(join(ROOT, file).split('\\').join('/'))});`,
+    `await import('${from(file)}');`,
     '',
   ].join('\n');
 }
@@ -195,11 +201,10 @@ async function main(planFile: string, outcomesFile: string): Promise<void> {
   const prepared: Prepared[] = [];
   for (const run of runs) prepared.push(await prepare(run, collector));
   const ready = new Set(prepared.filter((p) => p.config).map((p) => p.name));
-  let index = 0;
   for (const [wrapper, { run, file }] of wrappers) {
     if (!ready.has(run)) continue;
     mkdirSync(join(wrapper, '..'), { recursive: true });
-    writeFileSync(wrapper, wrapperSource(wrapper, run, file, index++));
+    writeFileSync(wrapper, wrapperSource(wrapper, run, file));
   }
   try {
     const vitest = await startVitest('test', [], {

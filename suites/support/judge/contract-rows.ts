@@ -35,8 +35,8 @@ export const CONTRACT_ROWS: Readonly<Record<string, Readonly<Record<string, RowM
     uri: [],
     url: [],
     replies_count: [],
-    reblogs_count: [],
-    favourites_count: [],
+    reblogs_count: ['STATUS-SEQUENCE-1'],
+    favourites_count: ['STATUS-SEQUENCE-1'],
     favourited: ['STATUS-FAV-1', 'STATUS-FAV-2', 'STATUS-FAV-3', 'STATUS-FAV-4'],
     reblogged: ['STATUS-REBLOG-1', 'STATUS-REBLOG-4'],
     muted: ['STATUS-MUTE-1', 'STATUS-MUTE-2', 'STATUS-MUTE-3', 'STATUS-MUTE-4'],
@@ -100,17 +100,17 @@ export const CONTRACT_ROWS: Readonly<Record<string, Readonly<Record<string, RowM
     media_attachments: [],
   }),
   'States and transitions': {
-    'status · POST .../favourite': ['STATUS-FAV-1', 'STATUS-FAV-2', 'STATUS-FAV-5', 'STATUS-FAV-6'],
-    'status · POST .../unfavourite': ['STATUS-FAV-3', 'STATUS-FAV-4', 'STATUS-FAV-5', 'STATUS-FAV-6'],
-    'status · POST .../reblog': ['STATUS-REBLOG-1', 'STATUS-REBLOG-6', 'STATUS-REBLOG-7', 'STATUS-REPEAT-1'],
-    'status · POST .../unreblog': ['STATUS-REBLOG-4', 'STATUS-REBLOG-5', 'STATUS-REBLOG-6', 'STATUS-REBLOG-7'],
-    'status · POST .../bookmark': ['STATUS-BOOKMARK-1', 'STATUS-BOOKMARK-4', 'STATUS-REPEAT-1'],
-    'status · POST .../unbookmark': ['STATUS-BOOKMARK-2', 'STATUS-BOOKMARK-3', 'STATUS-BOOKMARK-4'],
-    'status · POST .../mute': ['STATUS-MUTE-1', 'STATUS-MUTE-2', 'STATUS-MUTE-5', 'STREAM-USER-3'],
-    'status · POST .../unmute': ['STATUS-MUTE-3', 'STATUS-MUTE-4', 'STATUS-MUTE-5', 'STREAM-USER-4'],
-    'status · POST .../pin': ['STATUS-PIN-1', 'STATUS-PIN-2', 'STATUS-PIN-3', 'STATUS-PIN-4', 'STATUS-PIN-7', 'STATUS-REPEAT-1'],
-    'status · POST .../unpin': ['STATUS-PIN-5', 'STATUS-PIN-6', 'STATUS-PIN-7'],
-    'status · DELETE /api/v1/statuses/:id': ['STATUS-DELETE-1', 'STATUS-DELETE-2', 'STATUS-DELETE-3', 'STATUS-DELETE-5', 'STATUS-DELETE-7', 'STATUS-DELETE-8'],
+    'status · POST .../favourite': ['STATUS-FAV-1', 'STATUS-FAV-2', 'STATUS-FAV-5', 'STATUS-FAV-6', 'STATUS-SEQUENCE-1'],
+    'status · POST .../unfavourite': ['STATUS-FAV-3', 'STATUS-FAV-4', 'STATUS-FAV-5', 'STATUS-FAV-6', 'STATUS-SEQUENCE-1'],
+    'status · POST .../reblog': ['STATUS-REBLOG-1', 'STATUS-REBLOG-6', 'STATUS-REBLOG-7', 'STATUS-REPEAT-1', 'STATUS-SEQUENCE-1'],
+    'status · POST .../unreblog': ['STATUS-REBLOG-4', 'STATUS-REBLOG-5', 'STATUS-REBLOG-6', 'STATUS-REBLOG-7', 'STATUS-SEQUENCE-1'],
+    'status · POST .../bookmark': ['STATUS-BOOKMARK-1', 'STATUS-BOOKMARK-4', 'STATUS-REPEAT-1', 'STATUS-SEQUENCE-1'],
+    'status · POST .../unbookmark': ['STATUS-BOOKMARK-2', 'STATUS-BOOKMARK-3', 'STATUS-BOOKMARK-4', 'STATUS-SEQUENCE-1'],
+    'status · POST .../mute': ['STATUS-MUTE-1', 'STATUS-MUTE-2', 'STATUS-MUTE-5', 'STREAM-USER-3', 'STATUS-SEQUENCE-1'],
+    'status · POST .../unmute': ['STATUS-MUTE-3', 'STATUS-MUTE-4', 'STATUS-MUTE-5', 'STREAM-USER-4', 'STATUS-SEQUENCE-1'],
+    'status · POST .../pin': ['STATUS-PIN-1', 'STATUS-PIN-2', 'STATUS-PIN-3', 'STATUS-PIN-4', 'STATUS-PIN-7', 'STATUS-REPEAT-1', 'STATUS-SEQUENCE-1'],
+    'status · POST .../unpin': ['STATUS-PIN-5', 'STATUS-PIN-6', 'STATUS-PIN-7', 'STATUS-SEQUENCE-1'],
+    'status · DELETE /api/v1/statuses/:id': ['STATUS-DELETE-1', 'STATUS-DELETE-2', 'STATUS-DELETE-3', 'STATUS-DELETE-5', 'STATUS-DELETE-7', 'STATUS-DELETE-8', 'STATUS-SEQUENCE-1'],
     'attachment · upload (POST /api/v1/media or /api/v2/media)': ['MEDIA-UPLOAD-1', 'MEDIA-UPLOAD-5', 'MEDIA-V2-1'],
     'attachment · read (GET) · processing unfinished': ['MEDIA-READ-2'],
     'attachment · read (GET) · processing finished': ['MEDIA-READ-1'],
@@ -254,7 +254,12 @@ export const CONTRACT_ROWS: Readonly<Record<string, Readonly<Record<string, RowM
 // on the answer, on the caller's later read and on another account's, a clause judges it (STATUS-EFFECT-*,
 // MEDIA-EFFECT-*, each on a read the run makes anyway), but for these, not yet observed, each with its cost:
 // - POST .../reblog visibility, on later reads: the booster's read of its boost shows the visibility, and a private
-//   boost is hidden from a caller without a token (404). Two /api calls; STATUS-REBLOG-2 judges the answer only.
+//   boost is hidden from a caller without a token (404). Two /api calls; STATUS-REBLOG-2 judges the answer only. The
+//   booster's read alone (B's read of its private boost, one call) would catch STATUS-REBLOG-2:read in the default run,
+//   which --explore 320 catches today: no read the default run makes shows a boost's visibility.
+// - POST .../reblog without visibility, "default public": every boost of the default run names its visibility. Its
+//   cell boosts an unlisted original without the parameter (on a public one the default and the original's visibility
+//   agree): a reblog and its unreblog, two /api calls and one of the booster's deletions; no fault yet.
 // - media_ids[] and poll[expires_in], on the caller's own later read: A's read of its status with media (one /api call;
 //   the DELETE answer, STATUS-DELETE-1 and -5, and another account's read, MEDIA-EFFECT-2 and STATUS-EFFECT-4, show them).
 // Without a documented effect to observe, as the contract has it: poll[hide_totals] for the poll's author (the contract

@@ -98,7 +98,7 @@ function previousOf(file: string): RunResults {
  */
 async function readBudget(config: Config, wholeRun: boolean, ownRequests: Counts, planned: Pick<StartPlan, 'runCalls' | 'sections' | 'everyPath' | 'readingsBeforeHead'>): Promise<string | undefined> {
   let resetToWaitFor: number | undefined;
-  tally(ownRequests, 'anonymous', 'GET', INSTANCE);
+  tally(ownRequests, 'anonymous', 'GET', INSTANCE, false);
   // The command's /api calls so far (the preflight's, this read): what a server counting /api alone counted of them.
   const ownApiCalls = ownRequests.perPath.api ?? 0;
   const reported = await reportedVersion(config.baseUrl, config.userAgent, config.timeoutMs, (headers) => {

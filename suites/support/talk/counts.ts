@@ -95,9 +95,9 @@ export interface PathCost {
 export const pathKind = (path: string): string => /^\/(api|oauth|auth)(\/|\?|$)/.exec(path)?.[1] ?? 'files';
 
 /** A request of this file leaves (its answer is counted by requestEnded): the idle time before it is measured. */
-export function countRequest(actor: string, method: string, path: string): void {
+export function countRequest(actor: string, method: string, path: string, withToken = true): void {
   if (inFlight++ === 0 && idleSince !== undefined) counts.longestIdleMs = Math.max(counts.longestIdleMs, Math.round(performance.now() - idleSince));
-  tally(counts, actor, method, path);
+  tally(counts, actor, method, path, withToken);
   // The web sign-in's /auth pages are counted beside the plan's kinds, as the group's counts have them.
   const part = sending.getStore();
   const kind = pathKind(path);
@@ -163,14 +163,17 @@ export const partsSnapshot = (): PartCount[] => structuredClone(parts);
 /** This file's requests sent outside every part, by path. */
 export const outsidePartsSnapshot = (): PathCost => ({ ...outsideParts });
 
-/** Adds one request to `counts` as servers count it: in all, per account, per kind of path and per bucket. */
-export function tally(counts: Counts, actor: string, method: string, path: string): void {
+/**
+ * Adds one request to `counts` as servers count it: in all, per actor, per kind of path and per bucket (a request
+ * without a token, `withToken` false, in no account's bucket: it has no account).
+ */
+export function tally(counts: Counts, actor: string, method: string, path: string, withToken = true): void {
   counts.total += 1;
   counts.perAccount[actor] = (counts.perAccount[actor] ?? 0) + 1;
   const kind = pathKind(path);
   counts.perPath[kind] = (counts.perPath[kind] ?? 0) + 1;
   const buckets = bucketsOf(method, path);
-  for (const key of budgetKeysOf(actor, method, path)) counts.perBucket[key] = (counts.perBucket[key] ?? 0) + 1;
+  for (const key of budgetKeysOf(withToken ? actor : undefined, method, path)) counts.perBucket[key] = (counts.perBucket[key] ?? 0) + 1;
   if (buckets.includes('Deletion')) counts.deletions += 1;
   if (buckets.includes('Uploading')) counts.uploads += 1;
 }

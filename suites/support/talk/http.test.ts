@@ -3,6 +3,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_USER_AGENT } from './config.ts';
+import { countsSnapshot } from './counts.ts';
+import { startFile } from './file-state.ts';
 import { curlOf, describeExchange, HttpClient } from './http.ts';
 import { registerSecret } from './redact.ts';
 
@@ -62,6 +64,18 @@ describe('the HTTP client', () => {
       '  where:     $USER_TOKEN_A is a user token of A with scope "read", which the run revoked: POST /oauth/token grant_type=password',
       '  where:     $CLIENT_SECRET is the client_secret of application 7, which the run never exported: register one',
     ]);
+  });
+
+  // The Limits table's per-account buckets count a call for the account of its token: one without a token has none.
+  it("should count a request without a token in no account's bucket, and one with a token (header, query or form) in its actor's", async () => {
+    startFile();
+    const { url } = await serve();
+    const anonymous = new HttpClient(url, 'anonymous', undefined, 2000);
+    await anonymous.send('DELETE', '/api/v1/statuses/1');
+    await anonymous.send('DELETE', '/api/v1/statuses/2', { token: 'an-application-token' });
+    await anonymous.send('POST', '/api/v1/statuses/3/unreblog', { query: { access_token: 'an-application-token' } });
+    await anonymous.send('POST', '/api/v1/statuses/4/unreblog', { form: { access_token: 'an-application-token' } });
+    expect(countsSnapshot().perBucket).toEqual({ 'IP access': 4, 'Account access of anonymous': 3, 'Deletion of anonymous': 3 });
   });
 
   it('should keep each Set-Cookie line whole, also when a cookie date holds a comma', async () => {

@@ -160,6 +160,13 @@ function isTimeout(error: unknown): boolean {
   return e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT';
 }
 
+/**
+ * Whether a request carries a token, in its Authorization header, its query or its form body: one that carries none
+ * has no account, and the Limits table's per-account buckets do not count it (pacing.ts budgetKeysOf).
+ */
+const carriesToken = ({ requestHeaders, path, requestBody }: Exchange): boolean =>
+  Object.keys(requestHeaders).some((name) => name.toLowerCase() === 'authorization') || /[?&]access_token=/.test(path) || /(^|&)access_token=/.test(requestBody ?? '');
+
 /** A request that was sent and got no (complete) answer: the server may have acted on it all the same. */
 export const mayHaveActed = (exchange: Exchange): boolean => exchange.timedOut === true || exchange.connectionLost === true;
 
@@ -271,7 +278,8 @@ export class HttpClient {
   private async deliver(exchange: Exchange, body: string | UndiciFormData | undefined): Promise<void> {
     const { method, url } = exchange;
     const path = exchange.path.split('?')[0] ?? '';
-    const ticket = await paceBefore(this.actor, method, path);
+    const account = carriesToken(exchange) ? this.actor : undefined;
+    const ticket = await paceBefore(account, method, path);
     // Loaded before the request's deadline starts: loading is the suite's own time, not the server's.
     await undici();
     let timedOut = false;
@@ -303,7 +311,7 @@ export class HttpClient {
     if (timedOut) await recordSilence(url, `${method} ${path}`, { timeoutMs: this.timeoutMs, userAgent: this.userAgent });
     if (exchange.status !== undefined) {
       countAnswer(method, path, exchange.status, exchange.text);
-      paceAfter(this.actor, method, path, exchange.headers, ticket);
+      paceAfter(account, method, path, exchange.headers, ticket);
     }
     for (const observer of observers) observer(exchange);
   }
@@ -313,7 +321,7 @@ export class HttpClient {
     const { method, url, requestHeaders: headers } = exchange;
     const { request } = await undici();
     const dispatcher = await dispatcherFor(url);
-    countRequest(this.actor, method, exchange.path.split('?')[0] ?? '');
+    countRequest(this.actor, method, exchange.path.split('?')[0] ?? '', carriesToken(exchange));
     const started = performance.now();
     exchange.startedAt = new Date().toISOString();
     const signal = AbortSignal.timeout(this.timeoutMs);

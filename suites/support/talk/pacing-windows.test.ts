@@ -230,3 +230,24 @@ describe("the calls beyond a run's plan, where the command knew what its bucket 
     expect(first.pacingPlaces().steps + second.pacingPlaces().steps).toBeGreaterThan(0);
   });
 });
+
+describe("a step's unspent calls, where the run's spare is known", () => {
+  it("should give back to B's counter the calls a step of A and B held there and A sent: a step of B alone then starts at once", async () => {
+    process.env.CONFORMANCE_BUDGET_AT_START = JSON.stringify({ remaining: 298, limit: LIMIT, resetAt: START + 5 * MINUTE, spare: 10 });
+    const pacing = await worker(new SharedArrayBuffer(1024));
+    const ipBucket = new Bucket(() => now, 5 * MINUTE);
+    [ipBucket.count, ipBucket.resetAt] = [2, START + 5 * MINUTE];
+    // B's own bucket: 59 left until a minute from now, room for one step of 40 and not for two.
+    const bucketOfB = new Bucket(() => now, MINUTE);
+    for (let i = 0; i < 240; i++) bucketOfB.spend();
+    pacing.paceAfter('B', 'GET', '/api/v1/statuses/1', bucketOfB.spend(), { 'Account access of B': 0 });
+    const STEP = 40;
+    // The server's answers had A make every call of the step: B's counter held 40 calls that no one sent.
+    await pacing.withinFlow('the step "moves of A and B"', ['A', 'B'], { api: STEP }, 0, () => calls(pacing, ipBucket, 'A', STEP));
+    let startedAt: number | undefined;
+    await pacing.withinFlow('the step "moves of B"', ['B'], { api: STEP }, 0, async () => void (startedAt = now));
+    expect(startedAt).toBe(START);
+    expect(pacing.pacingWaits()).toEqual([]);
+    expect(pacing.pacingPlaces()).toMatchObject({ steps: 0, insideSteps: [] });
+  });
+});

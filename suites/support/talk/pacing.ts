@@ -41,13 +41,19 @@ export function bucketsOf(method: string, path: string): Bucket[] {
 }
 
 /**
+ * Of `buckets`, those that count a call of `actor`: a call that carries no token (no actor) has no account, and the
+ * Limits table's per-account buckets (Account access, Deletion, Uploading) do not count it; the per-IP ones do.
+ */
+const countingBuckets = (actor: string | undefined, buckets: readonly Bucket[]): Bucket[] => buckets.filter((bucket) => actor !== undefined || LIMITS[bucket].per !== 'account');
+
+/**
  * The counters calls of `actor` spend in these buckets, as the server keeps them: a per-account bucket once for each
  * actor (the suite's accounts, or an application for its tokens), a per-IP bucket once for the whole run.
  */
-const keysOf = (actor: string, buckets: readonly Bucket[]) => buckets.map((bucket) => (LIMITS[bucket].per === 'account' ? `${bucket} of ${actor}` : bucket));
+const keysOf = (actor: string | undefined, buckets: readonly Bucket[]) => countingBuckets(actor, buckets).map((bucket) => (LIMITS[bucket].per === 'account' ? `${bucket} of ${actor}` : bucket));
 
-/** The counters a call spends under the contract's Limits table. */
-export function budgetKeysOf(actor: string, method: string, path: string): string[] {
+/** The counters a call spends under the contract's Limits table (`actor` undefined: a call without a token). */
+export function budgetKeysOf(actor: string | undefined, method: string, path: string): string[] {
   return keysOf(actor, bucketsOf(method, path));
 }
 
@@ -745,7 +751,7 @@ function endStep(held: Hold): void {
     }
     const back = Math.min(held.fromSpare, left);
     addTo(key, 'held', -back);
-    if (key === SHARED_KEY) giveSpare(back);
+    giveSpare(back);
     filePool.left.set(key, (filePool.left.get(key) ?? 0) + left - back);
   }
   held.left.clear();
@@ -865,10 +871,10 @@ export function endSection(): void {
 /** Which of this file's calls (by counter) a response answers: what its reading knew of our calls. */
 export type Ticket = Readonly<Record<string, number>>;
 
-/** Waits for the reset when a bucket this call spends is nearly spent, then counts the call against it. */
-export async function paceBefore(actor: string, method: string, path: string): Promise<Ticket> {
+/** Waits for the reset when a bucket this call spends is nearly spent, then counts the call against it (`actor` undefined: a call without a token). */
+export async function paceBefore(actor: string | undefined, method: string, path: string): Promise<Ticket> {
   if (isUnpaced()) return {};
-  const buckets = pacedBucketsOf(method, path);
+  const buckets = countingBuckets(actor, pacedBucketsOf(method, path));
   // A call of a step or section spends the IP access calls it holds, while it holds any, and waits for neither access
   // bucket (it started only once both covered it): no wait inside a step. The narrow buckets pace it as ever.
   const holder = buckets.includes('IP access') ? [flows.getStore(), section, filePool].find((h) => (h?.left.get(SHARED_KEY) ?? 0) > 0) : undefined;
@@ -889,7 +895,7 @@ export async function paceBefore(actor: string, method: string, path: string): P
   const wait = Math.max(0, ...spent.map((key) => resetOf(key) - clock.now()));
   if (wait > 0 && wait <= LONGEST_WAIT_MS) {
     const left = spent.map(leftLine).join(', ');
-    await waitFor(wait, 'calls', `for the reset of the server's rate limit (${left}) before ${method} ${path.split('?')[0]} (as ${actor})`);
+    await waitFor(wait, 'calls', `for the reset of the server's rate limit (${left}) before ${method} ${path.split('?')[0]} (${actor === undefined ? 'without a token' : `as ${actor}`})`);
     for (const key of spent) periodEnded(key);
   }
   return Object.fromEntries(keys.map((key) => [key, addTo(key, 'sent', 1)]));
@@ -906,7 +912,7 @@ export async function waitForRefusal(ms: number, what: string): Promise<void> {
  * is the reported Limit (both access buckets when it is 300), or, when none matches, every one of them, since each
  * has at least the reported Remaining left.
  */
-export function paceAfter(actor: string, method: string, path: string, headers: Record<string, string>, ticket: Ticket = {}): void {
+export function paceAfter(actor: string | undefined, method: string, path: string, headers: Record<string, string>, ticket: Ticket = {}): void {
   const limit = countOf(headers['x-ratelimit-limit']);
   const remaining = countOf(headers['x-ratelimit-remaining']);
   const reset = resetTimeOf(headers['x-ratelimit-reset']);
@@ -918,7 +924,7 @@ export function paceAfter(actor: string, method: string, path: string, headers: 
     countsEveryPath = true;
     if (shared) shared.numbers[NUMBERS.everyPath] = 1;
   }
-  const buckets = pacedBucketsOf(method, path);
+  const buckets = countingBuckets(actor, pacedBucketsOf(method, path));
   const keys = keysOf(actor, buckets);
   const matching = keys.filter((_, i) => LIMITS[buckets[i] as Bucket].limit === limit);
   for (const key of matching.length ? matching : keys) {
