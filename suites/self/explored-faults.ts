@@ -81,14 +81,15 @@ export const EXPLORED_FAULTS: Readonly<Partial<Record<string, Fault>>> = {
   'STREAM-WS-1': 'STREAM-WS-1:tag-digits',
   // The moves the state machine judges in sequences too, each by an input the default run does not send: the undo sent
   // again on a status whose move the inputs undid at once (the inputs on ids, the access matrix's cells), another
-  // account's status, an unlisted one, a self-boost. Then the media and OAuth inputs the default run's checks do not send.
+  // account's status, an unlisted one, a self-boost, an unmute asked twice at the same moment (the unmute again after
+  // its undo is the default run's row's). Then the media and OAuth inputs the default run's checks do not send.
   'STATUS-FAV-4': 'STATUS-FAV-4:another',
   'STATUS-REBLOG-1': 'STATUS-REBLOG-1:own',
   'STATUS-REBLOG-5': 'STATUS-REBLOG-5:undone-again',
   'STATUS-BOOKMARK-1': 'STATUS-BOOKMARK-1:unlisted',
   'STATUS-BOOKMARK-3': 'STATUS-BOOKMARK-3:undone-again',
   'STATUS-MUTE-1': 'STATUS-MUTE-1:unlisted',
-  'STATUS-MUTE-4': 'STATUS-MUTE-4:undone-again',
+  'STATUS-MUTE-4': 'STATUS-MUTE-4:at-once',
   'STATUS-PIN-6': 'STATUS-PIN-6:another',
   'MEDIA-ATTACH-3': 'MEDIA-ATTACH-3:public',
   'MEDIA-READ-5': 'MEDIA-READ-5:malformed',
@@ -105,9 +106,6 @@ export const EXPLORED_FAULTS: Readonly<Partial<Record<string, Fault>>> = {
   'RELATIONS-TOKEN-1': 'RELATIONS-TOKEN-1:empty-bearer',
   'OAUTH-CLIENTCRED-1': 'OAUTH-CLIENTCRED-1:first-registered',
   'STREAM-SSE-1': 'STREAM-SSE-1:capitals',
-  // A move asked twice at the same moment (act/explore-at-once.ts): the second mute of a pair refused (the other
-  // moves' at-once faults fail their explored checks too; those keep the faults above).
-  'STATUS-MUTE-2': 'STATUS-MUTE-2:at-once',
 };
 
 /** Explored checks without a fault of their own, by clause, each with why. A check leaves this list when its fault comes. */
@@ -121,6 +119,8 @@ export const WITHOUT_EXPLORED_FAULT: Readonly<Record<string, string>> = {
     "its explored input, the owner's read of its public status deleted, is the read each deletion of the run is followed by (the ledger's read gone, the States and transitions group's control beside STATUS-DELETE-7): a deleted status still read fails those too",
   'STATUS-DELETE-4':
     "no --explore N sends a DELETE of a deleted status (its check is skipped): the delete operation's inputs past the visible class lie beyond the explored inputs' deletions (6 of A's, whatever N), and the default run's check of the clause sends one (A's second DELETE of its direct status)",
+  'STATUS-MUTE-2':
+    "its explored input, a mute asked twice at the same moment (act/explore-at-once.ts), is the default run's too (its sequence of moves mutes A's public status's thread so after the unmute of its row): the one fault of the class, STATUS-MUTE-2:at-once, fails the default run's check, and no other mute asked again deviates only there",
   'STATUS-POLL-4':
     "its one effect, the creation's answer carrying its Poll, is judged beside STATUS-POLL-1's options on that answer: a poll left out fails both, and a refusal is reported under the row's first parameter (the poll: STATUS-POLL-1)",
 };

@@ -11,8 +11,11 @@ import { actedIn, asMove, countedBy, type Exploration, type SentList, type SentM
 import { now, settle } from './settle.ts';
 import { coveringSequences, freshModel, moveText, movesOf, ROWS, step, type FlagMoveName, type Move, type MoveName, type StatusModel, type Who } from './status-model.ts';
 
-/** How a move reaches the server: the suite's own, which puts what it makes on the ledger and settles its undo. */
-export type SendMove = (actor: Actor, statusId: string, name: string) => Promise<Exchange>;
+/**
+ * How a move reaches the server: the suite's own, which puts what it makes on the ledger and settles its undo;
+ * `atOnce`: one of two sent at the same moment.
+ */
+export type SendMove = (actor: Actor, statusId: string, name: string, atOnce?: boolean) => Promise<Exchange>;
 
 /** Sends a sequence's moves and reads on one status, recording each, and counting the requests it sent. */
 export class Sequencer {
@@ -36,7 +39,7 @@ export class Sequencer {
 
   async move(record: SequenceRecord, who: Who, name: string, atOnce = false): Promise<SentMove> {
     const actor = this.actor(who);
-    const answers = await Promise.all((atOnce ? [1, 2] : [1]).map(() => this.send(actor, record.statusId, name)));
+    const answers = await Promise.all((atOnce ? [1, 2] : [1]).map(() => this.send(actor, record.statusId, name, atOnce)));
     this.requests += answers.length;
     // A replay of what came after sends the two at the same moment again: a race shows only so.
     const [first, second] = answers;
