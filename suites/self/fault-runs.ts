@@ -123,12 +123,13 @@ export const FAULT_SETTINGS: Partial<Record<Fault, Record<string, string>>> = {
   ),
   'MEDIA-READ-5:malformed': PAST_THE_MATRIX,
   'MEDIA-ATTACH-3:public': PAST_THE_MATRIX,
-  // An undo again after the undo of its move: the state machine's covering sequences reach each whatever the seed
-  // draws, and the explored inputs send the unreblog and the unbookmark again too (those faults' explored checks
-  // fail). The default run sends none of them: the unreblog would be a call of A's Deletion bucket, the others 1 to 3
-  // calls each past its request line (285; the unmute again is its row's).
+  // An undo again after the undo of its move, and the mute again: the state machine's covering sequences reach each
+  // whatever the seed draws, and the explored inputs send the unreblog and the unbookmark again too (those faults'
+  // explored checks fail). The default run sends none of them: the unreblog would be a call of A's Deletion bucket,
+  // the others 1 to 3 calls each past its request line (285; the unmute again is its row's; the mute again would
+  // need its unmute before the delete, since a thread's mute outlives its status).
   ...Object.fromEntries(
-    (['STATUS-FAV-4:undone-again', 'STATUS-REBLOG-5:undone-again', 'STATUS-BOOKMARK-3:undone-again', 'STATUS-PIN-6:undone-again'] as const).map((fault) => [fault, { CONFORMANCE_EXPLORE: '200' }]),
+    (['STATUS-FAV-4:undone-again', 'STATUS-REBLOG-5:undone-again', 'STATUS-BOOKMARK-3:undone-again', 'STATUS-MUTE-1:redone', 'STATUS-PIN-6:undone-again'] as const).map((fault) => [fault, { CONFORMANCE_EXPLORE: '200' }]),
   ),
   // Input classes only the exploration sends (issue 49 items 3 and 6): an authorization request with state, the code
   // grant without a code, a redirect_uri that extends the registered one, the Bearer scheme with no token, a
@@ -136,9 +137,9 @@ export const FAULT_SETTINGS: Partial<Record<Fault, Record<string, string>>> = {
   // capitals on server-sent events.
   ...Object.fromEntries((['OAUTH-AUTHORIZE-1:state', 'OAUTH-CODE-1:missing', 'OAUTH-REDIRECT-2:prefix', 'APPS-VERIFY-2:empty-bearer', 'RELATIONS-TOKEN-1:empty-bearer', 'OAUTH-CLIENTCRED-1:first-registered', 'STREAM-SSE-1:capitals'] as const).map((fault) => [fault, { CONFORMANCE_EXPLORE: '200' }])),
   // Only the exploration sends these moves twice at the same moment (act/explore-at-once.ts): the default run's sequence
-  // sends the mute and the bookmark so, not these (2 or 3 calls each past its request line).
+  // sends the bookmark so, not these (2 or 3 calls each past its request line).
   ...Object.fromEntries(
-    (['STATUS-FAV-4:at-once', 'STATUS-BOOKMARK-3:at-once', 'STATUS-MUTE-4:at-once', 'STATUS-PIN-5:at-once', 'STATUS-PIN-6:at-once'] as const).map((fault) => [fault, { CONFORMANCE_EXPLORE: '200' }]),
+    (['STATUS-FAV-4:at-once', 'STATUS-BOOKMARK-3:at-once', 'STATUS-MUTE-2:at-once', 'STATUS-MUTE-4:at-once', 'STATUS-PIN-5:at-once', 'STATUS-PIN-6:at-once'] as const).map((fault) => [fault, { CONFORMANCE_EXPLORE: '200' }]),
   ),
 };
 
