@@ -484,7 +484,7 @@ const tableMoves = step(
         const control = byBroad?.status === 200 ? byBroad : await holder(pair.scope).post(on(pair.act));
         acted.set(pair.scope, control);
         if (succeeded(control) || (byBroad && succeeded(byBroad))) {
-          settles.set(pair.scope, remember(`${pair.act} of ${target.id}`, () => holder(pair.scope).post(on(pair.undo))).settle);
+          settles.set(pair.scope, remember(`${pair.act} of ${target.id}`, () => holder(pair.scope).post(on(pair.undo)), { made: byBroad ?? control }).settle);
         }
       }),
     );

@@ -84,7 +84,7 @@ function rememberStatus(actor: Actor, exchange: Exchange): () => void {
   const scheduled = id !== undefined && 'scheduled_at' in (createdObject(exchange) ?? {});
   // The contract shows no way to cancel a scheduled status: Mastodon's DELETE /api/v1/scheduled_statuses/:id, best effort.
   const path = scheduled ? `/api/v1/scheduled_statuses/${id}` : `/api/v1/statuses/${id}`;
-  const entry = id ? remember(`${scheduled ? 'scheduled status' : 'status'} ${id} of ${actor.name}`, () => actor.delete(path), { again: true }) : undefined;
+  const entry = id ? remember(`${scheduled ? 'scheduled status' : 'status'} ${id} of ${actor.name}`, () => actor.delete(path), { again: true, made: exchange }) : undefined;
   return () => entry?.settle();
 }
 
@@ -229,7 +229,7 @@ export class Actor {
     // No operation lists an account's attachments: one whose upload got no answer is listed as possibly left behind.
     if (mayHaveActed(exchange)) rememberUnanswered(exchange, 'attachment');
     const id = createdId(exchange);
-    if (id) uploaded.set(exchange, remember(`attachment ${id} of ${this.name}`, () => this.delete(`/api/v1/media/${id}`)));
+    if (id) uploaded.set(exchange, remember(`attachment ${id} of ${this.name}`, () => this.delete(`/api/v1/media/${id}`), { made: exchange }));
     return exchange;
   }
 
@@ -255,7 +255,7 @@ export class Actor {
   async interact(statusId: string, action: string, undoAction: string, form?: FormParams): Promise<Exchange> {
     const exchange = await this.post(`/api/v1/statuses/${statusId}/${action}`, form);
     if (exchange.status === 200 || mayHaveActed(exchange)) {
-      remember(`${action} of ${statusId} by ${this.name}`, () => this.post(`/api/v1/statuses/${statusId}/${undoAction}`), { unanswered: mayHaveActed(exchange) });
+      remember(`${action} of ${statusId} by ${this.name}`, () => this.post(`/api/v1/statuses/${statusId}/${undoAction}`), { unanswered: mayHaveActed(exchange), made: exchange });
     }
     return exchange;
   }

@@ -96,6 +96,7 @@ export async function requestToken(
     ({ settle } = remember('token of the suite application', () => anon.post('/oauth/revoke', { client_id: app.client_id, client_secret: app.client_secret, token }), {
       subject: { kind: 'token', id, owner: `application ${app.client_id}` },
       token,
+      made: exchange,
     }));
   }
   return { token, exchange, settle, step };

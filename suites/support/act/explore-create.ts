@@ -86,7 +86,7 @@ export async function sendBoosts(booster: Actor, other: Actor, statusId: string,
       sent.push({ visibility, boost });
       continue;
     }
-    const entry = remember(`boost of ${statusId} by ${booster.name}, explored`, () => booster.post(`${path}/unreblog`));
+    const entry = remember(`boost of ${statusId} by ${booster.name}, explored`, () => booster.post(`${path}/unreblog`), { made: boost });
     const ownerRead = await booster.get(`/api/v1/statuses/${encodeURIComponent(id)}`);
     const otherRead = visibility === 'unlisted' ? await other.get(`/api/v1/statuses/${encodeURIComponent(id)}`) : undefined;
     const undo = await booster.post(`${path}/unreblog`);

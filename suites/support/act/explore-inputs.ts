@@ -44,7 +44,7 @@ export async function sendInputs(caller: Actor, inputs: readonly Input[], held: 
     }
     const undoOp = operationNamed(op.undo as string);
     // A boost is a status of its own: on the ledger until its unreblog answers.
-    const boost = op.name === 'reblog' ? remember(`boost of ${id} by ${caller.name}, explored`, () => send(caller, undoOp, id, false)) : undefined;
+    const boost = op.name === 'reblog' ? remember(`boost of ${id} by ${caller.name}, explored`, () => send(caller, undoOp, id, false), { made: exchange }) : undefined;
     const undo = await send(caller, undoOp, id, true);
     if (undo.status !== undefined && undo.status >= 200 && undo.status < 300) boost?.settle();
     sent.push({ input, id, exchange, undo });

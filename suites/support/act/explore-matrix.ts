@@ -36,7 +36,7 @@ export async function sendCells(actor: Actor, caller: Caller, cells: readonly Ce
       continue;
     }
     const undoOp = operationNamed(op.undo as string);
-    const boost = op.name === 'reblog' ? remember(`boost of ${id} by ${actor.name}, the access matrix`, () => send(actor, undoOp, id, false)) : undefined;
+    const boost = op.name === 'reblog' ? remember(`boost of ${id} by ${actor.name}, the access matrix`, () => send(actor, undoOp, id, false), { made: exchange }) : undefined;
     const undo = await send(actor, undoOp, id, true);
     if (undo.status !== undefined && undo.status >= 200 && undo.status < 300) boost?.settle();
     sent.push({ cell, id, exchange, undo });

@@ -1,10 +1,11 @@
 // The cleanup ledger: everything a suite creates is written down as it is created, with the operation that
 // undoes it; the cleanup (run/cleanup.ts) undoes it all in reverse order when the suite file ends, also after
-// failures, and lists what it could not. Only what the run created is ever touched. Applications, which no operation
+// failures, and lists what it could not; its order is the one the run decided (inOrderMade), never the order the
+// answers came in. Only what the run created is ever touched. Applications, which no operation
 // deletes, and authorization codes, whose grants the cleanup ends, are written down too.
 import { currentPart, inPartThatSent, type PartCount } from '../talk/counts.ts';
 import { perFile } from '../talk/file-state.ts';
-import { senderOf, type Exchange, type HttpClient } from '../talk/http.ts';
+import { issueOrderOf, issuedSoFar, senderOf, type Exchange, type HttpClient } from '../talk/http.ts';
 import { now } from './settle.ts';
 import { nextAt } from './sightings.ts';
 
@@ -29,9 +30,32 @@ export interface LedgerOptions {
    * are then counted in the part that made it.
    */
   again?: true;
+  /** The request that made it: its place among the requests issued (not its answer's) orders the entry (inOrderMade). */
+  made?: Exchange;
 }
 
-export interface Entry extends LedgerOptions {
+/**
+ * Where something the run made stands in the order the run decided: the order of declaration of the step that made it,
+ * then the place of the request that made it among those the run issued. Never the order the answers came in: steps
+ * run side by side, a step sends requests together, and the first undo of a kind carries the read that shows one there,
+ * which each run must count in the same step's cost.
+ */
+export interface Made {
+  part?: PartCount;
+  /** The request's place among those issued (talk/http.ts issueOrderOf). */
+  issued?: number;
+}
+
+/** Sorts by the order the run decided (Made), for Array.sort; the sort is stable, so what ties keeps its place. */
+export function inOrderMade(x: Made, y: Made): number {
+  const last = Number.MAX_SAFE_INTEGER;
+  return (x.part?.order ?? last) - (y.part?.order ?? last) || (x.issued ?? last) - (y.issued ?? last);
+}
+
+/** The place of the request that made something; where none is given, the requests issued so far (when it is written down). */
+const issuedBy = (made: Exchange | undefined): { issued: number } => ({ issued: (made && issueOrderOf(made)) ?? issuedSoFar() });
+
+export interface Entry extends Omit<LedgerOptions, 'made'>, Made {
   what: string;
   undo: () => Promise<Exchange>;
   /** The check undid it itself: the place in the file's answers from which a read shows it gone. */
@@ -43,7 +67,7 @@ export interface Entry extends LedgerOptions {
 }
 
 /** An application the run registered; the contract has no operation to delete one. */
-export interface Application {
+export interface Application extends Made {
   /** The part of the plan that made it: the cleanup's calls for it are counted there. */
   part?: PartCount;
   subject: Subject;
@@ -52,7 +76,7 @@ export interface Application {
 }
 
 /** An authorization code the run obtained: a grant of the account's, live until its code is spent and its token revoked. */
-export interface Authorization {
+export interface Authorization extends Made {
   /** The part of the plan that made it: the cleanup's calls for it are counted there. */
   part?: PartCount;
   code: string;
@@ -72,7 +96,7 @@ export interface Authorization {
  * answer, whose object is then undone and read like any other; where it finds none, the object is listed as possibly
  * left behind, with what the run sent.
  */
-export interface Unanswered {
+export interface Unanswered extends Made {
   /** The part of the plan that made it: the cleanup's calls for it are counted there. */
   part?: PartCount;
   creation: Exchange;
@@ -101,7 +125,8 @@ export interface LedgerEntry {
  */
 export function remember(what: string, undo: () => Promise<Exchange>, options: LedgerOptions = {}): LedgerEntry {
   const part = (options.again ? entries.find((earlier) => earlier.what === what)?.part : undefined) ?? currentPart();
-  const entry: Entry = { what, undo, ...options, ...(part ? { part } : {}) };
+  const { made, ...kept } = options;
+  const entry: Entry = { what, undo, ...kept, ...(part ? { part } : {}), ...issuedBy(made) };
   entries.push(entry);
   return {
     settle: () => {
@@ -125,26 +150,27 @@ export const inLedgersPlace = <T>(creation: Exchange | undefined, calls: () => P
 
 /** A creation of a `kind` (status, attachment) that got no answer; see Unanswered. */
 export function rememberUnanswered(creation: Exchange, kind: string, find?: () => Promise<Exchange>): void {
-  unanswered.push({ creation, kind, ...(find ? { find } : {}), ...partNow() });
+  unanswered.push({ creation, kind, ...(find ? { find } : {}), ...partNow(), ...issuedBy(creation) });
 }
 
 /** An application the run registered (its registration's answer): listed as left behind unless a read shows it gone. */
 export function rememberApplication(registration: Exchange, subject: Subject, clientSecret: unknown): void {
-  applications.push({ subject, clientSecret: typeof clientSecret === 'string' ? clientSecret : undefined, sender: senderOf(registration), ...partNow() });
+  applications.push({ subject, clientSecret: typeof clientSecret === 'string' ? clientSecret : undefined, sender: senderOf(registration), ...partNow(), ...issuedBy(registration) });
 }
 
 /**
  * An authorization code the run obtained (the approval of account `owner`): a code the run does not exchange itself
  * is exchanged at the end and its token revoked, so that no grant stays live; one the token operation then refuses
- * is spent. Listed as a live authorization where neither shows.
+ * is spent. Listed as a live authorization where neither shows. `shownBy`: the answer that showed the code.
  */
 export function rememberAuthorization(
   code: string,
   grant: { scope: string; owner: string; application: string },
   calls: { exchange: () => Promise<Exchange>; revoke: (token: string) => Promise<Exchange> },
+  shownBy?: Exchange,
 ): void {
   const subject = { kind: 'authorization', id: `#${authorizations.length + 1} (scope "${grant.scope}", application ${grant.application})`, owner: grant.owner };
-  authorizations.push({ code, subject, ...calls, exchanged: false, ...partNow() });
+  authorizations.push({ code, subject, ...calls, exchanged: false, ...partNow(), ...issuedBy(shownBy) });
 }
 
 /** The run exchanged this code for a token: the token is on the ledger, and the code is spent. */

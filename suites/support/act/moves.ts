@@ -7,7 +7,7 @@
 // state must hold is confirmed by one read once the window has passed (Holds): a flag that comes back fails the undo.
 import { perFile } from '../talk/file-state.ts';
 import type { FormParams } from '../talk/form.ts';
-import { createdObject, type Exchange, type RequestOptions } from '../talk/http.ts';
+import { createdObject, issueOrderOf, type Exchange, type RequestOptions } from '../talk/http.ts';
 import type { Actor } from './actors.ts';
 import { remember, type LedgerEntry } from './ledger.ts';
 import { type RootCause, answerOf, causeOf, failed, succeeded, type Step } from './steps.ts';
@@ -117,6 +117,9 @@ export class Holds {
   }
 }
 
+/** Whether `exchange` was issued before `other` (or there is no other). */
+const issuedBefore = (exchange: Exchange, other: Exchange | undefined): boolean => !other || (issueOrderOf(exchange) ?? 0) < (issueOrderOf(other) ?? 0);
+
 /** The path of an operation on a status: `/api/v1/statuses/:id/favourite`. */
 export const operationOn = (statusId: string, operation: string) => `/api/v1/statuses/${statusId}/${operation}`;
 const on = operationOn;
@@ -128,7 +131,7 @@ const on = operationOn;
  */
 export class Moves {
   readonly #pending = new Map<string, LedgerEntry>();
-  /** The first answer of each pending move, by the same key. */
+  /** The answer of each pending move, by the same key: of moves made together, that of the one issued first, whichever came first. */
   readonly #answers = new Map<string, Exchange>();
   /** The accounts whose moves on a status may have taken (answered 200, or never answered), undone since or not, by status id. */
   readonly #movedBy = new Map<string, Set<string>>();
@@ -148,10 +151,8 @@ export class Moves {
       this.#movedBy.set(statusId, (this.#movedBy.get(statusId) ?? new Set()).add(actor.name));
       // Made again while its first is pending (twice at the same moment), the one entry undoes both.
       const key = `${actor.name} ${undo} ${statusId}`;
-      if (!this.#pending.has(key)) {
-        this.#pending.set(key, remember(`${action} of ${statusId} by ${actor.name}`, () => actor.post(on(statusId, undo)), { unanswered: exchange.timedOut }));
-        this.#answers.set(key, exchange);
-      }
+      if (!this.#pending.has(key)) this.#pending.set(key, remember(`${action} of ${statusId} by ${actor.name}`, () => actor.post(on(statusId, undo)), { unanswered: exchange.timedOut, made: exchange }));
+      if (issuedBefore(exchange, this.#answers.get(key))) this.#answers.set(key, exchange);
     }
     return exchange;
   }

@@ -232,7 +232,7 @@ export class WebSignIn {
       const { code, refusal } = approval || signedIn ? shownCodeOf(navigation, scopes, redirectUri) : redirectCodeOf(navigation, redirectUri);
       if (code) {
         registerSecret(code, 'AUTHORIZATION_CODE', `an authorization code for A, good once and used by the run: sign in as A and approve GET ${AUTHORIZE_PATH}?${query}`);
-        this.remember(app, code, scope, redirectUri);
+        this.remember(app, code, scope, redirectUri, navigation.last);
         return { code, reason: '', form, approval: navigation.last };
       }
       if (refusal) return end(approval ?? 'the authorization', refusal);
@@ -308,12 +308,12 @@ export class WebSignIn {
   }
 
   /** Every code goes on the ledger: exchanged by the run or at its end, its token revoked, or listed as a live authorization. */
-  private remember(app: Application, code: string, scope: string, redirectUri: string): void {
+  private remember(app: Application, code: string, scope: string, redirectUri: string, shownBy: Exchange): void {
     const credentials = { client_id: app.client_id, client_secret: app.client_secret };
     rememberAuthorization(code, { scope, owner: 'A', application: app.client_id }, {
       exchange: () => this.anon.post('/oauth/token', { ...credentials, grant_type: 'authorization_code', code, redirect_uri: redirectUri, scope }),
       revoke: (token) => this.anon.post('/oauth/revoke', { ...credentials, token }),
-    });
+    }, shownBy);
   }
 }
 

@@ -4,7 +4,7 @@
 // behind, with its kind, id, owner and why; so is every application the run registered that no read shows gone,
 // every authorization code the run obtained whose grant it could not end (exchanged, its token revoked), and every
 // poll of a deleted status that a read still shows.
-import { ledger, remember, type Application, type Authorization, type Entry, type Subject, type Unanswered } from '../act/ledger.ts';
+import { inOrderMade, ledger, remember, type Application, type Authorization, type Entry, type Subject, type Unanswered } from '../act/ledger.ts';
 import { noteUnsettled, now, sawUnsettled, settleWindowMs, windowPassed } from '../act/settle.ts';
 import { deletedParentOf, keyOf, nextAt, sightingsOf } from '../act/sightings.ts';
 import type { LeftBehind } from '../report/results.ts';
@@ -219,17 +219,15 @@ perFile(() => {
 export async function undoAll(): Promise<void> {
   await outsideContract(async () => {
     // What finding it makes goes on the ledger in the part whose creation got no answer, as do the calls to find it.
-    for (const lost of ledger.unanswered.splice(0)) await inPartOf(lost.part, () => findUnanswered(lost));
+    for (const lost of ledger.unanswered.splice(0).sort(inOrderMade)) await inPartOf(lost.part, () => findUnanswered(lost));
     const cases: Case[] = [];
     const tokens: Entry[] = [];
     // Once a state came late in this file, or a read after an undo still showed its object, the later reads wait for
     // the settle window, read once then.
     let deferred = sawUnsettled();
-    // Newest first by the steps' order of declaration (a step comes after those it needs), not by the order their
-    // answers came in: steps run side by side, and the first undo of a kind carries the read that shows one there,
-    // which each run counts in the same step's cost.
-    const declared = (entry: Entry) => entry.part?.order ?? Number.MAX_SAFE_INTEGER;
-    ledger.entries.sort((a, b) => declared(a) - declared(b));
+    // Newest first in the order the run decided (the steps' order of declaration, a step after those it needs, then
+    // the order each step issued its requests in), not the order their answers came in (inOrderMade).
+    ledger.entries.sort(inOrderMade);
     while (ledger.entries.length > 0) {
       const entry = ledger.entries.pop() as Entry;
       if (entry.token !== undefined) tokens.push(entry);
@@ -242,11 +240,12 @@ export async function undoAll(): Promise<void> {
     const goneStatuses = new Set(cases.filter((c) => c.subject.kind === 'status' && !whyNotGone(c, new Set())).map((c) => c.subject.id));
     cases.push(...(await readPolls(cases.filter((c) => c.subject.kind === 'status' && goneStatuses.has(c.subject.id)))));
     await confirmFlags(cases.filter((c) => c.target?.goesWith && !goneStatuses.has(c.target.goesWith)));
-    const revoked = await Promise.all([...tokens.map((token) => guarded(token)), ...ledger.authorizations.filter((auth) => !auth.exchanged).map((auth) => inPartOf(auth.part, () => spend(auth)))]);
+    const authorizations = [...ledger.authorizations].sort(inOrderMade);
+    const revoked = await Promise.all([...tokens.map((token) => guarded(token)), ...authorizations.filter((auth) => !auth.exchanged).map((auth) => inPartOf(auth.part, () => spend(auth)))]);
     await settlePending(revoked);
     cases.push(...revoked);
     // Listed after the grants' own cases: a live token the end of the run revoked and read is said so first.
-    cases.push(...ledger.authorizations.filter((auth): auth is Authorization & { unanswered: Exchange } => auth.unanswered !== undefined).map(unseenToken));
+    cases.push(...authorizations.filter((auth): auth is Authorization & { unanswered: Exchange } => auth.unanswered !== undefined).map(unseenToken));
     const probeTokens: Promise<Case>[] = [];
     cases.push(...(await readApplications(probeTokens)));
     const probed = await Promise.all(probeTokens);
@@ -336,7 +335,7 @@ async function findUnanswered(lost: Unanswered): Promise<void> {
   const id = createdObject(answer)?.id;
   const sender = senderOf(answer);
   if (typeof id !== 'string' || !sender) return possibly(`sent again with its Idempotency-Key, it answered ${answer.error ?? `HTTP ${answer.status}`}`);
-  remember(`${lost.kind} ${id} of ${lost.creation.actor}`, () => sender.send('DELETE', `/api/v1/statuses/${id}`));
+  remember(`${lost.kind} ${id} of ${lost.creation.actor}`, () => sender.send('DELETE', `/api/v1/statuses/${id}`), { made: lost.creation });
   if (!madeBefore(answer, resentAt)) possibly(`sent again with its Idempotency-Key, it answered ${lost.kind} ${id}, made anew (the ledger undoes it): the first may remain`);
 }
 
@@ -368,15 +367,20 @@ async function readApplication(app: Application, probeTokens: Promise<Case>[]): 
  * not be read, each is read.
  */
 async function readApplications(probeTokens: Promise<Case>[]): Promise<Case[]> {
-  // The first is the application of the step declared first, whatever order the registrations were answered in: the
-  // read is in that step's cost. Each is read in the part that registered it.
-  const declared = (app: Application) => app.part?.order ?? Number.MAX_SAFE_INTEGER;
-  const [first, ...others] = [...ledger.applications].sort((x, y) => declared(x) - declared(y));
+  // The first is the application of the step declared first (of its step's registrations, the one sent first), whatever
+  // order the registrations were answered in: the read is in that step's cost. Each is read in the part that registered it.
+  const [first, ...others] = [...ledger.applications].sort(inOrderMade);
   if (!first) return [];
   const readInPart = (app: Application, tokens: Promise<Case>[]) => inPartOf(app.part, () => readApplication(app, tokens));
   const firstCase = await readInPart(first, probeTokens);
   const kept = firstCase.target && lastReadSince(firstCase.target.reads[0] as Read, firstCase.undoneAt)?.present;
-  if (!kept) return [firstCase, ...(await Promise.all(others.map((app) => readInPart(app, probeTokens))))];
+  if (!kept) {
+    // Read together, each with its own probe tokens, joined in the applications' order, not in their answers'.
+    const ownTokens = others.map((): Promise<Case>[] => []);
+    const read = await Promise.all(others.map((app, i) => readInPart(app, ownTokens[i] as Promise<Case>[])));
+    probeTokens.push(...ownTokens.flat());
+    return [firstCase, ...read];
+  }
   const likeFirst = (app: Application): Case => ({
     subject: app.subject,
     undone: `${APPLICATION_UNDONE}, and application ${first.subject.id}, registered by the same group, still authenticated its client ${firstCase.after} (this one was not read)`,

@@ -155,6 +155,17 @@ export async function plannedCall(calls: () => Promise<unknown>): Promise<Exchan
 const senders = new WeakMap<Exchange, HttpClient>();
 export const senderOf = (exchange: Exchange): HttpClient | undefined => senders.get(exchange);
 
+/**
+ * Each request's place in the order the run issued them (taken when send is called, before any wait): requests a step
+ * issues together (Promise.all) keep the order the step wrote them in, whatever order their answers come in.
+ */
+const issueOrders = new WeakMap<Exchange, number>();
+let issued = 0;
+/** The place of an exchange in the order its requests were issued, for what must not follow the answers' order (the ledger). */
+export const issueOrderOf = (exchange: Exchange): number | undefined => issueOrders.get(exchange);
+/** How many requests the run has issued so far. */
+export const issuedSoFar = (): number => issued;
+
 function isTimeout(error: unknown): boolean {
   const e = error as { name?: string; code?: string };
   return e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT';
@@ -197,6 +208,7 @@ export class HttpClient {
 
   async send(method: string, path: string, options: RequestOptions = {}): Promise<Exchange> {
     expectActingAs(this.account, `${method} ${path.split('?')[0]}`);
+    const issueOrder = ++issued;
     const query = options.query ? `?${urlEncoded(options.query)}` : '';
     const fullPath = `${path}${query}`;
     const url = `${this.baseUrl}${fullPath}`;
@@ -240,6 +252,7 @@ export class HttpClient {
       ...(options.repeated ? { repeated: true } : {}),
     };
     senders.set(exchange, this);
+    issueOrders.set(exchange, issueOrder);
     noteSentIn(exchange);
     const plan = planning.getStore();
     if (plan) {
@@ -261,6 +274,7 @@ export class HttpClient {
     await waitForRefusal(waitMs, `for the reset of the server's rate limit, which refused ${method} ${path} (as ${this.actor}) with HTTP 429; then it is sent again`);
     const again: Exchange = { ...exchange, headers: {}, text: '', truncated: false, ms: 0, startedAt: undefined, status: undefined, error: undefined, setCookies: undefined, resentAfter: undefined };
     senders.set(again, this);
+    issueOrders.set(again, issueOrder);
     noteSentIn(again);
     await this.deliver(again, body);
     return this.refusalMarked(again);
