@@ -157,8 +157,11 @@ export function noteSentIn(exchange: object): void {
  */
 export const inPartThatSent = <T>(creation: object, calls: () => Promise<T>): Promise<T> => inPartOf(sentIn.get(creation) ?? sending.getStore(), calls);
 
-/** This file's parts, planned and sent, in the order they started. */
-export const partsSnapshot = (): PartCount[] => structuredClone(parts);
+/**
+ * This file's parts, planned and sent, in their steps' order of declaration (those without one last, as they started):
+ * steps run side by side, and the order they started in moves with the server's timing, which the reports must not.
+ */
+export const partsSnapshot = (): PartCount[] => structuredClone(parts).sort((x, y) => (x.order ?? Number.MAX_SAFE_INTEGER) - (y.order ?? Number.MAX_SAFE_INTEGER));
 
 /** This file's requests sent outside every part, by path. */
 export const outsidePartsSnapshot = (): PathCost => ({ ...outsideParts });

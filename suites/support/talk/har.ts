@@ -7,7 +7,7 @@ import { STATUS_CODES } from 'node:http';
 import { basename, dirname, join } from 'node:path';
 import { DEFAULT_USER_AGENT } from './config.ts';
 import { perFile } from './file-state.ts';
-import { type Exchange, onExchange } from './http.ts';
+import { type Exchange, issueOrderOf, onExchange } from './http.ts';
 import { redact } from './redact.ts';
 
 interface HarPair {
@@ -135,7 +135,9 @@ const partsDirOf = (harFile: string) => `${harFile}.parts`;
 export function writeHarPart(harFile: string, suiteFile: string): void {
   mkdirSync(partsDirOf(harFile), { recursive: true });
   // One part per suite file: a file runs once in a run, in one worker.
-  writeFileSync(join(partsDirOf(harFile), `${basename(suiteFile)}.json`), JSON.stringify(recorded.map(harEntryOf)));
+  // In the order they were issued, not answered: requests sent at the same moment (the same startedDateTime) keep it.
+  const issued = [...recorded].sort((x, y) => (issueOrderOf(x) ?? 0) - (issueOrderOf(y) ?? 0));
+  writeFileSync(join(partsDirOf(harFile), `${basename(suiteFile)}.json`), JSON.stringify(issued.map(harEntryOf)));
 }
 
 /** Removes the parts a run that did not end left behind, before a run writes its own. */
