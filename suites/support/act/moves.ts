@@ -7,7 +7,7 @@
 // state must hold is confirmed by one read once the window has passed (Holds): a flag that comes back fails the undo.
 import { perFile } from '../talk/file-state.ts';
 import type { FormParams } from '../talk/form.ts';
-import { createdObject, issueOrderOf, type Exchange, type RequestOptions } from '../talk/http.ts';
+import { createdObject, inOrderIssued, type Exchange, type RequestOptions } from '../talk/http.ts';
 import type { Actor } from './actors.ts';
 import { remember, type LedgerEntry } from './ledger.ts';
 import { type RootCause, answerOf, causeOf, failed, succeeded, type Step } from './steps.ts';
@@ -117,8 +117,8 @@ export class Holds {
   }
 }
 
-/** Whether `exchange` was issued before `other` (or there is no other). */
-const issuedBefore = (exchange: Exchange, other: Exchange | undefined): boolean => !other || (issueOrderOf(exchange) ?? 0) < (issueOrderOf(other) ?? 0);
+/** Whether `exchange` comes before `other` (or there is no other) in the order the run decided. */
+const issuedBefore = (exchange: Exchange, other: Exchange | undefined): boolean => !other || inOrderIssued(exchange, other) < 0;
 
 /** The path of an operation on a status: `/api/v1/statuses/:id/favourite`. */
 export const operationOn = (statusId: string, operation: string) => `/api/v1/statuses/${statusId}/${operation}`;

@@ -7,7 +7,7 @@
 import { clause, ClauseFailure } from './clauses.ts';
 import { type RootCause } from '../act/steps.ts';
 import { perFile } from '../talk/file-state.ts';
-import { describeExchange, type Exchange } from '../talk/http.ts';
+import { describeExchange, inOrderIssued, type Exchange } from '../talk/http.ts';
 import { block, countJudged, notJudged } from './preconditions.ts';
 import { redact } from '../talk/redact.ts';
 import { reproductionOf } from '../talk/replay.ts';
@@ -38,11 +38,26 @@ declare module 'vitest' {
 const judged = new Map<string, number>();
 const mismatches = new Map<string, Map<string, Mismatch>>();
 const casesMet = new Map<string, Set<string>>();
+/** The exchange each kept mismatch was seen in: it orders the mismatches as the run decided (inOrderIssued). */
+const seenIn = new Map<Mismatch, Exchange>();
 perFile(() => {
   judged.clear();
   mismatches.clear();
   casesMet.clear();
+  seenIn.clear();
 });
+
+/**
+ * A clause's mismatches in the order the run decided, not the order their answers came in (requests sent together
+ * are answered in either order): those without an exchange last, as they came.
+ */
+function inRunOrder(found: ReadonlyMap<string, Mismatch> | undefined): [string, Mismatch][] {
+  const rank = (m: Mismatch) => (seenIn.has(m) ? 0 : 1);
+  return [...(found ?? [])].sort(([, x], [, y]) => {
+    const [ex, ey] = [seenIn.get(x), seenIn.get(y)];
+    return rank(x) - rank(y) || (ex && ey ? inOrderIssued(ex, ey) : 0);
+  });
+}
 
 /** One more response or instance judged for the clause. */
 export function judgedOnce(clauseId: string): void {
@@ -62,16 +77,20 @@ function reproduced(exchange: Exchange): { exchange: string; reproduce: string }
   return { exchange: describeExchange(exchange, reproduce), reproduce: redact(reproduce) };
 }
 
-/** A mismatch of a run-wide clause; `key` tells distinct mismatches apart, and only the first of each is kept. */
+/**
+ * A mismatch of a run-wide clause; `key` tells distinct mismatches apart, and only the first of each is kept: the first
+ * in the order the run decided (inOrderIssued), whichever answer came first.
+ */
 export function observeMismatch(clauseId: string, key: string, expected: string, actual: string, exchange?: Exchange): void {
   let ofClause = mismatches.get(clauseId);
   if (!ofClause) mismatches.set(clauseId, (ofClause = new Map()));
-  if (ofClause.has(key)) return;
-  ofClause.set(key, {
-    expected: redact(expected),
-    actual: redact(actual),
-    ...(exchange ? reproduced(exchange) : {}),
-  });
+  const kept = ofClause.get(key);
+  const keptIn = kept && seenIn.get(kept);
+  if (kept && !(exchange && keptIn && inOrderIssued(exchange, keptIn) < 0)) return;
+  if (kept) seenIn.delete(kept);
+  const mismatch: Mismatch = { expected: redact(expected), actual: redact(actual), ...(exchange ? reproduced(exchange) : {}) };
+  if (exchange) seenIn.set(mismatch, exchange);
+  ofClause.set(key, mismatch);
 }
 
 /** Whether this file met a mismatch of the clause: what another run-wide clause's judgement may depend on. */
@@ -88,7 +107,7 @@ export function isRunWide(clauseId: string): boolean {
 export function runWideSnapshot(): RunWideObservations {
   return {
     judged: Object.fromEntries(judged),
-    mismatches: Object.fromEntries([...mismatches].map(([id, found]) => [id, Object.fromEntries(found)])),
+    mismatches: Object.fromEntries([...mismatches].map(([id, found]) => [id, Object.fromEntries(inRunOrder(found))])),
     cases: Object.fromEntries([...casesMet].map(([id, met]) => [id, [...met]])),
   };
 }
@@ -113,13 +132,13 @@ function causeOfMismatch(clauseId: string, first: Mismatch): RootCause {
  * having failed, it is not judged.
  */
 export function expectNoMismatch(clauseId: string, noneMet?: RootCause): void {
-  const found = [...(mismatches.get(clauseId)?.values() ?? [])];
+  const found = inRunOrder(mismatches.get(clauseId)).map(([, m]) => m);
   if (found.length > 0) throw failureOf(clauseId, found);
   const count = judged.get(clauseId) ?? 0;
   if (count > 0) return countJudged(count);
   if (noneMet) block(noneMet);
   for (const explaining of RUN_WIDE.get(clauseId)?.explainedBy ?? []) {
-    const explanation = mismatches.get(explaining)?.values().next().value;
+    const explanation = inRunOrder(mismatches.get(explaining))[0]?.[1];
     if (explanation) block(causeOfMismatch(explaining, explanation));
   }
   notJudged(`this group met nothing to judge for ${clauseId}`);

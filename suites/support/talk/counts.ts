@@ -151,6 +151,9 @@ export function noteSentIn(exchange: object): void {
   if (part) sentIn.set(exchange, part);
 }
 
+/** The part that sent an exchange, if any. */
+export const partThatSent = (exchange: object): PartCount | undefined => sentIn.get(exchange);
+
 /**
  * Runs `calls` that a step makes in the ledger's place on what `creation` made (its delete, the read that shows it
  * gone) in the part that sent the creation, whose cost holds the ledger's undo and read.

@@ -7,7 +7,7 @@ import type { FormData as UndiciFormData } from 'undici';
 import { notSentReason, recordAnswer, recordSilence } from './breaker.ts';
 import { DEFAULT_USER_AGENT } from './config.ts';
 import { dispatcherFor, failedOnReusedConnection, isConnectionLost } from './connections.ts';
-import { countAnswer, countRequest, countResent, countTiming, noteSentIn, requestEnded } from './counts.ts';
+import { countAnswer, countRequest, countResent, countTiming, noteSentIn, partThatSent, requestEnded } from './counts.ts';
 import { inFlight } from './in-flight.ts';
 import { formPairs, multipart, urlEncoded, type FormParams, type Upload } from './form.ts';
 import { bucketsOf, isUnpaced, paceAfter, paceBefore, refusalWaitMs, waitForRefusal } from './pacing.ts';
@@ -165,6 +165,16 @@ let issued = 0;
 export const issueOrderOf = (exchange: Exchange): number | undefined => issueOrders.get(exchange);
 /** How many requests the run has issued so far. */
 export const issuedSoFar = (): number => issued;
+
+/**
+ * Sorts exchanges in the order the run decided (for Array.sort): the order of declaration of the step that sent each
+ * (those of no step last), then the order issued; never the order the answers came in, which moves with the server.
+ */
+export function inOrderIssued(x: Exchange, y: Exchange): number {
+  const last = Number.MAX_SAFE_INTEGER;
+  const declared = (exchange: Exchange) => partThatSent(exchange)?.order ?? last;
+  return declared(x) - declared(y) || (issueOrderOf(x) ?? last) - (issueOrderOf(y) ?? last);
+}
 
 function isTimeout(error: unknown): boolean {
   const e = error as { name?: string; code?: string };
