@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import type { Exchange } from '../talk/http.ts';
 import { sentTogether } from '../talk/replay.ts';
 import type { Actor } from './actors.ts';
-import { actedIn, asMove, countedBy, type Exploration, type SentList, type SentMove, type SentRead, type SequenceJudging, type SequenceRecord } from './sequence-model.ts';
+import { actedIn, asMove, countedBy, type Exploration, type Sent, type SentList, type SentMove, type SentRead, type SequenceJudging, type SequenceRecord } from './sequence-model.ts';
 import { now, settle } from './settle.ts';
 import { coveringSequences, freshModel, moveText, movesOf, ROWS, step, type FlagMoveName, type Move, type MoveName, type StatusModel, type Who } from './status-model.ts';
 
@@ -110,8 +110,18 @@ export async function readState(sequencer: Sequencer, record: SequenceRecord, wh
   const showing = shows(record);
   const moved = record.sent.filter((sent): sent is SentMove => sent.kind === 'move');
   const lists = (['favourited_by', 'reblogged_by'] as const).filter((list) => moved.some((sent) => countedBy(sent.name as MoveName) === (list === 'favourited_by' ? 'favourites' : 'reblogs')));
-  await Promise.all([...new Set(who)].map((reader) => sequencer.read(record, reader, showing)));
-  await Promise.all(lists.map((list) => sequencer.list(record, list, showing)));
+  await inOrderAsked(record, () => Promise.all([...new Set(who)].map((reader) => sequencer.read(record, reader, showing))));
+  await inOrderAsked(record, () => Promise.all(lists.map((list) => sequencer.list(record, list, showing))));
+}
+
+/**
+ * Sends requests together, each of which writes itself down in the record as its answer comes, and leaves them there in
+ * the order asked: the judging walks the record in order, and the first read that fails or blocks is its verdict.
+ */
+async function inOrderAsked(record: SequenceRecord, together: () => Promise<readonly Sent[]>): Promise<void> {
+  const from = record.sent.length;
+  const asked = await together();
+  record.sent.splice(from, asked.length, ...asked);
 }
 
 export interface ExploreOptions {
