@@ -49,9 +49,9 @@ const ownPlaces = {
       const path = resolve(args.resolveDir, args.path);
       return path === BUNDLED_LATE ? { path } : { path: pathToFileURL(path).href, external: true };
     });
-    build.onLoad({ filter: /\.ts$/ }, (args) => ({
+    build.onLoad({ filter: /\.(ts|mjs)$/ }, (args) => ({
       contents: readFileSync(args.path, 'utf8').replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
-      loader: 'ts',
+      loader: args.path.endsWith('.ts') ? 'ts' : 'js',
       resolveDir: dirname(args.path),
     }));
   },

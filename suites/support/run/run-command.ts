@@ -21,6 +21,7 @@ import { gateAdvice } from '../report/advice.ts';
 import { MatrixUsageError, readResults } from '../report/matrix.ts';
 import { stabilityPlan } from './stability-plan.ts';
 import { typeScriptHooks } from './typescript-hooks.mjs';
+import { packedUndici } from './packed-undici.mjs';
 import { RunStop, stopAt, type StopAt } from '../judge/run-stop.ts';
 
 /**
@@ -55,13 +56,13 @@ async function runGroups(files: readonly string[], reporter: ConformanceReporter
   const { root, workers, testNamePattern, shard, stop } = options;
   // The embedded server starts here, loaded as this process loads the CLI, and not in vitest's global setup, which
   // would load it through vite's transforms first: a few tenths of a second off every run.
-  const run = await prepared();
+  const [run, undiciFile] = await Promise.all([prepared(), packedUndici()]);
   const vitest = await startVitest('test', [...files], {
     root,
     config: false,
     // --max-failures: the checks stop themselves once the run met its failures (judge/run-stop.ts). Not vitest's bail,
     // which cancels the files running: their results, and the groups not started, never reached the reports.
-    projects: [{ test: { ...conformanceProject(), globalSetup: [], provide: { config: { ...run.config, stop } } } }],
+    projects: [{ test: { ...conformanceProject(), globalSetup: [], provide: { config: { ...run.config, stop }, ...(undiciFile ? { packedUndici: undiciFile } : {}) } } }],
     watch: false,
     reporters: [reporter],
     sequence: { sequencer: GroupOrder },

@@ -13,7 +13,7 @@ import '../judge/registered-checks.ts';
 // Listens to what the run's creations answer (act/creations.ts), before the file's first creation.
 import '../judge/resources.ts';
 import { runWideSnapshot } from '../judge/run-wide.ts';
-import { undici } from '../talk/undici.ts';
+import { loadUndiciFrom, undici } from '../talk/undici.ts';
 
 declare module 'vitest' {
   interface TaskMeta {
@@ -24,9 +24,14 @@ declare module 'vitest' {
     outsideParts?: PathCost;
     leftovers?: LeftBehind[];
   }
+  interface ProvidedContext {
+    /** The one-file copy of undici the conformance command made (packed-undici.mjs); none under plain vitest. */
+    packedUndici?: string;
+  }
 }
 
 startFile();
+loadUndiciFrom(inject('packedUndici'));
 // Our own runner of many runs in one process (suites/self/suite-runner.ts) provides `runs`, no `config`: it records nothing.
 const recordFile = (inject('config') as Config | undefined)?.recordFile;
 if (recordFile) recordExchanges();

@@ -1,0 +1,1 @@
+export function packedUndici(): Promise<string | undefined>;
