@@ -13,7 +13,8 @@
 // The faults are shared between two test files that vitest runs side by side: those that need no setting
 // (fault-exactness.test.ts) and those that need one (FAULT_SETTINGS, fault-exactness-settings.test.ts), each file with
 // the plain runs its faults are measured on and the profiles of its faults. One file took them one phase after the
-// other: its plain runs under every setting, then every fault run, the lane's longest chain (536 s of a 600 s npm test).
+// other: its plain runs under every setting, then every fault run, the lane's longest chain (536 s of a 600 s npm
+// test on a quiet machine, 2026-12-07).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { faultClause, FAULTS, PROFILES, type Fault } from '../../fixtures/reference-server/faults.ts';
 import { catchable, exactnessProblems, failedClauses, hiddenProblems, FAULT_SETTINGS, faultEnv, NARROWED, RUNNER_TIMEOUTS, settingsEnv, SUITE_FILES } from './fault-runs.ts';
@@ -37,7 +38,7 @@ const RUN_WIDE = new Set(declarations().runWide.map((clause) => clause.id));
 export type FaultShare = 'no setting' | 'a setting';
 const needsSetting = (fault: Fault) => FAULT_SETTINGS[fault] !== undefined;
 const shareOf = (faults: readonly Fault[]): FaultShare => (faults.some(needsSetting) ? 'a setting' : 'no setting');
-/** The settings a share's plain runs are made under: none, or each that a fault needs (its line is reached only under it). */
+/** The settings a share's plain runs are made under: none, or each that a fault needs (its line is reached only there). */
 const settingsOf = (share: FaultShare): Record<string, string>[] => (share === 'no setting' ? [{}] : [...new Map(Object.values(FAULT_SETTINGS).map((s) => [JSON.stringify(s), s])).values()]);
 const plainName = (file: string, settings: Record<string, string> = {}) => `plain ${file}${Object.keys(settings).length ? ` with ${JSON.stringify(settings)}` : ''}`;
 const EXPLORE_FILE = 'suites/explore.test.ts';
