@@ -1,5 +1,6 @@
 // Every explored check has a fault of its own, or a reason why not (explored-faults.ts): a new explored check without
-// one fails here. That each fault fails exactly its explored check is fault-exactness.test.ts's to prove, by running it.
+// one fails here. That each fault fails exactly its explored check is fault-exactness-settings.test.ts's to prove, by
+// running it.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { faultClause } from '../../fixtures/reference-server/faults.ts';

@@ -1,7 +1,8 @@
 // Rule 2 for the explored inputs (issue 49): each check that judges explored inputs (suites/explore.test.ts, `CLAUSE
 // explored inputs: ...`) is proven able to fail by a fault of its own, one that an explored input of its clause reaches
 // and the default run's checks do not. Its run explores (fault-runs.ts FAULT_SETTINGS: CONFORMANCE_EXPLORE), and
-// fault-exactness.test.ts holds that it fails its clause alone, the explored check among the failed (exactnessProblems).
+// fault-exactness-settings.test.ts holds that it fails its clause alone, the explored check among the failed
+// (exactnessProblems).
 // A fault of the clause run without exploring proves the default run's check alone: the explored check is skipped there.
 import type { Fault } from '../../fixtures/reference-server/faults.ts';
 
