@@ -2,6 +2,7 @@
 // the forms and costs, and the types of what was sent. explore-auth.ts sends them; this module holds no request, so
 // that the oracle (judge/explore-auth-oracle.ts) reads it without importing what sends.
 import fc from 'fast-check';
+import { matching } from './matching.ts';
 import type { FormParams } from '../talk/form.ts';
 import type { Exchange } from '../talk/http.ts';
 import type { Actor } from './actors.ts';
@@ -40,7 +41,7 @@ export interface AuthOperation {
 
 const notShown = (what: string) => `${what}: not shown`;
 /** Letters, drawn: a name no server knows (an unknown scope, grant, code, token). */
-const unknownName = (prefix: string) => fc.stringMatching(/^[a-z]{4,12}$/).map((s) => `${prefix}${s}`);
+const unknownName = (prefix: string) => matching(/^[a-z]{4,12}$/).map((s) => `${prefix}${s}`);
 const prefixed = (prefix: string) => (candidate: string) => candidate.startsWith(prefix) && candidate.length > prefix.length;
 const LONG_NAME = fc.integer({ min: 1_000, max: 4_000 }).map((n) => 'conformance explored name '.repeat(Math.ceil(n / 26)).slice(0, n));
 const CALLBACK = 'https://conformance.invalid/explored-callback';
@@ -49,7 +50,7 @@ export const SECOND_CALLBACK = 'https://conformance.invalid/explored-callback-2'
 const EXTENDED_OOB = `${OOB}:auto`;
 /** A never-existing account id: far above any snowflake of this century. */
 const NEVER_EXISTED = fc.bigInt({ min: 10n ** 17n * 9n, max: 10n ** 18n - 1n }).map(String);
-const MALFORMED = fc.oneof(fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/), fc.integer({ min: 1, max: 99_999 }).map((n) => `-${n}`));
+const MALFORMED = fc.oneof(matching(/^[a-z][a-z0-9_]{0,11}$/), fc.integer({ min: 1, max: 99_999 }).map((n) => `-${n}`));
 
 const REQUIRED_NOT_SHOWN = notShown('which registration parameters are required');
 /** The registered scopes of the application the token inputs ask of (row 0 of the registrations): follow lies outside. */

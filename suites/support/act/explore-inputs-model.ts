@@ -2,6 +2,7 @@
 // announcement says, and the types of what was sent. explore-inputs.ts sends; this module holds no request, so that the
 // oracle (judge/explore-oracle.ts) reads it without importing what sends.
 import fc from 'fast-check';
+import { matching } from './matching.ts';
 import type { Config } from '../talk/config.ts';
 import type { FormParams } from '../talk/form.ts';
 import type { Exchange } from '../talk/http.ts';
@@ -108,10 +109,10 @@ const neverExisted: fc.Arbitrary<string> = fc.bigInt({ min: 10n ** 17n * 9n, max
  * signs, dots): a server must answer it as an id that names nothing.
  */
 const malformed: fc.Arbitrary<string> = fc.oneof(
-  fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/),
+  matching(/^[a-z][a-z0-9_]{0,11}$/),
   fc.integer({ min: 1, max: 99_999 }).map((n) => `-${n}`),
   fc.tuple(fc.integer({ min: 0, max: 9_999 }), fc.integer({ min: 1, max: 99 })).map(([a, b]) => `${a}.${b}`),
-  fc.tuple(fc.integer({ min: 1, max: 9_999 }), fc.stringMatching(/^[a-z]{1,4}$/)).map(([n, s]) => `${n}${s}`),
+  fc.tuple(fc.integer({ min: 1, max: 9_999 }), matching(/^[a-z]{1,4}$/)).map(([n, s]) => `${n}${s}`),
   fc.bigInt({ min: 10n ** 30n, max: 10n ** 40n }).map(String),
 );
 

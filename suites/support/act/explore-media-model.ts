@@ -2,6 +2,7 @@
 // costs, and the types of what was sent. explore-media.ts sends them; this module holds no request, so that the oracle
 // (judge/explore-media-oracle.ts) reads it without importing what sends.
 import fc from 'fast-check';
+import { matching } from './matching.ts';
 import { MEDIA_FIXTURES, type MediaFixture } from '../../../fixtures/media/index.ts';
 import type { FormParams } from '../talk/form.ts';
 import type { Exchange } from '../talk/http.ts';
@@ -132,7 +133,7 @@ const FOCUS_VALUES: Record<Exclude<FocusClass, 'absent'>, fc.Arbitrary<string>> 
   malformed: fc.constantFrom('a,b', '0.5', '0.5,0.5,0.5', 'NaN,0', '1;1', ','),
 };
 const DESCRIPTION_VALUES: Record<Exclude<DescriptionClass, 'absent'>, fc.Arbitrary<string>> = {
-  text: fc.stringMatching(/^[a-z]{3,12}( [a-z]{3,12}){0,3}$/).map((words) => `conformance probe: ${words}`),
+  text: matching(/^[a-z]{3,12}( [a-z]{3,12}){0,3}$/).map((words) => `conformance probe: ${words}`),
   empty: fc.constant(''),
   long: fc.constant('conformance probe, a long description. '.repeat(41).slice(0, 1600)),
 };

@@ -2,6 +2,7 @@
 // stream opened. explore-streams.ts opens them; this module holds no connection, so that the oracle
 // (judge/explore-media-oracle.ts) reads it without importing what sends.
 import fc from 'fast-check';
+import { matching } from './matching.ts';
 import type { Exchange } from '../talk/http.ts';
 import type { StreamName } from '../talk/streams.ts';
 
@@ -84,14 +85,14 @@ export interface StreamInput extends StreamCell {
 }
 
 const VALUES: Partial<Record<StreamClass, fc.Arbitrary<string>>> = {
-  'tag-word': fc.stringMatching(/^[a-z]{4,12}$/).map((word) => `conformance${word}`),
-  'tag-digits': fc.tuple(fc.stringMatching(/^[a-z]{3,8}$/), fc.integer({ min: 0, max: 99_999 })).map(([word, n]) => `conformance${word}${n}`),
-  'tag-hash': fc.stringMatching(/^[a-z]{4,12}$/).map((word) => `#conformance${word}`),
-  'tag-capitals': fc.stringMatching(/^[a-z]{4,12}$/).map((word) => `Conformance${word.charAt(0).toUpperCase()}${word.slice(1)}`),
+  'tag-word': matching(/^[a-z]{4,12}$/).map((word) => `conformance${word}`),
+  'tag-digits': fc.tuple(matching(/^[a-z]{3,8}$/), fc.integer({ min: 0, max: 99_999 })).map(([word, n]) => `conformance${word}${n}`),
+  'tag-hash': matching(/^[a-z]{4,12}$/).map((word) => `#conformance${word}`),
+  'tag-capitals': matching(/^[a-z]{4,12}$/).map((word) => `Conformance${word.charAt(0).toUpperCase()}${word.slice(1)}`),
   'list-never-existed': fc.bigInt({ min: 10n ** 17n * 9n, max: 10n ** 18n - 1n }).map(String),
-  'list-malformed': fc.oneof(fc.stringMatching(/^[a-z][a-z_]{0,11}$/), fc.integer({ min: 1, max: 99_999 }).map((n) => `-${n}`)),
+  'list-malformed': fc.oneof(matching(/^[a-z][a-z_]{0,11}$/), fc.integer({ min: 1, max: 99_999 }).map((n) => `-${n}`)),
   // Never a value real servers allow beyond the section's (Mastodon's public:remote, public:media, user:notification).
-  'unknown-value': fc.stringMatching(/^[a-z]{4,10}$/).filter((word) => !['user', 'public', 'hashtag', 'list', 'direct'].includes(word)).map((word) => `conformance:${word}`),
+  'unknown-value': matching(/^[a-z]{4,10}$/).filter((word) => !['user', 'public', 'hashtag', 'list', 'direct'].includes(word)).map((word) => `conformance:${word}`),
 };
 
 /** The streams a run opens, the same for one seed: the covering cells, then random draws of them, within `streams`. */
