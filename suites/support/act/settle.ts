@@ -12,11 +12,13 @@ import type { Exchange } from '../talk/http.ts';
 import { announceWait } from '../talk/pacing.ts';
 
 /**
- * The pause before reading again a state not there yet. A state still not there then is read once more, at the end of
- * the window, and no more: a server that applies a move late costs at most SETTLE_REREADS reads per state the run waits
- * for, however long it lags (docs/performance.md, "What a deviation costs").
+ * The pause before reading again a state not there yet, or half the window where that is shorter (the embedded
+ * server's): a state still not there then is read once more, at the end of the window, and no more. A server that
+ * applies a move late costs at most SETTLE_REREADS reads per state the run waits for, however long it lags
+ * (docs/performance.md, "What a deviation costs").
  */
 const FIRST_PAUSE_MS = 400;
+const firstPauseMs = () => Math.min(FIRST_PAUSE_MS, windowMs / 2);
 export const SETTLE_REREADS = 2;
 
 let windowMs = DEFAULT_SETTLE_MS;
@@ -69,7 +71,7 @@ export interface Settled {
 
 /**
  * Reads until an answer shows the state, within the settle window that began at `since` (the move's answer):
- * `first` (an answer already read) or one read at once, then while the state is not there, again after FIRST_PAUSE_MS
+ * `first` (an answer already read) or one read at once, then while the state is not there, again after the first pause
  * and at the end of the window (SETTLE_REREADS in all). An answer that is no answer (a timeout) ends it: there is
  * nothing to wait for.
  */
@@ -80,7 +82,7 @@ export async function settle(read: () => Promise<Exchange>, shows: (exchange: Ex
   for (let reread = 1; reread <= SETTLE_REREADS && exchange.status !== undefined && now() < end; reread++) {
     // The last read waits for the window's end; a pause cut to it is the last too: a timer may fire a moment early,
     // which must not add a read.
-    const wait = reread === SETTLE_REREADS ? end - now() : FIRST_PAUSE_MS;
+    const wait = reread === SETTLE_REREADS ? end - now() : firstPauseMs();
     const last = wait >= end - now();
     const ms = Math.min(wait, end - now());
     announceWait(ms, `within the settle window (${windowMs} ms), before reading again a state that is not there yet`);

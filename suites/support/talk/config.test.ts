@@ -41,10 +41,10 @@ describe('configuration', () => {
     expect(configFromEnv({ ...live, CONFORMANCE_DESTRUCTIVE: 'yes' }).destructive).toBe(true);
   });
 
-  it('should give the embedded server without variations a settle window of 500 ms, every other server 3000 ms', () => {
+  it('should give the embedded server without variations a settle window of 100 ms, every other server 3000 ms', () => {
     const live = { CONFORMANCE_BASE_URL: 'https://x.example/', CONFORMANCE_TOKEN_A: 'token-a-123456' };
-    expect(configFromEnv({}).settleMs).toBe(500);
-    expect(configFromEnv({ CONFORMANCE_FAULTS: 'STATUS-FAV-3:returns' }).settleMs).toBe(500);
+    expect(configFromEnv({}).settleMs).toBe(100);
+    expect(configFromEnv({ CONFORMANCE_FAULTS: 'STATUS-FAV-3:returns' }).settleMs).toBe(100);
     expect(configFromEnv({ CONFORMANCE_VARIATIONS: 'background-delete' }).settleMs).toBe(3000);
     expect(configFromEnv(live).settleMs).toBe(3000);
     expect(configFromEnv({ CONFORMANCE_SETTLE_MS: '2500' }).settleMs).toBe(2500);

@@ -27,7 +27,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'CONFORMANCE_DESTRUCTIVE', flag: '--destructive', kind: 'boolean', description: 'allow checks that exhaust rate-limit buckets (the embedded default run sets it)' },
   { env: 'CONFORMANCE_USER_AGENT', flag: '--user-agent', kind: 'text', description: 'User-Agent header of every request and stream (default social-api-conformance/<version>); some servers refuse requests without one' },
   { env: 'CONFORMANCE_TIMEOUT_MS', flag: '--timeout-ms', kind: 'integer', description: 'longest wait for one response, in milliseconds (default 30000: what browsers and client libraries tolerate, so that a slow answer is not read as none); a server that answers nothing at all is told at once by the first requests of the command, within 10 s at most, and a stream waits for an event at most 10 s (or this, where shorter)' },
-  { env: 'CONFORMANCE_SETTLE_MS', flag: '--settle-ms', kind: 'integer', description: 'settle window, in milliseconds (default 3000; 500 on the embedded reference server without variations): how long a read that judges the state a move or a deletion left waits for that state to show, and after which the state must still hold' },
+  { env: 'CONFORMANCE_SETTLE_MS', flag: '--settle-ms', kind: 'integer', description: 'settle window, in milliseconds (default 3000; 100 on the embedded reference server without variations): how long a read that judges the state a move or a deletion left waits for that state to show, and after which the state must still hold' },
   { env: 'CONFORMANCE_MAX_IN_FLIGHT', flag: '--max-in-flight', kind: 'integer', description: `most requests in flight against the server at once, across every group of the run (default ${DEFAULT_MAX_IN_FLIGHT}, what a server with 4 workers keeps up with; 1 to 64)` },
   { env: 'CONFORMANCE_SEED', flag: '--seed', kind: 'integer', description: `seed of the inputs fast-check generates (a redraft text, a focal point, the explored inputs and the state machine's moves; default ${DEFAULT_SEED}): the same seed gives the same inputs, so that two runs against one server give the same verdicts; another seed explores other inputs` },
   { env: 'CONFORMANCE_EXPLORE', flag: '--explore', kind: 'integer', description: 'requests the exploration of generated inputs (docs/exploring.md) gives the explored inputs (the access matrix, the inputs on ids, the creations) and again the state machine\'s sequences, beyond what the default run gives them; the objects they name, the registration, OAuth and relations inputs, the media and the streams come beside N, each bounded: the command announces what each part adds, the run\'s plan in all and the rate-limit windows it takes; 0 turns the exploration off; unset: the default run\'s share, ids that name nothing on the operations that delete nothing' },
@@ -60,13 +60,20 @@ export const DEFAULT_SETTLE_MS = 3_000;
 /**
  * The settle window on the embedded reference server, which applies every move and deletion before it answers: the
  * window only delays the read that confirms an undo held (the run's longest wait: 1000 ms made the States and
- * transitions group the run's longest), and the one state that comes back late (the favourite of the fault
- * STATUS-FAV-3:returns) does so a quarter of a second after its undo, before any request the server takes after it
- * (Store.later). Longer than settle.ts's first pause, so that a state not there yet is read again twice, as on a live
- * server. Its variations model a live server's ways (a deletion that takes a second), so a run with any of them keeps
- * the live default.
+ * transitions group the run's longest, 500 ms left both workers idle together), and the one state that comes back late
+ * (the favourite of the fault STATUS-FAV-3:returns) does so half a window after its undo, before any request the
+ * server takes after it (Store.later). settle.ts's first pause is shorter still (half the window), so that a state not
+ * there yet is read again twice, as on a live server. Its variations model a live server's ways (a deletion that takes
+ * a second), so a run with any of them keeps the live default.
  */
-export const EMBEDDED_SETTLE_MS = 500;
+export const EMBEDDED_SETTLE_MS = 100;
+/**
+ * The client's pause before its second read of an upload still processing, against the embedded reference server
+ * (media.test.ts; a live server is read after 500 ms, then twice as long each time). That server's processing takes
+ * half of this and never ends before a read found it unfinished (routes/media.ts): the second read, this pause after
+ * the first, always finds it ended, however loaded the machine, so the run's requests do not move with the load.
+ */
+export const EMBEDDED_MEDIA_READ_MS = 50;
 
 /** The package's name and version, as package.json gives them. */
 export const PACKAGE = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
