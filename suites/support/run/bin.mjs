@@ -14,7 +14,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compiledCli } from './compiled-cli.mjs';
 import { typeScriptHooks } from './typescript-hooks.mjs';
-import { warmWorkers } from './warm-workers.mjs';
 
 const SERVER_PACKAGES = ['ws', 'pngjs', 'jpeg-js', 'omggif', 'blurhash'];
 const PACKAGES = {
@@ -102,9 +101,6 @@ if (listing?.kept !== undefined) {
   } else {
     const answer = args.some((arg) => arg === '--help' || arg === '-h') ? 'help' : listing ? 'list' : 'run';
     listing?.keep();
-    // A run's worker threads load vitest's runtime while this thread loads the rest (warm-workers.mjs): two, as a run
-    // against a quick server uses, or one where the command names checks or groups (one check runs one file).
-    if (answer === 'run') warmWorkers(args.some((arg) => /^--(only|group)(=|$)/.test(arg)) ? 1 : 2);
     const [compiled] = await Promise.all([compiledCli(), ...PACKAGES[answer].map((name) => import(name))]);
     // The compiled command loads without tsx's hooks; what it loads later through tsx (the planner, the exploration,
     // the suite files) registers them first (typescript-hooks.mjs).

@@ -3,7 +3,7 @@
 // as the exit code.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { startVitest, ThreadsPoolWorker } from 'vitest/node';
+import { startVitest } from 'vitest/node';
 import type { Config } from '../talk/config.ts';
 import { addCounts, drained, emptyCounts, tally, type Counts } from '../talk/counts.ts';
 import { conformanceProject, GroupOrder, startOrder, transformCache } from './conformance-project.ts';
@@ -22,7 +22,6 @@ import { MatrixUsageError, readResults } from '../report/matrix.ts';
 import { stabilityPlan } from './stability-plan.ts';
 import { typeScriptHooks } from './typescript-hooks.mjs';
 import { packedUndici } from './packed-undici.mjs';
-import { keepWarm, warmThreadsPool } from './warm-workers.mjs';
 import { RunStop, stopAt, type StopAt } from '../judge/run-stop.ts';
 
 /**
@@ -71,8 +70,7 @@ async function runGroups(files: readonly string[], reporter: ConformanceReporter
     // run against a remote server is a sum of round trips. Each worker loads the support layer (ajv and the compiled
     // schemas, undici, ws) once for all the files it runs, not once per file: that loading was most of a run's CPU
     // time. file-state.ts starts each file's own state afresh.
-    // Threads, the first of them those the command started with it (warm-workers.mjs); this option is the projects' too.
-    pool: warmThreadsPool(ThreadsPoolWorker),
+    pool: 'threads',
     isolate: false,
     experimental: transformCache(),
     maxWorkers: workers,
@@ -217,9 +215,6 @@ export async function runConformance({ root, selection, plan, verbosity, shard, 
   // A run that dies before its reporter writes must not be judged by the previous run's results.
   rmSync(resultsFile, { force: true });
   const workers = roundTripMs <= QUICK_ROUND_TRIP_MS ? GROUPS_AT_ONCE.quickServer : GROUPS_AT_ONCE.slowServer;
-  // The worker threads started with the command beyond those the run gives a file end now (plan.run is empty where
-  // every file runs).
-  keepWarm(Math.min(workers, plan.run.length || Infinity));
   const reporter = new ConformanceReporter({
     expectations,
     testNamePattern,
