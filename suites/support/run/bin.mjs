@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { compiledCli } from './compiled-cli.mjs';
 import { typeScriptHooks } from './typescript-hooks.mjs';
@@ -101,6 +102,10 @@ if (listing?.kept !== undefined) {
   } else {
     const answer = args.some((arg) => arg === '--help' || arg === '-h') ? 'help' : listing ? 'list' : 'run';
     listing?.keep();
+    // An answer of the command lasts seconds: V8's optimizing compiler spent more CPU on its background threads than
+    // its code saved (docs/performance.md), so this process's code goes no further than V8's baseline compiler. The
+    // flag is the whole process's, its workers' too; `serve`, which runs for long, and our own tests keep the optimizing compiler.
+    setFlagsFromString('--max-opt=1');
     const [compiled] = await Promise.all([compiledCli(), ...PACKAGES[answer].map((name) => import(name))]);
     // The compiled command loads without tsx's hooks; what it loads later through tsx (the planner, the exploration,
     // the suite files) registers them first (typescript-hooks.mjs).

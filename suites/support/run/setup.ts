@@ -1,7 +1,6 @@
 // Runs around every suite file: starts the support layer's state afresh (file-state.ts), closes what must not
 // outlive the file, undoes what it created, and hands its request counts, leftovers and run-wide observations
 // (registered checks, resource schemas, error bodies and texts) to the reporter through the file's task meta.
-import { setFlagsFromString } from 'node:v8';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { leftovers, undoAll } from './cleanup.ts';
 import type { LeftBehind } from '../report/results.ts';
@@ -32,13 +31,7 @@ declare module 'vitest' {
 }
 
 startFile();
-const packedUndici = inject('packedUndici');
-loadUndiciFrom(packedUndici);
-// A run of the conformance command (the one process that packs undici for its workers) lasts seconds: V8's optimizing
-// compiler spent more CPU on its background threads than the code it made saved (docs/performance.md), so from here
-// on the process's code goes no further than V8's baseline compiler. Flags are the whole process's: not in our own
-// tests' processes, whose long property runs it would slow.
-if (packedUndici) setFlagsFromString('--max-opt=1');
+loadUndiciFrom(inject('packedUndici'));
 // Our own runner of many runs in one process (suites/self/suite-runner.ts) provides `runs`, no `config`: it records nothing.
 const recordFile = (inject('config') as Config | undefined)?.recordFile;
 if (recordFile) recordExchanges();
