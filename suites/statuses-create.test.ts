@@ -20,7 +20,7 @@ import { type RootCause, answerOf, causeOf, succeeded, type Step } from './suppo
 import { findClause } from './support/judge/clauses.ts';
 import { block, controlled, need, since } from './support/judge/preconditions.ts';
 import { observeResource } from './support/judge/resources.ts';
-import { expectNoMismatch } from './support/judge/run-wide.ts';
+import { expectNoMismatch } from './support/judge/run-wide-owner.ts';
 import { now, settle, settleWindowMs } from './support/act/settle.ts';
 import { check, expectEqual, expectOk, expectRefusal, fail, statusLine } from './support/judge/verify.ts';
 import { it, made, notMade, requirement, section, step, type Account, type DeclaredStep, type StepOutcome } from './support/run/checks.ts';

@@ -21,7 +21,8 @@ import { madeStep, type PreparedStatus, type Status } from './support/act/create
 import type { FormParams } from './support/talk/form.ts';
 import { block, controlled, countJudged, madeWith, need } from './support/judge/preconditions.ts';
 import { answerOf, causeOf, failed, succeeded, type Step, type StepOutcome } from './support/act/steps.ts';
-import { expectNoMismatch, hasMismatch } from './support/judge/run-wide.ts';
+import { hasMismatch } from './support/judge/run-wide.ts';
+import { expectNoMismatch } from './support/judge/run-wide-owner.ts';
 import { noteLate, now, observeLate, settle, SETTLE_REREADS } from './support/act/settle.ts';
 import { check, expectEqual, expectError, expectJson, expectList, expectOk, fail, observeErrorBody, statusLine as statusLineOf } from './support/judge/verify.ts';
 import { absent, it, made, notMade, requirement, section, step, type Account } from './support/run/checks.ts';

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { HttpClient, plannedCall, type Exchange } from '../talk/http.ts';
 import { ClauseFailure } from './clauses.ts';
-import { expectNoMismatch, judgedOnce, observeMismatch, runWideClause, runWideSnapshot } from './run-wide.ts';
+import { judgedOnce, observeMismatch, runWideClause, runWideSnapshot } from './run-wide.ts';
+import { expectNoMismatch } from './run-wide-owner.ts';
 
 describe('observations of one suite file', () => {
   it('should keep the first of each distinct mismatch and count what was judged', () => {

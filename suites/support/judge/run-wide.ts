@@ -5,10 +5,8 @@
 // file's task meta, and the reporter reports each clause once for the whole run (report/run-wide-results.ts), so
 // one deviation is one failure however many checks met it.
 import { clause, ClauseFailure } from './clauses.ts';
-import { type RootCause } from '../act/steps.ts';
 import { perFile } from '../talk/file-state.ts';
 import { describeExchange, inOrderIssued, type Exchange } from '../talk/http.ts';
-import { block, countJudged, notJudged } from './preconditions.ts';
 import { redact } from '../talk/redact.ts';
 import { reproductionOf } from '../talk/replay.ts';
 
@@ -120,28 +118,9 @@ export function failureOf(clauseId: string, found: readonly Mismatch[]): ClauseF
   return new ClauseFailure(clause(clauseId), first.expected, `${found.length} distinct mismatches:\n${list}\n  the first one:`, first.exchange, first.reproduce);
 }
 
-/** The cause a mismatch of `clauseId` gives the checks it leaves nothing to judge. */
-function causeOfMismatch(clauseId: string, first: Mismatch): RootCause {
-  return { clause: clauseId, summary: first.actual, ...(first.exchange ? { exchange: first.exchange } : {}) };
-}
-
-/**
- * The owning check of a run-wide clause judges what its own file saw so far. With nothing to judge it is blocked:
- * by `noneMet`, the cause that left it nothing (a creation that failed), or by the clause that explains the absence
- * where this file met a mismatch of it (no rate-limit header at all for the rules of their values); else, nothing
- * having failed, it is not judged.
- */
-export function expectNoMismatch(clauseId: string, noneMet?: RootCause): void {
-  const found = inRunOrder(mismatches.get(clauseId)).map(([, m]) => m);
-  if (found.length > 0) throw failureOf(clauseId, found);
-  const count = judged.get(clauseId) ?? 0;
-  if (count > 0) return countJudged(count);
-  if (noneMet) block(noneMet);
-  for (const explaining of RUN_WIDE.get(clauseId)?.explainedBy ?? []) {
-    const explanation = inRunOrder(mismatches.get(explaining))[0]?.[1];
-    if (explanation) block(causeOfMismatch(explaining, explanation));
-  }
-  notJudged(`this group met nothing to judge for ${clauseId}`);
+/** What this file met of the clause: its distinct mismatches in the order the run decided, and how much it judged. */
+export function metInFile(clauseId: string): { found: Mismatch[]; judged: number } {
+  return { found: inRunOrder(mismatches.get(clauseId)).map(([, m]) => m), judged: judged.get(clauseId) ?? 0 };
 }
 
 export interface RunWide {

@@ -5,8 +5,9 @@
 // (about 0.8 s and 140 MiB less per run); the server needs no vitest, nor do the answers that run nothing (--help,
 // --list), and --version is answered here, before anything else loads (docs/performance.md, the command's start).
 // The other packages an answer loads come before the hooks too (each module tsx's thread answers costs both threads
-// CPU): a run's vitest runtime (the run-wide judges the reporter registers import it) and the embedded reference
-// server's; --list's exploration model (fast-check) and oracle (vitest's runtime).
+// CPU): dotenv, --list's exploration model (fast-check) and oracle (vitest's runtime). A run's main thread loads no
+// vitest runtime (judge/run-wide-owner.ts), and the embedded reference server requires its packages (ws, the image
+// codecs) at their first use, outside tsx's hooks: neither holds back the start of vitest's workers.
 // --list answers from its cache where the same listing was made before (listingCache).
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -16,10 +17,8 @@ import { fileURLToPath } from 'node:url';
 import { compiledCli } from './compiled-cli.mjs';
 import { typeScriptHooks } from './typescript-hooks.mjs';
 
-const SERVER_PACKAGES = ['ws', 'pngjs', 'jpeg-js', 'omggif', 'blurhash'];
 const PACKAGES = {
-  serve: SERVER_PACKAGES,
-  run: ['vitest/node', 'vitest', ...SERVER_PACKAGES, 'dotenv'],
+  run: ['vitest/node', 'dotenv'],
   list: ['vitest', 'fast-check', 'dotenv'],
   help: [],
 };
@@ -96,7 +95,6 @@ if (listing?.kept !== undefined) {
   if (args[0] === 'serve') {
     // The server reads its options from process.argv, as under `npm run reference-server -- ...`.
     process.argv.splice(2, 1);
-    await Promise.all(PACKAGES.serve.map((name) => import(name)));
     await typeScriptHooks();
     await import('../../../fixtures/reference-server/main.ts');
   } else {

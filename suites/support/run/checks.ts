@@ -10,7 +10,8 @@ import type { StepOutcome, RootCause } from '../act/steps.ts';
 import { CLAUSE_ID, findClause } from '../judge/clauses.ts';
 import { before, block, since } from '../judge/preconditions.ts';
 import { runStop } from '../judge/run-stop.ts';
-import { expectNoMismatch, ownedCheckTitle } from '../judge/run-wide.ts';
+import { ownedCheckTitle } from '../judge/run-wide.ts';
+import { expectNoMismatch } from '../judge/run-wide-owner.ts';
 // The registered checks name the run-wide clauses they judge, whose owning checks it.runWide titles.
 import '../judge/registered-checks.ts';
 import { releaseAtLeast } from '../talk/config.ts';
