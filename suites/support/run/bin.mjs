@@ -95,7 +95,7 @@ if (listing?.kept !== undefined) {
   if (args[0] === 'serve') {
     // The server reads its options from process.argv, as under `npm run reference-server -- ...`.
     process.argv.splice(2, 1);
-    await typeScriptHooks();
+    await typeScriptHooks({ vitest: false });
     await import('../../../fixtures/reference-server/main.ts');
   } else {
     const answer = args.some((arg) => arg === '--help' || arg === '-h') ? 'help' : listing ? 'list' : 'run';
@@ -107,7 +107,7 @@ if (listing?.kept !== undefined) {
     const [compiled] = await Promise.all([compiledCli(), ...PACKAGES[answer].map((name) => import(name))]);
     // The compiled command loads without tsx's hooks; what it loads later through tsx (the planner, the exploration,
     // the suite files) registers them first (typescript-hooks.mjs).
-    const cli = compiled ? await import(compiled) : (await typeScriptHooks(), await import('./cli.ts'));
+    const cli = compiled ? await import(compiled) : (await typeScriptHooks({ vitest: answer !== 'help' }), await import('./cli.ts'));
     cli.answerCommandLine();
   }
 }
