@@ -5,9 +5,10 @@
 // (about 0.8 s and 140 MiB less per run); the server needs no vitest, nor do the answers that run nothing (--help,
 // --list), and --version is answered here, before anything else loads (docs/performance.md, the command's start).
 // The other packages an answer loads come before the hooks too (each module tsx's thread answers costs both threads
-// CPU): dotenv, --list's exploration model (fast-check) and oracle (vitest's runtime). A run's main thread loads no
-// vitest runtime (judge/run-wide-owner.ts), and the embedded reference server requires its packages (ws, the image
-// codecs) at their first use, outside tsx's hooks: neither holds back the start of vitest's workers.
+// CPU): dotenv, --list's exploration model (fast-check) and oracle (vitest's runtime). An embedded run's main thread
+// loads no vitest runtime (judge/run-wide-owner.ts; where the suite files load through tsx, typescript-hooks.mjs loads
+// it before the hooks), and the reference server requires its packages (ws, the image codecs) at their first use,
+// outside tsx's hooks: neither holds back the start of vitest's workers.
 // --list answers from its cache where the same listing was made before (listingCache).
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
