@@ -199,7 +199,9 @@ const EXPLORING_FILES = ['suites/explore.test.ts', 'suites/statuses-interactions
  */
 export function catchable(fault: Fault): boolean {
   if (!NARROWED) return true;
-  if (!filesCheckingClause().get(faultClause(fault))?.every((file) => SUITE_FILES.includes(file))) return false;
+  // A clause no group file declares a check of (one the explored inputs alone check, a run-wide one) asks nothing here.
+  const checking = filesCheckingClause().get(faultClause(fault)) ?? [];
+  if (!checking.every((file) => SUITE_FILES.includes(file))) return false;
   if (!FAULT_SETTINGS[fault]?.CONFORMANCE_EXPLORE) return true;
   const needed = EXPLORED_FAULTS[faultClause(fault)] === fault ? EXPLORING_FILES.slice(0, 1) : EXPLORING_FILES;
   return needed.every((file) => SUITE_FILES.includes(file));
