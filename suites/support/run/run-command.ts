@@ -106,7 +106,8 @@ async function readBudget(config: Config, wholeRun: boolean, ownRequests: Counts
     const start = budgetAtStart(headers, { wholeRun, settleMs: config.settleMs, ...planned, ownApiCalls });
     if (!start) return;
     if (start.warning) process.stdout.write(`${start.warning}\n`);
-    if (start.foreseenWaits) addCounts(ownRequests, { ...emptyCounts(), foreseenWaits: start.foreseenWaits });
+    const foreseenWindows = start.reading.windows?.length;
+    if (start.foreseenWaits || foreseenWindows) addCounts(ownRequests, { ...emptyCounts(), foreseenWaits: start.foreseenWaits ?? 0, foreseenWindows });
     // Every suite file starts its pacing from this reading: its first calls do not overrun what is left. After a wait
     // for the reset, the reading's period is over: the files keep only what it says of the run (every path, windows).
     process.env.CONFORMANCE_BUDGET_AT_START = JSON.stringify(start.reading);

@@ -35,6 +35,8 @@ export interface Counts {
   pacedAt?: WaitPlaces;
   /** The waits for a reset the start line named (the command's reading of the budget): no more may come. */
   foreseenWaits?: number;
+  /** The windows of the bucket the start line split the run into, between sections (a windowed plan only). */
+  foreseenWindows?: number;
   /** The slowest answer of the run: how long it took and to what (a slow server is waited for, and this says how slow). */
   slowest?: { ms: number; request: string };
   /** Requests that got no (complete) answer within CONFORMANCE_TIMEOUT_MS. */
@@ -266,6 +268,7 @@ export function addCounts(into: Counts, from: Counts): Counts {
   into.pacedSpans = [...(into.pacedSpans ?? []), ...(from.pacedSpans ?? [])];
   into.pacedMs = wallMs(into.pacedSpans);
   if (from.foreseenWaits !== undefined) into.foreseenWaits = (into.foreseenWaits ?? 0) + from.foreseenWaits;
+  if (from.foreseenWindows !== undefined) into.foreseenWindows = (into.foreseenWindows ?? 0) + from.foreseenWindows;
   if (from.pacedAt) {
     const at = (into.pacedAt ??= { sections: 0, steps: 0, calls: 0, insideSteps: [] });
     at.sections += from.pacedAt.sections;
