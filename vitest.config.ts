@@ -1,7 +1,7 @@
 // "conformance" runs the suites/<section>.test.ts files against the configured server (or the embedded reference
 // server). Our own tests of the support layer, the schemas, the reference server and the verdicts of the suite as a
-// whole are "self", "self-timed" (the hostile servers and our mistakes, whose time bounds are measured in the same
-// test) and "self-heavy" (the fault runs and the variations, with longer timeouts).
+// whole are "self", "self-timed" (the hostile servers, whose time bounds scale with a start measured in the same
+// test, and our mistakes) and "self-heavy" (the fault runs and the variations, with longer timeouts).
 // Two lanes: `npm test` runs every project (CI's full lane); `npm run test:unit` runs the fast lane, the part of
 // "self" that starts no conformance run, no child process and no browser: the tests beside the support layer's
 // modules (the layer rules among them: dependency-cruiser runs in the test's process), the reference server's and the
